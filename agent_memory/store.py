@@ -1,0 +1,360 @@
+"""The store on disk: where things are, the one clock, the one atomic writer, the lock.
+
+Nobody else in the package calls ``datetime.now()`` or opens a store file for writing;
+they come here. Only the standard library is imported, so hooks can use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from .model import StoreError, UsageError
+
+STORE_GITIGNORE = """\
+# Local, rebuildable or private: never committed.
+L1/
+index.db
+index.db-*
+logs/
+backups/
+lock
+"""
+
+# ---------------------------------------------------------------- the clock
+
+
+def now() -> datetime:
+    """The current time in UTC; ``$AGENT_MEMORY_NOW`` (ISO-8601) replaces the wall clock."""
+    raw = os.environ.get("AGENT_MEMORY_NOW", "").strip()
+    if raw:
+        parsed = parse_time(raw)
+        if parsed is None:
+            raise UsageError(f"AGENT_MEMORY_NOW is not an ISO-8601 time: {raw!r}")
+        return parsed
+    return datetime.now(timezone.utc)
+
+
+def parse_time(text: str) -> datetime | None:
+    """Parse an ISO-8601 timestamp (``Z`` or offset, or naive = UTC) into aware UTC."""
+    text = text.strip()
+    if not text:
+        return None
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def iso(moment: datetime) -> str:
+    """An aware datetime as ``YYYY-MM-DDTHH:MM:SSZ``."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def day_of(timestamp: str) -> str:
+    """The UTC calendar day (``YYYY-MM-DD``) of a timestamp, or ``""``."""
+    parsed = parse_time(timestamp) if timestamp else None
+    return parsed.strftime("%Y-%m-%d") if parsed else ""
+
+
+# ---------------------------------------------------------------- paths
+
+
+def find_project_root(start: str | os.PathLike[str]) -> Path:
+    """The nearest ancestor holding ``.git``, else ``start`` itself."""
+    here = Path(start).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return here
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Every location the tool reads or writes, resolved once."""
+
+    store: Path  # project store
+    user: Path  # user store (L3, registry of projects)
+    project_root: Path
+
+    @classmethod
+    def resolve(cls, memory_dir: str | None = None, cwd: str | None = None) -> "Paths":
+        """``--memory-dir``, else ``$AGENT_MEMORY_DIR``, else ``<project root>/.memory``."""
+        root = find_project_root(cwd or os.getcwd())
+        chosen = memory_dir or os.environ.get("AGENT_MEMORY_DIR") or ""
+        store = Path(chosen).expanduser().resolve() if chosen else root / ".memory"
+        home = os.environ.get("AGENT_MEMORY_HOME") or ""
+        user = Path(home).expanduser().resolve() if home else Path.home() / ".agent-memory"
+        return cls(store=store, user=user, project_root=root)
+
+    # project store
+    @property
+    def l1_dir(self) -> Path:
+        return self.store / "L1"
+
+    @property
+    def atoms(self) -> Path:
+        return self.l1_dir / "atoms.jsonl"
+
+    @property
+    def chunks(self) -> Path:
+        return self.l1_dir / "chunks.jsonl"
+
+    @property
+    def ingested(self) -> Path:
+        return self.l1_dir / "ingested.json"
+
+    @property
+    def l2(self) -> Path:
+        return self.store / "L2.jsonl"
+
+    @property
+    def decisions(self) -> Path:
+        return self.store / "decisions.jsonl"
+
+    @property
+    def staged(self) -> Path:
+        return self.store / "staged"
+
+    @property
+    def index(self) -> Path:
+        return self.store / "index.db"
+
+    @property
+    def backups(self) -> Path:
+        return self.store / "backups"
+
+    @property
+    def logs(self) -> Path:
+        return self.store / "logs"
+
+    @property
+    def config(self) -> Path:
+        return self.store / "config.yaml"
+
+    @property
+    def lock(self) -> Path:
+        return self.store / "lock"
+
+    # user store
+    @property
+    def l3(self) -> Path:
+        return self.user / "L3.jsonl"
+
+    @property
+    def registry(self) -> Path:
+        return self.user / "projects.json"
+
+    @property
+    def user_backups(self) -> Path:
+        return self.user / "backups"
+
+    @property
+    def user_decisions(self) -> Path:
+        return self.user / "decisions.jsonl"
+
+    @property
+    def project_name(self) -> str:
+        return self.project_root.name or "project"
+
+
+def ensure_store(paths: Paths) -> None:
+    """Create the project store's folders and its ``.gitignore`` if missing."""
+    try:
+        paths.l1_dir.mkdir(parents=True, exist_ok=True)
+        gitignore = paths.store / ".gitignore"
+        if not gitignore.exists():
+            atomic_write(gitignore, STORE_GITIGNORE)
+    except OSError as exc:
+        raise StoreError(f"cannot create the store at {paths.store}: {exc.strerror or exc}") from exc
+
+
+# ---------------------------------------------------------------- writing
+
+
+def atomic_write(path: Path, data: str | bytes) -> None:
+    """Replace ``path`` with ``data`` all at once: temp file, fsync, rename, fsync the folder."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(str(folder), os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def append_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:
+    """Append records to an append-only log (caller holds the lock); returns how many.
+
+    A crash can leave a half-written last line; it is cut off here before appending,
+    so the log always ends on a whole record.
+    """
+    lines = [json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n" for r in records]
+    if not lines:
+        return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "ab+") as handle:
+        _cut_partial_tail(handle)
+        handle.write("".join(lines).encode("utf-8"))
+        handle.flush()
+        os.fsync(handle.fileno())
+    return len(lines)
+
+
+def _cut_partial_tail(handle: Any) -> None:
+    size = handle.seek(0, os.SEEK_END)
+    if size == 0:
+        return
+    handle.seek(size - 1)
+    if handle.read(1) == b"\n":
+        return
+    # walk back to the last newline and drop the torn record after it
+    step = 4096
+    pos = size
+    while pos > 0:
+        start = max(0, pos - step)
+        handle.seek(start)
+        chunk = handle.read(pos - start)
+        cut = chunk.rfind(b"\n")
+        if cut >= 0:
+            handle.truncate(start + cut + 1)
+            return
+        pos = start
+    handle.truncate(0)
+
+
+def write_json(path: Path, value: Any) -> None:
+    """Write a JSON document atomically, stable key order, readable in a diff."""
+    atomic_write(path, json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
+
+
+def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> None:
+    """Rewrite a whole JSON-lines file atomically (for small, reviewable files like L2)."""
+    body = "".join(
+        json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n" for r in records
+    )
+    atomic_write(path, body)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line number, record)`` for each whole, valid JSON object; skip the rest."""
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    with handle:
+        for number, raw in enumerate(handle, 1):
+            if not raw.endswith(b"\n"):
+                break  # a torn last record is not a record
+            try:
+                record = json.loads(raw)
+            except (ValueError, UnicodeDecodeError):
+                continue
+            if isinstance(record, dict):
+                yield number, record
+
+
+def read_json(path: Path, default: Any) -> Any:
+    """A JSON document, or ``default`` when it is missing or unreadable as JSON."""
+    try:
+        with open(path, "rb") as handle:
+            return json.loads(handle.read())
+    except FileNotFoundError:
+        return default
+    except (ValueError, UnicodeDecodeError):
+        return default
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+# ---------------------------------------------------------------- the lock
+
+
+class StoreLock:
+    """An exclusive, inter-process lock on one store (``flock`` on ``<store>/lock``).
+
+    Writers (ingest, promote --write, adopt, reject, verify, resolve) hold it; readers
+    never wait for it.
+    """
+
+    def __init__(self, store: Path, timeout: float = 30.0) -> None:
+        self.path = store / "lock"
+        self.timeout = timeout
+        self._fd: int | None = None
+
+    def __enter__(self) -> "StoreLock":
+        import fcntl
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(str(self.path), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot lock the store at {self.path.parent}: {exc.strerror or exc}") from exc
+        deadline = time.monotonic() + self.timeout
+        delay = 0.005
+        while True:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                    raise StoreError(f"cannot lock the store: {exc.strerror or exc}") from exc
+            if time.monotonic() >= deadline:
+                os.close(self._fd)
+                self._fd = None
+                raise StoreError(f"the store at {self.path.parent} is busy (another agent-memory is writing)")
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            import fcntl
+
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+def log_error(paths: Paths, where: str, error: BaseException | str) -> None:
+    """Append one line to ``<store>/logs/errors.log``; never raises (used by fail-open hooks)."""
+    with contextlib.suppress(Exception):
+        paths.logs.mkdir(parents=True, exist_ok=True)
+        text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+        line = json.dumps({"at": iso(datetime.now(timezone.utc)), "where": where, "error": text[:2000]})
+        with open(paths.logs / "errors.log", "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
