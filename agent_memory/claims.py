@@ -1,0 +1,282 @@
+"""Claim identity and contradictions: when two atoms say the same thing, and when they clash.
+
+A claim's identity is its *key*: the wording normalised (NFKC, case, width, punctuation,
+filler, marker scaffolding, light stemming) into a polarity and an ordered sequence of
+content tokens. Exact keys are one claim; near keys (a typo, an inflection) merge only
+when every difference is small and no value changed; an atom near two claims that are
+not one is refused. Contradictions are negation flips, value swaps in the same frame,
+and swapped contrasts ("X not Y" / "Y not X"). Standard library only.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+CONTRAST = "≠"  # token standing for "not / instead of / rather than / ではなく" inside a claim
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_HIRAGANA = re.compile("^[\u3040-\u309f]*$")
+_TOKEN = re.compile(rf"\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}")
+
+_SCAFFOLD = re.compile(
+    r"^(?:\s|[,.:;!、。:：—-])*(?:(?:no|nope|wrong|not quite|incorrect)(?=\s*[,.:;!—-])|"
+    r"(?:that's|thats|that is|it's|this is) (?:wrong|not right|incorrect|not correct)|actually|"
+    r"違います|違う|ちがう|そうじゃなくて|そうではなくて|いや|不对|不對|"
+    r"remember(?: that)?|please|pls|kindly|note to self|from now on|going forward|"
+    r"lesson learned|lessons learned|til|gotcha|important|fyi|ok|okay|also|and|so|btw|hey|"
+    r"覚えておいて(?:ください)?|今後は|これからは|今後|以後|以后|记住|記住|教訓|学び)(?=\W|$|[{cjk}])".format(cjk=_CJK),
+    re.IGNORECASE,
+)
+_FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
+_CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")
+_CONTRAST_JA = re.compile("(?:ではなく(?:て)?|じゃなく(?:て)?|でなく|じゃなしに|而不是|而非|不是)")
+_NEG_EN = frozenset({"never", "not", "dont", "don't", "doesnt", "doesn't", "no", "avoid", "stop", "shouldnt",
+                     "shouldn't", "mustnt", "mustn't", "cannot", "cant", "can't", "wont", "won't", "nobody", "neither"})
+_POSITIVE_ADVERBS = frozenset({"always", "ever", "every", "each", "time", "whenever", "forever", "constantly"})
+_STOP = frozenset(
+    """a an the i we you they he she it its it's our your my me us this that these those is are was were be been
+    being am should must shall will would could can may might do does did please pls kindly just really actually
+    also very then so of s t ll d re ve m""".split()
+)
+_NEG_JA = re.compile("(?:しない|しません|ないで|ない(?:こと|ように)?|禁止|ダメ|だめ|いけない|べからず|するな|な$|不要|别|別|不能)")
+_POSITIVE_JA = re.compile("(?:必ず|常に|絶対に|絶対|いつも|毎回|決して|今後は|今後|これからは|一律|都要|总是|總是|一定要|永远|永遠)")
+_ENDINGS_JA = re.compile(
+    "(?:してください|して下さい|しないでください|してね|してほしい|しましょう|して|します|する|しない|"
+    "ください|下さい|ること|こと|ように|です|ます|だ|よ|ね|。)+$"
+)
+# a one-character particle between two non-hiragana characters separates content words
+_PARTICLE_SPLIT = re.compile("(?<=[^\u3040-\u309f])[はがをにでとのもへや](?=[^\u3040-\u309f])")
+# the word before a value that makes it single-valued: a swap there is a contradiction
+_SLOT_WORDS = frozenset(
+    """against into onto to port use using via version branch target targeting base on at with from
+    ポート ブランチ バージョン""".split()
+)
+_SLOT_CUES_JA = re.compile("(?:ブランチ|ポート|バージョン|使う|使用|使って|向け|に対して|へ|に)")
+
+
+def _stem(word: str) -> str:
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 4 and word.endswith("ed"):
+        return word[:-2]
+    if len(word) > 4 and word.endswith("es") and word[-3] in "sxz":
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+@dataclass(frozen=True)
+class Key:
+    """A claim's identity: polarity and ordered content tokens."""
+
+    negated: bool
+    tokens: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return ("¬ " if self.negated else "") + " ".join(self.tokens)
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha1(self.text.encode("utf-8")).hexdigest()[:16]
+
+
+def normalise(text: str) -> str:
+    """NFKC, case and width folded, marker scaffolding and filler removed, punctuation as spaces."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = re.sub(r"\[redacted:[^\]]*\]", " redactedsecret ", folded)
+    folded = folded.replace("’", "'")
+    previous = None
+    while previous != folded:
+        previous = folded
+        folded = _SCAFFOLD.sub("", folded).lstrip(" ,.:;!、。:—-")
+    folded = _FILLER_PHRASES.sub(" ", folded)
+    return " ".join(folded.split())
+
+
+@lru_cache(maxsize=200_000)
+def claim_key(text: str) -> Key:
+    """The identity key of one claim's wording."""
+    norm = normalise(text)
+    negated = False
+    # contrasts first, so the "not" of "X, not Y" is not read as a negation
+    marked = _CONTRAST_JA.sub(f" {CONTRAST} ", norm)
+    marked = _CONTRAST_EN.sub(lambda m: f" {CONTRAST} " if m.start() > 0 else m.group(0), marked)
+    if _POSITIVE_JA.search(marked):
+        marked = _POSITIVE_JA.sub(" ", marked)
+    tokens: list[str] = []
+    for raw in _TOKEN.findall(marked.replace("n't", " not").replace("'", "")):
+        if raw == CONTRAST:
+            if tokens and tokens[-1] != CONTRAST:
+                tokens.append(raw)
+            continue
+        if raw[0] >= "\u3040" and re.match(f"[{_CJK}]", raw[0]):
+            for piece in _PARTICLE_SPLIT.split(raw):
+                if _NEG_JA.search(piece):
+                    negated = True
+                    piece = _NEG_JA.sub("", piece)
+                piece = _ENDINGS_JA.sub("", piece).strip("をはがにでとのもへや")
+                if piece:
+                    tokens.append(piece)
+            continue
+        if raw in _NEG_EN:
+            negated = True
+            continue
+        if raw in _STOP or raw in _POSITIVE_ADVERBS:
+            continue
+        tokens.append(_stem(raw))
+    while tokens and tokens[-1] == CONTRAST:
+        tokens.pop()
+    return Key(negated, tuple(tokens))
+
+
+def _trigrams(text: str) -> set[str]:
+    padded = f"  {text} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+def trigram_similarity(a: str, b: str) -> float:
+    """Dice overlap of character trigrams; works for CJK and Latin alike."""
+    ta, tb = _trigrams(a), _trigrams(b)
+    if not ta or not tb:
+        return 0.0
+    return 2 * len(ta & tb) / (len(ta) + len(tb))
+
+
+def _is_value(token: str) -> bool:
+    return any(ch.isdigit() for ch in token) or token == "redactedsecret"
+
+
+def _typo(a: str, b: str) -> bool:
+    """Two tokens that differ only by a slip of the keyboard or an inflection."""
+    if _is_value(a) or _is_value(b):
+        return False
+    if re.match(f"[{_CJK}]", a[:1]) and re.match(f"[{_CJK}]", b[:1]):
+        matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op != "equal" and not (_HIRAGANA.match(a[i1:i2]) and _HIRAGANA.match(b[j1:j2]) and max(i2 - i1, j2 - j1) <= 2):
+                return False
+        return True
+    if min(len(a), len(b)) < 5:
+        return False
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.8
+
+
+@dataclass(frozen=True)
+class Relation:
+    """How two keys stand: the same claim, a contradiction (with why), or unrelated."""
+
+    kind: str  # same | contradiction | distinct
+    reason: str = ""
+
+
+SAME = Relation("same")
+DISTINCT = Relation("distinct")
+
+
+def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
+    """Whether two claim keys are one claim, a contradiction, or two claims."""
+    if a.negated == b.negated and a.tokens == b.tokens:
+        return SAME
+    if not a.tokens or not b.tokens:
+        return DISTINCT
+    if a.negated != b.negated:
+        if a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity):
+            return Relation("contradiction", "negation flip")
+        return DISTINCT
+    if _swapped_contrast(a.tokens, b.tokens):
+        return Relation("contradiction", "swapped values")
+    if _near(a.tokens, b.tokens, merge_similarity):
+        return SAME
+    slot = _value_swap(a.tokens, b.tokens)
+    if slot:
+        return Relation("contradiction", slot)
+    return DISTINCT
+
+
+def _near(a: tuple[str, ...], b: tuple[str, ...], threshold: float) -> bool:
+    if len(a) != len(b):
+        return False
+    if trigram_similarity(" ".join(a), " ".join(b)) < threshold and not all(x == y or _typo(x, y) for x, y in zip(a, b)):
+        return False
+    return all(x == y or _typo(x, y) for x, y in zip(a, b))
+
+
+def _swapped_contrast(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    if CONTRAST not in a or CONTRAST not in b or sorted(a) != sorted(b):
+        return False
+    ia, ib = a.index(CONTRAST), b.index(CONTRAST)
+    return a[:ia] != b[:ib]
+
+
+def _value_swap(a: tuple[str, ...], b: tuple[str, ...]) -> str:
+    """A value replaced in the same frame where the slot takes one value ("port 8080" / "port 8443")."""
+    ca, cb = _core(a), _core(b)
+    if len(ca) != len(cb) or len(ca) < 2:
+        return ""
+    diffs = [i for i, (x, y) in enumerate(zip(ca, cb)) if x != y]
+    if len(diffs) != 1:
+        return ""
+    i = diffs[0]
+    x, y = ca[i], cb[i]
+    if _typo(x, y):
+        return ""
+    if _is_value(x) and _is_value(y):
+        return f"value swap: {x} / {y}"
+    before = ca[i - 1] if i > 0 else ""
+    if before in _SLOT_WORDS:
+        return f"value swap after '{before}': {x} / {y}"
+    cjk = re.compile(f"[{_CJK}]")
+    if cjk.search(" ".join(ca)) and not cjk.match(x[:1]) and not cjk.match(y[:1]) and _SLOT_CUES_JA.search(" ".join(ca)):
+        return f"value swap: {x} / {y}"
+    return ""
+
+
+def _core(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """The accepted part of a claim: what precedes a contrast ("use X, not Y" → "use X")."""
+    return tokens[: tokens.index(CONTRAST)] if CONTRAST in tokens else tokens
+
+
+def replaced_by_correction(correction: Key, other: Key) -> bool:
+    """A correction "X, not Y" contradicts an earlier claim that says Y in the same frame."""
+    if CONTRAST not in correction.tokens or correction.negated != other.negated:
+        return False
+    i = correction.tokens.index(CONTRAST)
+    accepted, rejected = correction.tokens[:i], correction.tokens[i + 1 :]
+    if not accepted or not rejected:
+        return False
+    # replace the accepted value (the last tokens before the contrast) by the rejected one(s)
+    for width in (1, 2):
+        if len(accepted) <= width:
+            continue
+        candidate = accepted[:-width] + rejected
+        if _core(other.tokens) == candidate:
+            return True
+    return False
+
+
+def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
+    """Buckets that hold every key this one could merge or clash with (for candidate pairs)."""
+    core = [t for t in key.tokens if t != CONTRAST]
+    skeleton = tuple(sorted(_skeleton(t) for t in core))
+    yield ("all",) + skeleton
+    if len(skeleton) <= 12:
+        for i in range(len(skeleton)):
+            yield ("but",) + skeleton[:i] + skeleton[i + 1 :]
+    accepted = _core(key.tokens)
+    if accepted != key.tokens and len(accepted) >= 2:
+        yield ("but",) + tuple(sorted(_skeleton(t) for t in accepted[:-1]))
+
+
+def _skeleton(token: str) -> str:
+    if re.match(f"[{_CJK}]", token[:1]):
+        # inflections live in hiragana; ASCII values inside a CJK run are blanked
+        return re.sub("[\u3040-\u309f]", "", token) or token
+    return token

@@ -1,0 +1,602 @@
+"""The promotion pass: atoms → claims → gates → proposals, and the reasons for every refusal.
+
+``plan()`` reads and never writes (the dry run); ``stage()`` writes one reviewable file
+per proposal into ``<store>/staged/`` and marks adopted claims that became contested.
+The same L1 gives the same plan whatever order it was ingested in. Standard library
+only: the session-end hook stages through here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterable
+
+from .claims import CONTRAST, Key, blocking_keys, claim_key, relate, replaced_by_correction
+from .config import load_config
+from .store import Paths, StoreLock, atomic_write, now, parse_time, read_jsonl, write_jsonl
+from .tiers import iter_atoms, load_claims, load_decisions, load_registry
+
+_BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
+
+
+def short_hash(*parts: Any) -> str:
+    return hashlib.sha1("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class Claim:
+    """Atoms that say the same thing, with everything a gate or a person needs to know."""
+
+    id: str
+    key: Key
+    keys: list[str]
+    text: str
+    kind: str
+    tier: str = "L1"  # where it lives now: L1, or L2 / L3 once adopted
+    atoms: list[dict[str, Any]] = field(default_factory=list)
+    record: dict[str, Any] | None = None  # the adopted L2/L3 entry, if any
+    stated: bool = False
+    verified: bool = False
+    redacted: bool = False
+    contested_by: dict[str, str] = field(default_factory=dict)  # other claim id → why
+    ambiguous_with: list[str] = field(default_factory=list)
+    retired_for: str = ""  # the claim kept over this one by resolve
+    rejected: bool = False
+    blocking: list[str] = field(default_factory=list)
+
+    @property
+    def contested(self) -> bool:
+        return bool(self.contested_by)
+
+    @property
+    def sessions(self) -> list[str]:
+        found = {a.get("session", "") for a in self.atoms} | set((self.record or {}).get("sessions", []))
+        return sorted(s for s in found if s)
+
+    @property
+    def days(self) -> list[str]:
+        found = {a.get("day", "") for a in self.atoms} | set((self.record or {}).get("days", []))
+        return sorted(d for d in found if d)
+
+    @property
+    def projects(self) -> list[str]:
+        found = {a.get("project", "") for a in self.atoms} | set((self.record or {}).get("projects", []))
+        return sorted(p for p in found if p)
+
+    @property
+    def first_seen(self) -> str:
+        stamps = [a.get("timestamp", "") for a in self.atoms if a.get("timestamp")]
+        if self.record and self.record.get("first_seen"):
+            stamps.append(self.record["first_seen"])
+        return min(stamps) if stamps else ""
+
+    def sources(self, local: bool = True) -> list[dict[str, Any]]:
+        """One INTERFACE ``S`` per observation; ``local=False`` drops transcript paths."""
+        seen = []
+        for atom in sorted(self.atoms, key=lambda a: (a.get("timestamp", ""), a.get("session", ""), a.get("line", 0))):
+            seen.append(
+                {
+                    "session": atom.get("session", ""),
+                    "transcript": atom.get("transcript", "") if local else "",
+                    "line": atom.get("line", 0),
+                    "timestamp": atom.get("timestamp", ""),
+                    "quote": atom.get("quote", ""),
+                }
+            )
+        if self.record:
+            have = {(s["session"], s["line"]) for s in seen}
+            for src in self.record.get("sources", []):
+                if (src.get("session", ""), src.get("line", 0)) not in have:
+                    seen.append({"session": src.get("session", ""), "transcript": "", "line": src.get("line", 0),
+                                 "timestamp": src.get("timestamp", ""), "quote": src.get("quote", "")})
+        return seen
+
+    def as_json(self, local: bool = True) -> dict[str, Any]:
+        """The INTERFACE ``A`` shape."""
+        return {
+            "id": self.id,
+            "text": self.text,
+            "kind": self.kind,
+            "tier": self.tier,
+            "stated": self.stated,
+            "verified": self.verified,
+            "redacted": self.redacted,
+            "contested": self.contested,
+            "sessions": self.sessions,
+            "days": self.days,
+            "projects": self.projects,
+            "sources": self.sources(local),
+            "blocking": list(self.blocking),
+        }
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A staged promotion waiting for a human."""
+
+    id: str
+    claim_id: str
+    text: str
+    source_tier: str
+    target_tier: str
+    path: str  # default | stated | verified | cross-project
+    kind: str
+    sessions: tuple[str, ...]
+    days: tuple[str, ...]
+    projects: tuple[str, ...]
+    keys: tuple[str, ...]
+    replaces: tuple[str, ...] = ()
+    evidence: tuple[dict[str, Any], ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        """The INTERFACE ``P`` shape (plus kind and replaces)."""
+        return {
+            "id": self.id,
+            "claim_id": self.claim_id,
+            "text": self.text,
+            "from": self.source_tier,
+            "to": self.target_tier,
+            "path": self.path,
+            "sessions": list(self.sessions),
+            "days": list(self.days),
+            "projects": list(self.projects),
+            "kind": self.kind,
+            "replaces": list(self.replaces),
+        }
+
+
+@dataclass
+class Plan:
+    """What one promotion pass found."""
+
+    claims: list[Claim]
+    proposals: list[Proposal]
+    blocked: list[dict[str, Any]]
+
+    def by_id(self) -> dict[str, Claim]:
+        return {c.id: c for c in self.claims}
+
+
+# ---------------------------------------------------------------- building claims
+
+
+@dataclass
+class _Group:
+    key: Key
+    atoms: list[dict[str, Any]] = field(default_factory=list)
+    record: dict[str, Any] | None = None
+    tier: str = "L1"
+
+
+def _groups(paths: Paths) -> list[_Group]:
+    groups: dict[Key, _Group] = {}
+    for atom in iter_atoms(paths):
+        key = claim_key(atom["text"])
+        if not key.tokens:
+            continue
+        groups.setdefault(key, _Group(key)).atoms.append(atom)
+    for tier, path in (("L2", paths.l2), ("L3", paths.l3)):
+        for record in load_claims(path):
+            if record.get("retired"):
+                continue
+            key = claim_key(record["text"])
+            group = groups.setdefault(key, _Group(key))
+            if group.record is None or tier == "L3":
+                group.record, group.tier = record, tier
+    return [groups[k] for k in sorted(groups, key=lambda k: (k.text, k.negated))]
+
+
+def _candidate_pairs(groups: list[_Group]) -> set[tuple[int, int]]:
+    buckets: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i, group in enumerate(groups):
+        for bucket in set(blocking_keys(group.key)):
+            if len(bucket) >= 2:
+                buckets[bucket].append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in buckets.values():
+        if len(members) < 2 or len(members) > _BUCKET_LIMIT:
+            continue
+        for x in range(len(members)):
+            for y in range(x + 1, len(members)):
+                pairs.add((members[x], members[y]))
+    return pairs
+
+
+def build_claims(paths: Paths, config: dict[str, Any]) -> list[Claim]:
+    """Every claim of the store: L1 atoms clustered, adopted L2/L3 entries, decisions applied."""
+    groups = _groups(paths)
+    similarity = float(config["identity"]["merge_similarity"])
+    same: dict[int, set[int]] = defaultdict(set)
+    clashes: list[tuple[int, int, str]] = []
+    for i, j in sorted(_candidate_pairs(groups)):
+        a, b = groups[i].key, groups[j].key
+        relation = relate(a, b, similarity)
+        if relation.kind == "same":
+            same[i].add(j)
+            same[j].add(i)
+        elif relation.kind == "contradiction":
+            clashes.append((i, j, relation.reason))
+        elif _is_correction(groups[i]) and replaced_by_correction(a, b):
+            clashes.append((i, j, "corrected"))
+        elif _is_correction(groups[j]) and replaced_by_correction(b, a):
+            clashes.append((j, i, "corrected"))
+
+    # a group whose near neighbours are not all one claim is ambiguous: it merges with none
+    ambiguous = {i for i, near in same.items() if any(y not in same[x] for x in near for y in near if x < y)}
+    owner: dict[int, int] = {}
+    for i in range(len(groups)):
+        if i in owner:
+            continue
+        owner[i] = i
+        if i in ambiguous:
+            continue
+        for j in same.get(i, ()):
+            if j not in ambiguous:
+                owner[j] = i
+    members: dict[int, list[int]] = defaultdict(list)
+    for i, head in owner.items():
+        members[head].append(i)
+
+    claims: dict[int, Claim] = {}
+    for head, idxs in members.items():
+        claims[head] = _claim_of([groups[i] for i in idxs])
+    by_group = {i: claims[owner[i]] for i in owner}
+    for i in ambiguous:
+        near = sorted({by_group[j].id for j in same[i]})
+        by_group[i].ambiguous_with = near
+    for i, j, reason in clashes:
+        ci, cj = by_group[i], by_group[j]
+        if ci is cj:
+            continue
+        ci.contested_by.setdefault(cj.id, reason)
+        cj.contested_by.setdefault(ci.id, reason)
+    result = sorted(claims.values(), key=lambda c: c.id)
+    _apply_decisions(paths, result)
+    return result
+
+
+def _is_correction(group: _Group) -> bool:
+    return CONTRAST in group.key.tokens and any(a.get("kind") == "correction" for a in group.atoms)
+
+
+def _claim_of(groups: list[_Group]) -> Claim:
+    adopted = [g for g in groups if g.record is not None]
+    atoms = [a for g in groups for a in g.atoms]
+    keys = sorted({g.key.text for g in groups})
+    if adopted:
+        best = sorted(adopted, key=lambda g: (g.tier != "L3", g.key.text))[0]
+        record = best.record or {}
+        claim = Claim(
+            id=str(record["id"]), key=best.key, keys=sorted(set(keys) | set(record.get("keys", []))),
+            text=str(record["text"]), kind=str(record.get("kind", "instruction")), tier=best.tier, record=record,
+        )
+        claim.stated = bool(record.get("stated"))
+        claim.verified = bool(record.get("verified"))
+    else:
+        head = min(groups, key=lambda g: g.key.text)
+        counts: dict[str, int] = defaultdict(int)
+        for atom in atoms:
+            counts[atom["text"]] += 1
+        first = {}
+        for atom in sorted(atoms, key=lambda a: (a.get("timestamp", ""), a["text"])):
+            first.setdefault(atom["text"], atom.get("timestamp", ""))
+        text = sorted(counts, key=lambda t: (-counts[t], first[t], t))[0]
+        kinds: dict[str, int] = defaultdict(int)
+        for atom in atoms:
+            kinds[atom.get("kind", "instruction")] += 1
+        kind = sorted(kinds, key=lambda k: (-kinds[k], k))[0]
+        claim = Claim(id=short_hash("claim", head.key.text), key=head.key, keys=keys, text=text, kind=kind)
+    claim.atoms = sorted(atoms, key=lambda a: a["id"])
+    claim.stated = claim.stated or any(a.get("stated") for a in atoms)
+    claim.redacted = any(a.get("redacted") for a in atoms)
+    return claim
+
+
+def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
+    decisions = load_decisions(paths.decisions)
+    if not decisions:
+        return
+    by_key: dict[str, Claim] = {}
+    by_id: dict[str, Claim] = {}
+    for claim in claims:
+        by_id[claim.id] = claim
+        for key in claim.keys:
+            by_key.setdefault(key, claim)
+
+    def find(claim_id: str, keys: Iterable[str]) -> Claim | None:
+        if claim_id in by_id:
+            return by_id[claim_id]
+        for key in keys:
+            if key in by_key:
+                return by_key[key]
+        return None
+
+    for decision in decisions:
+        target = find(str(decision.get("claim_id", "")), decision.get("keys", []))
+        if target is None:
+            continue
+        action = decision["action"]
+        if action == "verify":
+            target.verified = True
+        elif action == "reject":
+            seen = set(decision.get("atoms", []))
+            target.rejected = all(a["id"] in seen for a in target.atoms)
+        elif action == "resolve":
+            kept = find(str(decision.get("keep_id", "")), decision.get("keep_keys", []))
+            target.retired_for = kept.id if kept else str(decision.get("keep_id", ""))
+            if kept is not None:
+                kept.contested_by.pop(target.id, None)
+                target.contested_by.pop(kept.id, None)
+    for claim in claims:
+        if claim.retired_for:
+            # a retired claim no longer contests anything
+            for other in claims:
+                other.contested_by.pop(claim.id, None)
+
+
+# ---------------------------------------------------------------- the gates
+
+
+def _gate_l2(claim: Claim, gates: dict[str, Any]) -> tuple[str, list[str]]:
+    """The path a claim takes from L1 to L2, or the reasons it cannot yet."""
+    hard = _hard_reasons(claim)
+    sessions, days = len(claim.sessions), len(claim.days)
+    default, stated, verified = gates["l2"], gates["l2_stated"], gates["l2_verified"]
+    if not hard:
+        if sessions >= default["sessions"] and days >= default["days"]:
+            return "default", []
+        if claim.stated and sessions >= stated["sessions"] and days >= stated["days"]:
+            return "stated", []
+        if claim.verified and len(claim.atoms) >= verified["observations"]:
+            return "verified", []
+    need = stated if claim.stated else default
+    reasons = list(hard)
+    if sessions < need["sessions"]:
+        reasons.append(f"{sessions} of {need['sessions']} sessions")
+    if days < need["days"]:
+        reasons.append(f"{days} of {need['days']} distinct days")
+    if claim.verified and len(claim.atoms) < verified["observations"]:
+        reasons.append(f"{len(claim.atoms)} of {verified['observations']} observations")
+    return "", reasons
+
+
+def _hard_reasons(claim: Claim) -> list[str]:
+    reasons = []
+    if claim.redacted:
+        reasons.append("redacted")
+    if claim.retired_for:
+        reasons.append(f"retired in favour of {claim.retired_for}")
+    if claim.contested:
+        reasons.append("contested by " + ", ".join(sorted(claim.contested_by)))
+    if claim.ambiguous_with:
+        reasons.append("ambiguous: close to " + ", ".join(claim.ambiguous_with))
+    if claim.rejected:
+        reasons.append("rejected, no new evidence since")
+    return reasons
+
+
+def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], moment: datetime) -> tuple[list[Proposal], list[dict[str, Any]]]:
+    """L2 → L3: claims held in the L2 of enough projects for long enough, contested nowhere."""
+    gate = config["gates"]["l3"]
+    similarity = float(config["identity"]["merge_similarity"])
+    held: dict[str, list[tuple[str, dict[str, Any]]]] = defaultdict(list)  # claim id → (project, record)
+    local = [c for c in claims if c.tier == "L2"]
+    local_by_key = {k: c for c in local for k in c.keys}
+    current = os.path.realpath(paths.store)
+    for claim in local:
+        held[claim.id].append((paths.project_name, claim.record or {}))
+    for name, entry in sorted(load_registry(paths).items()):
+        store = Path(entry["store"])
+        if os.path.realpath(store) == current:
+            continue
+        for record in load_claims(store / "L2.jsonl"):
+            if record.get("retired"):
+                continue
+            key = claim_key(record["text"])
+            match = local_by_key.get(key.text)
+            if match is None:
+                for claim in local:
+                    if relate(claim.key, key, similarity).kind == "same":
+                        match = claim
+                        break
+            if match is not None:
+                held[match.id].append((name, record))
+    proposals, blocked = [], []
+    in_l3 = {c.id for c in claims if c.tier == "L3"}
+    for claim in local:
+        if claim.id in in_l3:
+            continue
+        entries = held[claim.id]
+        projects = sorted({name for name, _r in entries})
+        stamps = [r.get("first_seen", "") for _n, r in entries if r.get("first_seen")] + ([claim.first_seen] if claim.first_seen else [])
+        first = parse_time(min(stamps)) if stamps else None
+        age = (moment - first).days if first else 0
+        reasons = _hard_reasons(claim)
+        if any(r.get("contested") for _n, r in entries) and not claim.contested:
+            reasons.append("contested in another project")
+        if len(projects) < gate["projects"]:
+            reasons.append(f"held in {len(projects)} of {gate['projects']} projects")
+        if age < gate["age_days"]:
+            reasons.append(f"{max(age, 0)} of {gate['age_days']} days")
+        if reasons:
+            blocked.append({"claim_id": claim.id, "text": claim.text, "reasons": reasons, "to": "L3"})
+            continue
+        sessions = sorted({s for _n, r in entries for s in r.get("sessions", [])} | set(claim.sessions))
+        days = sorted({d for _n, r in entries for d in r.get("days", [])} | set(claim.days))
+        proposals.append(
+            Proposal(
+                id=short_hash("proposal", claim.id, "L3"), claim_id=claim.id, text=claim.text, source_tier="L2",
+                target_tier="L3", path="cross-project", kind=claim.kind, sessions=tuple(sessions), days=tuple(days),
+                projects=tuple(projects), keys=tuple(claim.keys),
+                evidence=tuple(s for s in claim.sources(local=False)[:5]),
+            )
+        )
+    return proposals, blocked
+
+
+def plan(paths: Paths, config: dict[str, Any] | None = None) -> Plan:
+    """The dry run: every proposal and every refusal with its reasons; writes nothing."""
+    config = config or load_config(paths.config)
+    moment = now()
+    claims = build_claims(paths, config)
+    gates = config["gates"]
+    proposals: list[Proposal] = []
+    blocked: list[dict[str, Any]] = []
+    for claim in claims:
+        if claim.tier != "L1":
+            continue
+        path, reasons = _gate_l2(claim, gates)
+        claim.blocking = reasons
+        if not path:
+            blocked.append({"claim_id": claim.id, "text": claim.text, "reasons": reasons, "to": "L2"})
+            continue
+        replaces = tuple(sorted(c.id for c in claims if c.retired_for == claim.id and c.tier in ("L2", "L3")))
+        proposals.append(
+            Proposal(
+                id=short_hash("proposal", claim.id, "L2"), claim_id=claim.id, text=claim.text, source_tier="L1",
+                target_tier="L2", path=path, kind=claim.kind, sessions=tuple(claim.sessions), days=tuple(claim.days),
+                projects=tuple(claim.projects), keys=tuple(claim.keys), replaces=replaces,
+                evidence=tuple(claim.sources(local=False)),
+            )
+        )
+    cross, cross_blocked = _cross_project(paths, claims, config, moment)
+    by_id = {c.id: c for c in claims}
+    for item in cross_blocked:
+        by_id[item["claim_id"]].blocking = item["reasons"]
+    proposals.extend(cross)
+    blocked.extend(cross_blocked)
+    proposals.sort(key=lambda p: p.id)
+    blocked.sort(key=lambda b: (b["to"], b["claim_id"]))
+    return Plan(claims=claims, proposals=proposals, blocked=blocked)
+
+
+# ---------------------------------------------------------------- staging
+
+
+def render_proposal(proposal: Proposal, paths: Paths) -> str:
+    """A staged proposal as Markdown with front matter (JSON values are valid YAML flow)."""
+    from .redact import scrub_paths
+
+    def clean(text: str) -> str:
+        return scrub_paths(text, str(paths.project_root), str(Path.home()), _user_names())
+
+    front = {
+        "id": proposal.id,
+        "claim_id": proposal.claim_id,
+        "from": proposal.source_tier,
+        "to": proposal.target_tier,
+        "path": proposal.path,
+        "kind": proposal.kind,
+        "sessions": list(proposal.sessions),
+        "days": list(proposal.days),
+        "projects": list(proposal.projects),
+        "replaces": list(proposal.replaces),
+        "keys": [clean(k) for k in proposal.keys],
+    }
+    lines = ["---"]
+    lines += [f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in front.items()]
+    lines += ["---", "", clean(proposal.text), ""]
+    lines.append(
+        f"Evidence: {len(proposal.sessions)} session(s) on {len(proposal.days)} day(s)"
+        f" in {', '.join(proposal.projects) or 'this project'}; path: {proposal.path}."
+    )
+    if proposal.replaces:
+        lines.append(f"Replaces adopted claim(s): {', '.join(proposal.replaces)}.")
+    lines.append("")
+    for src in proposal.evidence:
+        quote = clean(" ".join(str(src.get("quote", "")).split()))[:300]
+        lines.append(f"- {str(src.get('timestamp', ''))[:10]} session {str(src.get('session', ''))[:8]} line {src.get('line', 0)}: {json.dumps(quote, ensure_ascii=False)}")
+    lines.append("")
+    lines.append(f"Adopt: `agent-memory adopt {proposal.id}` · reject: `agent-memory reject {proposal.id}`")
+    return "\n".join(lines) + "\n"
+
+
+def read_staged(path: Path) -> dict[str, Any]:
+    """The front matter and claim text of one staged proposal file."""
+    text = path.read_text(encoding="utf-8")
+    front: dict[str, Any] = {}
+    lines = text.split("\n")
+    if not lines or lines[0] != "---":
+        raise ValueError(f"{path.name} has no front matter")
+    end = lines.index("---", 1)
+    for line in lines[1:end]:
+        key, _, value = line.partition(": ")
+        front[key] = json.loads(value)
+    body = [line for line in lines[end + 1 :]]
+    front["text"] = next((line for line in body if line.strip()), "")
+    return front
+
+
+def staged_proposals(paths: Paths) -> list[dict[str, Any]]:
+    """Every readable staged proposal, by id."""
+    found = []
+    if paths.staged.is_dir():
+        for path in sorted(paths.staged.glob("*.md")):
+            try:
+                found.append(read_staged(path))
+            except (ValueError, OSError, UnicodeDecodeError):
+                continue
+    return found
+
+
+def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dict[str, int]]:
+    """``promote --write``: stage proposals idempotently, drop stale ones, mark contested L2."""
+    config = config or load_config(paths.config)
+    counts = {"staged": 0, "unchanged": 0, "withdrawn": 0}
+    with StoreLock(paths.store):
+        result = plan(paths, config)
+        paths.staged.mkdir(parents=True, exist_ok=True)
+        wanted = {}
+        for proposal in result.proposals:
+            wanted[f"{proposal.id}.md"] = render_proposal(proposal, paths)
+        for name, body in sorted(wanted.items()):
+            target = paths.staged / name
+            try:
+                if target.read_text(encoding="utf-8") == body:
+                    counts["unchanged"] += 1
+                    continue
+            except (FileNotFoundError, UnicodeDecodeError):
+                pass
+            atomic_write(target, body)
+            counts["staged"] += 1
+        for old in paths.staged.glob("*.md"):
+            if old.name not in wanted:
+                old.unlink()
+                counts["withdrawn"] += 1
+        _mark_contested(paths, result)
+    return result, counts
+
+
+def _mark_contested(paths: Paths, result: Plan) -> None:
+    """An adopted claim that new evidence contradicts stays in L2, marked contested."""
+    by_id = result.by_id()
+    records = [r for _n, r in read_jsonl(paths.l2)]
+    changed = False
+    for record in records:
+        claim = by_id.get(str(record.get("id")))
+        contested_by = sorted(claim.contested_by) if claim else []
+        if bool(record.get("contested")) != bool(contested_by) or record.get("contested_by", []) != contested_by:
+            record["contested"] = bool(contested_by)
+            record["contested_by"] = contested_by
+            changed = True
+    if changed:
+        write_jsonl(paths.l2, records)
+
+
+def _user_names() -> list[str]:
+    import getpass
+
+    names = []
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        name = ""
+    if name and name not in ("root", "user", "admin", "runner", "ubuntu"):
+        names.append(name)
+    return names
