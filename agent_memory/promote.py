@@ -19,7 +19,7 @@ from typing import Any, Iterable
 
 from .claims import CONTRAST, Key, blocking_keys, claim_key, relate, replaced_by_correction
 from .config import load_config
-from .store import Paths, StoreLock, atomic_write, now, parse_time, read_jsonl, write_jsonl
+from .store import Paths, StoreLock, atomic_write, now, parse_time, read_jsonl, write_json, write_jsonl
 from .tiers import iter_atoms, load_claims, load_decisions, load_registry
 
 _BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
@@ -570,7 +570,18 @@ def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dic
                 old.unlink()
                 counts["withdrawn"] += 1
         _mark_contested(paths, result)
+        write_json(paths.contested, _contested_keys(result))
     return result, counts
+
+
+def _contested_keys(result: Plan) -> dict[str, list[str]]:
+    """Claim keys with an open contradiction, for hooks that must tag them without the claim graph."""
+    found: dict[str, list[str]] = {}
+    for claim in result.claims:
+        if claim.contested:
+            for key in claim.keys:
+                found[key] = sorted(claim.contested_by)
+    return found
 
 
 def _mark_contested(paths: Paths, result: Plan) -> None:

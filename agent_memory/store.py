@@ -118,6 +118,10 @@ class Paths:
         return self.l1_dir / "ingested.json"
 
     @property
+    def contested(self) -> Path:
+        return self.l1_dir / "contested.json"
+
+    @property
     def l2(self) -> Path:
         return self.store / "L2.jsonl"
 
