@@ -98,6 +98,8 @@ def normalise(text: str) -> str:
         previous = folded
         folded = _SCAFFOLD.sub("", folded).lstrip(" ,.:;!、。:—-")
     folded = _FILLER_PHRASES.sub(" ", folded)
+    # punctuation becomes space; apostrophes stay (don't), and so do dots inside numbers (3.11)
+    folded = re.sub(r"[^\w\s'.]|(?<!\d)\.|\.(?!\d)", " ", folded)
     return " ".join(folded.split())
 
 
@@ -108,7 +110,7 @@ def claim_key(text: str) -> Key:
     negated = False
     # contrasts first, so the "not" of "X, not Y" is not read as a negation
     marked = _CONTRAST_JA.sub(f" {CONTRAST} ", norm)
-    marked = _CONTRAST_EN.sub(lambda m: f" {CONTRAST} " if m.start() > 0 else m.group(0), marked)
+    marked = _CONTRAST_EN.sub(lambda m: _contrast_or_negation(m, marked), marked)
     if _POSITIVE_JA.search(marked):
         marked = _POSITIVE_JA.sub(" ", marked)
     tokens: list[str] = []
@@ -135,6 +137,14 @@ def claim_key(text: str) -> Key:
     while tokens and tokens[-1] == CONTRAST:
         tokens.pop()
     return Key(negated, tuple(tokens))
+
+
+def _contrast_or_negation(match: re.Match[str], text: str) -> str:
+    """ "use pnpm, not npm" contrasts two values; "do not use npm" negates the claim."""
+    before = text[: match.start()].split()
+    if not before or before[-1] in _STOP or before[-1] in _NEG_EN or before[-1] in _POSITIVE_ADVERBS:
+        return match.group(0)
+    return f" {CONTRAST} "
 
 
 def _trigrams(text: str) -> set[str]:
