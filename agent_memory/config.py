@@ -29,7 +29,7 @@ DEFAULTS: dict[str, Any] = {
         "catchup_seconds": 0.5,
     },
     "recall": {"half_life_days": 30, "min_score": 0.3},
-    "identity": {"merge_similarity": 0.85, "ambiguity_margin": 0.05},
+    "identity": {"merge_similarity": 0.85},
 }
 
 CONFIG_TEMPLATE = """\
@@ -75,10 +75,9 @@ recall:
   min_score: 0.3
 
 identity:
-  # two wordings are one claim at or above this character-trigram similarity
+  # two wordings are one claim at or above this character-trigram similarity (and no value differs);
+  # a wording near two claims that are not one is merged with neither (ambiguity is refused)
   merge_similarity: 0.85
-  # an atom this close to two different claims is not merged (ambiguity is refused)
-  ambiguity_margin: 0.05
 """
 
 
@@ -116,6 +115,13 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check(config: dict[str, Any], path: Path) -> None:
+    for section in ("gates", "budgets", "recall", "identity"):
+        if not isinstance(config.get(section), dict):
+            raise UsageError(f"{path}: {section} must be a mapping")
+    for section in ("budgets", "recall", "identity"):
+        for key, value in config[section].items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise UsageError(f"{path}: {section}.{key} must be a number ≥ 0")
     for gate, numbers in config["gates"].items():
         if not isinstance(numbers, dict):
             raise UsageError(f"{path}: gates.{gate} must be a mapping")
@@ -153,7 +159,7 @@ def _scalar(text: str) -> Any:
         return float(text)
     except ValueError:
         pass
-    if any(ch in text for ch in "{}&*!|>%@`"):
+    if text[0] in "[{" or any(ch in text for ch in "{}&*!|>%@`"):
         raise ValueError("outside the simple subset")
     return text
 

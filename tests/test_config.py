@@ -1,0 +1,55 @@
+"""Config: documented defaults, the stdlib reader of its YAML subset, and clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from agent_memory.config import CONFIG_TEMPLATE, DEFAULTS, load_config, parse_simple_yaml
+from agent_memory.model import UsageError
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_repo_example_store_carries_the_documented_defaults() -> None:
+    assert (REPO / ".memory" / "config.yaml").read_text(encoding="utf-8") == CONFIG_TEMPLATE
+    assert load_config(REPO / ".memory" / "config.yaml") == DEFAULTS
+
+
+def test_stdlib_reader_agrees_with_pyyaml_on_the_template() -> None:
+    assert parse_simple_yaml(CONFIG_TEMPLATE) == yaml.safe_load(CONFIG_TEMPLATE)
+
+
+def test_defaults_match_the_schema() -> None:
+    schema = json.loads((REPO / "schemas" / "config.schema.json").read_text())
+    jsonschema.validate(DEFAULTS, schema)
+
+
+def test_numbers_change_rules_stay(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("gates:\n  l2:\n    sessions: 4\n")
+    config = load_config(path)
+    assert config["gates"]["l2"] == {"sessions": 4, "days": 2}
+    assert config["gates"]["l3"] == DEFAULTS["gates"]["l3"]
+
+
+def test_yaml_outside_the_subset_falls_back_to_pyyaml(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("targets:\n  - AGENTS.md\n  - CLAUDE.md\n")
+    assert load_config(path)["targets"] == ["AGENTS.md", "CLAUDE.md"]
+
+
+@pytest.mark.parametrize("body", ["gates: [1, 2", "gates:\n  l2:\n    sessions: -1\n", "- just a list\n", "targets: 7\n"])
+def test_bad_config_is_one_clear_error(tmp_path: Path, body: str) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(body)
+    with pytest.raises(UsageError):
+        load_config(path)
+
+
+def test_missing_config_gives_defaults(tmp_path: Path) -> None:
+    assert load_config(tmp_path / "nope.yaml") == DEFAULTS
