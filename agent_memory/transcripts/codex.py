@@ -1,0 +1,339 @@
+"""Codex CLI rollouts (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``).
+
+Current rollouts wrap every record as ``{"timestamp", "type", "payload"}`` with types
+``session_meta``, ``response_item``, ``event_msg``, ``turn_context`` and ``compacted``.
+The same prompt is stored twice (``response_item`` role=user and ``event_msg``
+user_message), and so is the assistant's prose; the ``event_msg`` copy is used, the
+``response_item`` one only when the file has no such events (older rollouts, whose
+records are bare response items after a ``{id, timestamp, instructions}`` header).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import IO, Any
+
+from agent_memory.model import ReadResult, Turn
+from agent_memory.transcripts import JSON_ERRORS, MAX_LINE_BYTES, LineReader, utc_timestamp
+
+AGENT = "codex"
+
+# Context the CLI injects in the user role (compared case-insensitively).
+_INJECTED_PREFIXES: tuple[str, ...] = (
+    "<environment_context>",
+    "<user_instructions>",
+    "<instructions>",
+    "# agents.md instructions for",
+    "<turn_aborted>",
+    "<tool_context>",
+    "<reasoning_context>",
+    "<pinned_notes>",
+    "<subagent_notification>",
+    "<context_update>",
+    "<user_shell_command>",
+    "<skill>",
+    "<codex_internal_context",
+    "you were originally given instructions from a user over one or more turns",
+    "another language model started to solve this problem",
+)
+_INJECTED_MAX = max(len(p) for p in _INJECTED_PREFIXES)
+_IDE_CONTEXT = "# Context from my IDE setup:"
+_IDE_REQUEST = "## My request for Codex:"
+_ENV_CWD = re.compile(r"<cwd>(.*?)</cwd>", re.S)
+
+# Exact serialisation of the event records, used to look for them in bytes not yet read.
+_EVENT_USER = b'"type":"event_msg","payload":{"type":"user_message"'
+_EVENT_AGENT = b'"type":"event_msg","payload":{"type":"agent_message"'
+
+
+def clean_user_text(text: str) -> str:
+    """What the person typed, or "" when the text is context injected by the CLI."""
+    text = text.strip()
+    if not text:
+        return ""
+    if text[:_INJECTED_MAX].lower().startswith(_INJECTED_PREFIXES):
+        return ""
+    if text.startswith(_IDE_CONTEXT):
+        at = text.find(_IDE_REQUEST)
+        if at < 0:
+            return ""
+        text = text[at + len(_IDE_REQUEST) :].strip()
+    return text
+
+
+def _content_text(content: Any, kinds: tuple[str, ...], user: bool) -> str | None:
+    """Join the text items of a response_item message; None when malformed."""
+    if isinstance(content, str):
+        return clean_user_text(content) if user else content.strip()
+    if not isinstance(content, list):
+        return None
+    parts: list[str] = []
+    for item in content:
+        if isinstance(item, dict) and item.get("type") in kinds:
+            text = item.get("text")
+            if isinstance(text, str):
+                text = clean_user_text(text) if user else text.strip()
+                if text:
+                    parts.append(text)
+    return "\n\n".join(parts)
+
+
+def _env_cwd(content: Any) -> str:
+    """The working directory named in an ``<environment_context>`` message, if any."""
+    if isinstance(content, list):
+        for item in content:
+            if isinstance(item, dict):
+                text = item.get("text")
+                if isinstance(text, str) and "<environment_context>" in text:
+                    m = _ENV_CWD.search(text)
+                    if m:
+                        return m.group(1).strip()
+    return ""
+
+
+def _prefix_contains(f: IO[bytes], end: int, needle: bytes) -> bool:
+    """Whether ``needle`` occurs in the file's bytes before ``end`` (streamed, bounded)."""
+    f.seek(0)
+    chunk_size = 1 << 20
+    tail = b""
+    pos = 0
+    while pos < end:
+        chunk = f.read(min(chunk_size, end - pos))
+        if not chunk:
+            break
+        pos += len(chunk)
+        if needle in tail + chunk:
+            return True
+        tail = chunk[-len(needle) :]
+    return False
+
+
+class _State:
+    """Session facts that earlier records establish for later ones."""
+
+    __slots__ = ("session", "cwd", "subagent")
+
+    def __init__(self) -> None:
+        self.session = ""
+        self.cwd = ""
+        self.subagent = False
+
+    def meta(self, payload: dict[str, Any]) -> None:
+        sid = payload.get("id")
+        if not isinstance(sid, str):
+            sid = payload.get("session_id")
+        self.session = sid if isinstance(sid, str) else ""
+        cwd = payload.get("cwd")
+        self.cwd = cwd if isinstance(cwd, str) else ""
+        source = payload.get("source")
+        self.subagent = isinstance(source, dict) and "subagent" in source
+
+
+def _rfind_line(f: IO[bytes], end: int, needle: bytes, floor: int = 0) -> int:
+    """Start offset of the last line before ``end`` (and at or after ``floor``) holding
+    ``needle``, or -1. Streams backwards in bounded chunks."""
+    chunk_size = 4 << 20
+    pos = end
+    carry = b""
+    while pos > floor:
+        begin = max(floor, pos - chunk_size)
+        f.seek(begin)
+        data = f.read(pos - begin) + carry
+        at = data.rfind(needle)
+        if at >= 0:
+            hit = begin + at
+            window = min(hit, 64 * 1024)
+            f.seek(hit - window)
+            before = f.read(window)
+            newline = before.rfind(b"\n")
+            if newline >= 0:
+                return hit - window + newline + 1
+            return 0 if window == hit else -1
+        carry = data[: len(needle) - 1]
+        pos = begin
+    return -1
+
+
+def _record_at(f: IO[bytes], offset: int) -> Any:
+    f.seek(offset)
+    try:
+        return json.loads(f.readline(MAX_LINE_BYTES + 1))
+    except JSON_ERRORS:
+        return None
+
+
+_META_NEEDLE = b'"type":"session_meta","payload":'
+_CONTEXT_NEEDLE = b'"type":"turn_context","payload":'
+
+
+def _resume_state(f: IO[bytes], start_offset: int) -> _State:
+    """Session, cwd and sub-agent flag in force at ``start_offset``, for resumed reads."""
+    state = _State()
+    meta_at = _rfind_line(f, start_offset, _META_NEEDLE)
+    if meta_at < 0:
+        first = _record_at(f, 0)  # a rollout from before the envelope existed
+        if isinstance(first, dict) and "type" not in first and isinstance(first.get("id"), str):
+            state.meta(first)
+        return state
+    meta = _record_at(f, meta_at)
+    if isinstance(meta, dict) and isinstance(meta.get("payload"), dict):
+        state.meta(meta["payload"])
+    context_at = _rfind_line(f, start_offset, _CONTEXT_NEEDLE, floor=meta_at)
+    if context_at >= 0:
+        context = _record_at(f, context_at)
+        payload = context.get("payload") if isinstance(context, dict) else None
+        cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        if isinstance(cwd, str) and cwd:
+            state.cwd = cwd
+    return state
+
+
+def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
+    """Read the turns of a Codex rollout from ``start_offset``."""
+    state = _resume_state(f, start_offset) if start_offset > 0 else _State()
+    lines = LineReader(f, start_offset, start_line)
+    loads = json.loads
+    sessions: set[str] = set()
+    if state.session:
+        sessions.add(state.session)
+    first_cwd = ""
+    skipped = 0
+    # Candidates from each copy: (line, raw timestamp, session, cwd, text[, message id]).
+    user_events: list[tuple[int, Any, str, str, str]] = []
+    user_items: list[tuple[int, Any, str, str, str]] = []
+    agent_events: list[tuple[int, Any, str, str, str, str]] = []
+    agent_items: list[tuple[int, Any, str, str, str, str]] = []
+    for lineno, raw in lines:
+        try:
+            obj = loads(raw.decode())
+        except JSON_ERRORS:
+            if raw.strip():
+                skipped += 1
+            continue
+        if type(obj) is not dict:
+            skipped += 1
+            continue
+        kind = obj.get("type")
+        payload = obj.get("payload")
+        if "payload" in obj:
+            if type(payload) is not dict:
+                skipped += 1
+                continue
+        elif kind is None and isinstance(obj.get("id"), str) and lineno == 1:
+            # Header of a rollout written before the envelope existed.
+            state.meta(obj)
+            if state.session:
+                sessions.add(state.session)
+            if state.cwd and not first_cwd:
+                first_cwd = state.cwd
+            continue
+        elif kind == "message":
+            payload, kind = obj, "response_item"
+        else:
+            continue
+        if kind == "session_meta":
+            state.meta(payload)
+            if state.session:
+                sessions.add(state.session)
+            if state.cwd and not first_cwd:
+                first_cwd = state.cwd
+            continue
+        if kind == "turn_context":
+            cwd = payload.get("cwd")
+            if isinstance(cwd, str) and cwd:
+                state.cwd = cwd
+                if not first_cwd:
+                    first_cwd = cwd
+            continue
+        ptype = payload.get("type")
+        if kind == "event_msg":
+            if ptype != "user_message" and ptype != "agent_message":
+                continue
+            text = payload.get("message")
+            if not isinstance(text, str):
+                skipped += 1
+                continue
+            if state.subagent:
+                continue
+            stamp = obj.get("timestamp")
+            if ptype == "user_message":
+                if payload.get("kind") not in (None, "plain"):
+                    continue  # injected instructions / environment, tagged as such
+                text = clean_user_text(text)
+                if text:
+                    user_events.append((lineno, stamp, state.session, state.cwd, text))
+            else:
+                text = text.strip()
+                if text:
+                    agent_events.append((lineno, stamp, state.session, state.cwd, text, ""))
+            continue
+        if kind != "response_item" or ptype != "message":
+            continue
+        role = payload.get("role")
+        content = payload.get("content")
+        if role == "user":
+            if not state.cwd:
+                found = _env_cwd(content)
+                if found:
+                    state.cwd = found
+                    if not first_cwd:
+                        first_cwd = found
+            if state.subagent:
+                continue
+            text = _content_text(content, ("input_text", "text"), True)
+            if text is None:
+                skipped += 1
+            elif text:
+                user_items.append((lineno, obj.get("timestamp"), state.session, state.cwd, text))
+        elif role == "assistant":
+            if state.subagent:
+                continue
+            text = _content_text(content, ("output_text", "text"), False)
+            if text is None:
+                skipped += 1
+            elif text:
+                mid = payload.get("id")
+                agent_items.append(
+                    (
+                        lineno,
+                        obj.get("timestamp"),
+                        state.session,
+                        state.cwd,
+                        text,
+                        mid if isinstance(mid, str) else "",
+                    )
+                )
+        # developer / system roles are instructions, never the person.
+
+    end_offset, end_line = lines.end_offset, lines.end_line
+    if user_events or not user_items:
+        users = user_events
+    elif start_offset > 0 and _prefix_contains(f, start_offset, _EVENT_USER):
+        users = []
+    else:
+        users = user_items
+    if agent_events or not agent_items:
+        agents = agent_events
+    elif start_offset > 0 and _prefix_contains(f, start_offset, _EVENT_AGENT):
+        agents = []
+    else:
+        agents = agent_items
+
+    turns = [
+        Turn(AGENT, session, cwd, utc_timestamp(stamp), "user", text, source, lineno)
+        for lineno, stamp, session, cwd, text in users
+    ]
+    turns.extend(
+        Turn(AGENT, session, cwd, utc_timestamp(stamp), "assistant", text, source, lineno, mid)
+        for lineno, stamp, session, cwd, text, mid in agents
+    )
+    turns.sort(key=lambda t: t.line)
+    return ReadResult(
+        turns=tuple(turns),
+        sessions=frozenset(sessions),
+        skipped=skipped + lines.oversized,
+        end_offset=end_offset,
+        end_line=end_line,
+        cwd=first_cwd,
+    )

@@ -1,0 +1,282 @@
+"""Gemini CLI chat recordings (``~/.gemini/tmp/<project-hash>/chats/session-*``).
+
+Two forms exist. The older one is a single JSON document ``{sessionId, projectHash,
+startTime, messages: [...]}``, rewritten whole on every change; a turn's ``line`` is the
+1-based index of the message in ``messages``. The newer one is an append-only JSONL log:
+a header line ``{sessionId, projectHash, startTime, kind}``, then message records that
+are re-appended in full (same ``id``) each time they change, ``{"$set": …}`` metadata
+patches and ``{"$rewindTo": id}`` markers. Each message id yields one turn, however often
+it is re-appended; a rewind does not unsay what was already typed, and ``$set`` lists
+(compressed or masked history) are never turns. Gemini records carry no working
+directory, so ``cwd`` is always "".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+from agent_memory.model import ReadResult, Turn
+from agent_memory.transcripts import JSON_ERRORS, MAX_LINE_BYTES, LineReader, utc_timestamp
+
+AGENT = "gemini"
+
+_USER_TYPES = frozenset({"user"})
+_ASSISTANT_TYPES = frozenset({"gemini", "model", "assistant"})
+_REFERENCED_FILES = "\n--- Content from referenced files ---"
+_NOT_THE_PERSON: tuple[str, ...] = (
+    "[Function Response:",
+    "System: Please continue.",
+)
+# How far back a resumed read looks for earlier copies of re-appended records.
+_RESUME_WINDOW = 4 * 1024 * 1024
+
+
+def _parts_text(content: Any, user: bool) -> str | None:
+    """Text of a content value (string or list of parts); None when malformed."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        content = [content]
+    if not isinstance(content, list):
+        return None
+    parts: list[str] = []
+    for part in content:
+        if isinstance(part, str):
+            parts.append(part)
+        elif isinstance(part, dict):
+            text = part.get("text")
+            if isinstance(text, str) and not (part.get("thought") is True and not user):
+                parts.append(text)
+    return "".join(parts)
+
+
+def clean_user_text(text: str) -> str:
+    """What the person typed, or "" when the text was produced by the CLI."""
+    at = text.find(_REFERENCED_FILES)
+    if at >= 0:
+        text = text[:at]
+    text = text.strip()
+    if not text or text.startswith(_NOT_THE_PERSON):
+        return ""
+    return text
+
+
+def _user_text(record: dict[str, Any]) -> str | None:
+    """The person's words in a user record ("" when none); None when malformed."""
+    shown = record.get("displayContent")
+    if shown is not None:
+        # What the terminal showed is what was typed; the content is what was sent.
+        shown_text = _parts_text(shown, True)
+        if shown_text is None:
+            return None
+        shown_text = shown_text.strip()
+        if not shown_text or shown_text.startswith("/"):
+            return ""  # a tool response or a slash command's expansion
+        return clean_user_text(shown_text)
+    text = _parts_text(record.get("content"), True)
+    if text is None:
+        return None
+    return clean_user_text(text)
+
+
+def _record_turn(record: dict[str, Any]) -> tuple[str, str] | None:
+    """(role, text) of a message record; ("", "") when it is no turn; None when malformed."""
+    kind = record.get("type")
+    if not isinstance(kind, str):
+        return ("", "")
+    if kind in _USER_TYPES:
+        text = _user_text(record)
+        return None if text is None else ("user", text)
+    if kind in _ASSISTANT_TYPES:
+        content = record.get("content") if "content" in record else record.get("parts")
+        if content is None:
+            return ("", "")
+        text = _parts_text(content, False)
+        return None if text is None else ("assistant", text.strip())
+    return ("", "")
+
+
+def _read_document(data: bytes, source: str, size: int) -> ReadResult:
+    try:
+        doc = json.loads(data)
+    except JSON_ERRORS:
+        return ReadResult(turns=(), sessions=frozenset(), skipped=1)
+    if not isinstance(doc, dict):
+        return ReadResult(turns=(), sessions=frozenset(), skipped=1)
+    session = doc.get("sessionId")
+    session = session if isinstance(session, str) else ""
+    messages = doc.get("messages")
+    if not isinstance(messages, list):
+        messages = []
+    turns: list[Turn] = []
+    skipped = 0
+    if doc.get("kind") != "subagent":
+        for index, record in enumerate(messages, 1):
+            if not isinstance(record, dict):
+                skipped += 1
+                continue
+            found = _record_turn(record)
+            if found is None:
+                skipped += 1
+                continue
+            role, text = found
+            if not text:
+                continue
+            mid = record.get("id")
+            turns.append(
+                Turn(
+                    agent=AGENT,
+                    session=session,
+                    cwd="",
+                    timestamp=utc_timestamp(record.get("timestamp")),
+                    role=role,
+                    text=text,
+                    source=source,
+                    line=index,
+                    message_id=mid if isinstance(mid, str) else "",
+                )
+            )
+    return ReadResult(
+        turns=tuple(turns),
+        sessions=frozenset({session}) if session else frozenset(),
+        skipped=skipped,
+        end_offset=size,
+        end_line=len(messages),
+    )
+
+
+def _recent_texts(f: IO[bytes], start_offset: int) -> dict[str, str]:
+    """Last text of each message id written shortly before ``start_offset``."""
+    begin = max(0, start_offset - _RESUME_WINDOW)
+    f.seek(begin)
+    pieces = f.read(start_offset - begin).split(b"\n")
+    if begin > 0:
+        pieces = pieces[1:]  # the first piece may start mid-line
+    last: dict[str, str] = {}
+    for raw in pieces:
+        try:
+            record = json.loads(raw)
+        except JSON_ERRORS:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("id"), str):
+            found = _record_turn(record)
+            if found and found[1]:
+                last[record["id"]] = found[1]
+    return last
+
+
+def _header(f: IO[bytes]) -> dict[str, Any]:
+    f.seek(0)
+    try:
+        obj = json.loads(f.readline(MAX_LINE_BYTES + 1))
+    except JSON_ERRORS:
+        return {}
+    return obj if isinstance(obj, dict) and "sessionId" in obj else {}
+
+
+def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -> ReadResult:
+    header = _header(f) if start_offset > 0 else {}
+    session = header.get("sessionId")
+    session = session if isinstance(session, str) else ""
+    subagent = header.get("kind") == "subagent"
+    last_text = _recent_texts(f, start_offset) if start_offset > 0 else {}
+    sessions: set[str] = {session} if session else set()
+    turns: list[Turn] = []
+    index_of: dict[str, int] = {}
+    skipped = 0
+    lines = LineReader(f, start_offset, start_line)
+    loads = json.loads
+    for lineno, raw in lines:
+        try:
+            record = loads(raw.decode())
+        except JSON_ERRORS:
+            if raw.strip():
+                skipped += 1
+            continue
+        if type(record) is not dict:
+            skipped += 1
+            continue
+        mid = record.get("id")
+        if not isinstance(mid, str):
+            if "$set" in record:
+                patch = record["$set"]
+                if isinstance(patch, dict) and isinstance(patch.get("sessionId"), str):
+                    session = patch["sessionId"]
+                    sessions.add(session)
+            elif "sessionId" in record and "$rewindTo" not in record:
+                sid = record.get("sessionId")
+                if isinstance(sid, str):
+                    session = sid
+                    sessions.add(sid)
+                subagent = record.get("kind") == "subagent"
+            continue
+        if subagent:
+            continue
+        found = _record_turn(record)
+        if found is None:
+            skipped += 1
+            continue
+        role, text = found
+        if not text or last_text.get(mid) == text:
+            continue
+        last_text[mid] = text
+        at = index_of.get(mid)
+        if at is not None:
+            # The same message re-appended with different text: keep one turn, newest text.
+            old = turns[at]
+            if old.role == role:
+                turns[at] = Turn(
+                    AGENT, old.session, "", old.timestamp, role, text, source, old.line, mid
+                )
+                continue
+        index_of[mid] = len(turns)
+        turns.append(
+            Turn(
+                AGENT,
+                session,
+                "",
+                utc_timestamp(record.get("timestamp")),
+                role,
+                text,
+                source,
+                lineno,
+                mid,
+            )
+        )
+    return ReadResult(
+        turns=tuple(turns),
+        sessions=frozenset(sessions),
+        skipped=skipped + lines.oversized,
+        end_offset=lines.end_offset,
+        end_line=lines.end_line,
+    )
+
+
+def _is_document(f: IO[bytes]) -> bool:
+    """A one-document JSON file (pretty-printed or a single line holding ``messages``)."""
+    f.seek(0)
+    first = f.readline(64 * 1024).removeprefix(b"\xef\xbb\xbf")
+    stripped = first.strip()
+    if stripped in (b"{", b"{\r"):
+        return True
+    if stripped.startswith(b"{") and not first.endswith(b"\n"):
+        return True  # one line, no newline: the whole document
+    try:
+        obj = json.loads(first)
+    except JSON_ERRORS:
+        return stripped.startswith(b"{") and b'"messages"' in first
+    if f.read(4096).strip():
+        return False  # more records follow: a JSONL log (its header may list "messages": [])
+    return isinstance(obj, dict) and isinstance(obj.get("messages"), list)
+
+
+def read(
+    f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, size: int = -1
+) -> ReadResult:
+    """Read the turns of a Gemini CLI recording (JSONL resumable; JSON always whole)."""
+    if _is_document(f):
+        f.seek(0)
+        data = f.read()
+        return _read_document(data, source, len(data) if size < 0 else size)
+    return _read_jsonl(f, source, start_offset, start_line)
