@@ -639,6 +639,7 @@ def reject(paths: Paths, ids: list[str]) -> list[dict[str, Any]]:
                     "claim_id": claim_id,
                     "keys": sorted({scrub(k) for k in keys}),
                     "atoms": sorted(str(a["id"]) for a in claim.atoms) if claim else [],
+                    "projects": sorted(str(p) for p in front.get("projects", [])),
                     "at": moment,
                 }
             )

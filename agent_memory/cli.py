@@ -36,7 +36,7 @@ def _emit_json(value: Any) -> None:
 def _console() -> Any:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False)
+    return Console(highlight=False, soft_wrap=True)
 
 
 # ---------------------------------------------------------------- commands

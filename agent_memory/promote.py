@@ -48,6 +48,7 @@ class Claim:
     ambiguous_with: list[str] = field(default_factory=list)
     retired_for: str = ""  # the claim kept over this one by resolve
     rejected: bool = False
+    rejected_l3: set[str] | None = None  # projects that held it when its L2→L3 proposal was rejected
     blocking: list[str] = field(default_factory=list)
 
     @property
@@ -325,8 +326,12 @@ def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
         if action == "verify":
             target.verified = True
         elif action == "reject":
-            seen = set(decision.get("atoms", []))
-            target.rejected = all(a["id"] in seen for a in target.atoms)
+            if decision.get("proposal_id") == short_hash("proposal", target.id, "L3"):
+                # an L2→L3 proposal: new evidence is a project that did not hold it yet
+                target.rejected_l3 = set(decision.get("projects", []))
+            else:
+                seen = set(decision.get("atoms", []))
+                target.rejected = bool(target.atoms) and all(a["id"] in seen for a in target.atoms)
         elif action == "resolve":
             kept = find(str(decision.get("keep_id", "")), decision.get("keep_keys", []))
             target.retired_for = kept.id if kept else str(decision.get("keep_id", ""))
@@ -420,6 +425,8 @@ def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], mo
         reasons = _hard_reasons(claim)
         if any(r.get("contested") for _n, r in entries) and not claim.contested:
             reasons.append("contested in another project")
+        if claim.rejected_l3 is not None and set(projects) <= claim.rejected_l3:
+            reasons.append("rejected, no new evidence since")
         if len(projects) < gate["projects"]:
             reasons.append(f"held in {len(projects)} of {gate['projects']} projects")
         if age < gate["age_days"]:
@@ -501,7 +508,7 @@ def render_proposal(proposal: Proposal, paths: Paths) -> str:
     }
     lines = ["---"]
     lines += [f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in front.items()]
-    lines += ["---", "", clean(proposal.text), ""]
+    lines += ["---", "", " ".join(clean(proposal.text).split()), ""]
     lines.append(
         f"Evidence: {len(proposal.sessions)} session(s) on {len(proposal.days)} day(s)"
         f" in {', '.join(proposal.projects) or 'this project'}; path: {proposal.path}."
