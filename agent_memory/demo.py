@@ -163,7 +163,7 @@ def _stages(demo: _Demo) -> dict[str, Any]:
     c.print(f"[dim]inspect --why always → exit {code}: {err.strip()}[/]")
 
     # 5. contradictions
-    c.rule("5 · inspect --contested: open contradictions stay out of CLAUDE.md")
+    c.rule("5 · inspect --contested: contradictions stay out of CLAUDE.md")
     contested = demo.json("webshop", ["inspect", "--contested"])["contested"]
     for entry in contested:
         others = "; ".join(o["text"] for o in entry["contested_by"])
@@ -171,7 +171,7 @@ def _stages(demo: _Demo) -> dict[str, Any]:
     summary["contested"] = len(contested)
 
     # 6. across projects
-    c.rule("6 · 40 days later: a rule held in both projects proposes itself for every project (L2 → L3)")
+    c.rule("6 · 40 days later: a rule held in both projects goes user-wide (L2 → L3)")
     plan = demo.json("webshop", ["promote", "--write"], now=LATER_NOW)
     cross = [p for p in plan["proposals"] if p["to"] == "L3"]
     for p in cross:
@@ -183,7 +183,7 @@ def _stages(demo: _Demo) -> dict[str, Any]:
     summary["cross_project"] = len(cross)
 
     # 7. the hook
-    c.rule("7 · session-start hook: what the next session is told (beyond CLAUDE.md itself)")
+    c.rule("7 · hooks: what the next session is told beyond CLAUDE.md")
     out = demo.hook("webshop", "session-start", {
         "session_id": "demo", "hook_event_name": "SessionStart", "source": "startup",
         "cwd": str(demo.project("webshop")), "transcript_path": ""}, LATER_NOW)
