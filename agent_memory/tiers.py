@@ -54,44 +54,26 @@ def register_project(paths: Paths) -> None:
 # ---------------------------------------------------------------- index sources
 
 
-def _atom_row(record: dict[str, Any]) -> Row | None:
-    if not record.get("id") or not isinstance(record.get("text"), str):
-        return None
-    return Row(
-        kind="atom",
-        ref=str(record["id"]),
-        text=record["text"],
-        date=str(record.get("timestamp", "")),
-        meta={
-            "session": record.get("session", ""),
-            "transcript": record.get("transcript", ""),
-            "line": record.get("line", 0),
-            "timestamp": record.get("timestamp", ""),
-            "quote": record.get("quote", ""),
-            "atom_kind": record.get("kind", ""),
-            "project": record.get("project", ""),
-            "redacted": bool(record.get("redacted")),
-        },
-    )
+def _l1_row(kind: str) -> Any:
+    """How an L1 record (an atom or a past-session chunk) becomes a row, citing its line."""
 
-
-def _chunk_row(record: dict[str, Any]) -> Row | None:
-    if not record.get("id") or not isinstance(record.get("text"), str):
-        return None
-    return Row(
-        kind="chunk",
-        ref=str(record["id"]),
-        text=record["text"],
-        date=str(record.get("timestamp", "")),
-        meta={
+    def make(record: dict[str, Any]) -> Row | None:
+        if not record.get("id") or not isinstance(record.get("text"), str):
+            return None
+        meta = {
             "session": record.get("session", ""),
             "transcript": record.get("transcript", ""),
             "line": record.get("line", 0),
             "timestamp": record.get("timestamp", ""),
             "quote": record.get("quote", ""),
             "project": record.get("project", ""),
-        },
-    )
+        }
+        if kind == "atom":
+            meta["atom_kind"] = record.get("kind", "")
+            meta["redacted"] = bool(record.get("redacted"))
+        return Row(kind=kind, ref=str(record["id"]), text=record["text"], date=str(record.get("timestamp", "")), meta=meta)
+
+    return make
 
 
 def _claim_row(tier: str) -> Any:
@@ -121,8 +103,8 @@ def _claim_row(tier: str) -> Any:
 def index_sources(paths: Paths) -> list[Source]:
     """The files that feed the project's index."""
     return [
-        Source("atoms", paths.atoms, _atom_row, append_only=True),
-        Source("chunks", paths.chunks, _chunk_row, append_only=True),
+        Source("atoms", paths.atoms, _l1_row("atom"), append_only=True),
+        Source("chunks", paths.chunks, _l1_row("chunk"), append_only=True),
         Source("L2", paths.l2, _claim_row("L2")),
         Source("L3", paths.l3, _claim_row("L3")),
     ]
