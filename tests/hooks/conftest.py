@@ -1,0 +1,188 @@
+"""Fixtures for the hooks: a project, a home, transcripts in each agent's format, and the real hook as a subprocess."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import pytest
+
+NOW = "2025-09-20T12:00:00Z"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "transcripts"
+HOOK_NAMES = {
+    "claude": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "SessionEnd"},
+    "codex": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "Stop"},
+    "gemini": {"session-start": "SessionStart", "user-prompt-submit": "BeforeAgent", "session-end": "SessionEnd"},
+}
+SWITCHES = ("AGENT_MEMORY_SESSIONSTART", "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND")
+# budgets generous enough that a hook waits for its worker to finish: tests then see the result
+PATIENT = {"session_end_seconds": 60, "catchup_seconds": 60}
+
+Turn = tuple[str, str]  # (ISO timestamp, what the person typed)
+
+
+# ---------------------------------------------------------------- transcripts in each agent's format
+
+
+def claude_transcript(path: Path, session: str, cwd: Path, turns: Iterable[Turn]) -> Path:
+    """A Claude Code session file: one user line and one assistant line per turn."""
+    lines = []
+    parent = None
+    for n, (stamp, text) in enumerate(turns):
+        uid, aid = f"u{n}-{session}", f"a{n}-{session}"
+        common = {"isSidechain": False, "userType": "external", "cwd": str(cwd), "sessionId": session, "version": "1.0.98"}
+        lines.append({**common, "parentUuid": parent, "type": "user", "uuid": uid, "timestamp": stamp,
+                      "message": {"role": "user", "content": text}})
+        lines.append({**common, "parentUuid": uid, "type": "assistant", "uuid": aid, "timestamp": stamp,
+                      "message": {"role": "assistant", "content": [{"type": "text", "text": "Understood."}]}})
+        parent = aid
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def codex_rollout(path: Path, session: str, cwd: Path, turns: Iterable[Turn]) -> Path:
+    """A Codex CLI rollout: a session_meta record, then the person's messages as events."""
+    turns = list(turns)
+    start = turns[0][0] if turns else NOW
+    records: list[dict[str, Any]] = [
+        {"timestamp": start, "type": "session_meta",
+         "payload": {"id": session, "timestamp": start, "cwd": str(cwd), "originator": "codex_cli_rs", "cli_version": "0.39.0"}}
+    ]
+    for stamp, text in turns:
+        records.append({"timestamp": stamp, "type": "response_item",
+                        "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+        records.append({"timestamp": stamp, "type": "event_msg", "payload": {"type": "user_message", "message": text, "kind": "plain"}})
+        records.append({"timestamp": stamp, "type": "event_msg", "payload": {"type": "agent_message", "message": "Understood."}})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def gemini_session(path: Path, session: str, cwd: Path, turns: Iterable[Turn]) -> Path:
+    """A Gemini CLI session document (``~/.gemini/tmp/<hash>/chats/session-*.json``)."""
+    turns = list(turns)
+    messages = []
+    for n, (stamp, text) in enumerate(turns):
+        messages.append({"id": f"m{n}u", "timestamp": stamp, "type": "user", "content": text})
+        messages.append({"id": f"m{n}g", "timestamp": stamp, "type": "gemini", "content": "Understood."})
+    doc = {"sessionId": session, "projectHash": hashlib.sha256(str(cwd).encode()).hexdigest(),
+           "startTime": turns[0][0] if turns else NOW, "lastUpdated": turns[-1][0] if turns else NOW, "messages": messages}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    return path
+
+
+WRITERS = {"claude": claude_transcript, "codex": codex_rollout, "gemini": gemini_session}
+
+
+# ---------------------------------------------------------------- the environment
+
+
+@dataclass
+class HookEnv:
+    """A project with its store, a home for the agents, a user store, and a fixed clock."""
+
+    tmp: Path
+    root: Path
+    home: Path
+    user: Path
+
+    @property
+    def store(self) -> Path:
+        return self.root / ".memory"
+
+    def vars(self, **extra: str) -> dict[str, str]:
+        found = {k: v for k, v in os.environ.items() if k not in SWITCHES and k not in ("AGENT_MEMORY_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME")}
+        found.update(HOME=str(self.home), AGENT_MEMORY_HOME=str(self.user), AGENT_MEMORY_NOW=NOW)
+        found.update(extra)
+        return found
+
+    def payload(self, event: str, agent: str = "claude", **fields: Any) -> dict[str, Any]:
+        base: dict[str, Any] = {"session_id": "sess-now", "transcript_path": str(self.tmp / "current.jsonl"),
+                                "cwd": str(self.root), "hook_event_name": HOOK_NAMES[agent][event]}
+        base.update(fields)
+        return base
+
+    def run(self, event: str, payload: Any = None, *, agent: str = "claude", raw: bytes | None = None,
+            env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        """The real hook, as the agent runs it: a subprocess with JSON on stdin (from another folder, unless ``cwd``)."""
+        data = raw if raw is not None else json.dumps(payload if payload is not None else self.payload(event, agent)).encode()
+        result = subprocess.run(
+            self.command(event, agent), input=data, capture_output=True, timeout=timeout,
+            cwd=str(cwd or self.tmp), env=self.vars(**(env or {})),
+        )
+        return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode("utf-8"), result.stderr.decode("utf-8", "replace"))
+
+    @staticmethod
+    def command(event: str, agent: str = "claude") -> list[str]:
+        return [sys.executable, "-m", "agent_memory", "hook", event, "--agent", agent]
+
+    def config(self, **budgets: float) -> None:
+        """A store config with these budgets (the rest default)."""
+        self.store.mkdir(parents=True, exist_ok=True)
+        body = "budgets:\n" + "".join(f"  {k}: {v}\n" for k, v in budgets.items())
+        (self.store / "config.yaml").write_text(body, encoding="utf-8")
+
+    def ingest(self, *files: Path) -> None:
+        """Build the store the way session-end does, in-process."""
+        from agent_memory.ingest import ingest
+        from agent_memory.store import Paths
+
+        ingest(Paths.resolve(cwd=str(self.root)), [str(f) for f in files])
+
+    def adopt(self, *records: dict[str, Any], user: bool = False) -> None:
+        """Adopted claims as adopt writes them (L2 in the project, L3 in the user store)."""
+        target = (self.user / "L3.jsonl") if user else (self.store / "L2.jsonl")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "a", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(json.dumps({"kind": "instruction", "retired": False, "contested": False, **record}) + "\n")
+
+    def errors(self, user: bool = False) -> list[dict[str, Any]]:
+        log = (self.user if user else self.store) / "logs" / "errors.log"
+        if not log.exists():
+            return []
+        return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    def atoms(self) -> list[dict[str, Any]]:
+        path = self.store / "L1" / "atoms.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HookEnv:
+    root = tmp_path / "shop"
+    (root / ".git").mkdir(parents=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    user = tmp_path / "agent-memory-home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(user))
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    for name in (*SWITCHES, "AGENT_MEMORY_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    return HookEnv(tmp_path, root, home, user)
+
+
+def hook_output(stdout: str, agent: str, event: str) -> str | None:
+    """The additionalContext of a hook's stdout, None when it printed nothing; fails on anything else."""
+    if stdout == "":
+        return None
+    lines = stdout.splitlines()
+    assert len(lines) == 1 and stdout.endswith("\n"), f"one JSON line expected, got {stdout!r}"
+    value = json.loads(lines[0])
+    assert set(value) == {"hookSpecificOutput"}, value
+    inner = value["hookSpecificOutput"]
+    assert inner["hookEventName"] == HOOK_NAMES[agent][event]
+    assert set(inner) == {"hookEventName", "additionalContext"}
+    assert isinstance(inner["additionalContext"], str) and inner["additionalContext"]
+    return str(inner["additionalContext"])
