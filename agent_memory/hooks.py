@@ -105,7 +105,7 @@ def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started
         output = _context_output(agent, event, text)
         if output is not None:
             _emit(output)  # the context goes out first; catching up must not delay it
-        _catch_up(paths, agent, payload, config, started)
+        _catch_up(paths, agent, payload, config)
         return None
     if event == "user-prompt-submit":
         prompt = _str(payload, "prompt")
@@ -596,7 +596,7 @@ def _session_end(paths: "Paths", agent: str, payload: dict[str, Any], config: di
     _run_worker(paths, [os.path.abspath(transcript)], stage, budget - (time.monotonic() - started))
 
 
-def _catch_up(paths: "Paths", agent: str, payload: dict[str, Any], config: dict[str, Any], started: float) -> None:
+def _catch_up(paths: "Paths", agent: str, payload: dict[str, Any], config: dict[str, Any]) -> None:
     """Hand the project's transcripts that were never ingested, or grew since, to a worker."""
     try:
         pending = pending_transcripts(paths, agent, payload)
