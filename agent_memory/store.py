@@ -355,10 +355,19 @@ class StoreLock:
 
 
 def log_error(paths: Paths, where: str, error: BaseException | str) -> None:
-    """Append one line to ``<store>/logs/errors.log``; never raises (used by fail-open hooks)."""
+    """Append one line to ``<store>/logs/errors.log``; never raises (used by fail-open hooks).
+
+    A store that cannot take the line (read-only, full disk) is the very error worth
+    logging, so the line then goes to the user store's log, naming the store.
+    """
     with contextlib.suppress(Exception):
-        paths.logs.mkdir(parents=True, exist_ok=True)
         text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-        line = json.dumps({"at": iso(datetime.now(timezone.utc)), "where": where, "error": text[:2000]})
-        with open(paths.logs / "errors.log", "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
+        record = {"at": iso(datetime.now(timezone.utc)), "where": where, "error": text[:2000]}
+        for folder in (paths.logs, paths.user / "logs"):
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                with open(folder / "errors.log", "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(record) + "\n")
+                return
+            except OSError:
+                record["store"] = str(paths.store)
