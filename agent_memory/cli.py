@@ -226,8 +226,41 @@ def _version() -> str:
     return __version__
 
 
+def _hook_args(argv: list[str]) -> argparse.Namespace | None:
+    """``[--memory-dir D] hook EVENT [--agent A] [--memory-dir D]`` read by hand, or None for anything else."""
+    memory_dir = None
+    rest = list(argv)
+    if rest[:1] == ["--memory-dir"] and len(rest) >= 2:
+        memory_dir, rest = rest[1], rest[2:]
+    if rest[:1] != ["hook"] or "-h" in rest or "--help" in rest:
+        return None
+    event, agent = "", "claude"
+    items = iter(rest[1:])
+    for item in items:
+        if item in ("--agent", "--memory-dir"):
+            value = next(items, "")
+            if item == "--agent":
+                agent = value
+            else:
+                memory_dir = value
+        elif item.startswith("--agent="):
+            agent = item.split("=", 1)[1]
+        elif item.startswith("--memory-dir="):
+            memory_dir = item.split("=", 1)[1]
+        elif not event:
+            event = item
+    return argparse.Namespace(event=event, agent=agent, memory_dir=memory_dir)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    hook = _hook_args(argv)
+    if hook is not None:
+        # the hot path: no argparse, no SQLite check; a hook fails open whatever it is given
+        from .hooks import cmd_hook
+
+        return cmd_hook(hook)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
