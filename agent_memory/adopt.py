@@ -34,7 +34,7 @@ from .config import load_config
 from .inspect import match_id
 from .model import UsageError
 from .promote import Claim, Proposal, plan, staged_proposals
-from .store import Paths, StoreLock, atomic_write, iso, now, read_json, write_json, write_jsonl
+from .store import INSTRUCTION_FILES, Paths, StoreLock, agent_home, atomic_write, iso, now, read_json, write_json, write_jsonl
 from .tiers import load_claims
 
 # Inert text: the exact rule for a claim's words once they are inside an instruction file.
@@ -65,12 +65,8 @@ LEAD = {
     "user": "Remembered across projects and adopted by a person:",
 }
 
-# user-level instruction file of each agent, by the project file name that selects it
-USER_FILES = {
-    "CLAUDE.md": Path(".claude") / "CLAUDE.md",
-    "AGENTS.md": Path(".codex") / "AGENTS.md",
-    "GEMINI.md": Path(".gemini") / "GEMINI.md",
-}
+# the agent whose user-level instruction file a project file name selects (CLAUDE.md → ~/.claude/CLAUDE.md)
+USER_FILES = {name: agent for agent, name in INSTRUCTION_FILES.items()}
 
 ROLLBACK_COMMANDS = ("adopt", "resolve")  # the commands whose changes rollback undoes
 
@@ -235,8 +231,8 @@ def project_target(paths: Paths, name: str) -> Target:
 def user_target(name: str) -> Target | None:
     """The user-level instruction file an agent reads for ``name`` (CLAUDE.md → ~/.claude/CLAUDE.md)."""
     base = Path(name).name
-    found = USER_FILES.get(base)
-    return Target(base, Path.home() / found, "user") if found else None
+    agent = USER_FILES.get(base)
+    return Target(base, agent_home(agent) / base, "user") if agent else None
 
 
 def entry_targets(entry: dict[str, Any]) -> list[str]:
@@ -329,6 +325,13 @@ def _new_backup_id(paths: Paths) -> str:
     return f"{now().strftime('%Y%m%dT%H%M%SZ')}-{max(taken, default=0) + 1}"
 
 
+# The order commit changes files in, so that a command killed half-way only needs running again:
+# instruction files first (their block is regenerated from the entries, so an early write is
+# idempotent), then the claims files a re-run reads to see what is left to do, then the decision
+# log, and the staged proposals last (while one is still there, a re-run still has its work).
+APPLY_ORDER = ("instruction", "claims", "decisions", "staged")
+
+
 def commit(paths: Paths, command: str, summary: str, changes: list[Change]) -> str:
     """Back up every file about to change, write the manifest, then make the changes.
 
@@ -379,7 +382,7 @@ def commit(paths: Paths, command: str, summary: str, changes: list[Change]) -> s
         "rolled_back_at": "",
     }
     _write_manifests(manifest, folders)
-    for change in real:
+    for change in sorted(real, key=lambda c: APPLY_ORDER.index(c.kind)):
         if change.after is None:
             with contextlib.suppress(FileNotFoundError):
                 change.path.unlink()

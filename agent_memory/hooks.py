@@ -408,13 +408,9 @@ def instruction_files(paths: "Paths", agent: str, cwd: str = "") -> list["Path"]
 
 
 def _agent_home(agent: str) -> "Path":
-    from pathlib import Path
+    from .store import agent_home
 
-    if agent == "claude":
-        return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
-    if agent == "codex":
-        return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
-    return Path.home() / ".gemini"
+    return agent_home(agent)
 
 
 def _staged_count(paths: "Paths") -> int:

@@ -82,6 +82,19 @@ def find_project_root(start: str | os.PathLike[str]) -> Path:
     return here
 
 
+# each agent's own instruction file name
+INSTRUCTION_FILES = {"claude": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}
+
+
+def agent_home(agent: str) -> Path:
+    """An agent's user-level folder: ``$CLAUDE_CONFIG_DIR`` / ``$CODEX_HOME`` or ``~/.claude``, ``~/.codex``, ``~/.gemini``."""
+    if agent == "claude":
+        return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
+    if agent == "codex":
+        return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
+    return Path.home() / ".gemini"
+
+
 @dataclass(frozen=True)
 class Paths:
     """Every location the tool reads or writes, resolved once."""
