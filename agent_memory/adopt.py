@@ -300,6 +300,12 @@ def _jsonl_bytes(records: Iterable[dict[str, Any]]) -> bytes:
     return "".join(_line(r) for r in sorted(records, key=lambda r: str(r["id"]))).encode("utf-8")
 
 
+def _json_lines(text: str) -> list[str]:
+    """The lines of a JSON-lines text, each with its newline: a record ends at a newline only, never at
+    the U+2028, U+0085 or form feed that ``json.dumps(ensure_ascii=False)`` leaves raw inside a string."""
+    return re.findall(r"[^\n]*\n|[^\n]+\Z", text)
+
+
 def _whole_lines(data: bytes | None) -> bytes:
     """An append-only log without a torn last record."""
     if not data:
@@ -387,7 +393,7 @@ def commit(paths: Paths, command: str, summary: str, changes: list[Change]) -> s
             with contextlib.suppress(FileNotFoundError):
                 change.path.unlink()
         elif change.kind == "claims":
-            records_after = [json.loads(line) for line in change.after.decode("utf-8").splitlines() if line]
+            records_after = [json.loads(line) for line in _json_lines(change.after.decode("utf-8")) if line.strip()]
             write_jsonl(change.path, records_after)
         else:
             atomic_write(change.path, change.after)
@@ -788,7 +794,7 @@ def rollback(paths: Paths) -> dict[str, Any] | None:
                     atomic_write(path, copy)
                     restored.append(str(path))
             elif record["kind"] == "claims":
-                previous = {str(r["id"]): r for r in (json.loads(x) for x in (copy or b"").decode("utf-8").splitlines() if x.strip())}
+                previous = {str(r["id"]): r for r in (json.loads(x) for x in _json_lines((copy or b"").decode("utf-8")) if x.strip())}
                 now_records = {str(r["id"]): r for r in load_claims(path)}
                 for claim_id in record.get("ids", []):
                     if claim_id in previous:
@@ -798,7 +804,7 @@ def rollback(paths: Paths) -> dict[str, Any] | None:
                 write_jsonl(path, sorted(now_records.values(), key=lambda r: str(r["id"])))
                 restored.append(str(path))
             elif record["kind"] == "decisions":
-                lines = (_decode(current) if current else "").splitlines(keepends=True)
+                lines = _json_lines(_decode(current) if current else "")
                 for line in record.get("appended", []):
                     if line in lines:
                         lines.remove(line)
