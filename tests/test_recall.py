@@ -1,0 +1,209 @@
+"""Recall: the query planner, phrase boost, time decay, short Japanese terms, one hit per chunk, LoCoMo smoke."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from agent_memory import index as index_module
+from agent_memory import recall
+from agent_memory.index import Index, Row, Source, plan_query
+from agent_memory.store import Paths
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
+
+
+def _paths(tmp: Path) -> Paths:
+    paths = Paths(store=tmp / "store", user=tmp / "home", project_root=tmp)
+    paths.l1_dir.mkdir(parents=True)
+    return paths
+
+
+def _write(path: Path, records: list[dict[str, Any]]) -> None:
+    with open(path, "a", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def _atoms(texts: list[str], stamp: str = "2026-01-02T03:04:05Z") -> list[dict[str, Any]]:
+    return [{"id": f"a{i}", "text": t, "timestamp": stamp, "session": f"s{i}", "line": 1} for i, t in enumerate(texts)]
+
+
+# ---------------------------------------------------------------- the planner
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("What did Caroline research?", ("caroline", "research")),
+        ("When did she go to the support group", ("go", "support", "group")),
+        ("Caroline's plans", ("caroline", "plans")),  # the possessive 's is no term
+        ("never force-push to main", ("never", "force", "push", "main")),  # negation carries meaning
+        ("what is it", ("what", "is", "it")),  # only stop words: they are kept
+        ("Pushing PUSH pushing", ("pushing", "push")),  # stemming is left to the index's porter tokenizer
+    ],
+)
+def test_stop_words_are_dropped(query: str, words: tuple[str, ...]) -> None:
+    assert plan_query(query).words == words
+
+
+@pytest.mark.parametrize(
+    ("query", "long", "short", "compounds"),
+    [
+        ("設定ファイルを読む", ("ファイル",), ("設定", "読"), ("設定ファイル",)),  # particles and okurigana dropped
+        ("障害報告はどこに？", ("障害報告",), ("障害", "報告"), ()),  # a compound also as its two-character words
+        ("本番のデータベース", ("データベース",), ("本番",), ()),
+        ("すべてのテスト", ("テスト",), (), ()),
+        ("型", (), ("型",), ()),
+        ("時刻", (), ("時刻",), ()),
+        ("而不是", ("而不是",), (), ()),
+        ("ありがとう", ("ありがとう",), (), ()),  # a run of hiragana only is kept
+        ("すべての", ("すべて",), (), ()),  # less its closing particle
+    ],
+)
+def test_japanese_particles_split_the_query(
+    query: str, long: tuple[str, ...], short: tuple[str, ...], compounds: tuple[str, ...]
+) -> None:
+    plan = plan_query(query)
+    assert (plan.cjk_long, plan.cjk_short, plan.compounds) == (long, short, compounds)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['pytest OR "', "NEAR(pytest main, 2)", "text:pytest", "pytest*", "^pytest", "pytest AND (", "-pytest", '"pytest"'],
+)
+def test_fts_syntax_in_a_query_is_only_words(tmp_path: Path, query: str) -> None:
+    _write(tmp_path / "atoms.jsonl", _atoms(["Always run pytest with -x", "Never force-push to main"]))
+    source = Source("atoms", tmp_path / "atoms.jsonl", lambda r: Row("atom", r["id"], r["text"], r["timestamp"]))
+    with Index(tmp_path / "index.db", [source]) as ix:
+        ix.sync()
+        assert "Always run pytest with -x" in [h.text for h in ix.search(query)]
+
+
+# ---------------------------------------------------------------- ranking
+
+
+def test_an_exact_phrase_ranks_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = _paths(tmp_path)
+    scattered = "tests run push: run tests, push tests, run push"
+    exact = "I always run tests before push, as a habit of many years"
+    _write(paths.atoms, _atoms([scattered, exact, "unrelated words about lunch"]))
+    assert [h.text for h in recall.search(paths, "run tests before push", decay=False)][0] == exact
+    # without the phrase route plain bm25 prefers the scattered words: the boost is what decides
+    monkeypatch.setitem(index_module.ROUTE_WEIGHTS, "phrase", 0.0)
+    assert [h.text for h in recall.search(paths, "run tests before push", decay=False)][0] == scattered
+
+
+def test_decay_orders_equal_matches_by_recency_and_is_off_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = _paths(tmp_path)
+    older = {"id": "old", "text": "deploy with the blue pipeline", "timestamp": "2026-01-01T00:00:00Z", "session": "s1"}
+    newer = {"id": "new", "text": "deploy with the blue pipeline", "timestamp": "2026-03-01T00:00:00Z", "session": "s2"}
+    _write(paths.atoms, [older, newer])
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-03-02T00:00:00Z")
+    decayed = recall.search(paths, "blue pipeline")
+    assert [h.ref for h in decayed] == ["new", "old"]
+    assert decayed[0].score > decayed[1].score
+    assert [h.ref for h in recall.search(paths, "blue pipeline", decay=False)] == ["old", "new"]
+
+
+def test_a_short_half_life_lets_a_recent_weaker_match_win(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = _paths(tmp_path)
+    strong = {"id": "strong", "text": "pipeline pipeline pipeline", "timestamp": "2026-02-20T00:00:00Z"}
+    weak = {"id": "weak", "text": "the pipeline of many other things to do today", "timestamp": "2026-03-01T00:00:00Z"}
+    _write(paths.atoms, [strong, weak, {"id": "other", "text": "lunch", "timestamp": "2026-03-01T00:00:00Z"}])
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-03-02T00:00:00Z")
+    assert recall.search(paths, "pipeline", decay=False)[0].ref == "strong"
+    assert recall.search(paths, "pipeline")[0].ref == "strong"  # ten days matter little at a 30-day half-life
+    paths.config.write_text("recall:\n  half_life_days: 1\n", encoding="utf-8")
+    assert recall.search(paths, "pipeline")[0].ref == "weak"
+
+
+@pytest.mark.parametrize(
+    ("settings", "days"),
+    [({}, 30.0), ({"half_life_days": 7}, 7.0), ({"half_life_days": 0}, 30.0), ({"half_life_days": "x"}, 30.0)],
+)
+def test_half_life_comes_from_the_config(settings: dict[str, Any], days: float) -> None:
+    assert recall.half_life_days(settings) == days
+
+
+JA_RECORDS = [
+    "関数には必ず型ヒントを付ける",
+    "API キーや秘密鍵をリポジトリに入れてはいけない",
+    "日付は UTC で保存し、表示するときだけ現地時刻に変換する",
+    "レビューの前に black でコードを整形しておく",
+    "雨の日は在宅勤務にする",
+    "鍵のローテーションは九十日ごとに行う",
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("型", {0}), ("鍵", {1, 5}), ("雨", {4}), ("時刻", {2}), ("整形", {3}), ("秘密", {1}), ("障害報告", set())],
+)
+def test_one_and_two_character_japanese_queries_find_their_records(
+    tmp_path: Path, query: str, expected: set[int]
+) -> None:
+    paths = _paths(tmp_path)
+    _write(paths.atoms, _atoms(JA_RECORDS))
+    found = {int(h.ref[1:]) for h in recall.search(paths, query, decay=False)}
+    assert found == expected
+
+
+def test_a_chunk_read_twice_counts_once(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    base = {"session": "s1", "line": 7, "timestamp": "2026-01-02T03:04:05Z", "text": "how do we rotate signing keys?"}
+    _write(
+        paths.chunks,
+        [
+            {**base, "id": "c1", "transcript": "/a/one.jsonl"},
+            {**base, "id": "c2", "transcript": "/b/copy.jsonl"},  # the same session line read from another file
+            {**base, "id": "c3", "line": 40, "timestamp": "", "transcript": "/b/copy.jsonl"},  # same words and session
+            {**base, "id": "c4", "session": "s2"},  # the same words in another session
+        ],
+    )
+    hits = recall.search(paths, "rotate signing keys", decay=False)
+    assert sorted((h.meta["session"], h.ref) for h in hits) == [("s1", "c1"), ("s2", "c4")]
+
+
+def test_search_without_a_store_creates_nothing(tmp_path: Path) -> None:
+    paths = Paths(store=tmp_path / "missing", user=tmp_path / "home", project_root=tmp_path)
+    assert recall.search(paths, "anything") == []
+    assert not paths.store.exists()
+
+
+# ---------------------------------------------------------------- LoCoMo smoke
+
+
+def _bench() -> ModuleType:
+    name = "bench_recall_locomo"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "recall_locomo.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # its dataclasses look their module up by name
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.mark.skipif(not LOCOMO.is_file(), reason="LoCoMo is not in ../shared/data")
+def test_locomo_smoke_ours_recalls_at_least_as_much_as_bm25() -> None:
+    figures = _bench().evaluate(str(LOCOMO), limit_conversations=2)
+    assert figures["questions"] > 100
+    ours, bm25 = figures["systems"]["ours"], figures["systems"]["bm25"]
+    assert ours["recall@10"] >= bm25["recall@10"]
+    assert figures["japanese"]["systems"]["ours"]["recall@5"] >= 0.8
+
+
+def test_bm25_baseline_prefers_the_rarer_term() -> None:
+    bm25 = _bench().OkapiBM25(["the cat sat", "the dog sat", "the cat ran far away"])
+    assert bm25.top("dog", 3) == [1]
+    assert bm25.top("cat sat", 1) == [0]
