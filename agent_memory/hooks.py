@@ -498,10 +498,16 @@ def prompt_context(paths: "Paths", config: dict[str, Any], prompt: str) -> str:
     budget = min(int(_budget(config, "prompt_chars", 1500)), CONTEXT_CAP)
     min_score = _min_score(config)
     from .claims import claim_key
+    from .index import Decay
+    from .recall import half_life_days
+    from .store import now
     from .tiers import open_index
 
+    recall = config.get("recall")
+    decay = Decay(now(), half_life_days(recall if isinstance(recall, dict) else {}))
     with open_index(paths) as index:
-        hits = index.search(" ".join(terms), max(8 * limit, 40), ["atom"])
+        # newer evidence first among equal matches; the relevance floor below ignores the decay
+        hits = index.rank(" ".join(terms), max(8 * limit, 40), ("atom",), decay=decay)
         groups: dict[str, dict[str, Any]] = {}
         for rank, hit in enumerate(hits):
             if hit.meta.get("redacted"):
