@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import markers, redact
-from .model import AgentMemoryError, Turn
+from .model import AgentMemoryError, Redaction, Turn
 from .store import Paths, StoreLock, append_jsonl, day_of, ensure_store, find_project_root, read_json, write_json
 from .tiers import open_index, register_project
 from .transcripts import iter_transcript_files, read_transcript
 
 QUOTE_LIMIT = 2000  # characters of the person's turn kept as the quote
 CHUNK_LIMIT = 4000  # characters of one question/answer chunk
+SECRET_REACH = 8192  # longer than any one secret, a PEM block included: how far past a cut redaction reads
 
 
 @dataclass
@@ -54,6 +55,18 @@ def project_of(turn_cwd: str, fallback: str, override: str | None) -> str:
     return fallback
 
 
+def redacted_prefix(text: str, limit: int) -> Redaction:
+    """The first ``limit`` characters of ``text``, redacted before the cut, never after.
+
+    Cutting first would keep the front half of a secret that straddles the cut, which no rule
+    recognises on its own; redacting a window that reaches past the cut replaces it whole.
+    """
+    if len(text) <= limit:
+        return redact.redact(text)
+    window = redact.redact(text[: limit + SECRET_REACH])
+    return Redaction(window.text[:limit], window.rule_ids)
+
+
 def atoms_from_turn(turn: Turn, project: str) -> list[dict[str, Any]]:
     """The atoms a person's turn holds, redacted, each citing its transcript line."""
     if turn.role != "user":
@@ -61,7 +74,7 @@ def atoms_from_turn(turn: Turn, project: str) -> list[dict[str, Any]]:
     found = markers.find_markers(turn.text)
     if not found:
         return []
-    quote = redact.redact(turn.text[:QUOTE_LIMIT])
+    quote = redacted_prefix(turn.text, QUOTE_LIMIT)
     atoms = []
     for marker in found:
         clean = redact.redact(marker.text)
@@ -103,7 +116,7 @@ def chunks_from_turns(turns: Iterable[Turn], project: str) -> list[dict[str, Any
         answer = " ".join(replies).strip()
         if answer:
             body = f"{body}\n{answer}"
-        clean = redact.redact(body[:CHUNK_LIMIT])
+        clean = redacted_prefix(body, CHUNK_LIMIT)
         chunks.append(
             {
                 "id": _hash("chunk", current["session"], current["timestamp"] or current["line"], current["question"][:200]),
@@ -115,7 +128,7 @@ def chunks_from_turns(turns: Iterable[Turn], project: str) -> list[dict[str, Any
                 "timestamp": current["timestamp"],
                 "transcript": current["transcript"],
                 "line": current["line"],
-                "quote": redact.redact(current["question"][:QUOTE_LIMIT]).text,
+                "quote": redacted_prefix(current["question"], QUOTE_LIMIT).text,
             }
         )
 
