@@ -1,0 +1,159 @@
+"""Hook latency: the hooks as an agent runs them, against a bare interpreter start, at each store size."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import synth
+from .measure import Command, Outcome, interleaved
+from .profiling import import_times, profile_command
+from .report import Section, ratio, secs
+from .stores import Store
+
+GOAL = 3.0  # hook median ≤ 3 × ``python -I -S -c pass`` at the largest store
+PROMPTS = (
+    "The checkout tests are failing again after the pricing change, can you run pytest -q and fix them?",
+    "Add a retry with backoff around the postgres client in the billing worker.",
+    "Why does the e2e job keep failing on macOS? Check the last CI logs.",
+    "Please open a PR for the search refactor and make sure lint passes first.",
+    "checkoutのテストが落ちている原因を調べてください。",
+)
+BASELINE = "python -I -S -c pass"
+
+
+def console_script() -> str:
+    """The ``agent-memory`` console script installed next to this interpreter."""
+    folder = Path(sys.executable).parent
+    for name in ("agent-memory", "agent-memory.exe"):
+        if (folder / name).exists():
+            return str(folder / name)
+    return "agent-memory"
+
+
+def _payload(store: Store, event: str, prompt: str = "") -> bytes:
+    session = synth.new_session_id(len(prompt) + store.target)
+    # the live session's transcript sits among the project's past sessions, as Claude Code keeps them
+    folder = next(iter(sorted(p for p in store.history.iterdir() if p.is_dir())), store.history)
+    body: dict[str, object] = {
+        "session_id": session,
+        "transcript_path": str(folder / f"{session}.jsonl"),
+        "cwd": str(store.project),
+        "permission_mode": "default",
+    }
+    if event == "user-prompt-submit":
+        body.update(hook_event_name="UserPromptSubmit", prompt=prompt)
+    else:
+        body.update(hook_event_name="SessionStart", source="startup")
+    return json.dumps(body).encode("utf-8")
+
+
+def _prompted(argv: list[str], store: Store, env: dict[str, str], cwd: str) -> Callable[[int], Command]:
+    """user-prompt-submit with the i-th prompt."""
+
+    def make(i: int) -> Command:
+        stdin = _payload(store, "user-prompt-submit", PROMPTS[i % len(PROMPTS)])
+        return Command([*argv, "hook", "user-prompt-submit"], stdin=stdin, env=env, cwd=cwd)
+
+    return make
+
+
+def _commands(store: Store) -> dict[str, Command | Callable[[int], Command]]:
+    env = dict(os.environ)
+    cwd = str(store.project)
+    script = console_script()
+    found: dict[str, Command | Callable[[int], Command]] = {
+        BASELINE: Command([sys.executable, "-I", "-S", "-c", "pass"], env=env, cwd=cwd)
+    }
+    for event in ("user-prompt-submit", "session-start"):
+        for label, argv in (("agent-memory", [script]), ("python -m agent_memory", [sys.executable, "-m", "agent_memory"])):
+            name = f"{label} hook {event}"
+            if event == "user-prompt-submit":
+                found[name] = _prompted(argv, store, env, cwd)
+            else:
+                found[name] = Command([*argv, "hook", event], stdin=_payload(store, event), env=env, cwd=cwd)
+    return found
+
+
+def _valid(outcome: Outcome) -> tuple[bool, int]:
+    """Whether a hook's output is what an agent accepts, and how many characters of context it carried."""
+    if outcome.returncode != 0:
+        return False, 0
+    text = outcome.stdout.decode("utf-8", "replace").strip()
+    if not text:
+        return True, 0
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return False, 0
+    context = found.get("hookSpecificOutput", {}).get("additionalContext", "") if isinstance(found, dict) else ""
+    return True, len(context)
+
+
+def run(stores: Sequence[Store], reps: int, profile: bool = True) -> Section:
+    """Median wall time of each hook per store size, as a multiple of the bare interpreter's."""
+    section = Section("hooks", "1. Hook latency")
+    section.say(
+        f"Each hook runs as a new process with realistic hook JSON on stdin, in the project folder, as Claude Code "
+        f"runs it: the `agent-memory` console script next to the interpreter, and `python -m agent_memory`. "
+        f"Baseline: `{BASELINE}`, timed in the same round-robin. Medians of {reps} runs after one warm-up; "
+        f"user-prompt-submit cycles through {len(PROMPTS)} prompts. Every process runs with cached bytecode, as after "
+        f"`pip install` (kept in the work folder through `PYTHONPYCACHEPREFIX`). "
+        f"Goal: ≤ {GOAL:.0f}× the baseline at the largest store.",
+        "",
+    )
+    rows = []
+    worst: dict[str, float] = {}
+    largest = stores[-1] if stores else None
+    for store in stores:
+        commands = _commands(store)
+        context: dict[str, int] = {}
+        failures: dict[str, int] = {}
+
+        def check(name: str, outcome: Outcome) -> None:
+            if name == BASELINE:
+                return
+            ok, chars = _valid(outcome)
+            context[name] = chars
+            if not ok:
+                failures[name] = failures.get(name, 0) + 1
+
+        samples = interleaved(commands, reps, warmup=1, after=check)
+        base = samples[BASELINE].median
+        for name, found in samples.items():
+            if name == BASELINE:
+                rows.append((f"{store.atoms:,}", name, secs(found.median), "1.00×", "", ""))
+                continue
+            r = found.median / base
+            rows.append((f"{store.atoms:,}", name, secs(found.median), ratio(r), f"{context.get(name, 0):,}",
+                         str(failures.get(name, 0))))
+            if store is largest:
+                worst[name] = r
+    section.table(("L1 atoms", "command", "median", "× baseline", "context chars", "bad outputs"), rows)
+    if largest is not None:
+        for name, r in worst.items():
+            if name.startswith("agent-memory hook"):
+                event = name.rsplit(" ", 1)[-1]
+                section.goal(f"hook {event} at {largest.atoms:,} atoms (console script)", ratio(r), f"≤ {GOAL:.0f}×",
+                             r <= GOAL)
+        missed = [n for n, r in worst.items() if r > GOAL and n.startswith("agent-memory hook")]
+        if profile and missed:
+            section.profiles.append(_profile(largest, missed))
+    return section
+
+
+def _profile(store: Store, missed: list[str]) -> str:
+    lines = [f"### Hooks at {store.atoms:,} atoms", ""]
+    env = dict(os.environ)
+    script = console_script()
+    for name in missed:
+        event = name.rsplit(" ", 1)[-1]
+        stdin = _payload(store, event, PROMPTS[0])
+        argv = [sys.executable, script, "hook", event]
+        seconds, imports = import_times(argv, stdin, env, str(store.project))
+        lines += [f"`agent-memory hook {event}` under `-X importtime`: {seconds * 1000:.0f} ms importing.", "", *imports, ""]
+        lines += [f"`agent-memory hook {event}` under cProfile:", "", *profile_command(argv, stdin, env, str(store.project)), ""]
+    return "\n".join(lines)

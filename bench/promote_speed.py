@@ -1,0 +1,85 @@
+"""Promote: the dry run's seconds at each store size, and how they grow (log-log slope)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from .measure import Samples, interleaved_calls, loglog_slope, time_call
+from .profiling import profile_call
+from .report import Section, ratio, secs
+from .stores import Store
+
+GOAL_SECONDS = 2.0  # at 100k atoms
+GOAL_SLOPE = 1.2  # near-linear
+SLOW = 20.0  # a dry run slower than this is timed fewer times
+PROFILE_LIMIT = 60.0  # seconds: a slower dry run is not profiled (cProfile would double it)
+
+
+def _read_atoms(store: Store) -> int:
+    """Baseline: every L1 atom parsed with a bare json.loads loop."""
+    count = 0
+    with open(store.store / "L1" / "atoms.jsonl", "rb") as handle:
+        for line in handle:
+            json.loads(line)
+            count += 1
+    return count
+
+
+def run(stores: Sequence[Store], reps: int, profile: bool = True) -> Section:
+    """``plan()`` (what ``agent-memory promote`` runs without ``--write``), in-process, per store size."""
+    from agent_memory.promote import plan
+    from agent_memory.store import Paths
+
+    section = Section("promote", "4. Promote (dry run)")
+    section.say(
+        f"`agent_memory.promote.plan()` — the whole dry run of `agent-memory promote`: read L1, build claims, "
+        f"find contradictions, apply the gates — in-process, medians of up to {reps} runs. Baseline: reading the "
+        f"same `L1/atoms.jsonl` with a bare `json.loads` loop, in the same round-robin. Goal: ≤ {GOAL_SECONDS:.0f} s at "
+        f"100k atoms and near-linear growth (log-log slope ≤ {GOAL_SLOPE}).",
+        "",
+    )
+    rows = []
+    sizes: list[float] = []
+    medians: list[float] = []
+    for store in stores:
+        paths = Paths.resolve(cwd=str(store.project))
+        held: dict[str, Any] = {}
+
+        def dry_run(paths: Any = paths, held: dict[str, Any] = held) -> None:
+            held["plan"] = plan(paths)
+
+        first = time_call(dry_run)
+        # a slow dry run counts its first run and is timed fewer times
+        runs = reps if first < SLOW else 2
+        samples = interleaved_calls({"read": lambda: _read_atoms(store), "plan": dry_run}, runs)
+        med: Samples = samples["plan"]
+        if first >= SLOW:
+            med.values.append(first)
+        found = held["plan"]
+        sizes.append(store.atoms)
+        medians.append(med.median)
+        rows.append((f"{store.atoms:,}", f"{len(found.proposals):,}", f"{len(found.blocked):,}", secs(samples["read"].median),
+                     secs(med.median), ratio(med.median / samples["read"].median), f"{secs(med.low)}–{secs(med.high)}",
+                     str(len(med.values))))
+    section.table(("L1 atoms", "proposals", "blocked", "read L1 (baseline)", "dry run", "× baseline", "range", "runs"), rows)
+    slope = loglog_slope(sizes, medians)
+    if len(sizes) >= 2:
+        section.say(f"Growth exponent (least-squares slope of log seconds over log atoms, {len(sizes)} sizes): "
+                    f"**{slope:.2f}**.", "")
+    if stores:
+        largest = stores[-1]
+        at = medians[-1]
+        section.goal(f"promote dry run at {largest.atoms:,} atoms", secs(at), f"≤ {GOAL_SECONDS:.0f} s at 100k",
+                     at <= GOAL_SECONDS if largest.atoms >= 90_000 else None)
+        if len(sizes) >= 2:
+            section.goal("promote growth exponent", f"{slope:.2f}", f"≤ {GOAL_SLOPE} (near-linear)", slope <= GOAL_SLOPE)
+        if profile and (at > GOAL_SECONDS or (len(sizes) >= 2 and slope > GOAL_SLOPE)):
+            # cProfile doubles a run: profile the largest store whose dry run stays under a minute
+            pick = max((i for i, m in enumerate(medians) if m < PROFILE_LIMIT), default=0)
+            paths = Paths.resolve(cwd=str(stores[pick].project))
+            note = "" if pick == len(stores) - 1 else (f" (the {largest.atoms:,}-atom run takes {secs(at)}; the profile "
+                                                       f"is of the largest store under {PROFILE_LIMIT:.0f} s)")
+            section.profiles.append("\n".join([f"### Promote dry run at {stores[pick].atoms:,} atoms{note}", "",
+                                               *profile_call(lambda: plan(paths))]))
+    return section

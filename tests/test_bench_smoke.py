@@ -1,0 +1,64 @@
+"""The benchmark still runs end to end and reports every section with figures (no timing is asserted)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SECTIONS = (
+    "Summary",
+    "Machine and command",
+    "1. Hook latency",
+    "2. Ingest throughput",
+    "2b. Backfill",
+    "3. SessionEnd",
+    "4. Promote",
+    "5. Quality",
+    "Synthetic history and stores",
+)
+# a measured figure: a time, a ratio, a rate, a size or a share
+FIGURE = re.compile(r"\d+(?:\.\d+)?\s?(?:ms|s|×|MB/s|MB|%)(?:\s|\||$)")
+
+
+def _sections(text: str) -> dict[str, str]:
+    parts = re.split(r"^## ", text, flags=re.M)[1:]
+    return {part.split("\n", 1)[0].strip(): part.split("\n", 1)[1] if "\n" in part else "" for part in parts}
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_MEMORY_")}
+    env["HOME"] = str(tmp_path / "home")
+    return env
+
+
+def test_quick_benchmark_reports_every_section_with_figures(tmp_path: Path) -> None:
+    out = tmp_path / "BENCHMARKS.md"
+    done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--out", str(out)], cwd=ROOT, env=_env(tmp_path),
+                          capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stderr[-4000:]
+    text = out.read_text(encoding="utf-8")
+    found = _sections(text)
+    for title in SECTIONS:
+        matches = [body for name, body in found.items() if name.startswith(title)]
+        assert matches, f"no section {title!r}"
+        if title != "Machine and command":
+            assert FIGURE.search(matches[0]), f"section {title!r} has no figures"
+    assert "python -m bench --quick" in text  # the exact command
+    machine = found["Machine and command"]
+    for what in ("cores", "ram", "python", "sqlite"):
+        assert re.search(rf"\| {what} \| \S", machine), what
+    for figure in ("hook user-prompt-submit", "hook session-start", "ingest throughput", "SessionEnd done",
+                   "promote dry run", "backfill peak RSS"):
+        assert figure in found["Summary"], figure
+
+
+def test_bench_runs_as_a_script_too(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "bench/run.py", "--help"], cwd=ROOT, env=_env(tmp_path), capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    for option in ("--sizes", "--quick", "--out", "--only"):
+        assert option in done.stdout
