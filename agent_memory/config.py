@@ -97,7 +97,11 @@ def load_config(path: Path) -> dict[str, Any]:
         try:
             loaded = yaml.safe_load(text) or {}
         except yaml.YAMLError as exc:
-            raise UsageError(f"{path} is not valid YAML: {str(exc).splitlines()[0]}") from exc
+            # the problem itself ("found character '\t' …") and its line, not PyYAML's context header
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            mark = getattr(exc, "problem_mark", None)
+            where = f" (line {mark.line + 1})" if mark is not None else ""
+            raise UsageError(f"{path} is not valid YAML: {problem}{where}") from exc
     if not isinstance(loaded, dict):
         raise UsageError(f"{path} must be a mapping of settings")
     merged = _merge(copy.deepcopy(DEFAULTS), loaded)
@@ -114,14 +118,23 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return base
 
 
+# recall may also hold the semantic extra's settings (recall.semantic: true …); only these of it are numbers
+_RECALL_NUMBERS = frozenset({"half_life_days", "min_score", "semantic_weight"})
+
+
 def _check(config: dict[str, Any], path: Path) -> None:
     for section in ("gates", "budgets", "recall", "identity"):
         if not isinstance(config.get(section), dict):
             raise UsageError(f"{path}: {section} must be a mapping")
     for section in ("budgets", "recall", "identity"):
         for key, value in config[section].items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            if section == "recall" and key not in _RECALL_NUMBERS:
+                continue
+            # "not value >= 0" refuses NaN too, which would silently fail every comparison made with it
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
                 raise UsageError(f"{path}: {section}.{key} must be a number ≥ 0")
+    if config["identity"].get("merge_similarity", 0) > 1:
+        raise UsageError(f"{path}: identity.merge_similarity must be a number from 0 to 1")
     for gate, numbers in config["gates"].items():
         if not isinstance(numbers, dict):
             raise UsageError(f"{path}: gates.{gate} must be a mapping")
@@ -173,6 +186,8 @@ def parse_simple_yaml(text: str) -> dict[str, Any]:
         if not line.strip():
             continue
         indent = len(line) - len(line.lstrip(" "))
+        if line[indent:indent + 1].isspace():
+            raise ValueError("tab in indentation")  # YAML refuses it: read as flat keys, the settings would vanish
         body = line.strip()
         if body.startswith("- ") or ":" not in body:
             raise ValueError("outside the simple subset")
