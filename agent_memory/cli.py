@@ -20,7 +20,20 @@ class _Parser(argparse.ArgumentParser):
     """argparse that says one line and exits 2 on bad usage."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"agent-memory: {message} (see 'agent-memory {self.prog.split()[-1]} --help')\n")
+        name = self.prog.split()[-1]
+        command = "agent-memory" if name == "agent-memory" else f"agent-memory {name}"
+        self.exit(EXIT_USAGE, f"agent-memory: {message} (see '{command} --help')\n")
+
+
+def _count(text: str) -> int:
+    """A number of hits: a whole number, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
 
 
 def _paths(args: argparse.Namespace) -> Any:
@@ -43,8 +56,15 @@ def _console() -> Any:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    import os
+
     from .ingest import ingest
 
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:  # a mistyped path is refused before anything is read, not skipped with exit 0
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        print(f"agent-memory: no such file or folder: {missing[0]}{more}", file=sys.stderr)
+        return EXIT_USER
     report = ingest(_paths(args), args.paths, project=args.project, agent=args.agent)
     for error in report.errors:
         print(f"agent-memory: skipped {error}", file=sys.stderr)
@@ -198,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("search", cmd_search, "ranked recall over atoms, adopted claims and past sessions")
     p.add_argument("query", metavar="QUERY")
-    p.add_argument("-n", type=int, default=10, metavar="N", help="how many hits (default 10)")
+    p.add_argument("-n", type=_count, default=10, metavar="N", help="how many hits (default 10)")
 
     p = add("reindex", cmd_reindex, "bring the FTS5 shadow index up to date with its sources (only what changed)")
     p.add_argument("--full", action="store_true", help="re-read every source, not only those that changed")
@@ -252,6 +272,13 @@ def _hook_args(argv: list[str]) -> argparse.Namespace | None:
     return argparse.Namespace(event=event, agent=agent, memory_dir=memory_dir)
 
 
+def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]  # type: ignore[no-any-return]
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -262,10 +289,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return cmd_hook(hook)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the command's own parser, so the hint names the command
+        _command_parser(parser, getattr(args, "command", None)).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
-        parser.print_help()
-        return EXIT_USAGE
+        parser.error("say which command to run")
     try:
         from .index import check_sqlite
 
