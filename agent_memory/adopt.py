@@ -413,11 +413,9 @@ def _write_manifests(manifest: dict[str, Any], folders: dict[str, Path]) -> None
 
 def _scrubber(paths: Paths) -> Callable[[str], str]:
     """Removes absolute paths and the OS user name from text bound for shared files."""
-    from .promote import _user_names
-    from .redact import scrub_paths
+    from .redact import scrubber
 
-    root, home, names = str(paths.project_root), str(Path.home()), _user_names()
-    return lambda text: scrub_paths(text, root, home, names)
+    return scrubber(str(paths.project_root))
 
 
 @contextlib.contextmanager

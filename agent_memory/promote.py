@@ -488,10 +488,9 @@ def plan(paths: Paths, config: dict[str, Any] | None = None) -> Plan:
 
 def render_proposal(proposal: Proposal, paths: Paths) -> str:
     """A staged proposal as Markdown with front matter (JSON values are valid YAML flow)."""
-    from .redact import scrub_paths
+    from .redact import scrubber
 
-    def clean(text: str) -> str:
-        return scrub_paths(text, str(paths.project_root), str(Path.home()), _user_names())
+    clean = scrubber(str(paths.project_root))
 
     front = {
         "id": proposal.id,
@@ -605,16 +604,3 @@ def _mark_contested(paths: Paths, result: Plan) -> None:
             changed = True
     if changed:
         write_jsonl(paths.l2, records)
-
-
-def _user_names() -> list[str]:
-    import getpass
-
-    names = []
-    try:
-        name = getpass.getuser()
-    except (KeyError, OSError):
-        name = ""
-    if name and name not in ("root", "user", "admin", "runner", "ubuntu"):
-        names.append(name)
-    return names

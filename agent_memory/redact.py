@@ -1564,3 +1564,26 @@ def corpus_report(corpus_dir: str | Path) -> dict[str, object]:
         "near_miss_rate": len(near_flagged) / n_near if n_near else 0.0,
         "near_miss_lines": near_flagged,
     }
+
+
+# OS account names too common to be anyone's: replacing them would mangle ordinary words
+_GENERIC_USERS = frozenset({"root", "user", "admin", "runner", "ubuntu", "guest", "nobody"})
+
+
+def os_user_names() -> list[str]:
+    """The OS user name, when it is specific enough to scrub from shared files."""
+    import getpass
+
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        return []
+    return [name] if name and name.lower() not in _GENERIC_USERS else []
+
+
+def scrubber(project_root: str) -> Callable[[str], str]:
+    """``scrub_paths`` bound to this project, the home folder and the OS user name."""
+    from pathlib import Path
+
+    home, names = str(Path.home()), os_user_names()
+    return lambda text: scrub_paths(text, project_root, home, names)

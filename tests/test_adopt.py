@@ -292,7 +292,7 @@ def test_inert_text_is_always_one_harmless_line(text: str) -> None:
 
 
 def test_shared_files_match_their_schemas_and_hold_no_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("agent_memory.promote._user_names", lambda: ["zed7user"])
+    monkeypatch.setattr("agent_memory.redact.os_user_names", lambda: ["zed7user"])
     store = make_store(tmp_path)
     quote = f"remember: run pytest before pushing (see {store.project}/tests and {tmp_path}/home/notes, zed7user)"
     store.add([atom(PYTEST, f"s{i}", day, quote=quote) for i, day in enumerate(PROMOTABLE)])
