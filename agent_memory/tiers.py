@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .index import Index, Row, Source
-from .store import Paths, read_json, read_jsonl, write_json
+from .model import StoreError
+from .store import Paths, StoreLock, read_json, read_jsonl, write_json
 
 
 def iter_atoms(paths: Paths) -> Iterator[dict[str, Any]]:
@@ -41,14 +42,21 @@ def load_registry(paths: Paths) -> dict[str, dict[str, str]]:
 
 
 def register_project(paths: Paths) -> None:
-    """Record this project's store in the user registry (needed by the L2→L3 gate)."""
-    projects = load_registry(paths)
+    """Record this project's store in the user registry (needed by the L2→L3 gate).
+
+    Projects share the registry: it is re-read and written under the user store's lock, or two
+    projects ingesting at once would each write back a registry without the other.
+    """
     entry = {"store": str(paths.store), "root": str(paths.project_root)}
-    if projects.get(paths.project_name) == entry:
-        return
-    projects[paths.project_name] = entry
-    paths.user.mkdir(parents=True, exist_ok=True)
-    write_json(paths.registry, {"projects": projects})
+    try:
+        if load_registry(paths).get(paths.project_name) == entry:
+            return
+        with StoreLock(paths.user):
+            projects = load_registry(paths)
+            projects[paths.project_name] = entry
+            write_json(paths.registry, {"projects": projects})
+    except StoreError as exc:
+        raise OSError(str(exc)) from exc  # callers treat the registry as optional: they catch OSError
 
 
 # ---------------------------------------------------------------- index sources
