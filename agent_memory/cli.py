@@ -152,10 +152,20 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     with open_index(paths, sync=False) as index:
         counts = index.rebuild() if args.full else index.sync()
         total = index.count()
+    embedded = None
+    if args.embeddings:
+        from .semantic import reindex_embeddings  # the optional extra, only when asked for
+
+        embedded = reindex_embeddings(paths, args.model)
     if args.json:
-        _emit_json({"added": counts["added"], "removed": counts["removed"], "rows": total})
+        shape = {"added": counts["added"], "removed": counts["removed"], "rows": total}
+        if embedded is not None:
+            shape["embedded"] = embedded
+        _emit_json(shape)
     else:
         print(f"index up to date: {counts['added']} row(s) added, {counts['removed']} removed, {total} in all")
+        if embedded is not None:
+            print(f"{embedded} row(s) embedded again")
     return EXIT_OK
 
 
@@ -222,6 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("reindex", cmd_reindex, "bring the FTS5 shadow index up to date with its sources (only what changed)")
     p.add_argument("--full", action="store_true", help="re-read every source, not only those that changed")
+    p.add_argument("--embeddings", action="store_true", help="re-embed every row (semantic extra: pip install 'agent-memory[semantic]')")
+    p.add_argument("--model", metavar="NAME", help="with --embeddings: the sentence-transformers model to embed with")
 
     p = add("hook", _lazy("hooks", "cmd_hook"), "run one hook: reads the agent's hook JSON on stdin; fails open", json_flag=False)
     p.add_argument("event", choices=["session-start", "user-prompt-submit", "session-end"])
