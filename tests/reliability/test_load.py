@@ -192,3 +192,21 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
     thread.join(60)
     counts = env.atom_ids()
     assert all(n == 1 for n in counts.values()), f"written twice: {[k for k, n in counts.items() if n > 1]}"
+
+
+def test_projects_ingesting_at_once_all_reach_the_registry(tmp_path: Path) -> None:
+    """Eight projects ingesting at the same moment, one user store: every project is registered (the L2→L3 gate counts them)."""
+    from .support import make_env
+
+    projects = [make_env(tmp_path, f"project{n}") for n in range(8)]
+    user = projects[0].user
+    processes = []
+    for project in projects:
+        files = session_files(project, 1)
+        processes.append(project.popen_cli("ingest", str(files[0]), "--json"))
+    for process in processes:
+        code, _out, err = _communicate(process)
+        assert code == 0, err
+        no_traceback(err)
+    registry = json.loads((user / "projects.json").read_text(encoding="utf-8"))["projects"]
+    assert sorted(registry) == sorted(p.root.name for p in projects)

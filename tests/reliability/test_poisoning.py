@@ -141,15 +141,32 @@ def gemini_poisoned(folder: Path, session: str, cwd: Path, day: str) -> list[Pat
                         "result": [{"functionResponse": {"id": "tc1", "name": "web_fetch",
                                                          "response": {"output": poison("gemini-web-result")}}}]}]},
     ]
-    doc = {"sessionId": session, "projectHash": hashlib.sha256(str(cwd).encode()).hexdigest(),
-           "startTime": stamp, "lastUpdated": stamp, "messages": messages}
+    project = hashlib.sha256(str(cwd).encode()).hexdigest()
+    doc = {"sessionId": session, "projectHash": project, "startTime": stamp, "lastUpdated": stamp, "messages": messages}
     path = folder / f"session-{day}T12-00-{session[:8]}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
     return [path]
 
 
-WRITERS = {"claude": claude_poisoned, "codex": codex_poisoned, "gemini": gemini_poisoned}
+def gemini_jsonl_poisoned(folder: Path, session: str, cwd: Path, day: str) -> list[Path]:
+    """The newer append-only form: a header, message records re-appended as they change, $set and $rewindTo lines."""
+    stamp = f"{day}T13:00:00Z"
+    records: list[dict[str, Any]] = [
+        {"sessionId": session, "projectHash": hashlib.sha256(str(cwd).encode()).hexdigest(), "startTime": stamp,
+         "lastUpdated": stamp, "kind": "main"},
+        {"id": "u1", "timestamp": stamp, "type": "user", "content": [{"text": GENUINE}]},
+        {"id": "g1", "timestamp": stamp, "type": "gemini", "content": "", "thoughts": []},
+        {"id": "g1", "timestamp": stamp, "type": "gemini", "content": poison("gemini-jsonl-assistant"), "thoughts": []},
+        {"id": "i1", "timestamp": stamp, "type": "info", "content": poison("gemini-jsonl-info")},
+        {"$set": {"lastUpdated": stamp, "messages": [{"id": "old", "type": "user", "content": poison("gemini-jsonl-set-history")}]}},
+        {"$set": {"summary": poison("gemini-jsonl-summary")}},
+        {"$rewindTo": "u1"},
+    ]
+    return [write_jsonl(folder / f"session-{day}T13-00-{session[:8]}.jsonl", records)]
+
+
+WRITERS = {"claude": claude_poisoned, "codex": codex_poisoned, "gemini": gemini_poisoned, "gemini-jsonl": gemini_jsonl_poisoned}
 
 
 @pytest.mark.parametrize("agent", sorted(WRITERS))
