@@ -67,6 +67,8 @@ def profile_call(func: Callable[[], object], top: int = 8) -> list[str]:
     profiler.enable()
     try:
         func()
+    except Exception as exc:  # a profile that breaks is a note, not the end of the benchmark
+        return [f"(profiling failed: `{type(exc).__name__}: {exc}`)"]
     finally:
         profiler.disable()
     return summarize(pstats.Stats(profiler), top)

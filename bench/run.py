@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -99,6 +99,22 @@ def _restore(saved: dict[str, str | None]) -> None:
             os.environ[key] = value
 
 
+def _guarded(key: str, title: str, step: Callable[[], Section]) -> Section:
+    """One benchmark; when it breaks, the report says where instead of losing the other figures."""
+    try:
+        return step()
+    except Exception as exc:  # the report must survive one broken stage
+        import traceback
+
+        where = traceback.format_exception(type(exc), exc, exc.__traceback__)
+        section = Section(key, title)
+        section.say(f"**not measured**: the benchmark failed with `{type(exc).__name__}: {exc}`.", "", "```",
+                    *"".join(where[-3:]).rstrip().splitlines(), "```", "")
+        section.goal(title, "failed", "runs", False)
+        _log(f"{title} failed: {type(exc).__name__}: {exc}")
+        return section
+
+
 def _data_section(built: list[stores.Store], args: argparse.Namespace) -> Section:
     section = Section("data", "Synthetic history and stores")
     section.say(
@@ -160,24 +176,20 @@ def main(argv: Sequence[str] | None = None, prog: str = "python bench/run.py") -
                                           progress=progress, reuse=bool(args.workdir)))
         # quick mode times the subprocess figures at the largest size only
         timed = built[-1:] if quick else built
-        if "promote" in args.only:
-            _log("promote dry run")
-            sections.append(promote_speed.run(built, max(3, few), profile))
-        if "hooks" in args.only:
-            _log("hook latency")
-            sections.append(latency.run(timed, reps, profile))
-        if "session-end" in args.only:
-            _log("session-end")
-            sections.append(session_end.run(timed, few, session_mb, profile))
-        if "ingest" in args.only:
-            _log("ingest throughput")
-            sections.append(throughput.run_ingest(work, ingest_mb, few, None if quick else data, profile))
-        if "backfill" in args.only:
-            _log("backfill")
-            sections.append(throughput.run_backfill(work, backfill_mb, backfill_reps, args.workers, progress))
-        if "quality" in args.only:
-            _log("quality")
-            sections.append(quality.run(data, quick))
+        steps: list[tuple[str, str, Callable[[], Section]]] = [
+            ("promote", "4. Promote (dry run)", lambda: promote_speed.run(built, max(3, few), profile)),
+            ("hooks", "1. Hook latency", lambda: latency.run(timed, reps, profile)),
+            ("session-end", "3. SessionEnd", lambda: session_end.run(timed, few, session_mb, profile)),
+            ("ingest", "2. Ingest throughput",
+             lambda: throughput.run_ingest(work, ingest_mb, few, None if quick else data, profile)),
+            ("backfill", "2b. Backfill (parallel ingest of a large history)",
+             lambda: throughput.run_backfill(work, backfill_mb, backfill_reps, args.workers, progress)),
+            ("quality", "5. Quality", lambda: quality.run(data, quick)),
+        ]
+        for key, title, step in steps:
+            if key in args.only:
+                _log(title)
+                sections.append(_guarded(key, title, step))
     finally:
         _restore(saved)
         if not args.workdir:

@@ -56,17 +56,16 @@ def wait_for_background(needle: bytes, timeout: float = 300.0) -> float:
     return time.perf_counter() - started
 
 
-def _transcripts(store: Store, count: int, megabytes: float) -> list[Path]:
+def new_transcript(store: Store, megabytes: float, seed: int) -> Path:
+    """A session transcript the store has never seen, in the project's transcript folder."""
     folder = next(iter(sorted(p for p in store.history.iterdir() if p.is_dir())), store.history)
-    made = []
-    for i in range(count):
-        seed = 50_000 + store.target + i
+    while True:
         session = synth.new_session_id(seed)
         path = folder / f"{session}.jsonl"
         if not path.exists():
             synth.write_transcript(path, megabytes=megabytes, seed=seed, project="webshop", session_id=session)
-        made.append(path)
-    return made
+            return path
+        seed += 1
 
 
 def run(stores: Sequence[Store], reps: int, megabytes: float = 2.0, profile: bool = True) -> Section:
@@ -92,7 +91,7 @@ def run(stores: Sequence[Store], reps: int, megabytes: float = 2.0, profile: boo
         runs = reps
         i = 0
         while i < runs + 1:  # the first run warms up
-            path = _transcripts(store, i + 1, megabytes)[i]
+            path = new_transcript(store, megabytes, 50_000 + store.target + i)
             made.append(path)
             body = {"session_id": path.stem, "transcript_path": str(path), "cwd": cwd,
                     "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"}
@@ -130,8 +129,7 @@ def _profile(store: Store, megabytes: float) -> str:
     from agent_memory.promote import stage
     from agent_memory.store import Paths
 
-    path = _transcripts(store, 1, megabytes)[0].with_name(synth.new_session_id(99_999 + store.target) + ".jsonl")
-    synth.write_transcript(path, megabytes=megabytes, seed=99_999 + store.target, session_id=path.stem)
+    path = new_transcript(store, megabytes, 99_999 + store.target)
     paths = Paths.resolve(cwd=str(store.project))
 
     def work() -> None:
