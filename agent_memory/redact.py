@@ -499,8 +499,10 @@ def _value_ok(value: str, tier: str, quoted: bool, name: str, label: str) -> boo
         return not _mostly_filler(value) and not _has_words(value, _PLACEHOLDER_WORDS)
     if "redacted" in low or "://" in value or _looks_like_path(value):
         return False
-    if value.startswith((".", "-", "!", "&", "*", "|", ">", "^")):
+    if value.startswith((".", "-", "&", "*", "|", ">", "^")):
         return False
+    if value.startswith("!") and not _random_looking(value[1:]):
+        return False  # a YAML tag (!Ref, !secret) or a negation; "!" before random characters is a password
     if _mostly_filler(value) or _has_words(value, _GENERIC_PLACEHOLDER_WORDS):
         return False
     decoded = _b64_text(value) if len(value) >= 16 else None
