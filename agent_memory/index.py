@@ -387,26 +387,29 @@ class Index:
         return removed
 
     def _sync_source(self, source: Source, known: tuple[str, int, str] | None) -> tuple[int, int]:
-        try:
-            stat = source.path.stat()
-        except FileNotFoundError:
-            return (0, self._drop_source(source.name)) if known else (0, 0)
-        sig = f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
+        sig = _signature(source.path)
         if known and known[0] == sig:
+            return 0, 0  # the cheap path: one stat, no lock
+        if sig is None and not known:
             return 0, 0
-        mtime_date = _mtime_iso(stat.st_mtime)
-        with open(source.path, "rb") as handle:
-            prior_offset = known[1] if known else 0
-            grew = (
-                source.append_only
-                and known is not None
-                and 0 < prior_offset <= stat.st_size
-                and known[2] == _head_of(handle, prior_offset)
-            )
-            handle.seek(prior_offset if grew else 0)
-            rows, offset = _read_rows(handle, source.make_row, prior_offset if grew else 0)
+        # Read the source inside the write transaction: a view read before taking the lock could be
+        # older than what another process committed meanwhile, and would delete its rows.
         with self._write():
-            added = self._insert(source.name, rows, mtime_date)
+            found = self.con.execute("SELECT sig, offset, head FROM sources WHERE name=?", (source.name,)).fetchone()
+            known = (found[0], found[1], found[2]) if found else None
+            sig = _signature(source.path)
+            if sig is None:
+                # missing, or unusable (a file where a folder should be, no permission): its rows go
+                removed = self.con.execute("DELETE FROM docs WHERE source=?", (source.name,)).rowcount if known else 0
+                self.con.execute("DELETE FROM sources WHERE name=?", (source.name,))
+                return 0, max(removed, 0)
+            if known and known[0] == sig:
+                return 0, 0
+            try:
+                rows, offset, grew, head = self._read_source(source, known)
+            except OSError:
+                return 0, 0  # unreadable right now: keep what is indexed, try again next time
+            added = self._insert(source.name, rows, _mtime_iso(source.path))
             removed = 0
             if not grew:
                 keep = {row.row_id for row in rows}
@@ -418,10 +421,26 @@ class Index:
                 self.con.executemany("DELETE FROM docs WHERE id=?", stale)
                 removed = len(stale)
             self.con.execute(
-                "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)",
-                (source.name, str(source.path), sig, offset, _head_hash_for(source.path, offset)),
+                "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)", (source.name, str(source.path), sig, offset, head)
             )
         return added, removed
+
+    def _read_source(self, source: Source, known: tuple[str, int, str] | None) -> tuple[list[Row], int, bool, str]:
+        """The rows to add (only the new tail of an append-only file that grew), where reading stopped."""
+        with open(source.path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            prior_offset = known[1] if known else 0
+            grew = (
+                source.append_only
+                and known is not None
+                and 0 < prior_offset <= size
+                and known[2] == _head_of(handle, prior_offset)
+            )
+            start = prior_offset if grew else 0
+            handle.seek(start)
+            rows, offset = _read_rows(handle, source.make_row, start)
+            head = _head_of(handle, offset)
+        return rows, offset, grew, head
 
     def _insert(self, source_name: str, rows: list[Row], fallback_date: str) -> int:
         cursor = self.con.executemany(
@@ -624,12 +643,20 @@ def _head_of(handle: Any, upto: int) -> str:
     return hashlib.sha1(handle.read(min(upto, _HEAD_BYTES))).hexdigest()
 
 
-def _head_hash_for(path: Path, offset: int) -> str:
-    with open(path, "rb") as handle:
-        return _head_of(handle, offset)
+def _signature(path: Path) -> str | None:
+    """Size, mtime and inode of a source file; None when it is missing or cannot be used."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
 
 
-def _mtime_iso(mtime: float) -> str:
+def _mtime_iso(path: Path) -> str:
     from datetime import datetime, timezone
 
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return ""
     return datetime.fromtimestamp(mtime, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
