@@ -194,7 +194,7 @@ def test_a_store_that_cannot_be_read(env: Env, how: str, command: tuple[str, ...
         assert done.code == USER, "a write into a broken store reported success"
 
 
-CONFIGS = {
+CONFIGS: dict[str, str | bytes] = {
     "not-yaml": "gates: [unclosed\n",
     "binary": b"\xff\xfe\x00\x01binary",
     "tab-indented": "gates:\n\tl2:\n\t\tsessions: 1\n",
@@ -242,8 +242,7 @@ def _ro_tools() -> bool:
 @pytest.mark.parametrize("command", COMMANDS, ids=CMD_IDS)
 def test_a_read_only_store(env: Env, command: tuple[str, ...]) -> None:
     """A store on a read-only mount: readers answer, writers say so in one line; none shows a traceback."""
-    with pytest.MonkeyPatch.context():
-        build_store(env)
+    build_store(env)
     transcript = new_session(env)
     args = " ".join(f"'{a.replace('{transcript}', str(transcript))}'" for a in command)
     cli = " ".join(f"'{p}'" for p in env.cli_command())

@@ -65,8 +65,8 @@ class Scenario:
         shutil.copytree(self.saved, self.env.tmp, symlinks=True)
 
 
-def _prepare(tmp: Path, name: str) -> tuple[Env, tuple[str, ...]]:
-    env = make_env(tmp / "work")
+def _prepare(env: Env, name: str) -> tuple[Env, tuple[str, ...]]:
+    """The store each command starts from, and the command: ingest three later sessions, stage, or adopt."""
     build_store(env)
     later = [str(p) for p in later_transcripts(env)]
     if name == "ingest":
@@ -117,7 +117,7 @@ def _prepare_in(base: Path, name: str, patch: pytest.MonkeyPatch) -> tuple[Env, 
     patch.setenv("AGENT_MEMORY_HOME", str(work.user))
     patch.setenv("AGENT_MEMORY_NOW", "2026-03-20T12:00:00Z")
     patch.delenv("AGENT_MEMORY_DIR", raising=False)
-    return _prepare(base, name)
+    return _prepare(work, name)
 
 
 # ---------------------------------------------------------------- what must hold after a crash
@@ -222,3 +222,37 @@ def test_a_crash_after_a_random_delay(scenarios: Callable[[str], Scenario], name
             process.send_signal(signal.SIGKILL)
         process.wait(timeout=60)
         check_after_crash(scenario)
+
+
+def crash_and_roll_back(scenario: Scenario, at: int) -> None:
+    """After a crash that had begun changing files, rollback brings back exactly the files before it."""
+    scenario.restore()
+    done = scenario.env.cli(*scenario.args, crash_at=at)
+    assert done.code == -signal.SIGKILL
+    crashed = Outcome.of(scenario.env)
+    changed = (crashed.claude_md, crashed.memory.l2, crashed.memory.staged) != (
+        scenario.before.claude_md, scenario.before.memory.l2, scenario.before.memory.staged)
+    if not changed:
+        return  # nothing of this adopt happened: a rollback would undo the adopt before it, as it should
+    undo = scenario.env.cli("rollback", "--json")
+    assert undo.code == 0, undo.err
+    got = Outcome.of(scenario.env)
+    assert got.claude_md == scenario.before.claude_md
+    assert got.memory.l2 == scenario.before.memory.l2
+    assert got.memory.staged == scenario.before.memory.staged
+    assert got.memory.decisions == scenario.before.memory.decisions
+
+
+def test_rollback_after_a_crashed_adopt(scenarios: Callable[[str], Scenario]) -> None:
+    """A person who answers a crashed adopt with rollback gets the files from before it back."""
+    scenario = scenarios("adopt")
+    for at in (scenario.points - 2, scenario.points):  # the last writes: files are changing by then
+        crash_and_roll_back(scenario, at)
+
+
+@pytest.mark.slow
+def test_rollback_after_a_crash_at_every_point_of_adopt(scenarios: Callable[[str], Scenario]) -> None:
+    """The same, at every write point of adopt."""
+    scenario = scenarios("adopt")
+    for at in range(1, scenario.points + 1):
+        crash_and_roll_back(scenario, at)

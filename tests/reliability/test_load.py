@@ -137,14 +137,12 @@ def test_ingest_promote_and_search_at_once(env: Env, tmp_path_factory: pytest.Te
     assert any("type checker" in hit["text"] for hit in json.loads(searched.out)["hits"])
 
 
-@pytest.mark.xfail(strict=True, reason="index.Index._sync_source reads a source before its write transaction, so a "
-                   "slow reader can commit a stale view that deletes rows another process just added; ingest then "
-                   "trusts Index.has() and writes the same atom again")
 def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom_twice(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
     """A search that read L1 just before an ingest appended to it must not make the next ingest duplicate atoms.
 
-    The interleaving is forced: the reader (a fresh index, e.g. after the user deleted index.db) reads
-    L1, then session 1 is ingested, then its copy is being ingested when the reader commits.
+    The interleaving is forced where the index allows it: the reader (a fresh index, e.g. after the user
+    deleted index.db) reads L1, then session 1 is ingested, then its copy is being ingested when the
+    reader commits.
     """
     import threading
 
@@ -166,7 +164,9 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
         found = original_read(*args, **kwargs)  # type: ignore[arg-type]
         if reader_thread and threading.current_thread() is reader_thread[0] and not read_done.is_set():
             read_done.set()
-            assert may_commit.wait(60)
+            # an index that holds its write lock while it reads makes the ingest below wait for this reader
+            # (no interleaving is possible then): stop waiting for the ingest after a moment and commit
+            may_commit.wait(2)
         return found
 
     monkeypatch.setattr(index_module, "_read_rows", slow_read)

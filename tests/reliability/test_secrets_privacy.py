@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 import re
 import tempfile
 from pathlib import Path
@@ -36,7 +35,7 @@ SLOW = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCh
 
 def random_chars(seed: int, alphabet: str, n: int) -> str:
     """``n`` characters that look random whatever the seed (so shrinking never yields 'AAAA…' stand-ins)."""
-    out = []
+    out: list[str] = []
     block = 0
     while len(out) < n:
         digest = hashlib.sha256(f"{seed}:{block}".encode()).digest()
@@ -109,28 +108,38 @@ def pieces(prefix: str, body: str, suffix: str = "") -> list[str]:
     return [secret[i:i + 12] for i in range(max(0, len(prefix) - 11), last + 1)]
 
 
-def transcript(folder: Path, agent: str, text: str, root: Path) -> Path:
-    turns = [("2026-03-10T10:00:00Z", text), ("2026-03-10T10:05:00Z", MARKER)]
-    if agent == "claude":
-        return write_jsonl(folder / "s1.jsonl", claude_lines("secret-session", root, turns))
-    if agent == "codex":
-        return write_jsonl(folder / "rollout-2026-03-10T10-00-00-secret.jsonl", codex_records("secret-session", root, turns))
-    return gemini_session(folder / "session-2026-03-10T10-00-secret.json", "secret-session", root, turns)
+def transcripts(folder: Path, agent: str, text: str, root: Path) -> list[Path]:
+    """The secret's session, and one on the next day that repeats the marker: its claim is adopted, quotes and all."""
+    made = []
+    for n, turns in enumerate(([("2026-03-10T10:00:00Z", text), ("2026-03-10T10:05:00Z", MARKER)],
+                               [("2026-03-11T10:00:00Z", MARKER)])):
+        session = f"secret-session-{n}"
+        if agent == "claude":
+            made.append(write_jsonl(folder / f"s{n}.jsonl", claude_lines(session, root, turns)))
+        elif agent == "codex":
+            made.append(write_jsonl(folder / f"rollout-2026-03-1{n}T10-00-00-{session}.jsonl", codex_records(session, root, turns)))
+        else:
+            made.append(gemini_session(folder / f"session-2026-03-1{n}T10-00-{session}.json", session, root, turns))
+    return made
 
 
 def run_pipeline(env: Env, files: list[Path]) -> None:
+    """Everything that writes: ingest, staging, adopting into CLAUDE.md, a search that syncs the index."""
+    from agent_memory.adopt import adopt
     from agent_memory.ingest import ingest
     from agent_memory.promote import stage
     from agent_memory.recall import search
 
     paths = env.paths()
     ingest(paths, [str(f) for f in files])
-    stage(paths)
+    result, _ = stage(paths)
+    assert result.proposals, "nothing reached L2: the adopt path would go untested"
+    adopt(paths, [], every=True)
     search(paths, "deploy key token")
 
 
 def assert_no_piece_on_disk(env: Env, prefix: str, body: str, suffix: str = "") -> None:
-    files = text_files(env.store, env.user)
+    files = text_files(env.store, env.user, env.root / "CLAUDE.md")
     assert (env.store / "index.db").is_file()
     wanted = pieces(prefix, body, suffix)
     escaped = [p.replace("\n", "\\n") for p in wanted]
@@ -150,7 +159,7 @@ def _secret_property(env: Env, family: str, seed: int, where: str, pad: int, age
     assert redact.contains_secret(secret), f"the {family} secret is not caught on its own: {secret}"
     with tempfile.TemporaryDirectory(dir=env.tmp) as scratch:
         case = make_env(Path(scratch))
-        run_pipeline(case, [transcript(case.tmp / "t", agent, place(where, secret, pad), case.root)])
+        run_pipeline(case, transcripts(case.tmp / "t", agent, place(where, secret, pad), case.root))
         assert_no_piece_on_disk(case, prefix, body, suffix)
 
 
@@ -159,6 +168,7 @@ def _secret_property(env: Env, family: str, seed: int, where: str, pad: int, age
        agent=st.sampled_from(["claude", "codex", "gemini"]))
 @example(family="github-token", seed=7, where="after-paste", pad=1900, agent="claude")  # across the quote's cut
 @example(family="anthropic-api-key", seed=3, where="after-paste", pad=3890, agent="claude")  # across the chunk's cut
+@example(family="password-assignment", seed=11864, where="in-claim", pad=0, agent="claude")  # a password starting "!"
 def test_a_planted_secret_never_reaches_disk(env: Env, family: str, seed: int, where: str, pad: int, agent: str) -> None:
     """No 12-character piece of a planted secret is in any file of either store, index and WAL included."""
     _secret_property(env, family, seed, where, pad, agent)
