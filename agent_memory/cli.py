@@ -60,12 +60,21 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     from .ingest import ingest
 
+    if args.workers is not None and args.workers < 0:
+        print("agent-memory: --workers must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
     missing = [p for p in args.paths if not os.path.exists(p)]
     if missing:  # a mistyped path is refused before anything is read, not skipped with exit 0
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         print(f"agent-memory: no such file or folder: {missing[0]}{more}", file=sys.stderr)
         return EXIT_USER
-    report = ingest(_paths(args), args.paths, project=args.project, agent=args.agent)
+    if args.workers is not None:
+        from .backfill import backfill  # large histories: reader processes, one writer
+
+        show = sys.stderr.isatty() and not args.json
+        report = backfill(_paths(args), args.paths, workers=args.workers, project=args.project, agent=args.agent, progress=show)
+    else:
+        report = ingest(_paths(args), args.paths, project=args.project, agent=args.agent)
     for error in report.errors:
         print(f"agent-memory: skipped {error}", file=sys.stderr)
     if args.json:
@@ -199,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--project", metavar="NAME", help="project name (default: the session's git root)")
     p.add_argument("--agent", choices=["auto", "claude", "codex", "gemini"], default="auto")
+    p.add_argument("--workers", type=int, metavar="N", help="read with N worker processes (0: in this process), for a large backfill; same result")
 
     p = add("promote", cmd_promote, "the promotion pass: a dry run that writes nothing, or --write to stage proposals")
     p.add_argument("--write", action="store_true", help="stage proposals in <store>/staged/")
