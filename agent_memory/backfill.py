@@ -22,7 +22,9 @@ from .store import Paths, StoreLock, append_jsonl, ensure_store, read_json, writ
 from .tiers import open_index, register_project
 from .transcripts import iter_transcript_files, read_transcript
 
-FLUSH_RECORDS = 5000  # atoms + chunks held before they are appended to L1
+FLUSH_RECORDS = 5000  # atoms + chunks held before they are appended to L1 …
+FLUSH_CHARS = 2_000_000  # … or this much of their text (long chunks), …
+FLUSH_SECONDS = 1.0  # … or after this long: the index takes rows while the workers read on
 IN_FLIGHT_PER_WORKER = 2  # files handed out ahead of the writer, per worker
 
 
@@ -163,6 +165,17 @@ class _Progress:
             self.bar.stop()
 
 
+def _main_importable() -> bool:
+    """Whether worker processes can import this program's main module, as multiprocessing makes them."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    if main is None or getattr(getattr(main, "__spec__", None), "name", None):
+        return True
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
+
+
 def _pool(workers: int) -> Any:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -191,7 +204,8 @@ def backfill(
     """Ingest transcripts (files or folders) with ``workers`` reader processes; same result as ``ingest``.
 
     ``workers=None`` uses every core; ``workers=0`` reads in this process. ``progress`` shows a
-    bar on stderr.
+    bar on stderr. Workers import the caller's main module, as multiprocessing does: a script
+    calling this needs the ``if __name__ == "__main__":`` guard.
     """
     if workers is not None and workers < 0:
         raise UsageError(f"workers must be 0 or more, not {workers}")
@@ -207,7 +221,8 @@ def backfill(
         entries = _plan(files, state, agent, project, fallback, chunks)
         tasks = [e for e in entries if e.task is not None]
         count = (os.cpu_count() or 1) if workers is None else workers
-        count = min(count, len(tasks))
+        # a program read from stdin cannot be re-imported by workers: read in this process instead
+        count = min(count, len(tasks)) if _main_importable() else 0
         report.workers = count
         total = sum(e.size for e in tasks)
         bar = _Progress(progress, total, len(entries))
@@ -323,6 +338,8 @@ class _Writer:
         self.added: set[tuple[str, str]] = set()
         self.atoms: list[dict[str, Any]] = []
         self.chunks: list[dict[str, Any]] = []
+        self.chars = 0
+        self.last_flush = time.monotonic()
         self.dirty = False
 
     def _first(self, kind: str, ref: str) -> bool:
@@ -357,6 +374,7 @@ class _Writer:
             if not self._first("atom", atom["id"]):
                 continue
             self.atoms.append(atom)
+            self.chars += len(atom.get("quote", "")) + len(atom.get("text", ""))
             report.atoms_added += 1
             if atom["redacted"]:
                 report.quarantined += 1
@@ -364,6 +382,7 @@ class _Writer:
             for chunk in result.chunks:
                 if self._first("chunk", chunk["id"]):
                     self.chunks.append(chunk)
+                    self.chars += len(chunk.get("text", ""))
                     report.chunks_added += 1
         self.state[entry.key] = {
             "sig": entry.sig,
@@ -372,7 +391,11 @@ class _Writer:
             "sessions": sorted(sessions),
         }
         self.dirty = True
-        if len(self.atoms) + len(self.chunks) >= self.flush_records:
+        if (
+            len(self.atoms) + len(self.chunks) >= self.flush_records
+            or self.chars >= FLUSH_CHARS
+            or (self.atoms or self.chunks) and time.monotonic() - self.last_flush >= FLUSH_SECONDS
+        ):
             self.flush()
 
     def flush(self, final: bool = False) -> None:
@@ -384,7 +407,8 @@ class _Writer:
         wrote = append_jsonl(self.paths.atoms, self.atoms)
         if self.with_chunks:
             wrote += append_jsonl(self.paths.chunks, self.chunks)
-        self.atoms, self.chunks = [], []
+        self.atoms, self.chunks, self.chars = [], [], 0
+        self.last_flush = time.monotonic()
         if self.dirty or final:
             write_json(self.paths.ingested, self.state)
             self.dirty = False
