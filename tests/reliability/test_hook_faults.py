@@ -350,6 +350,8 @@ def test_json_of_the_wrong_types(built: tuple[Env, Snapshot], name: str, event: 
     no_traceback(done.err)
     hook_context(done.out, agent, event)
     assert_nothing_lost(before, snapshot(env.store, env.user))
+    if name != "nulls":  # null is how agents say "absent"; anything else is worth a line in the log
+        assert "wrong type" in logged(env) + logged(env, user=True)
 
 
 # ---------------------------------------------------------------- what the transcript holds
