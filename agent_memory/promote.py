@@ -455,6 +455,10 @@ def plan(paths: Paths, config: dict[str, Any] | None = None) -> Plan:
     gates = config["gates"]
     proposals: list[Proposal] = []
     blocked: list[dict[str, Any]] = []
+    retired_for: dict[str, list[str]] = defaultdict(list)  # kept claim → adopted claims it replaces
+    for claim in claims:
+        if claim.retired_for and claim.tier in ("L2", "L3"):
+            retired_for[claim.retired_for].append(claim.id)
     for claim in claims:
         if claim.tier != "L1":
             continue
@@ -463,7 +467,7 @@ def plan(paths: Paths, config: dict[str, Any] | None = None) -> Plan:
         if not path:
             blocked.append({"claim_id": claim.id, "text": claim.text, "reasons": reasons, "to": "L2"})
             continue
-        replaces = tuple(sorted(c.id for c in claims if c.retired_for == claim.id and c.tier in ("L2", "L3")))
+        replaces = tuple(retired_for.get(claim.id, ()))
         proposals.append(
             Proposal(
                 id=short_hash("proposal", claim.id, "L2"), claim_id=claim.id, text=claim.text, source_tier="L1",
