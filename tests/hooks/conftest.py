@@ -12,14 +12,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import pytest
+from hookjson import HOOK_NAMES, hook_output  # noqa: F401  (re-exported for the hook tests)
 
 NOW = "2025-09-20T12:00:00Z"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "transcripts"
-HOOK_NAMES = {
-    "claude": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "SessionEnd"},
-    "codex": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "Stop"},
-    "gemini": {"session-start": "SessionStart", "user-prompt-submit": "BeforeAgent", "session-end": "SessionEnd"},
-}
 SWITCHES = ("AGENT_MEMORY_SESSIONSTART", "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND")
 # budgets generous enough that a hook waits for its worker to finish: tests then see the result
 PATIENT = {"session_end_seconds": 60, "catchup_seconds": 60}
@@ -173,16 +169,3 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HookEnv:
     return HookEnv(tmp_path, root, home, user)
 
 
-def hook_output(stdout: str, agent: str, event: str) -> str | None:
-    """The additionalContext of a hook's stdout, None when it printed nothing; fails on anything else."""
-    if stdout == "":
-        return None
-    lines = stdout.splitlines()
-    assert len(lines) == 1 and stdout.endswith("\n"), f"one JSON line expected, got {stdout!r}"
-    value = json.loads(lines[0])
-    assert set(value) == {"hookSpecificOutput"}, value
-    inner = value["hookSpecificOutput"]
-    assert inner["hookEventName"] == HOOK_NAMES[agent][event]
-    assert set(inner) == {"hookEventName", "additionalContext"}
-    assert isinstance(inner["additionalContext"], str) and inner["additionalContext"]
-    return str(inner["additionalContext"])

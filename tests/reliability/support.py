@@ -18,17 +18,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
+from hookjson import HOOK_NAMES as HOOK_EVENTS, hook_output as hook_context  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = "2026-03-20T12:00:00Z"
 CRASHPOINT = Path(__file__).with_name("crashpoint.py")
 # budgets generous enough that a hook waits for its worker: the test then sees the result
 PATIENT_CONFIG = "budgets:\n  session_end_seconds: 120\n  catchup_seconds: 120\n"
-HOOK_EVENTS = {
-    "claude": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "SessionEnd"},
-    "codex": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "Stop"},
-    "gemini": {"session-start": "SessionStart", "user-prompt-submit": "BeforeAgent", "session-end": "SessionEnd"},
-}
 _SCRUBBED_ENV = (
     "AGENT_MEMORY_DIR", "AGENT_MEMORY_SESSIONSTART", "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND",
     "CLAUDE_CONFIG_DIR", "CODEX_HOME", "FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR", "COLUMNS",
@@ -278,21 +274,6 @@ def assert_nothing_lost(before: Snapshot, after: Snapshot) -> None:
     assert after.l3 == before.l3, "L3 changed"
     assert after.decisions == before.decisions, "decisions changed"
     assert set(before.staged) <= set(after.staged), f"staged proposals lost: {set(before.staged) - set(after.staged)}"
-
-
-def hook_context(stdout: str, agent: str, event: str) -> str | None:
-    """The additionalContext a hook printed, None when it printed nothing; fails on anything else."""
-    if stdout == "":
-        return None
-    lines = stdout.splitlines()
-    assert len(lines) == 1 and stdout.endswith("\n"), f"one JSON line expected, got {stdout[:300]!r}"
-    value = json.loads(lines[0])
-    assert set(value) == {"hookSpecificOutput"}, value
-    inner = value["hookSpecificOutput"]
-    assert inner["hookEventName"] == HOOK_EVENTS[agent][event]
-    assert set(inner) == {"hookEventName", "additionalContext"}
-    assert isinstance(inner["additionalContext"], str) and inner["additionalContext"]
-    return str(inner["additionalContext"])
 
 
 def no_traceback(*texts: str) -> None:
