@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from . import places
 from .model import StoreError, UsageError
 
 STORE_GITIGNORE = """\
@@ -75,11 +76,7 @@ def day_of(timestamp: str) -> str:
 
 def find_project_root(start: str | os.PathLike[str]) -> Path:
     """The nearest ancestor holding ``.git``, else ``start`` itself."""
-    here = Path(start).resolve()
-    for candidate in (here, *here.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return here
+    return Path(places.project_root(os.fspath(start)))
 
 
 # each agent's own instruction file name
@@ -88,11 +85,7 @@ INSTRUCTION_FILES = {"claude": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEM
 
 def agent_home(agent: str) -> Path:
     """An agent's user-level folder: ``$CLAUDE_CONFIG_DIR`` / ``$CODEX_HOME`` or ``~/.claude``, ``~/.codex``, ``~/.gemini``."""
-    if agent == "claude":
-        return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
-    if agent == "codex":
-        return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
-    return Path.home() / ".gemini"
+    return Path(places.agent_home(agent))
 
 
 @dataclass(frozen=True)
@@ -106,12 +99,9 @@ class Paths:
     @classmethod
     def resolve(cls, memory_dir: str | None = None, cwd: str | None = None) -> "Paths":
         """``--memory-dir``, else ``$AGENT_MEMORY_DIR``, else ``<project root>/.memory``."""
-        root = find_project_root(cwd or os.getcwd())
-        chosen = memory_dir or os.environ.get("AGENT_MEMORY_DIR") or ""
-        store = Path(chosen).expanduser().resolve() if chosen else root / ".memory"
-        home = os.environ.get("AGENT_MEMORY_HOME") or ""
-        user = Path(home).expanduser().resolve() if home else Path.home() / ".agent-memory"
-        return cls(store=store, user=user, project_root=root)
+        root = places.project_root(cwd or os.getcwd())
+        store, user = places.project_store(root, memory_dir), places.user_store()
+        return cls(store=Path(store), user=Path(user), project_root=Path(root))
 
     # project store
     @property
