@@ -1,10 +1,12 @@
 """The shared SQLite FTS5 index: a rebuildable shadow of the store's files.
 
 Two FTS5 tables over one ``docs`` table: ``porter unicode61`` for words (bm25 ranked)
-and ``trigram`` for CJK substrings. Rows are keyed by content hash; each source file
-is re-read only when its size or mtime changed (append-only logs only from where the
-last sync stopped), and rows whose source vanished go by set difference.
-Only the standard library is imported: hooks search through this module.
+and ``trigram`` for CJK substrings; and, for prompt recall, one row per distinct claim
+key of the atoms (``keys``, with FTS5 tables of its own), kept by triggers. Rows are keyed
+by content hash; each source file is re-read only when its size or mtime changed
+(append-only logs only from where the last sync stopped), and rows whose source vanished
+go by set difference. Only the standard library is imported; the hooks' hot path reads
+the same file through ``lookup``.
 """
 
 from __future__ import annotations
@@ -20,10 +22,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from .lookup import SCHEMA_VERSION, decay_factor, signature
 from .model import SqliteTooOld
-from .store import parse_time
 
-SCHEMA_VERSION = "1"
 
 # A source file and how one of its records becomes an index row (None: not indexed).
 RowMaker = Callable[[dict[str, Any]], "Row | None"]
@@ -38,6 +39,8 @@ class Row:
     text: str
     date: str  # ISO timestamp from the record ("" → the source file's mtime is used)
     meta: dict[str, Any] = field(default_factory=dict)
+    claim: str = ""  # an atom's claim key text (derived from ``text``, so not part of the row id)
+    terms: str = ""  # an atom's content terms for prompt recall, space-separated (derived from ``text`` too)
 
     @property
     def row_id(self) -> str:
@@ -100,9 +103,14 @@ CREATE TABLE IF NOT EXISTS sources(
     offset INTEGER NOT NULL DEFAULT 0, head TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS docs(
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, source TEXT NOT NULL,
-    kind TEXT NOT NULL, ref TEXT NOT NULL, date TEXT NOT NULL, text TEXT NOT NULL, meta TEXT NOT NULL);
+    kind TEXT NOT NULL, ref TEXT NOT NULL, date TEXT NOT NULL, text TEXT NOT NULL, meta TEXT NOT NULL,
+    claim TEXT NOT NULL DEFAULT '', terms TEXT NOT NULL DEFAULT '', session TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS docs_source ON docs(source);
 CREATE INDEX IF NOT EXISTS docs_ref ON docs(ref);
+CREATE INDEX IF NOT EXISTS docs_claim ON docs(claim, session) WHERE claim != '';
+CREATE TABLE IF NOT EXISTS keys(
+    rowid INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, text TEXT NOT NULL, terms TEXT NOT NULL,
+    last TEXT NOT NULL, redacted INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_words USING fts5(
     text, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_tri USING fts5(
@@ -114,6 +122,27 @@ END;
 CREATE TRIGGER IF NOT EXISTS docs_ad AFTER DELETE ON docs BEGIN
     INSERT INTO docs_words(docs_words, rowid, text) VALUES ('delete', old.rowid, old.text);
     INSERT INTO docs_tri(docs_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
+CREATE VIRTUAL TABLE IF NOT EXISTS keys_words USING fts5(
+    text, content='keys', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS keys_tri USING fts5(
+    text, content='keys', content_rowid='rowid', tokenize='trigram');
+CREATE TRIGGER IF NOT EXISTS keys_ai AFTER INSERT ON keys BEGIN
+    INSERT INTO keys_words(rowid, text) VALUES (new.rowid, new.text);
+    INSERT INTO keys_tri(rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS keys_ad AFTER DELETE ON keys BEGIN
+    INSERT INTO keys_words(keys_words, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO keys_tri(keys_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS docs_key_ai AFTER INSERT ON docs WHEN new.claim != '' BEGIN
+    INSERT INTO keys(key, text, terms, last, redacted)
+        VALUES (new.claim, new.text, new.terms, new.date, coalesce(json_extract(new.meta, '$.redacted'), 0))
+        ON CONFLICT(key) DO UPDATE SET last = max(last, excluded.last), redacted = max(redacted, excluded.redacted);
+END;
+CREATE TRIGGER IF NOT EXISTS docs_key_ad AFTER DELETE ON docs
+    WHEN old.claim != '' AND NOT EXISTS (SELECT 1 FROM docs WHERE claim = old.claim AND claim != '') BEGIN
+    DELETE FROM keys WHERE key = old.claim;
 END;
 """
 
@@ -279,11 +308,7 @@ class Decay:
 
     def factor(self, date: str) -> float:
         """The weight of a record dated ``date`` (1.0 for undated or future records)."""
-        moment = parse_time(date) if date else None
-        if moment is None or self.half_life_days <= 0:
-            return 1.0
-        age_days = (self.now - moment).total_seconds() / 86400.0
-        return 0.5 ** (max(age_days, 0.0) / self.half_life_days)
+        return decay_factor(self.now.timestamp(), self.half_life_days, date)
 
 
 def route_depth(limit: int) -> int:
@@ -335,8 +360,9 @@ class Index:
                 version = found[0] if found else None
             if version != SCHEMA_VERSION:
                 con.executescript(
-                    "DROP TABLE IF EXISTS docs_words; DROP TABLE IF EXISTS docs_tri;"
-                    "DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS meta;"
+                    "DROP TABLE IF EXISTS docs_words; DROP TABLE IF EXISTS docs_tri; DROP TABLE IF EXISTS keys_words;"
+                    "DROP TABLE IF EXISTS keys_tri; DROP TABLE IF EXISTS keys; DROP TABLE IF EXISTS docs;"
+                    "DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS meta;"
                 )
                 con.executescript(_DDL)
                 con.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
@@ -444,10 +470,12 @@ class Index:
 
     def _insert(self, source_name: str, rows: list[Row], fallback_date: str) -> int:
         cursor = self.con.executemany(
-            "INSERT OR IGNORE INTO docs(id, source, kind, ref, date, text, meta) VALUES (?,?,?,?,?,?,?)",
+            "INSERT OR IGNORE INTO docs(id, source, kind, ref, date, text, meta, claim, terms, session) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
             (
                 (r.row_id, source_name, r.kind, r.ref, r.date or fallback_date, r.text,
-                 json.dumps(r.meta, ensure_ascii=False, sort_keys=True))
+                 json.dumps(r.meta, ensure_ascii=False, sort_keys=True), r.claim, r.terms,
+                 str(r.meta.get("session") or "") if r.claim else "")
                 for r in rows
             ),
         )
@@ -645,11 +673,7 @@ def _head_of(handle: Any, upto: int) -> str:
 
 def _signature(path: Path) -> str | None:
     """Size, mtime and inode of a source file; None when it is missing or cannot be used."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
+    return signature(str(path))
 
 
 def _mtime_iso(path: Path) -> str:

@@ -63,7 +63,12 @@ def register_project(paths: Paths) -> None:
 
 
 def _l1_row(kind: str) -> Any:
-    """How an L1 record (an atom or a past-session chunk) becomes a row, citing its line."""
+    """How an L1 record (an atom or a past-session chunk) becomes a row, citing its line.
+
+    An atom's row carries its claim key, which groups observations for prompt recall.
+    """
+    from .claims import claim_key
+    from .terms import prompt_terms
 
     def make(record: dict[str, Any]) -> Row | None:
         if not record.get("id") or not isinstance(record.get("text"), str):
@@ -79,7 +84,11 @@ def _l1_row(kind: str) -> Any:
         if kind == "atom":
             meta["atom_kind"] = record.get("kind", "")
             meta["redacted"] = bool(record.get("redacted"))
-        return Row(kind=kind, ref=str(record["id"]), text=record["text"], date=str(record.get("timestamp", "")), meta=meta)
+        key = claim_key(record["text"]) if kind == "atom" else None
+        claim = key.text if key is not None and key.tokens else ""
+        terms = " ".join(prompt_terms(record["text"])) if claim else ""
+        return Row(kind=kind, ref=str(record["id"]), text=record["text"], date=str(record.get("timestamp", "")), meta=meta,
+                   claim=claim, terms=terms)
 
     return make
 
