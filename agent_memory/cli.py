@@ -68,6 +68,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         print(f"agent-memory: no such file or folder: {missing[0]}{more}", file=sys.stderr)
         return EXIT_USER
+    report: Any
     if args.workers is not None:
         from .backfill import backfill  # large histories: reader processes, one writer
 
@@ -268,32 +269,6 @@ def _version() -> str:
     return __version__
 
 
-def _hook_args(argv: list[str]) -> argparse.Namespace | None:
-    """``[--memory-dir D] hook EVENT [--agent A] [--memory-dir D]`` read by hand, or None for anything else."""
-    memory_dir = None
-    rest = list(argv)
-    if rest[:1] == ["--memory-dir"] and len(rest) >= 2:
-        memory_dir, rest = rest[1], rest[2:]
-    if rest[:1] != ["hook"] or "-h" in rest or "--help" in rest:
-        return None
-    event, agent = "", "claude"
-    items = iter(rest[1:])
-    for item in items:
-        if item in ("--agent", "--memory-dir"):
-            value = next(items, "")
-            if item == "--agent":
-                agent = value
-            else:
-                memory_dir = value
-        elif item.startswith("--agent="):
-            agent = item.split("=", 1)[1]
-        elif item.startswith("--memory-dir="):
-            memory_dir = item.split("=", 1)[1]
-        elif not event:
-            event = item
-    return argparse.Namespace(event=event, agent=agent, memory_dir=memory_dir)
-
-
 def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction) and command in action.choices:
@@ -304,11 +279,11 @@ def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> arg
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    hook = _hook_args(argv)
+    from .hooks import cmd_hook, hook_args
+
+    hook = hook_args(argv)
     if hook is not None:
         # the hot path: no argparse, no SQLite check; a hook fails open whatever it is given
-        from .hooks import cmd_hook
-
         return cmd_hook(hook)
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)

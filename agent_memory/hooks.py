@@ -7,23 +7,33 @@ BeforeAgent and nothing else on stdout. Session-end work (ingest, staging) runs 
 worker so it survives the agent's exit; the hook waits for it only as long as the budget allows.
 
 Fail open: whatever breaks, a hook exits 0, prints nothing that is not valid hook output, and
-logs the error under the store. Only the standard library is imported here, and lazily.
+logs the error under the store. The hot path is short and standard-library only: places
+(where the store is), terms and lookup (prompt recall straight from the index file), and a
+small cache of what session-start said and what the config holds, each checked against the
+size, mtime and inode of the files it came from. Everything else loads only on a miss.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Iterable
 
+from . import places, wire
+from .terms import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, relevance
+
+TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
     import argparse
+    import sqlite3
     from pathlib import Path
+    from typing import Any, Iterable, Union
 
-    from .index import Hit, Index
     from .store import Paths
+
+    AnyPaths = Union["Paths", "Where"]
+
+__all__ = ["PROMPT_SCAN_CHARS", "PROMPT_TERMS", "is_relevant", "prompt_terms", "relevance"]
 
 EVENTS = ("session-start", "user-prompt-submit", "session-end")
 
@@ -50,10 +60,10 @@ SWITCHES = {
 STDIN_TIMEOUT = 2.0  # seconds to wait for the hook JSON; some agents never close stdin
 STDIN_LIMIT = 8 * 1024 * 1024
 CONTEXT_CAP = 10_000  # Claude Code and Codex cut additionalContext beyond this many characters
-PROMPT_SCAN_CHARS = 4000  # a pasted log is not read whole to find what a prompt is about
-PROMPT_TERMS = 32
 CATCHUP_FILES = 200
 CODEX_CATCHUP_DAYS = 14
+CACHE_FILE = "hook-cache.json"  # in L1/: local, never committed
+RECORDED_FILE = "catchup-cache.json"  # in L1/: what ingested.json says of the project's transcript folders
 TAG_CONTESTED = "[contested]"
 HEADINGS = {
     "L2": "Adopted for this project (agent-memory; each reviewed by a person):",
@@ -61,20 +71,50 @@ HEADINGS = {
 }
 PROMPT_HEADING = "From earlier sessions in this project (agent-memory; not reviewed yet, a hint rather than a rule):"
 
-# words that say little about what a prompt is about; they never count towards relevance
-_WEAK_TERMS = frozenset(
-    """use using used new make made get got let want need like thing things way also just now ok okay yes sure
-    help try see look know think go going what how why where when which who whose there here some any all more
-    most much many one two other again still into onto out up down over thank thanks hi hello
-    and or but if than as at by for from in on to with without about before after while whether via per
-    their them these those has have had having""".split()
-)
-
 
 # ---------------------------------------------------------------- entry points
 
 
-def cmd_hook(args: "argparse.Namespace") -> int:
+class HookArgs:
+    """What a hook command line says: the event, the agent, and an optional store folder."""
+
+    def __init__(self, event: str, agent: str = "claude", memory_dir: str | None = None) -> None:
+        self.event, self.agent, self.memory_dir = event, agent, memory_dir
+
+
+def hook_args(argv: list[str]) -> HookArgs | None:
+    """``[--memory-dir D] hook EVENT [--agent A] [--memory-dir D]`` read by hand, or None for anything else."""
+    memory_dir = None
+    rest = list(argv)
+    if rest[:1] == ["--memory-dir"] and len(rest) >= 2:
+        memory_dir, rest = rest[1], rest[2:]
+    if rest[:1] != ["hook"] or "-h" in rest or "--help" in rest:
+        return None
+    event, agent = "", "claude"
+    items = iter(rest[1:])
+    for item in items:
+        if item in ("--agent", "--memory-dir"):
+            value = next(items, "")
+            if item == "--agent":
+                agent = value
+            else:
+                memory_dir = value
+        elif item.startswith("--agent="):
+            agent = item.split("=", 1)[1]
+        elif item.startswith("--memory-dir="):
+            memory_dir = item.split("=", 1)[1]
+        elif not event:
+            event = item
+    return HookArgs(event, agent, memory_dir)
+
+
+def main(argv: list[str]) -> int:
+    """``run_hook.py EVENT [--agent A] [--memory-dir D]``: one hook; always exits 0."""
+    args = hook_args(["hook", *argv])
+    return cmd_hook(args) if args is not None else 0
+
+
+def cmd_hook(args: "argparse.Namespace | HookArgs") -> int:
     """``agent-memory hook EVENT``: run one hook; never raises, always returns 0."""
     started = time.monotonic()
     try:
@@ -93,25 +133,27 @@ def cmd_hook(args: "argparse.Namespace") -> int:
     return 0
 
 
-def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started: float) -> dict[str, Any] | None:
+def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started: float) -> "dict[str, Any] | None":
     """One hook from its raw stdin to the JSON to print (None: print nothing)."""
     payload, problem = parse_payload(raw)
-    paths = _resolve(memory_dir, payload)
+    where = Where(memory_dir, _str(payload, "cwd") or os.getcwd())
     if problem:
-        _log(paths, f"hook {event}", problem)
-    config = _config(paths)
+        _log(where, f"hook {event}", problem)
+    cache = HookCache(where.l1_dir)
     if event == "session-start":
-        text = session_start_context(paths, agent, config, _str(payload, "cwd"))
+        text = cached_session_start(where, agent, _str(payload, "cwd"), cache)
         output = _context_output(agent, event, text)
         if output is not None:
             _emit(output)  # the context goes out first; catching up must not delay it
-        _catch_up(paths, agent, payload, config)
+        _catch_up(where, agent, payload, cache)
         return None
     if event == "user-prompt-submit":
         prompt = _str(payload, "prompt")
-        return _context_output(agent, event, prompt_context(paths, config, prompt)) if prompt else None
+        if not prompt or not os.path.isfile(where.atoms):
+            return None
+        return _context_output(agent, event, prompt_context(where, cached_config(where, cache), prompt))
     if payload:
-        _session_end(paths, agent, payload, config, started)
+        _session_end(where, agent, payload, cached_config(where, cache), started)
     return None
 
 
@@ -157,7 +199,7 @@ def read_stdin(timeout: float) -> bytes:
 
 def _is_json_object(data: bytes) -> bool:
     try:
-        return isinstance(json.loads(data), dict)
+        return isinstance(wire.loads(data), dict)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return False
 
@@ -167,7 +209,7 @@ def parse_payload(raw: bytes) -> tuple[dict[str, Any], str]:
     if not raw.strip():
         return {}, "no hook JSON on stdin"
     try:
-        value = json.loads(raw)
+        value = wire.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         return {}, f"stdin is not JSON: {exc}"
     if not isinstance(value, dict):
@@ -187,67 +229,194 @@ def _str(payload: dict[str, Any], key: str) -> str:
 def _emit(output: dict[str, Any]) -> None:
     # ASCII-only JSON: valid whatever encoding the agent reads stdout with
     try:
-        sys.stdout.write(json.dumps(output, ensure_ascii=True) + "\n")
+        sys.stdout.write(wire.dumps(output) + "\n")
         sys.stdout.flush()
     except (BrokenPipeError, OSError, ValueError):
         pass
 
 
-def _context_output(agent: str, event: str, text: str) -> dict[str, Any] | None:
+def _context_output(agent: str, event: str, text: str) -> "dict[str, Any] | None":
     if not text:
         return None
     name = AGENT_EVENTS[agent][event]
     return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
 
 
-# ---------------------------------------------------------------- paths, config, errors
+# ---------------------------------------------------------------- where things are, the cache, errors
 
 
-def _resolve(memory_dir: str | None, payload: dict[str, Any]) -> "Paths":
-    from .store import Paths
+class Where:
+    """The store's files as plain strings, named as ``store.Paths`` names them; ``paths()`` gives that."""
 
-    cwd = _str(payload, "cwd") or os.getcwd()
-    return Paths.resolve(memory_dir, cwd=cwd)
+    def __init__(self, memory_dir: str | None, cwd: str) -> None:
+        self.project_root = places.project_root(cwd)
+        self.store = places.project_store(self.project_root, memory_dir)
+        self.user = places.user_store()
+
+    @property
+    def l1_dir(self) -> str:
+        return os.path.join(self.store, "L1")
+
+    @property
+    def atoms(self) -> str:
+        return os.path.join(self.l1_dir, "atoms.jsonl")
+
+    @property
+    def ingested(self) -> str:
+        return os.path.join(self.l1_dir, "ingested.json")
+
+    @property
+    def contested(self) -> str:
+        return os.path.join(self.l1_dir, "contested.json")
+
+    @property
+    def l2(self) -> str:
+        return os.path.join(self.store, "L2.jsonl")
+
+    @property
+    def l3(self) -> str:
+        return os.path.join(self.user, "L3.jsonl")
+
+    @property
+    def staged(self) -> str:
+        return os.path.join(self.store, "staged")
+
+    @property
+    def config(self) -> str:
+        return os.path.join(self.store, "config.yaml")
+
+    @property
+    def index(self) -> str:
+        return os.path.join(self.store, "index.db")
+
+    def paths(self) -> "Paths":
+        from pathlib import Path
+
+        from .store import Paths
+
+        return Paths(store=Path(self.store), user=Path(self.user), project_root=Path(self.project_root))
 
 
-def _config(paths: "Paths") -> dict[str, Any]:
+def _paths(where: "AnyPaths") -> "Paths":
+    return where.paths() if isinstance(where, Where) else where
+
+
+def _stat_key(path: str) -> list[int] | None:
+    """What tells a file changed: size, mtime and inode (atomic writes replace the inode)."""
+    try:
+        stat = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ino]
+
+
+class HookCache:
+    """A JSON file in L1/ of results the hooks derived from files, each with the files' stat keys.
+
+    An entry counts only while every file it came from is unchanged (the keys are taken
+    before the files are read, so a change while reading makes the entry stale, never
+    wrong); a miss recomputes and rewrites it. Written only into an existing L1 folder, and
+    a failed write costs nothing.
+    """
+
+    def __init__(self, l1_dir: str, name: str = CACHE_FILE) -> None:
+        self.l1_dir = l1_dir
+        self.path = os.path.join(l1_dir, name)
+        self._data: dict[str, Any] | None = None
+
+    def _load(self) -> "dict[str, Any]":
+        if self._data is None:
+            try:
+                found = _json_file(self.path)
+            except OSError:
+                found = None
+            self._data = found if isinstance(found, dict) else {}
+        return self._data
+
+    def get(self, name: str, sig: object) -> object:
+        entry = self._load().get(name)
+        if isinstance(entry, dict) and entry.get("sig") == sig and "value" in entry:
+            return entry["value"]
+        return None
+
+    def put(self, name: str, sig: object, value: object) -> None:
+        import json
+
+        data = self._load()
+        data[name] = {"sig": json.loads(json.dumps(sig)), "value": value}
+        if not os.path.isdir(self.l1_dir):
+            return
+        try:
+            from pathlib import Path
+
+            from .store import atomic_write
+
+            atomic_write(Path(self.path), json.dumps(data, ensure_ascii=False, sort_keys=True))
+        except OSError:
+            pass  # a read-only store recomputes next time
+
+
+def cached_config(where: "AnyPaths", cache: HookCache) -> "dict[str, Any]":
+    """The store's config (defaults where it says nothing), parsed once per change of ``config.yaml``."""
+    sig = [_version(), _stat_key(str(where.config))]
+    found = cache.get("config", sig)
+    if isinstance(found, dict):
+        return found
+    config = _config(where)
+    cache.put("config", sig, config)
+    return config
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _config(where: "AnyPaths") -> "dict[str, Any]":
+    from pathlib import Path
+
     from .config import DEFAULTS, load_config
 
     try:
-        return load_config(paths.config)
+        return load_config(Path(where.config))
     except Exception as exc:  # a broken config costs the config, not the hook
-        _log(paths, "config", exc)
+        _log(where, "config", exc)
         import copy
 
         return copy.deepcopy(DEFAULTS)
 
 
-def _budget(config: dict[str, Any], key: str, fallback: float) -> float:
-    budgets = config.get("budgets")
-    value = budgets.get(key, fallback) if isinstance(budgets, dict) else fallback
+def _setting(config: "dict[str, Any]", section: str, key: str, fallback: float) -> float:
+    group = config.get(section)
+    value = group.get(key, fallback) if isinstance(group, dict) else fallback
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
         return fallback
     return float(value)
 
 
-def _log(paths: "Paths", where: str, error: BaseException | str) -> None:
+def _budget(config: "dict[str, Any]", key: str, fallback: float) -> float:
+    return _setting(config, "budgets", key, fallback)
+
+
+def _log(where: "AnyPaths", at: str, error: "BaseException | str") -> None:
     """Log under the project store when it exists, else under the user store (never raises)."""
     try:
+        from pathlib import Path
+
         from .store import Paths, log_error
 
-        target = paths
+        paths = _paths(where)
         if not paths.store.is_dir():
-            target = Paths(store=paths.user, user=paths.user, project_root=paths.project_root)
-        log_error(target, where, error)
+            paths = Paths(store=Path(paths.user), user=Path(paths.user), project_root=Path(paths.project_root))
+        log_error(paths, at, error)
     except Exception:
         pass
 
 
-def _log_anywhere(memory_dir: str | None, where: str, error: BaseException | str) -> None:
+def _log_anywhere(memory_dir: str | None, at: str, error: "BaseException | str") -> None:
     try:
-        from .store import Paths
-
-        _log(Paths.resolve(memory_dir), where, error)
+        _log(Where(memory_dir, os.getcwd()), at, error)
     except Exception:
         pass
 
@@ -255,7 +424,23 @@ def _log_anywhere(memory_dir: str | None, where: str, error: BaseException | str
 # ---------------------------------------------------------------- session-start
 
 
-def session_start_context(paths: "Paths", agent: str, config: dict[str, Any], cwd: str = "") -> str:
+def cached_session_start(where: Where, agent: str, cwd: str, cache: HookCache) -> str:
+    """``session_start_context``, recomputed only when a file it reads has changed."""
+    if not os.path.isdir(where.store) and not os.path.isfile(where.l3):
+        return ""  # nothing adopted anywhere
+    watched = [where.l2, where.l3, where.contested, where.config, where.staged,
+               *instruction_candidates(where.project_root, agent, cwd)]
+    sig = [_version(), agent, cwd, [[p, _stat_key(p)] for p in watched]]
+    name = f"session-start {agent} {cwd}"
+    found = cache.get(name, sig)
+    if isinstance(found, str):
+        return found
+    text = session_start_context(where.paths(), agent, cached_config(where, cache), cwd)
+    cache.put(name, sig, text)
+    return text
+
+
+def session_start_context(paths: "Paths", agent: str, config: "dict[str, Any]", cwd: str = "") -> str:
     """Adopted L2 + L3 claims the agent does not already load, contested ones tagged; whole lines within budget."""
     from .tiers import load_claims
 
@@ -289,7 +474,7 @@ def session_start_context(paths: "Paths", agent: str, config: dict[str, Any], cw
             lines.sort(key=lambda line: not line.startswith(f"- {TAG_CONTESTED}"))
             if lines:
                 groups.append((HEADINGS[tier], lines))
-    staged = _staged_count(paths)
+    staged = _staged_count(str(paths.staged))
     note = f"{staged} proposal{'s' if staged != 1 else ''} await{'s' if staged == 1 else ''} review: /cs-memory" if staged else ""
     budget = min(int(_budget(config, "session_start_chars", 6000)), CONTEXT_CAP)
     return _fit(groups, note, budget, "({n} more adopted claim{s} not shown: agent-memory inspect --tier L2)")
@@ -386,49 +571,82 @@ def _plain_line(raw: str) -> str:
     return _plain(line)
 
 
-def instruction_files(paths: "Paths", agent: str, cwd: str = "") -> list["Path"]:
-    """The instruction files the agent loads by itself: project (cwd up to the root) and user level."""
-    from pathlib import Path
-
+def instruction_candidates(root: str, agent: str, cwd: str = "") -> list[str]:
+    """Every place the agent would load an instruction file from: project (cwd up to the root) and user level."""
     names = INSTRUCTION_FILES.get(agent, ())
-    folders: list[Path] = []
-    root = paths.project_root
-    here = Path(cwd).resolve() if cwd else root
-    for folder in (here, *here.parents):
-        folders.append(folder)
+    folders: list[str] = []
+    here = os.path.realpath(cwd) if cwd else root
+    while True:
+        folders.append(here)
         # Claude Code reads CLAUDE.md in every folder above cwd; Codex and Gemini stop at the project root
-        if folder == root and agent != "claude":
+        if here == root and agent != "claude":
             break
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
     if root not in folders:
         folders.append(root)
-    found = [folder / name for folder in folders for name in names]
-    home = _agent_home(agent)
-    found += [home / name.rsplit("/", 1)[-1] for name in names]
-    return [p for p in found if p.is_file()]
+    found = [os.path.join(folder, name) for folder in folders for name in names]
+    home = places.agent_home(agent)
+    return found + [os.path.join(home, name.rsplit("/", 1)[-1]) for name in names]
 
 
-def _agent_home(agent: str) -> "Path":
-    from .store import agent_home
+def instruction_files(paths: "AnyPaths", agent: str, cwd: str = "") -> "list[Path]":
+    """The instruction files the agent loads by itself that exist."""
+    from pathlib import Path
 
-    return agent_home(agent)
+    return [Path(p) for p in instruction_candidates(str(paths.project_root), agent, cwd) if os.path.isfile(p)]
 
 
-def _staged_count(paths: "Paths") -> int:
+def _staged_count(folder: str) -> int:
     try:
-        return sum(1 for p in paths.staged.glob("*.md") if p.is_file())
+        with os.scandir(folder) as entries:
+            return sum(1 for e in entries if e.name.endswith(".md") and e.is_file())
     except OSError:
         return 0
 
 
-def _contested_keys(paths: "Paths") -> set[str]:
-    from .store import read_json
-
+def _contested_keys(paths: "AnyPaths") -> set[str]:
     try:
-        found = read_json(paths.contested, {})
-    except Exception as exc:
+        found = _json_file(str(paths.contested))
+    except OSError as exc:
         _log(paths, "read contested", exc)
         return set()
     return {k for k in found if isinstance(k, str)} if isinstance(found, dict) else set()
+
+
+def _contested_file(paths: "AnyPaths") -> bytes:
+    """``L1/contested.json`` as bytes ("" when missing or unreadable)."""
+    try:
+        with open(str(paths.contested), "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        _log(paths, "read contested", exc)
+        return b""
+
+
+def _is_contested(contested: bytes, key: str) -> bool:
+    """Whether ``contested.json`` (as bytes) holds ``key``, without parsing what may be megabytes of JSON.
+
+    In that file a claim key occurs only as an object key: the key's JSON string followed by
+    a colon (values are lists of claim ids). Both the file's own encoding and an ASCII-escaped
+    one are looked for.
+    """
+    return any((wire.quoted(key, ascii) + ":").encode("utf-8") in contested for ascii in (False, True))
+
+
+def _json_file(path: str) -> object:
+    """A JSON document; None when it is missing or not JSON (OSError when it cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            return wire.loads(handle.read())
+    except FileNotFoundError:
+        return None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
 
 
 def _key_text(text: str) -> str:
@@ -440,288 +658,227 @@ def _key_text(text: str) -> str:
         return ""
 
 
-# ---------------------------------------------------------------- user-prompt-submit
+def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str) -> str:
+    """The L1 claims relevant to ``prompt``, with date and evidence; "" when none is.
 
-
-def prompt_terms(text: str) -> list[str]:
-    """The content terms of a text: claim tokens without filler, weak words and single letters."""
-    from .claims import CONTRAST, claim_key
-
-    tokens = claim_key(text[:PROMPT_SCAN_CHARS]).tokens
-    terms = [t for t in dict.fromkeys(tokens) if t != CONTRAST and len(t) >= 2 and t not in _WEAK_TERMS]
-    return terms
-
-
-def _is_cjk(term: str) -> bool:
-    return any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff" for ch in term)
-
-
-def _term_in(term: str, others: set[str]) -> bool:
-    if term in others:
-        return True
-    if _is_cjk(term):
-        return any(len(o) >= 2 and (term in o or o in term) for o in others)
-    for other in others:
-        short, long = (term, other) if len(term) <= len(other) else (other, term)
-        # light stemming leaves "configur"/"configure" apart; a near-equal prefix joins them
-        if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2:
-            return True
-    return False
-
-
-def relevance(prompt: list[str], atom: list[str]) -> tuple[float, int]:
-    """How much a prompt and an atom share: the fraction of the smaller side's content terms, and the count.
-
-    Scale-free (it does not depend on bm25 scores, which only rank within one query).
+    Candidates are the index's claim keys that share a term with the prompt (bm25 × time
+    decay); the relevance floor keeps those sharing enough of their content terms.
     """
-    if not prompt or not atom:
-        return 0.0, 0
-    others = set(atom)
-    shared = sum(1 for term in prompt if _term_in(term, others))
-    return shared / min(len(prompt), len(atom)), shared
-
-
-def is_relevant(prompt: list[str], atom: list[str], min_score: float) -> bool:
-    """The relevance floor: enough of the smaller side shared, and never a single common word alone."""
-    score, shared = relevance(prompt, atom)
-    return shared >= min(2, len(prompt), len(atom)) and score >= min_score
-
-
-def prompt_context(paths: "Paths", config: dict[str, Any], prompt: str) -> str:
-    """The L1 atoms relevant to ``prompt``, grouped by claim, with date and evidence; "" when none is."""
-    if not paths.atoms.is_file():
+    if not os.path.isfile(str(paths.atoms)):
         return ""
-    terms = prompt_terms(prompt)[:PROMPT_TERMS]
+    terms = prompt_terms(prompt)
     if not terms:
         return ""
     limit = max(1, int(_budget(config, "prompt_atoms", 5)))
     budget = min(int(_budget(config, "prompt_chars", 1500)), CONTEXT_CAP)
-    min_score = _min_score(config)
-    from .claims import claim_key
-    from .index import Decay
-    from .recall import half_life_days
-    from .store import now
-    from .tiers import open_index
+    min_score = min(_setting(config, "recall", "min_score", 0.3), 1.0)
+    half_life = _setting(config, "recall", "half_life_days", 30.0) or 30.0
+    from . import lookup
 
-    recall = config.get("recall")
-    decay = Decay(now(), half_life_days(recall if isinstance(recall, dict) else {}))
-    with open_index(paths) as index:
-        # newer evidence first among equal matches; the relevance floor below ignores the decay
-        hits = index.rank(" ".join(terms), max(8 * limit, 40), ("atom",), decay=decay)
-        groups: dict[str, dict[str, Any]] = {}
-        for rank, hit in enumerate(hits):
-            if hit.meta.get("redacted"):
-                continue
-            atom_terms = prompt_terms(hit.text)
-            if not is_relevant(terms, atom_terms, min_score):
-                continue
-            key = claim_key(hit.text)
-            if not key.tokens:
-                continue
-            group = groups.setdefault(key.text, {"key": key, "hit": hit, "rank": rank, "score": relevance(terms, atom_terms), "seen": []})
-            group["seen"].append(hit)
-        if not groups:
-            return ""
-        chosen = sorted(groups.values(), key=lambda g: (-g["score"][0], -g["score"][1], g["rank"]))[:limit]
-        for group in chosen:
-            group["seen"].extend(_same_claim(index, group["key"]))
-    contested = _contested_keys(paths)
+    con, index = _recall_connection(paths)
+    try:
+        words = [t for t in terms if not is_cjk(t)]
+        found = lookup.matching_keys(con, words, [t for t in terms if is_cjk(t)], max(8 * limit, 40),
+                                     lookup.now_epoch(), half_life)
+        groups = []
+        for rank, (key, text, atom_terms) in enumerate(found):
+            score = relevance(terms, atom_terms)
+            if passes(score, terms, atom_terms, min_score):
+                groups.append((score, rank, key, text))
+        chosen = sorted(groups, key=lambda g: (-g[0][0], -g[0][1], g[1]))[:limit]
+        seen = [lookup.evidence(con, key) for _score, _rank, key, _text in chosen]
+    finally:
+        (index or con).close()
+    if not chosen:
+        return ""
+    contested = _contested_file(paths)
     lines = []
-    for group in chosen:
-        sessions = {str(h.meta.get("session", "")) for h in group["seen"] if h.meta.get("session")}
-        days = [str(h.meta.get("timestamp") or h.date)[:10] for h in group["seen"]]
-        day = max((d for d in days if d), default="")
-        tag = f"{TAG_CONTESTED} " if group["key"].text in contested else ""
-        text = " ".join(group["hit"].text.split())[:400]
-        count = len(sessions) or 1
+    for (_score, _rank, key, text), (sessions, day) in zip(chosen, seen):
+        tag = f"{TAG_CONTESTED} " if _is_contested(contested, key) else ""
+        count = sessions or 1
         evidence = f"{day}; " if day else ""
-        lines.append(f"- {tag}{text} ({evidence}{count} session{'s' if count != 1 else ''})")
+        lines.append(f"- {tag}{' '.join(text.split())[:400]} ({evidence}{count} session{'s' if count != 1 else ''})")
     return _fit([(PROMPT_HEADING, lines)], "", budget)
 
 
-def _min_score(config: dict[str, Any]) -> float:
-    recall = config.get("recall")
-    value = recall.get("min_score", 0.3) if isinstance(recall, dict) else 0.3
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return 0.3
-    return min(max(float(value), 0.0), 1.0)
+def _recall_connection(paths: "AnyPaths") -> "tuple[sqlite3.Connection, Any]":
+    """The index file when it is current; else the index synced (or built in memory) first."""
+    from . import lookup
 
+    con = lookup.connect(str(paths.index))
+    if con is not None:
+        if lookup.atoms_fresh(con, str(paths.atoms)):
+            return con, None
+        con.close()
+    from .tiers import open_index
 
-def _same_claim(index: "Index", key: Any) -> list["Hit"]:
-    """Other observations of one claim: atoms holding all its terms whose key is the same.
-
-    An AND match needs no ranking, so it stays cheap on a large L1; a failure only
-    means the evidence count falls back to what the search itself returned.
-    """
-    from .claims import CONTRAST, claim_key
-    from .index import Hit
-
-    words = [t for t in key.tokens if t != CONTRAST and not _is_cjk(t)]
-    table, terms = ("docs_words", words) if words else ("docs_tri", [t for t in key.tokens if _is_cjk(t) and len(t) >= 3])
-    if not terms:
-        return []
-    expr = " AND ".join('"' + t.replace('"', '""') + '"' for t in dict.fromkeys(terms))
-    sql = (
-        f"SELECT d.text, d.kind, d.ref, d.date, d.meta, d.source FROM {table} f JOIN docs d ON d.rowid = f.rowid "
-        f"WHERE {table} MATCH ? AND d.kind = 'atom' LIMIT 500"
-    )
-    found: list[Hit] = []
-    try:
-        for text, kind, ref, date, meta, source in index.con.execute(sql, (expr,)):
-            if claim_key(text).text != key.text:
-                continue
-            parsed = json.loads(meta)
-            if not parsed.get("redacted"):
-                found.append(Hit(text, 0.0, kind, ref, date, parsed, source))
-    except Exception:
-        return []
-    return found
+    index = open_index(_paths(paths))
+    return index.con, index
 
 
 # ---------------------------------------------------------------- session-end and catching up
 
 
-def _session_end(paths: "Paths", agent: str, payload: dict[str, Any], config: dict[str, Any], started: float) -> None:
+def _session_end(where: "AnyPaths", agent: str, payload: "dict[str, Any]", config: "dict[str, Any]", started: float) -> None:
     transcript = _str(payload, "transcript_path")
     if agent == "codex" and not os.path.isfile(transcript):
         # Codex may send transcript_path null; its rollout is found by session id
         transcript = codex_rollout(_str(payload, "session_id")) or transcript
     if not transcript:
-        _log(paths, "hook session-end", "no transcript_path in the hook input")
+        _log(where, "hook session-end", "no transcript_path in the hook input")
         return
     if not os.path.isfile(transcript):
-        _log(paths, "hook session-end", f"transcript not found: {transcript}")
+        _log(where, "hook session-end", f"transcript not found: {transcript}")
         return
     # Codex's Stop fires after every turn: stage only when the turn added evidence
     stage = "new" if agent == "codex" else "always"
     budget = _budget(config, "session_end_seconds", 1.0)
-    _run_worker(paths, [os.path.abspath(transcript)], stage, budget - (time.monotonic() - started))
+    _run_worker(where, [os.path.abspath(transcript)], stage, budget - (time.monotonic() - started))
 
 
-def _catch_up(paths: "Paths", agent: str, payload: dict[str, Any], config: dict[str, Any]) -> None:
+def _catch_up(where: Where, agent: str, payload: "dict[str, Any]", cache: HookCache) -> None:
     """Hand the project's transcripts that were never ingested, or grew since, to a worker."""
     try:
-        pending = pending_transcripts(paths, agent, payload)
+        pending = pending_transcripts(where, agent, payload, HookCache(where.l1_dir, RECORDED_FILE))
     except Exception as exc:
-        _log(paths, "hook session-start catch-up", exc)
+        _log(where, "hook session-start catch-up", exc)
         return
     if pending:
-        budget = _budget(config, "catchup_seconds", 0.5)
-        _run_worker(paths, pending, "new", budget)
+        budget = _budget(cached_config(where, cache), "catchup_seconds", 0.5)
+        _run_worker(where, pending, "new", budget)
 
 
-def pending_transcripts(paths: "Paths", agent: str, payload: dict[str, Any]) -> list[str]:
+def pending_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]", cache: HookCache | None = None) -> list[str]:
     """Transcripts of this project whose size or mtime differs from what ``L1/ingested.json`` recorded."""
-    from .store import read_json
-
     candidates = _project_transcripts(paths, agent, payload)
     if not candidates:
         return []
-    state = read_json(paths.ingested, {}) if paths.ingested.is_file() else {}
-    if not isinstance(state, dict):
-        state = {}
+    recorded = recorded_sigs(paths, sorted({os.path.dirname(c) for c in candidates}), cache)
     pending: list[tuple[int, str]] = []
-    for path in candidates:
-        key = os.path.abspath(path)
+    for key in candidates:
         try:
             stat = os.stat(key)
         except OSError:
             continue
-        if stat.st_size == 0:
-            continue
-        prior = state.get(key)
-        if isinstance(prior, dict) and prior.get("sig") == [stat.st_size, stat.st_mtime_ns]:
+        if stat.st_size == 0 or recorded.get(key) == [stat.st_size, stat.st_mtime_ns]:
             continue
         pending.append((stat.st_mtime_ns, key))
     pending.sort(reverse=True)  # newest first: the sessions most worth having
     return [p for _m, p in pending[:CATCHUP_FILES]]
 
 
-def _project_transcripts(paths: "Paths", agent: str, payload: dict[str, Any]) -> list[str]:
-    import re
-    from pathlib import Path
+def recorded_sigs(paths: "AnyPaths", folders: list[str], cache: HookCache | None = None) -> "dict[str, Any]":
+    """``[size, mtime_ns]`` that ``L1/ingested.json`` recorded for each transcript in ``folders``.
 
+    Remembered per folder set while ``ingested.json`` is unchanged: that file grows with every
+    transcript ever ingested, and session-start should not parse all of it each time. The
+    detached worker fills this in after each ingest, so the next session-start finds it.
+    """
+    sig = [_version(), _stat_key(str(paths.ingested))]
+    name = "recorded " + "\n".join(folders)
+    if cache is not None:
+        found = cache.get(name, sig)
+        if isinstance(found, dict):
+            return found
+    state = _json_file(str(paths.ingested))
+    wanted = set(folders)
+    recorded = {}
+    for key, entry in (state.items() if isinstance(state, dict) else ()):
+        if isinstance(entry, dict) and os.path.dirname(key) in wanted and isinstance(entry.get("sig"), list):
+            recorded[key] = entry["sig"]
+    if cache is not None:
+        cache.put(name, sig, recorded)
+    return recorded
+
+
+def _listed(folder: str, suffixes: tuple[str, ...], prefix: str = "") -> list[str]:
+    """Absolute paths of the regular files in ``folder`` named ``prefix…suffix``."""
+    base = os.path.abspath(folder)
+    try:
+        with os.scandir(base) as entries:
+            return [os.path.join(base, e.name) for e in entries
+                    if e.name.startswith(prefix) and e.name.endswith(suffixes) and e.is_file()]
+    except OSError:
+        return []
+
+
+def _project_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]") -> list[str]:
     transcript = _str(payload, "transcript_path")
     cwd = _str(payload, "cwd")
     roots = {str(paths.project_root)} | ({cwd} if cwd else set())
     found: set[str] = set()
+    folders = {os.path.dirname(transcript)} if transcript else set()
     if agent == "claude":
-        folders = {Path(transcript).parent} if transcript else set()
-        base = _agent_home("claude") / "projects"
-        # Claude Code names a project's folder after its path, every non-alphanumeric character a dash
-        folders |= {base / re.sub(r"[^A-Za-z0-9]", "-", r) for r in roots}
+        base = os.path.join(places.agent_home("claude"), "projects")
+        # Claude Code names a project's folder after its path, every character but ASCII letters and digits a dash
+        folders |= {os.path.join(base, "".join(c if c.isascii() and c.isalnum() else "-" for c in r)) for r in roots}
         for folder in folders:
-            if folder.is_dir():
-                found.update(str(p) for p in folder.glob("*.jsonl") if p.is_file())
+            found.update(_listed(folder, (".jsonl",)))
     elif agent == "gemini":
         import hashlib
 
-        folders = {Path(transcript).parent} if transcript else set()
-        base = Path.home() / ".gemini" / "tmp"
-        folders |= {base / hashlib.sha256(r.encode("utf-8")).hexdigest() / "chats" for r in roots}
+        base = os.path.join(places.home(), ".gemini", "tmp")
+        folders |= {os.path.join(base, hashlib.sha256(r.encode("utf-8")).hexdigest(), "chats") for r in roots}
         for folder in folders:
-            if folder.is_dir():
-                for pattern in ("session-*.json", "session-*.jsonl"):
-                    found.update(str(p) for p in folder.glob(pattern) if p.is_file())
+            found.update(_listed(folder, (".json", ".jsonl"), "session-"))
     else:
-        found.update(_codex_project_rollouts(paths))
+        found.update(_codex_project_rollouts(str(paths.project_root)))
         if transcript and os.path.isfile(transcript):
-            found.add(transcript)
+            found.add(os.path.abspath(transcript))
     return sorted(found)
 
 
-def _codex_sessions() -> "Path":
-    return _agent_home("codex") / "sessions"
+def _codex_sessions() -> str:
+    return os.path.join(places.agent_home("codex"), "sessions")
 
 
 def codex_rollout(session_id: str) -> str:
     """The rollout file of one Codex session (``sessions/YYYY/MM/DD/rollout-*-<id>.jsonl``), or ""."""
-    if not session_id or "/" in session_id or "*" in session_id:
+    if not session_id or "/" in session_id or "*" in session_id or "?" in session_id or "[" in session_id:
         return ""
     sessions = _codex_sessions()
-    if not sessions.is_dir():
+    if not os.path.isdir(sessions):
         return ""
     for folder in _codex_day_folders(3):
-        for path in folder.glob(f"rollout-*{session_id}.jsonl"):
-            return str(path)
-    for path in sessions.glob(f"*/*/*/rollout-*{session_id}.jsonl"):
-        return str(path)
+        for path in _listed(folder, (f"{session_id}.jsonl",), "rollout-"):
+            return path
+    import glob
+
+    for path in sorted(glob.glob(os.path.join(glob.escape(sessions), "*", "*", "*", f"rollout-*{session_id}.jsonl"))):
+        return path
     return ""
 
 
-def _codex_day_folders(days: int) -> list["Path"]:
-    from datetime import timedelta
-
-    from .store import now
+def _codex_day_folders(days: int) -> list[str]:
+    from . import lookup
 
     sessions = _codex_sessions()
-    today = now()
+    today = lookup.now_epoch()
     folders = []
     for back in range(days):
-        day = today - timedelta(days=back)
-        folder = sessions / f"{day:%Y}" / f"{day:%m}" / f"{day:%d}"
-        if folder.is_dir():
+        day = time.gmtime(today - back * 86400)
+        folder = os.path.join(sessions, f"{day.tm_year:04d}", f"{day.tm_mon:02d}", f"{day.tm_mday:02d}")
+        if os.path.isdir(folder):
             folders.append(folder)
     return folders
 
 
-def _codex_project_rollouts(paths: "Paths") -> list[str]:
+def _codex_project_rollouts(root: str) -> list[str]:
     """Recent Codex rollouts whose session ran inside this project (from their first record's cwd)."""
-    root = str(paths.project_root)
     found = []
     for folder in _codex_day_folders(CODEX_CATCHUP_DAYS):
-        for path in folder.glob("rollout-*.jsonl"):
+        for path in _listed(folder, (".jsonl",), "rollout-"):
             cwd = _rollout_cwd(path)
             if cwd and (cwd == root or cwd.startswith(root.rstrip(os.sep) + os.sep)):
-                found.append(str(path))
+                found.append(path)
     return found
 
 
-def _rollout_cwd(path: "Path") -> str:
+def _rollout_cwd(path: str) -> str:
     try:
         with open(path, "rb") as handle:
             first = handle.readline(256 * 1024)
-        record = json.loads(first)
+        record = wire.loads(first)
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return ""
     if not isinstance(record, dict):
@@ -731,17 +888,18 @@ def _rollout_cwd(path: "Path") -> str:
     return cwd if isinstance(cwd, str) else ""
 
 
-def _run_worker(paths: "Paths", files: list[str], stage: str, wait: float) -> None:
+def _run_worker(where: "AnyPaths", files: list[str], stage: str, wait: float) -> None:
     """Start the detached worker and wait for it at most ``wait`` seconds; it carries on alone after."""
-    if paths.store.exists() and not paths.store.is_dir():
-        _log(paths, "hook worker", f"the store {paths.store} is not a folder")
+    store = str(where.store)
+    if os.path.exists(store) and not os.path.isdir(store):
+        _log(where, "hook worker", f"the store {store} is not a folder")
         return
-    job = {"store": str(paths.store), "cwd": str(paths.project_root), "files": files, "stage": stage}
+    job = {"store": store, "cwd": str(where.project_root), "files": files, "stage": stage}
     try:
         import subprocess
 
         process = subprocess.Popen(
-            [sys.executable, "-m", "agent_memory.hooks", json.dumps(job)],
+            [sys.executable, worker_script(), "worker", wire.dumps(job)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,  # never the agent's pipe: it would wait for the worker to close it
             stderr=subprocess.DEVNULL,
@@ -750,7 +908,7 @@ def _run_worker(paths: "Paths", files: list[str], stage: str, wait: float) -> No
             cwd=os.sep,  # not the project: a folder named agent_memory there must not shadow the package
         )
     except Exception as exc:
-        _log(paths, "hook worker start", exc)
+        _log(where, "hook worker start", exc)
         run_job(job)  # no worker: do the work here, as far as the agent lets it run
         return
     try:
@@ -759,7 +917,12 @@ def _run_worker(paths: "Paths", files: list[str], stage: str, wait: float) -> No
         pass  # the rest is the worker's
 
 
-def run_job(job: dict[str, Any]) -> None:
+def worker_script() -> str:
+    """``run_hook.py`` beside this module: it finds the package wherever it was installed."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_hook.py")
+
+
+def run_job(job: "dict[str, Any]") -> None:
     """The worker's work: ingest the files, then stage proposals (``always``, or ``new`` only after new atoms)."""
     from .store import Paths
 
@@ -767,9 +930,13 @@ def run_job(job: dict[str, Any]) -> None:
     try:
         from .ingest import ingest
 
-        report = ingest(paths, [str(f) for f in job.get("files", [])], agent="auto")
+        files = [str(f) for f in job.get("files", [])]
+        report = ingest(paths, files, agent="auto")
         for error in report.errors:
             _log(paths, "hook worker ingest", error)
+        # what the next session-start compares the transcript folders with, ready before it asks
+        folders = sorted({os.path.dirname(os.path.abspath(f)) for f in files})
+        recorded_sigs(paths, folders, HookCache(str(paths.l1_dir), RECORDED_FILE))
         stage = job.get("stage")
         if stage == "always" or (stage == "new" and report.atoms_added):
             from .promote import stage as stage_proposals
@@ -782,7 +949,7 @@ def run_job(job: dict[str, Any]) -> None:
 def worker_main(argv: list[str]) -> int:
     """``python -m agent_memory.hooks JOB``: the detached worker; always exits 0."""
     try:
-        job = json.loads(argv[0]) if argv else None
+        job = wire.loads(argv[0]) if argv else None
         if isinstance(job, dict) and isinstance(job.get("store"), str) and isinstance(job.get("files"), list):
             run_job(job)
     except BaseException as exc:

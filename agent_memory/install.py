@@ -7,7 +7,8 @@
 | gemini | ``.gemini/settings.json`` | ``~/.gemini/settings.json`` | SessionStart, BeforeAgent, SessionEnd |
 
 All three files share one shape: ``{"hooks": {Event: [{"matcher"?, "hooks": [{"type": "command",
-"command": …}]}]}}``. Our entries are the ones whose command runs ``-m agent_memory hook``; nothing
+"command": …}]}]}}``. Our entries are the ones whose command runs ``agent_memory/run_hook.py`` (or
+``-m agent_memory hook``, as earlier versions wrote); nothing
 else is ever changed or removed. Before the first change to a file, its exact bytes are kept in
 ``$AGENT_MEMORY_HOME/backups/install/`` so that ``uninstall`` gives them back byte for byte when
 nothing but our entries changed since.
@@ -42,7 +43,8 @@ HOOK_EVENTS: dict[str, tuple[tuple[str, str, int], ...]] = {
 
 SETTINGS_FILES = {"claude": (".claude", "settings.json"), "codex": (".codex", "hooks.json"), "gemini": (".gemini", "settings.json")}
 
-_OURS = re.compile(r"(?:^|\s)-m\s+agent_memory\s+hook\s")
+# ours: ``… -I -S …/agent_memory/run_hook.py VERB``, or ``… -m agent_memory hook VERB`` as earlier versions wrote
+_OURS = re.compile(r"(?:^|\s)-m\s+agent_memory\s+hook\s|agent_memory[/\\]run_hook\.py[\'\"]?\s")
 _CLI_VERBS = "promote|inspect|adopt|reject|verify|resolve|rollback|search|ingest|reindex"
 COMMAND_MARK = "<!-- written by agent-memory install; agent-memory uninstall removes it -->"
 
@@ -122,8 +124,15 @@ def target_for(agent: str, scope: str, paths: Paths | None = None) -> Target:
 
 
 def hook_command(agent: str, verb: str) -> str:
-    """The command an agent runs: this very interpreter, absolute, independent of PATH and cwd."""
-    return f"{shlex.quote(sys.executable)} -m agent_memory hook {verb} --agent {agent}"
+    """The command an agent runs: this very interpreter and this package's ``run_hook.py``, both absolute.
+
+    ``-I -S``: no site-packages scan, no ``PYTHON*`` variables, no user site; the hook needs
+    only the standard library and the script finds the package itself. Independent of PATH
+    and cwd.
+    """
+    from .hooks import worker_script
+
+    return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(worker_script())} {verb} --agent {agent}"
 
 
 def hook_entry(agent: str, verb: str, timeout: int) -> dict[str, Any]:
@@ -141,7 +150,7 @@ def hook_entry(agent: str, verb: str, timeout: int) -> dict[str, Any]:
 
 
 def is_ours(handler: Any) -> bool:
-    """An entry install wrote (by any interpreter): its command runs ``-m agent_memory hook``."""
+    """An entry install wrote (by any interpreter): its command runs ``run_hook.py`` or ``-m agent_memory hook``."""
     return isinstance(handler, dict) and isinstance(handler.get("command"), str) and bool(_OURS.search(handler["command"]))
 
 

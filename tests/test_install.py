@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from agent_memory import hooks
 from agent_memory import install as inst
+from agent_memory.hooks import worker_script
 from agent_memory.store import Paths
 
 AGENTS = ("claude", "codex", "gemini")
@@ -110,11 +112,11 @@ def test_a_file_install_created_goes_away_with_its_folders(place: Path, agent: s
 def test_entries_run_this_interpreter_by_absolute_path(place: Path, agent: str) -> None:
     inst.install(agent, "project")
     handlers = _ours(json.loads(_settings(agent, "project").read_text(encoding="utf-8")))
-    verbs = sorted(str(h["command"]).split(" hook ")[1].split()[0] for h in handlers)
+    verbs = sorted(str(h["command"]).split("run_hook.py ")[1].split()[0] for h in handlers)
     assert verbs == ["session-end", "session-start", "user-prompt-submit"]
     for handler in handlers:
         command = str(handler["command"])
-        assert command.startswith(sys.executable + " -m agent_memory hook ")
+        assert command.startswith(f"{sys.executable} -I -S {worker_script()} ")
         assert command.endswith(f"--agent {agent}")
         assert handler["type"] == "command" and isinstance(handler["timeout"], int)
         if agent == "gemini":
@@ -123,7 +125,10 @@ def test_entries_run_this_interpreter_by_absolute_path(place: Path, agent: str) 
 
 def test_an_interpreter_path_with_spaces_is_quoted(place: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "executable", "/opt/my tools/bin/python3")
-    assert inst.hook_command("claude", "session-start") == "'/opt/my tools/bin/python3' -m agent_memory hook session-start --agent claude"
+    monkeypatch.setattr(hooks, "worker_script", lambda: "/opt/my tools/lib/agent_memory/run_hook.py")
+    assert inst.hook_command("claude", "session-start") == (
+        "'/opt/my tools/bin/python3' -I -S '/opt/my tools/lib/agent_memory/run_hook.py' session-start --agent claude"
+    )
 
 
 def test_the_installed_command_really_runs_the_hook(place: Path) -> None:
@@ -209,7 +214,7 @@ def test_the_plugin_hooks_cover_the_three_events() -> None:
     assert set(hooks) == {"SessionStart", "UserPromptSubmit", "SessionEnd"}
     for event, verb in (("SessionStart", "session-start"), ("UserPromptSubmit", "user-prompt-submit"), ("SessionEnd", "session-end")):
         command = hooks[event][0]["hooks"][0]["command"]
-        assert "${CLAUDE_PLUGIN_ROOT}" in command and f"-m agent_memory hook {verb} --agent claude" in command
+        assert f'-I -S "${{CLAUDE_PLUGIN_ROOT}}/agent_memory/run_hook.py" {verb} --agent claude' in command
 
 
 def test_the_plugin_hook_command_fails_open_without_python(tmp_path: Path) -> None:

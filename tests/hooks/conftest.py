@@ -5,13 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
 import pytest
+from agent_memory.install import hook_command
 from hookjson import HOOK_NAMES, hook_output  # noqa: F401  (re-exported for the hook tests)
 
 NOW = "2025-09-20T12:00:00Z"
@@ -118,7 +119,8 @@ class HookEnv:
 
     @staticmethod
     def command(event: str, agent: str = "claude") -> list[str]:
-        return [sys.executable, "-m", "agent_memory", "hook", event, "--agent", agent]
+        """What ``agent-memory install`` writes into the agent's settings."""
+        return shlex.split(hook_command(agent, event))
 
     def config(self, **budgets: float) -> None:
         """A store config with these budgets (the rest default)."""

@@ -295,7 +295,7 @@ def _workers(marker: str) -> list[int]:
                 cmdline = handle.read().decode("utf-8", "replace")
         except OSError:
             continue
-        if "agent_memory.hooks" in cmdline and marker in cmdline:
+        if "run_hook.py" in cmdline and marker in cmdline:
             found.append(int(entry))
     return found
 

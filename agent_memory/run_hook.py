@@ -1,0 +1,28 @@
+"""The hook as agents run it: ``python -I -S <this file> EVENT --agent A``.
+
+Run as a script, with neither ``site`` nor the environment, the interpreter starts in a
+fraction of the time ``-m`` with site-packages takes; this file puts the folder that holds
+the package on ``sys.path`` itself, so it works wherever the package was installed.
+``worker JOB`` runs the detached session-end worker the same way.
+"""
+
+import os
+import sys
+
+
+def _package_parent() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    # run as a script without -I, Python puts this file's own folder first: its modules
+    # (inspect.py, …) must never shadow the standard library
+    if sys.path and sys.path[0] and os.path.abspath(sys.path[0]) == here:
+        del sys.path[0]
+    return os.path.dirname(here)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, _package_parent())
+    from agent_memory import hooks
+
+    if sys.argv[1:2] == ["worker"]:
+        sys.exit(hooks.worker_main(sys.argv[2:]))
+    sys.exit(hooks.main(sys.argv[1:]))

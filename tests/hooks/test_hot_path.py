@@ -1,0 +1,127 @@
+"""The hot path: what the installed hook loads, what it remembers, and when it forgets."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import HookEnv, claude_transcript, hook_output
+
+DOCKER = "From now on, always run the integration tests with docker compose before pushing."
+PYTEST = {"id": "c1aaaaaaaaaa", "text": "Always run pytest -x before pushing"}
+MAIN = {"id": "c3cccccccccc", "text": "Never commit to main directly"}
+# what a warm hook must not need: the claim machinery, the full index, the CLI, typing and pathlib
+HEAVY = ("agent_memory.claims", "agent_memory.index", "agent_memory.tiers", "agent_memory.store", "agent_memory.cli",
+         "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
+_IMPORTED = re.compile(r"import time:\s+\d+\s+\|\s+\d+\s+\|\s*(\S+)")
+
+
+@pytest.fixture
+def store(env: HookEnv) -> HookEnv:
+    t = env.tmp / "transcripts"
+    env.ingest(
+        claude_transcript(t / "s1.jsonl", "s1", env.root, [("2025-09-01T10:00:00Z", DOCKER)]),
+        claude_transcript(t / "s2.jsonl", "s2", env.root, [("2025-09-03T09:00:00Z", DOCKER)]),
+    )
+    env.adopt(PYTEST)
+    return env
+
+
+def _imported(env: HookEnv, event: str, payload: dict[str, object]) -> tuple[str, set[str]]:
+    command = env.command(event)
+    done = subprocess.run([command[0], "-X", "importtime", *command[1:]], input=json.dumps(payload).encode(),
+                          capture_output=True, cwd=str(env.tmp), env=env.vars(), timeout=120)
+    assert done.returncode == 0
+    modules = set(_IMPORTED.findall(done.stderr.decode("utf-8", "replace")))
+    return done.stdout.decode("utf-8"), modules
+
+
+@pytest.mark.parametrize("event", ["session-start", "user-prompt-submit"])
+def test_a_warm_hook_imports_only_the_hot_path(store: HookEnv, event: str) -> None:
+    payload = store.payload(event, prompt="run the integration tests")
+    first = store.run(event, payload)  # the first run may build what later runs read
+    out, modules = _imported(store, event, payload)
+    assert out == first.stdout and out
+    assert "agent_memory.hooks" in modules
+    assert sorted(m for m in HEAVY if m in modules) == []
+
+
+def test_session_start_is_remembered_and_forgotten_when_an_input_changes(store: HookEnv) -> None:
+    def context() -> str:
+        return hook_output(store.run("session-start").stdout, "claude", "session-start") or ""
+
+    assert "pytest -x" in context() and "pytest -x" in context()
+    assert (store.store / "L1" / "hook-cache.json").is_file()
+    store.adopt(MAIN)  # L2 grew
+    assert "Never commit to main directly" in context()
+    (store.root / "CLAUDE.md").write_text("- Never commit to main directly\n", encoding="utf-8")  # a new file
+    assert "commit to main" not in context()
+    (store.root / "CLAUDE.md").unlink()
+    assert "commit to main" in context()
+    (store.store / "staged").mkdir()
+    (store.store / "staged" / "p1.md").write_text("---\n---\n", encoding="utf-8")  # a proposal arrived
+    assert context().endswith("1 proposal awaits review: /cs-memory")
+    key = "¬ commit to main directly"
+    (store.store / "L1" / "contested.json").write_text(json.dumps({key: ["c9"]}), encoding="utf-8")
+    assert "- [contested] Never commit to main directly" in context()
+
+
+def test_a_parent_folder_instruction_file_counts_for_claude(store: HookEnv) -> None:
+    assert "pytest -x" in (hook_output(store.run("session-start").stdout, "claude", "session-start") or "")
+    (store.tmp / "CLAUDE.md").write_text("Always run pytest -x before pushing.\n", encoding="utf-8")
+    assert store.run("session-start").stdout == ""
+
+
+def test_a_broken_cache_is_recomputed(store: HookEnv) -> None:
+    first = store.run("session-start").stdout
+    (store.store / "L1" / "hook-cache.json").write_bytes(b"\xff not json")
+    assert store.run("session-start").stdout == first
+    (store.store / "L1" / "hook-cache.json").write_text(json.dumps({"session-start claude x": 3, "config": []}), encoding="utf-8")
+    assert store.run("session-start").stdout == first
+
+
+def test_the_cache_never_creates_a_store(env: HookEnv) -> None:
+    env.adopt({"id": "c9eeeeeeeeee", "text": "Write commit messages in the imperative mood"}, user=True)
+    assert "imperative mood" in (hook_output(env.run("session-start").stdout, "claude", "session-start") or "")
+    assert not env.store.exists()
+
+
+def test_prompt_recall_follows_new_atoms_without_a_sync_elsewhere(store: HookEnv) -> None:
+    payload = store.payload("user-prompt-submit", prompt="how do we deploy the billing service to staging?")
+    assert store.run("user-prompt-submit", payload).stdout == ""
+    # a new atom lands in L1 the way a writer appends it, and no one syncs the index
+    atoms = store.store / "L1" / "atoms.jsonl"
+    record = {"id": "a-new", "text": "Always deploy the billing service to staging first.", "kind": "instruction",
+              "session": "s9", "timestamp": "2025-09-10T10:00:00Z", "line": 1, "redacted": False}
+    with open(atoms, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record) + "\n")
+    context = hook_output(store.run("user-prompt-submit", payload).stdout, "claude", "user-prompt-submit") or ""
+    assert "billing service to staging first. (2025-09-10; 1 session)" in context
+
+
+def test_the_index_keeps_one_row_per_claim_key(store: HookEnv) -> None:
+    store.run("user-prompt-submit", store.payload("user-prompt-submit", prompt="run the integration tests"))
+    con = sqlite3.connect(store.store / "index.db")
+    keys = con.execute("SELECT key, text, last, redacted FROM keys").fetchall()
+    assert len(keys) == 1 and keys[0][1] == DOCKER and keys[0][2].startswith("2025-09-03") and keys[0][3] == 0
+    counted = con.execute("SELECT count(*) FROM docs WHERE claim = ?", (keys[0][0],)).fetchone()[0]
+    assert counted == 2
+    # the atoms' file rewritten without them: their rows go, and the key with its last row
+    (store.store / "L1" / "atoms.jsonl").write_text("", encoding="utf-8")
+    store.run("user-prompt-submit", store.payload("user-prompt-submit", prompt="run the integration tests"))
+    assert con.execute("SELECT count(*) FROM keys").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM keys_words WHERE keys_words MATCH 'docker'").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("form", ["module", "console"])
+def test_the_other_ways_to_call_a_hook_answer_the_same(store: HookEnv, form: str) -> None:
+    payload = json.dumps(store.payload("session-start")).encode()
+    head = [sys.executable, "-m", "agent_memory"] if form == "module" else [sys.executable, "-c", "import sys; from agent_memory.cli import main; sys.exit(main())"]
+    done = subprocess.run([*head, "hook", "session-start", "--agent", "claude"], input=payload, capture_output=True,
+                          cwd=str(store.tmp), env=store.vars(), timeout=120)
+    assert done.returncode == 0 and done.stdout.decode() == store.run("session-start").stdout != ""
