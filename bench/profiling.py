@@ -79,12 +79,21 @@ def profile_command(argv: Sequence[str], stdin: bytes = b"", env: Mapping[str, s
     """Profile a Python command (``[python, -m, module, ...]`` or ``[python, script, ...]``) run under cProfile."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "profile.out")
-        python, rest = argv[0], list(argv[1:])
-        subprocess.run([python, "-m", "cProfile", "-o", out, *rest], input=stdin, capture_output=True,
+        python, flags, rest = _split_flags(argv)
+        subprocess.run([python, *flags, "-m", "cProfile", "-o", out, *rest], input=stdin, capture_output=True,
                        env=dict(env) if env else None, cwd=cwd, timeout=600, check=False)
         if not os.path.exists(out):
             return ["(the profiled command left no profile)"]
         return summarize(pstats.Stats(out), top)
+
+
+def _split_flags(argv: Sequence[str]) -> tuple[str, list[str], list[str]]:
+    """``[python, -I, -S, script, ...]`` → the interpreter, its own flags, and the rest."""
+    flags = []
+    rest = list(argv[1:])
+    while rest and rest[0] in ("-I", "-S", "-E", "-s", "-B"):
+        flags.append(rest.pop(0))
+    return argv[0], flags, rest
 
 
 _IMPORT_LINE = re.compile(r"import time:\s+(\d+)\s+\|\s+(\d+)\s+\|( *)(\S+)")
