@@ -62,7 +62,8 @@ STDIN_LIMIT = 8 * 1024 * 1024
 CONTEXT_CAP = 10_000  # Claude Code and Codex cut additionalContext beyond this many characters
 CATCHUP_FILES = 200
 CODEX_CATCHUP_DAYS = 14
-CACHE_FILE = "hook-cache.json"  # in L1/: local, never committed
+CACHE_FILE = "hook-cache.json"  # in L1/ (or the user store when a project has no store): local, never committed
+CACHE_ENTRIES = 64
 RECORDED_FILE = "catchup-cache.json"  # in L1/: what ingested.json says of the project's transcript folders
 TAG_CONTESTED = "[contested]"
 HEADINGS = {
@@ -141,7 +142,9 @@ def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started
         _log(where, f"hook {event}", problem)
     cache = HookCache(where.l1_dir)
     if event == "session-start":
-        text = cached_session_start(where, agent, _str(payload, "cwd"), cache)
+        # a project without a store still gets the L3 claims: remember those in the user store
+        start_cache = cache if os.path.isdir(where.l1_dir) else HookCache(where.user)
+        text = cached_session_start(where, agent, _str(payload, "cwd"), start_cache)
         output = _context_output(agent, event, text)
         if output is not None:
             _emit(output)  # the context goes out first; catching up must not delay it
@@ -343,7 +346,10 @@ class HookCache:
         import json
 
         data = self._load()
+        data.pop(name, None)
         data[name] = {"sig": json.loads(json.dumps(sig)), "value": value}
+        for stale in list(data)[:-CACHE_ENTRIES]:  # the oldest go first (a dict keeps insertion order)
+            del data[stale]
         if not os.path.isdir(self.l1_dir):
             return
         try:
@@ -359,11 +365,12 @@ class HookCache:
 def cached_config(where: "AnyPaths", cache: HookCache) -> "dict[str, Any]":
     """The store's config (defaults where it says nothing), parsed once per change of ``config.yaml``."""
     sig = [_version(), _stat_key(str(where.config))]
-    found = cache.get("config", sig)
+    name = f"config {where.config}"
+    found = cache.get(name, sig)
     if isinstance(found, dict):
         return found
     config = _config(where)
-    cache.put("config", sig, config)
+    cache.put(name, sig, config)
     return config
 
 
@@ -430,8 +437,8 @@ def cached_session_start(where: Where, agent: str, cwd: str, cache: HookCache) -
         return ""  # nothing adopted anywhere
     watched = [where.l2, where.l3, where.contested, where.config, where.staged,
                *instruction_candidates(where.project_root, agent, cwd)]
-    sig = [_version(), agent, cwd, [[p, _stat_key(p)] for p in watched]]
-    name = f"session-start {agent} {cwd}"
+    sig = [_version(), agent, cwd, where.store, [[p, _stat_key(p)] for p in watched]]
+    name = f"session-start {agent} {where.store} {cwd}"
     found = cache.get(name, sig)
     if isinstance(found, str):
         return found
@@ -635,7 +642,8 @@ def _is_contested(contested: bytes, key: str) -> bool:
     a colon (values are lists of claim ids). Both the file's own encoding and an ASCII-escaped
     one are looked for.
     """
-    return any((wire.quoted(key, ascii) + ":").encode("utf-8") in contested for ascii in (False, True))
+    forms = {wire.quoted(key, ascii) for ascii in (False, True)}  # one form when the key is ASCII
+    return any((form + ":").encode("utf-8") in contested for form in forms)
 
 
 def _json_file(path: str) -> object:

@@ -180,7 +180,7 @@ def relevance(prompt: list[str], atom: list[str]) -> tuple[float, int]:
     if not prompt or not atom:
         return 0.0, 0
     others = set(atom)
-    shared = sum(1 for term in prompt if _term_in(term, others, is_cjk(term)))
+    shared = sum(1 for term in prompt if _term_in(term, others, term[0] >= _CJK_FIRST and is_cjk(term)))
     return shared / min(len(prompt), len(atom)), shared
 
 

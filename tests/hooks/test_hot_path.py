@@ -7,6 +7,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -85,10 +86,26 @@ def test_a_broken_cache_is_recomputed(store: HookEnv) -> None:
     assert store.run("session-start").stdout == first
 
 
-def test_the_cache_never_creates_a_store(env: HookEnv) -> None:
+def test_without_a_project_store_the_user_store_remembers(env: HookEnv) -> None:
     env.adopt({"id": "c9eeeeeeeeee", "text": "Write commit messages in the imperative mood"}, user=True)
-    assert "imperative mood" in (hook_output(env.run("session-start").stdout, "claude", "session-start") or "")
+    for _ in range(2):
+        assert "imperative mood" in (hook_output(env.run("session-start").stdout, "claude", "session-start") or "")
     assert not env.store.exists()
+    assert (env.user / "hook-cache.json").is_file()
+    env.adopt({"id": "c8eeeeeeeeee", "text": "Sign every release tag"}, user=True)
+    assert "Sign every release tag" in (hook_output(env.run("session-start").stdout, "claude", "session-start") or "")
+
+
+def test_the_cache_keeps_a_bounded_number_of_entries(tmp_path: Path) -> None:
+    from agent_memory.hooks import CACHE_ENTRIES, HookCache
+
+    cache = HookCache(str(tmp_path))
+    for n in range(CACHE_ENTRIES + 10):
+        cache.put(f"entry {n}", [n], n)
+    kept = json.loads((tmp_path / "hook-cache.json").read_text(encoding="utf-8"))
+    assert len(kept) == CACHE_ENTRIES and f"entry {CACHE_ENTRIES + 9}" in kept and "entry 0" not in kept
+    assert HookCache(str(tmp_path)).get(f"entry {CACHE_ENTRIES + 9}", [CACHE_ENTRIES + 9]) == CACHE_ENTRIES + 9
+    assert HookCache(str(tmp_path)).get(f"entry {CACHE_ENTRIES + 9}", [0]) is None
 
 
 def test_prompt_recall_follows_new_atoms_without_a_sync_elsewhere(store: HookEnv) -> None:
