@@ -955,7 +955,7 @@ def run_job(job: "dict[str, Any]") -> None:
 
 
 def worker_main(argv: list[str]) -> int:
-    """``python -m agent_memory.hooks JOB``: the detached worker; always exits 0."""
+    """``run_hook.py worker JOB`` (or ``python -m agent_memory.hooks JOB``): the detached worker; always exits 0."""
     try:
         job = wire.loads(argv[0]) if argv else None
         if isinstance(job, dict) and isinstance(job.get("store"), str) and isinstance(job.get("files"), list):
