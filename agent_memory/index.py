@@ -96,7 +96,12 @@ def check_sqlite() -> None:
         raise SqliteTooOld(f"this SQLite ({sqlite3.sqlite_version}) lacks FTS5 with trigram: {exc}") from exc
 
 
-_DDL = """
+# Only texts holding CJK go into the trigram tables: trigram routes serve CJK query terms alone, and
+# indexing every English chunk three characters at a time was most of what an ingest spent in FTS5.
+# (A superset of both the query planner's and terms.py's CJK ranges.)
+_CJK_GLOB = "*[\u3005-\u3007\u3040-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]*"
+
+_DDL_TEMPLATE = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sources(
     name TEXT PRIMARY KEY, path TEXT NOT NULL, sig TEXT NOT NULL,
@@ -117,10 +122,14 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs_tri USING fts5(
     text, content='docs', content_rowid='rowid', tokenize='trigram');
 CREATE TRIGGER IF NOT EXISTS docs_ai AFTER INSERT ON docs BEGIN
     INSERT INTO docs_words(rowid, text) VALUES (new.rowid, new.text);
-    INSERT INTO docs_tri(rowid, text) VALUES (new.rowid, new.text);
 END;
 CREATE TRIGGER IF NOT EXISTS docs_ad AFTER DELETE ON docs BEGIN
     INSERT INTO docs_words(docs_words, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS docs_tri_ai AFTER INSERT ON docs WHEN new.text GLOB '{cjk}' BEGIN
+    INSERT INTO docs_tri(rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS docs_tri_ad AFTER DELETE ON docs WHEN old.text GLOB '{cjk}' BEGIN
     INSERT INTO docs_tri(docs_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
 END;
 CREATE VIRTUAL TABLE IF NOT EXISTS keys_words USING fts5(
@@ -129,10 +138,14 @@ CREATE VIRTUAL TABLE IF NOT EXISTS keys_tri USING fts5(
     text, content='keys', content_rowid='rowid', tokenize='trigram');
 CREATE TRIGGER IF NOT EXISTS keys_ai AFTER INSERT ON keys BEGIN
     INSERT INTO keys_words(rowid, text) VALUES (new.rowid, new.text);
-    INSERT INTO keys_tri(rowid, text) VALUES (new.rowid, new.text);
 END;
 CREATE TRIGGER IF NOT EXISTS keys_ad AFTER DELETE ON keys BEGIN
     INSERT INTO keys_words(keys_words, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS keys_tri_ai AFTER INSERT ON keys WHEN new.text GLOB '{cjk}' BEGIN
+    INSERT INTO keys_tri(rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS keys_tri_ad AFTER DELETE ON keys WHEN old.text GLOB '{cjk}' BEGIN
     INSERT INTO keys_tri(keys_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
 END;
 CREATE TRIGGER IF NOT EXISTS docs_key_ai AFTER INSERT ON docs WHEN new.claim != '' BEGIN
@@ -145,6 +158,7 @@ CREATE TRIGGER IF NOT EXISTS docs_key_ad AFTER DELETE ON docs
     DELETE FROM keys WHERE key = old.claim;
 END;
 """
+_DDL = _DDL_TEMPLATE.replace("{cjk}", _CJK_GLOB)
 
 _HEAD_BYTES = 4096
 

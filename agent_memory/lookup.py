@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
     from typing import Callable
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 ATOMS_SOURCE = "atoms"
 CANDIDATES = 200  # bm25's best matches that the time decay then reorders
 
