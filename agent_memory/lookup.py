@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - an interpreter that names it otherwise
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
+    from datetime import datetime
     from typing import Callable
 
 SCHEMA_VERSION = "3"
@@ -42,17 +43,26 @@ def epoch(text: str) -> float | None:
     found = _plain_epoch(text)
     if found is not None:
         return found
+    moment = parse_iso(text)
+    return moment.timestamp() if moment is not None else None
+
+
+def parse_iso(text: str) -> "datetime | None":
+    """An ISO-8601 timestamp (``Z`` or offset, or naive = UTC) as an aware UTC datetime, or None."""
     from datetime import datetime, timezone
 
-    if text[-1:] in ("Z", "z"):
+    text = text.strip()
+    if not text:
+        return None
+    if text[-1] in ("Z", "z"):
         text = text[:-1] + "+00:00"
     try:
-        moment = datetime.fromisoformat(text)
+        value = datetime.fromisoformat(text)
     except ValueError:
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.timestamp()
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
 
 
 def _plain_epoch(text: str) -> float | None:

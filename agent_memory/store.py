@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from . import places
+from .lookup import parse_iso
 from .model import StoreError, UsageError
 
 STORE_GITIGNORE = """\
@@ -46,18 +47,7 @@ def now() -> datetime:
 
 def parse_time(text: str) -> datetime | None:
     """Parse an ISO-8601 timestamp (``Z`` or offset, or naive = UTC) into aware UTC."""
-    text = text.strip()
-    if not text:
-        return None
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        value = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+    return parse_iso(text)
 
 
 def iso(moment: datetime) -> str:
