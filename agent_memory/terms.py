@@ -10,8 +10,6 @@ patterns, loads it.
 
 from __future__ import annotations
 
-import unicodedata
-
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
     import re
@@ -126,7 +124,12 @@ def _stem(word: str) -> str:
 
 def content_terms(text: str, limit: int = 0) -> list[str]:
     """The distinct content terms of a text, in order: no grammar, no weak words, no single letters."""
-    folded = unicodedata.normalize("NFKC", text[:PROMPT_SCAN_CHARS]).casefold()
+    folded = text[:PROMPT_SCAN_CHARS]
+    if not folded.isascii():  # ASCII is its own NFKC form
+        import unicodedata
+
+        folded = unicodedata.normalize("NFKC", folded)
+    folded = folded.casefold()
     folded = folded.replace("’", "'").replace("n't", " not").replace("'", "")
     found: dict[str, None] = {}
     for word in words(folded):

@@ -37,7 +37,11 @@ _scan = _json.make_scanner(_Options()) if _json is not None else None  # type: i
 
 def loads(data: bytes | str) -> Any:
     """``json.loads``: one JSON document, surrounding whitespace allowed; ValueError when it is not one."""
-    text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    if isinstance(data, bytes):
+        # a UTF-8 byte-order mark is allowed, as json.loads allows it (without loading the utf-8-sig codec)
+        text = (data[3:] if data[:3] == b"\xef\xbb\xbf" else data).decode("utf-8")
+    else:
+        text = data
     if _scan is None:  # pragma: no cover
         import json
 
