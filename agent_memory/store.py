@@ -135,6 +135,10 @@ class Paths:
         return self.l1_dir / "contested.json"
 
     @property
+    def claim_cache(self) -> Path:
+        return self.l1_dir / "claim-cache.json"
+
+    @property
     def l2(self) -> Path:
         return self.store / "L2.jsonl"
 

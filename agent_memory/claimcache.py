@@ -1,0 +1,427 @@
+"""The claim cache: what promote needs from L1, kept next to it so a dry run need not re-derive it.
+
+Derived and rebuildable (``L1/claim-cache.json``): for each claim key of L1, the aggregates the
+gates count (sessions, days, projects, first timestamp, wordings, kinds, stated, redacted, atom
+ids), the blocking buckets, and the relations between keys that blocking makes candidates.
+It covers a prefix of ``L1/atoms.jsonl`` named by its length and SHA-1; atoms appended since are
+folded in from the tail, anything else (missing, corrupt, rewritten L1, other code or config)
+means recomputing in memory. Only writers (ingest, ``promote --write``) save it, under the store
+lock. It holds nothing an atom does not already hold. Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from . import claims
+from .claims import Key, blocking_keys, claim_key, relate, replaced_by_correction
+from .model import StoreError
+from .store import Paths, atomic_write
+
+CACHE_VERSION = 1
+BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
+_CHUNK = 1 << 20
+
+# how two keys (first < second by key text) stand: relate's kind and reason, then whether the
+# first, resp. the second, read as a correction "X, not Y" replaces the other
+Relation = tuple[str, str, bool, bool]
+
+
+@dataclass
+class Summary:
+    """The atoms of one claim key as the gates count them (no atom's text beyond its wording)."""
+
+    count: int = 0
+    ids: list[str] = field(default_factory=list)
+    sessions: set[str] = field(default_factory=set)
+    days: set[str] = field(default_factory=set)
+    projects: set[str] = field(default_factory=set)
+    first: str = ""  # the earliest non-empty timestamp
+    texts: dict[str, list[Any]] = field(default_factory=dict)  # wording → [atoms, earliest timestamp]
+    kinds: dict[str, int] = field(default_factory=dict)
+    stated: bool = False
+    redacted: bool = False
+
+    def add(self, atom: dict[str, Any]) -> None:
+        """Count one more atom."""
+        self.count += 1
+        self.ids.append(atom["id"])
+        self.sessions.add(atom.get("session", ""))
+        self.days.add(atom.get("day", ""))
+        self.projects.add(atom.get("project", ""))
+        stamp = atom.get("timestamp", "")
+        if stamp and (not self.first or stamp < self.first):
+            self.first = stamp
+        seen = self.texts.get(atom["text"])
+        if seen is None:
+            self.texts[atom["text"]] = [1, stamp]
+        else:
+            seen[0] += 1
+            seen[1] = min(seen[1], stamp)
+        kind = atom.get("kind", "instruction")
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        self.stated = self.stated or bool(atom.get("stated"))
+        self.redacted = self.redacted or bool(atom.get("redacted"))
+
+    def merge(self, other: "Summary") -> None:
+        """Fold another key's atoms into this one (keys merged into one claim)."""
+        self.count += other.count
+        self.ids.extend(other.ids)
+        self.sessions |= other.sessions
+        self.days |= other.days
+        self.projects |= other.projects
+        if other.first and (not self.first or other.first < self.first):
+            self.first = other.first
+        for text, (count, stamp) in other.texts.items():
+            seen = self.texts.get(text)
+            self.texts[text] = [count, stamp] if seen is None else [seen[0] + count, min(seen[1], stamp)]
+        for kind, count in other.kinds.items():
+            self.kinds[kind] = self.kinds.get(kind, 0) + count
+        self.stated = self.stated or other.stated
+        self.redacted = self.redacted or other.redacted
+
+    @property
+    def correction(self) -> bool:
+        return "correction" in self.kinds
+
+
+@dataclass
+class Relations:
+    """Blocking buckets over a set of keys, and every candidate pair that is not simply two claims."""
+
+    keys: dict[str, Key] = field(default_factory=dict)  # key text → key
+    pairs: dict[tuple[str, str], Relation] = field(default_factory=dict)  # (a, b) with a < b
+    stored_buckets: dict[tuple[str, ...], list[str]] | Callable[[], dict[tuple[str, ...], list[str]]] = field(
+        default_factory=dict, repr=False
+    )
+
+    @property
+    def buckets(self) -> dict[tuple[str, ...], list[str]]:
+        """Bucket → key texts; a cache's buckets are decoded only when a new key needs them."""
+        if callable(self.stored_buckets):
+            self.stored_buckets = self.stored_buckets()
+        return self.stored_buckets
+
+    def extend(self, new: Iterable[Key], similarity: float) -> "Relations":
+        """These relations with more keys: buckets grow, so pairs are added and some drop out.
+
+        Exactly what relating every candidate pair of the larger key set gives: a bucket that
+        outgrows the limit stops making candidates, and only pairs touching a new key are related.
+        """
+        added = {k.text: k for k in new if k.text not in self.keys}
+        if not added:
+            return self
+        touched: dict[tuple[str, ...], list[str]] = {}
+        for text, key in added.items():
+            for bucket in _buckets(key):
+                members = touched.get(bucket)
+                if members is None:
+                    members = touched[bucket] = list(self.buckets.get(bucket, ()))
+                members.append(text)
+        keys = {**self.keys, **added}
+        buckets = {**self.buckets, **touched}
+        affected = {m for b in touched for m in self.buckets.get(b, ())}
+        pairs = {pair: rel for pair, rel in self.pairs.items()
+                 if (pair[0] not in affected and pair[1] not in affected) or _still_candidate(pair, keys, touched, buckets)}
+        done: set[tuple[str, str]] = set()
+        for members in touched.values():
+            if len(members) < 2 or len(members) > BUCKET_LIMIT:
+                continue
+            for text in members:
+                if text not in added:
+                    continue
+                for other in members:
+                    if other == text or (other in added and other < text):
+                        continue  # a pair of two new keys is related once, from its smaller key
+                    pair = (text, other) if text < other else (other, text)
+                    if pair in done:
+                        continue
+                    done.add(pair)
+                    rel = relation(keys[pair[0]], keys[pair[1]], similarity)
+                    if rel is not None:
+                        pairs[pair] = rel
+        return Relations(keys, pairs, buckets)
+
+
+def relation(a: Key, b: Key, similarity: float) -> Relation | None:
+    """How two keys stand, or None when they are simply two claims (the common case)."""
+    rel = relate(a, b, similarity)
+    if rel.kind != "distinct":
+        return (rel.kind, rel.reason, False, False)
+    ab, ba = replaced_by_correction(a, b), replaced_by_correction(b, a)
+    return ("distinct", "", ab, ba) if ab or ba else None
+
+
+@lru_cache(maxsize=1 << 17)
+def _buckets(key: Key) -> frozenset[tuple[str, ...]]:
+    return frozenset(b for b in blocking_keys(key) if len(b) >= 2)
+
+
+def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[tuple[str, ...], list[str]],
+                     buckets: dict[tuple[str, ...], list[str]]) -> bool:
+    """A pair stays a candidate while some bucket they share is small enough (buckets only grow)."""
+    shared = _buckets(keys[pair[0]]) & _buckets(keys[pair[1]])
+    if not any(b in touched for b in shared):
+        return True
+    return any(2 <= len(buckets[b]) <= BUCKET_LIMIT for b in shared)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a pass builds its many small, acyclic records.
+
+    Collections triggered by allocation rescan every live record, which made them half of a
+    dry run at 100k atoms; reference counting still frees everything, and a collection may
+    run once the pass is over.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+# ---------------------------------------------------------------- reading L1
+
+
+@dataclass
+class L1View:
+    """L1 as promote sees it: summaries by key, relations among L1 keys, and the atoms on demand."""
+
+    summaries: dict[str, Summary]  # key text → its atoms counted
+    relations: Relations
+    end: int  # bytes of L1 covered (whole lines)
+    digest: str  # SHA-1 of those bytes
+    fresh: bool  # the cache on disk already says all of this
+    path: Path
+    _atoms: dict[str, list[dict[str, Any]]] | None = None
+
+    def atoms_of(self, key_text: str) -> list[dict[str, Any]]:
+        """The atoms of one key, in file order; the first call reads L1 (up to ``end``) once."""
+        if self._atoms is None:
+            with gc_paused():
+                self._atoms = self._read_atoms()
+        return self._atoms.get(key_text, [])
+
+    def _read_atoms(self) -> dict[str, list[dict[str, Any]]]:
+        texts = {t: k for k, s in self.summaries.items() for t in s.texts}
+        found: dict[str, list[dict[str, Any]]] = {}
+        data = _read_prefix(self.path, self.end)
+        if hashlib.sha1(data).hexdigest() != self.digest:
+            raise StoreError(f"{self.path} was rewritten while promote read it; run it again")
+        for atom in parse_atoms(data):
+            key = texts.get(atom["text"])
+            if key is not None:
+                found.setdefault(key, []).append(atom)
+        return found
+
+
+def parse_atoms(data: bytes) -> list[dict[str, Any]]:
+    """Atoms of whole lines, as ``tiers.iter_atoms`` yields them (bad lines skipped, torn tail left)."""
+    found = []
+    lines = data.split(b"\n")
+    for raw in lines[:-1]:  # the piece after the last newline is torn (or empty)
+        try:
+            record = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(record, dict) and record.get("id") and isinstance(record.get("text"), str):
+            found.append(record)
+    return found
+
+
+def _read_prefix(path: Path, end: int) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(end)
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def _whole_lines(path: Path) -> bytes:
+    """L1 up to its last newline (a torn last record is not a record yet)."""
+    data = _read_prefix(path, -1)
+    return data[: data.rfind(b"\n") + 1]
+
+
+def code_version() -> str:
+    """Changes whenever claim identity may change: the cache version and the text of ``claims.py``."""
+    return _code_version(claims.__file__ or "")
+
+
+@lru_cache(maxsize=4)
+def _code_version(source: str) -> str:
+    try:
+        body = Path(source).read_bytes()
+    except OSError:
+        body = b""
+    return hashlib.sha1(f"{CACHE_VERSION}\x1f".encode() + body).hexdigest()[:16]
+
+
+def load(paths: Paths, similarity: float) -> L1View:
+    """L1 summarised by key: from the cache plus the atoms appended since, else from every atom."""
+    data = _whole_lines(paths.atoms)
+    with gc_paused():
+        cached = _read_cache(paths.claim_cache, similarity)
+        view = _from_cache(paths, data, cached, similarity) if cached else None
+        return view or _from_atoms(paths, data, similarity)
+
+
+def _from_cache(paths: Paths, data: bytes, cached: tuple[int, str, dict[str, Summary], Relations],
+                similarity: float) -> L1View | None:
+    """The cache and the atoms appended after what it covers; None when L1 is not that prefix any more."""
+    size, digest, summaries, relations = cached
+    whole = memoryview(data)
+    seen = hashlib.sha1(whole[:size])
+    if size > len(data) or seen.hexdigest() != digest:
+        return None
+    new = _summarise(parse_atoms(data[size:]), summaries)
+    seen.update(whole[size:])
+    return L1View(summaries, relations.extend(new, similarity), len(data), seen.hexdigest(), fresh=size == len(data),
+                  path=paths.atoms)
+
+
+def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
+    """Everything from every atom (no usable cache); the atoms stay at hand."""
+    atoms = parse_atoms(data)
+    summaries: dict[str, Summary] = {}
+    new = _summarise(atoms, summaries)
+    view = L1View(summaries, Relations().extend(new, similarity), len(data), hashlib.sha1(data).hexdigest(),
+                  fresh=False, path=paths.atoms)
+    texts = {t: k for k, s in summaries.items() for t in s.texts}
+    by_key: dict[str, list[dict[str, Any]]] = {}
+    for atom in atoms:
+        key = texts.get(atom["text"])
+        if key is not None:
+            by_key.setdefault(key, []).append(atom)
+    view._atoms = by_key
+    return view
+
+
+def _summarise(atoms: list[dict[str, Any]], summaries: dict[str, Summary]) -> list[Key]:
+    """Count atoms into ``summaries`` by key; returns the keys not there before."""
+    texts = {t: k for k, s in summaries.items() for t in s.texts} if summaries else {}
+    new: dict[str, Key] = {}
+    for atom in atoms:
+        text = atom["text"]
+        key_text = texts.get(text)
+        if key_text is None:
+            key = claim_key(text)
+            if not key.tokens:
+                continue
+            key_text = texts[text] = key.text
+            if key_text not in summaries:
+                summaries[key_text] = Summary()
+                new[key_text] = key
+        summaries[key_text].add(atom)
+    return list(new.values())
+
+
+# ---------------------------------------------------------------- the file
+
+
+def _read_cache(path: Path, similarity: float) -> tuple[int, str, dict[str, Summary], Relations] | None:
+    """The cache, or None when it is missing, unreadable, or made by other code or settings."""
+    try:
+        raw = path.read_bytes()
+        head, _, rest = raw.partition(b"\n")
+        found = json.loads(head)
+        if (not isinstance(found, dict) or found.get("version") != code_version()
+                or found.get("similarity") != similarity):
+            return None
+        return _decode(found, rest)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+
+
+def _decode(found: dict[str, Any], rest: bytes) -> tuple[int, str, dict[str, Summary], Relations]:
+    sessions, days, projects = found["sessions"], found["days"], found["projects"]
+    keys: dict[str, Key] = {}
+    summaries: dict[str, Summary] = {}
+    names: list[str] = []
+    for negated, tokens, count, ids, ss, dd, pp, first, texts, kinds, stated, redacted in found["keys"]:
+        key = Key(negated is True, tuple(tokens))
+        text = key.text
+        if text in keys or not key.tokens or len(ids) != count or not all(len(t) == 2 for t in texts.values()):
+            raise ValueError("bad key")
+        keys[text] = key
+        names.append(text)
+        summaries[text] = Summary(count, ids, {sessions[i] for i in ss}, {days[i] for i in dd},
+                                  {projects[i] for i in pp}, first, texts, kinds, stated is True, redacted is True)
+    pairs = {(names[i], names[j]): (kind, reason, ab is True, ba is True) for i, j, kind, reason, ab, ba in found["pairs"]}
+    return int(found["l1_bytes"]), str(found["l1_sha1"]), summaries, Relations(keys, pairs, partial(_buckets_of, rest, list(keys.values())))
+
+
+def _buckets_of(rest: bytes, keys: list[Key]) -> dict[tuple[str, ...], list[str]]:
+    """The cache's second line: bucket → key texts (derivable from the keys, so a bad line costs only time)."""
+    try:
+        stored = json.loads(rest)["buckets"]
+        return {tuple(b.split("\x1f")): [keys[i].text for i in members] for b, members in stored.items()}
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        found: dict[tuple[str, ...], list[str]] = {}
+        for key in keys:
+            for bucket in _buckets(key):
+                found.setdefault(bucket, []).append(key.text)
+        return found
+
+
+def _plain(summary: Summary) -> bool:
+    """Whether a summary survives a JSON round trip unchanged (atoms off the schema are not cached)."""
+    strings = [*summary.ids, *summary.sessions, *summary.days, *summary.projects, summary.first, *summary.kinds,
+               *(stamp for _count, stamp in summary.texts.values())]
+    return all(isinstance(s, str) for s in strings)
+
+
+def save(paths: Paths, view: L1View, similarity: float) -> bool:
+    """Write the cache for ``view`` atomically (callers hold the store lock); False when it cannot hold it."""
+    if not all(_plain(s) for s in view.summaries.values()):
+        return False
+    names = sorted(view.summaries)
+    index = {name: i for i, name in enumerate(names)}
+    tables: dict[str, dict[str, int]] = {"sessions": {}, "days": {}, "projects": {}}
+
+    def ref(table: str, values: set[str]) -> list[int]:
+        found = tables[table]
+        return sorted(found.setdefault(v, len(found)) for v in values)
+
+    rows = []
+    for name in names:
+        key, s = view.relations.keys[name], view.summaries[name]
+        rows.append([key.negated, list(key.tokens), s.count, s.ids, ref("sessions", s.sessions), ref("days", s.days),
+                     ref("projects", s.projects), s.first, s.texts, s.kinds, s.stated, s.redacted])
+    head = {
+        "version": code_version(), "similarity": similarity, "l1_bytes": view.end, "l1_sha1": view.digest,
+        **{name: list(table) for name, table in tables.items()},
+        "keys": rows,
+        "pairs": sorted([index[a], index[b], *rel] for (a, b), rel in view.relations.pairs.items()),
+    }
+    buckets = {"\x1f".join(b): sorted(index[m] for m in members) for b, members in view.relations.buckets.items()}
+    body = (json.dumps(head, ensure_ascii=False, separators=(",", ":")) + "\n"
+            + json.dumps({"buckets": buckets}, ensure_ascii=False, separators=(",", ":")) + "\n")
+    atomic_write(paths.claim_cache, body)
+    return True
+
+
+def refresh(paths: Paths, similarity: float, view: L1View | None = None) -> L1View:
+    """Bring the cache up to date with L1 (a writer's step, under the store lock).
+
+    A cache that cannot be written costs the next dry run its speed, never the writer its work.
+    """
+    view = view or load(paths, similarity)
+    if not view.fresh:
+        try:
+            save(paths, view, similarity)
+        except OSError:
+            pass
+    return view
