@@ -239,6 +239,12 @@ def parse_atoms(data: bytes) -> list[dict[str, Any]]:
     return found
 
 
+def is_prefix(paths: Paths, size: int, digest: str) -> bool:
+    """Whether L1 still begins with the ``size`` bytes whose SHA-1 is ``digest`` (it only grew since)."""
+    data = _read_prefix(paths.atoms, size)
+    return len(data) == size and hashlib.sha1(data).hexdigest() == digest
+
+
 def _read_prefix(path: Path, end: int) -> bytes:
     try:
         with open(path, "rb") as handle:

@@ -8,13 +8,14 @@ only: the session-end hook stages through here.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -22,7 +23,7 @@ from . import claimcache
 from .claimcache import L1View, Summary
 from .claims import CONTRAST, Key, claim_key, relate
 from .config import load_config
-from .store import Paths, StoreLock, atomic_write, now, parse_time, read_jsonl, write_json, write_jsonl
+from .store import Paths, StoreLock, atomic_write, now, parse_time, read_json, read_jsonl, write_json, write_jsonl
 from .tiers import load_claims, load_decisions, load_registry
 
 
@@ -521,11 +522,15 @@ def _plan(paths: Paths, config: dict[str, Any], view: L1View | None) -> Plan:
 # ---------------------------------------------------------------- staging
 
 
-def render_proposal(proposal: Proposal, paths: Paths) -> str:
-    """A staged proposal as Markdown with front matter (JSON values are valid YAML flow)."""
-    from .redact import scrubber
+def render_proposal(proposal: Proposal, paths: Paths, clean: Callable[[str], str] | None = None) -> str:
+    """A staged proposal as Markdown with front matter (JSON values are valid YAML flow).
 
-    clean = scrubber(str(paths.project_root))
+    ``clean`` is this project's path scrubber, when the caller already made one.
+    """
+    if clean is None:
+        from .redact import scrubber
+
+        clean = scrubber(str(paths.project_root))
 
     front = {
         "id": proposal.id,
@@ -594,26 +599,113 @@ def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dic
         view = claimcache.refresh(paths, _similarity(config))
         result = plan(paths, config, view)
         paths.staged.mkdir(parents=True, exist_ok=True)
-        wanted = {}
-        for proposal in result.proposals:
-            wanted[f"{proposal.id}.md"] = render_proposal(proposal, paths)
-        for name, body in sorted(wanted.items()):
-            target = paths.staged / name
-            try:
-                if target.read_text(encoding="utf-8") == body:
-                    counts["unchanged"] += 1
-                    continue
-            except (FileNotFoundError, UnicodeDecodeError):
-                pass
-            atomic_write(target, body)
-            counts["staged"] += 1
+        written = _StagedFiles(paths, view)
+        claims = result.by_id()
+        wanted = {f"{p.id}.md": p for p in result.proposals}
+        for name, proposal in sorted(wanted.items()):
+            counts["staged" if written.stage(name, proposal, claims[proposal.claim_id]) else "unchanged"] += 1
         for old in paths.staged.glob("*.md"):
             if old.name not in wanted:
                 old.unlink()
                 counts["withdrawn"] += 1
+        written.save()
         _mark_contested(paths, result)
-        write_json(paths.contested, _contested_keys(result))
+        contested = _contested_keys(result)
+        if read_json(paths.contested, None) != contested:
+            write_json(paths.contested, contested)
     return result, counts
+
+
+class _StagedFiles:
+    """Staged files and what each was rendered from, so an unchanged proposal is neither re-rendered nor re-read.
+
+    ``L1/stage-cache.json`` keeps, per staged file, a fingerprint of everything its bytes
+    depend on (the proposal, its atoms' ids, adopted sources, the scrubbing context, the code
+    that renders) and the file's size and mtime when written. It holds for the L1 prefix it
+    names; a file edited since, a different fingerprint or a rewritten L1 means rendering
+    and comparing as if there were no record.
+    """
+
+    def __init__(self, paths: Paths, view: L1View) -> None:
+        from .redact import os_user_names, scrubber
+
+        self.paths, self.view = paths, view
+        self.clean = lru_cache(maxsize=None)(scrubber(str(paths.project_root)))
+        self.context = [_render_version(), str(paths.project_root), str(Path.home()), os_user_names()]
+        self.files: dict[str, list[Any]] = {}
+        self.rendered = False
+        self.known = self._load()
+
+    def _load(self) -> dict[str, Any]:
+        found = read_json(self.paths.stage_cache, {})
+        try:
+            size, digest = int(found["l1_bytes"]), str(found["l1_sha1"])
+            if (size, digest) != (self.view.end, self.view.digest) and not claimcache.is_prefix(self.paths, size, digest):
+                return {}
+            return dict(found["files"]) if found.get("context") == self.context else {}
+        except (TypeError, KeyError, ValueError, AttributeError):
+            return {}
+
+    def stage(self, name: str, proposal: Proposal, claim: Claim) -> bool:
+        """Write one proposal's file when its bytes would change; True when written."""
+        target = self.paths.staged / name
+        inputs = _fingerprint(proposal, claim)
+        before = self.known.get(name)
+        if isinstance(before, list) and before[:1] == [inputs] and before[1:] == _stat(target):
+            self.files[name] = before
+            return False
+        body = render_proposal(proposal, self.paths, self.clean)
+        self.rendered = True
+        try:
+            changed = target.read_text(encoding="utf-8") != body
+        except (FileNotFoundError, UnicodeDecodeError):
+            changed = True
+        if changed:
+            atomic_write(target, body)
+        self.files[name] = [inputs, *_stat(target)]
+        return changed
+
+    def save(self) -> None:
+        """Record what was rendered, for the next pass; a pass that rendered nothing leaves the record as it is.
+
+        (Entries of withdrawn files stay until then: a file that is gone never matches its size and mtime.)
+        A record that cannot be written costs only time.
+        """
+        if not self.rendered:
+            return
+        record = {"context": self.context, "l1_bytes": self.view.end, "l1_sha1": self.view.digest, "files": self.files}
+        try:
+            write_json(self.paths.stage_cache, record)
+        except OSError:
+            pass
+
+
+def _stat(path: Path) -> list[int]:
+    try:
+        found = path.stat()
+    except OSError:
+        return [-1, -1]
+    return [found.st_size, found.st_mtime_ns]
+
+
+def _fingerprint(proposal: Proposal, claim: Claim) -> str:
+    """Everything a staged file's bytes depend on besides the scrubbing context and the code."""
+    adopted = (claim.record or {}).get("sources", []) if claim.record else []
+    body = json.dumps([proposal.as_json(), list(proposal.keys), sorted(claim.summary.ids), adopted],
+                      ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha1(body.encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _render_version() -> str:
+    """Changes with the code that renders staged files (this module and the path scrubber)."""
+    from . import redact
+
+    digest = hashlib.sha1()
+    for source in (__file__, redact.__file__):
+        with contextlib.suppress(OSError):
+            digest.update(Path(source).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _contested_keys(result: Plan) -> dict[str, list[str]]:

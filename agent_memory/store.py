@@ -139,6 +139,10 @@ class Paths:
         return self.l1_dir / "claim-cache.json"
 
     @property
+    def stage_cache(self) -> Path:
+        return self.l1_dir / "stage-cache.json"
+
+    @property
     def l2(self) -> Path:
         return self.store / "L2.jsonl"
 

@@ -180,3 +180,39 @@ def test_growing_relations_key_by_key_equals_relating_all_candidates(texts: list
         relations = relations.extend(keys[start : start + step], SIMILARITY)
         start += step
         assert relations.pairs == _brute_force(keys[:start], limit)
+
+
+# ---------------------------------------------------------------- staging from the record of what was staged
+
+
+def _staged(paths: Paths) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(paths.staged.iterdir())}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=_ROWS, more=_ROWS)
+def test_staging_again_writes_what_staging_afresh_writes(tmp_path_factory: pytest.TempPathFactory, rows: list[Any],
+                                                          more: list[Any]) -> None:
+    atoms = _as_atoms(rows)
+    later = [{**a, "id": "x" + a["id"][1:], "line": a["line"] + 100} for a in _as_atoms(more)]
+    kept = make_store(tmp_path_factory.mktemp("kept"), atoms)
+    stage(kept)
+    _append(kept, later)
+    _result, counts = stage(kept)
+    fresh = make_store(tmp_path_factory.mktemp("fresh"), atoms + later)
+    _result, fresh_counts = stage(fresh)
+    assert _staged(kept) == _staged(fresh)
+    assert counts["staged"] + counts["unchanged"] == fresh_counts["staged"]
+
+
+def test_a_staged_file_edited_by_hand_is_put_back(tmp_path: Path) -> None:
+    days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
+    paths = make_store(tmp_path, [atom("Always squash commits", s, d) for s, d in days])
+    stage(paths)
+    before = _staged(paths)
+    target = next(paths.staged.iterdir())
+    target.write_text("edited\n", encoding="utf-8")
+    _result, counts = stage(paths)
+    assert counts["staged"] == 1 and _staged(paths) == before
+    _result, counts = stage(paths)
+    assert counts == {"staged": 0, "unchanged": 1, "withdrawn": 0}
