@@ -25,7 +25,7 @@ from .claims import Key, blocking_keys, claim_key, relate, replaced_by_correctio
 from .model import StoreError
 from .store import Paths, atomic_write
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
 _CHUNK = 1 << 20
 
@@ -48,11 +48,13 @@ class Summary:
     kinds: dict[str, int] = field(default_factory=dict)
     stated: bool = False
     redacted: bool = False
+    offsets: list[int] = field(default_factory=list)  # where each atom's line starts in L1, as ``ids``
 
-    def add(self, atom: dict[str, Any]) -> None:
-        """Count one more atom."""
+    def add(self, atom: dict[str, Any], offset: int) -> None:
+        """Count one more atom (its line starts ``offset`` bytes into L1)."""
         self.count += 1
         self.ids.append(atom["id"])
+        self.offsets.append(offset)
         self.sessions.add(atom.get("session", ""))
         self.days.add(atom.get("day", ""))
         self.projects.add(atom.get("project", ""))
@@ -74,6 +76,7 @@ class Summary:
         """Fold another key's atoms into this one (keys merged into one claim)."""
         self.count += other.count
         self.ids.extend(other.ids)
+        self.offsets.extend(other.offsets)
         self.sessions |= other.sessions
         self.days |= other.days
         self.projects |= other.projects
@@ -178,8 +181,10 @@ def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while a pass builds its many small, acyclic records.
 
     Collections triggered by allocation rescan every live record, which made them half of a
-    dry run at 100k atoms; reference counting still frees everything, and a collection may
-    run once the pass is over.
+    dry run at 100k atoms; reference counting still frees everything. Afterwards the records
+    join the oldest generation unscanned (``freeze`` then ``unfreeze``; skipped when the program
+    froze objects itself), as they would after surviving young collections, instead of being
+    rescanned all at once by the first young collection.
     """
     was = gc.isenabled()
     gc.disable()
@@ -187,6 +192,9 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if was:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
@@ -203,14 +211,50 @@ class L1View:
     digest: str  # SHA-1 of those bytes
     fresh: bool  # the cache on disk already says all of this
     path: Path
-    _atoms: dict[str, list[dict[str, Any]]] | None = None
+    _atoms: dict[str, list[dict[str, Any]]] | None = None  # every key's atoms, once L1 was read whole
+    _some: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # keys read line by line
+    _lines_read: int = 0
+    _total: int = -1
 
     def atoms_of(self, key_text: str) -> list[dict[str, Any]]:
-        """The atoms of one key, in file order; the first call reads L1 (up to ``end``) once."""
-        if self._atoms is None:
+        """The atoms of one key, in file order.
+
+        A few keys are read line by line from where their atoms start; once a quarter of L1 has
+        been asked for, L1 (up to ``end``) is read whole, once.
+        """
+        if self._total < 0:
+            self._total = sum(s.count for s in self.summaries.values())
+        if self._atoms is None and self._lines_read * 4 > self._total:
             with gc_paused():
                 self._atoms = self._read_atoms()
-        return self._atoms.get(key_text, [])
+        if self._atoms is not None:
+            return self._atoms.get(key_text, [])
+        found = self._some.get(key_text)
+        if found is None:
+            found = self._some[key_text] = self._read_key(key_text)
+        return found
+
+    def _read_key(self, key_text: str) -> list[dict[str, Any]]:
+        summary = self.summaries.get(key_text)
+        if summary is None or not summary.count:
+            return []
+        found = []
+        self._lines_read += summary.count
+        with open(self.path, "rb") as handle:
+            for offset, atom_id in zip(summary.offsets, summary.ids):
+                handle.seek(offset)
+                raw = handle.readline()
+                try:
+                    record = json.loads(raw)
+                except (ValueError, UnicodeDecodeError):
+                    record = None
+                # the line must still be the atom counted there: L1 is append-only, but a dry run holds no lock
+                if (not isinstance(record, dict) or record.get("id") != atom_id
+                        or not isinstance(record.get("text"), str) or record["text"] not in summary.texts
+                        or offset + len(raw) > self.end or not raw.endswith(b"\n")):
+                    raise StoreError(f"{self.path} was rewritten while promote read it; run it again")
+                found.append(record)
+        return found
 
     def _read_atoms(self) -> dict[str, list[dict[str, Any]]]:
         texts = {t: k for k, s in self.summaries.items() for t in s.texts}
@@ -218,24 +262,26 @@ class L1View:
         data = _read_prefix(self.path, self.end)
         if hashlib.sha1(data).hexdigest() != self.digest:
             raise StoreError(f"{self.path} was rewritten while promote read it; run it again")
-        for atom in parse_atoms(data):
+        for _offset, atom in parse_atoms(data):
             key = texts.get(atom["text"])
             if key is not None:
                 found.setdefault(key, []).append(atom)
         return found
 
 
-def parse_atoms(data: bytes) -> list[dict[str, Any]]:
-    """Atoms of whole lines, as ``tiers.iter_atoms`` yields them (bad lines skipped, torn tail left)."""
+def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
+    """Atoms of whole lines with where each line starts (``base`` + position in ``data``), as
+    ``tiers.iter_atoms`` yields them: bad lines skipped, a torn tail left."""
     found = []
-    lines = data.split(b"\n")
-    for raw in lines[:-1]:  # the piece after the last newline is torn (or empty)
+    start = base
+    for raw in data.split(b"\n")[:-1]:  # the piece after the last newline is torn (or empty)
+        offset, start = start, start + len(raw) + 1
         try:
             record = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             continue
         if isinstance(record, dict) and record.get("id") and isinstance(record.get("text"), str):
-            found.append(record)
+            found.append((offset, record))
     return found
 
 
@@ -292,7 +338,7 @@ def _from_cache(paths: Paths, data: bytes, cached: tuple[int, str, dict[str, Sum
     seen = hashlib.sha1(whole[:size])
     if size > len(data) or seen.hexdigest() != digest:
         return None
-    new = _summarise(parse_atoms(data[size:]), summaries)
+    new = _summarise(parse_atoms(data[size:], size), summaries)
     seen.update(whole[size:])
     return L1View(summaries, relations.extend(new, similarity), len(data), seen.hexdigest(), fresh=size == len(data),
                   path=paths.atoms)
@@ -307,7 +353,7 @@ def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
                   fresh=False, path=paths.atoms)
     texts = {t: k for k, s in summaries.items() for t in s.texts}
     by_key: dict[str, list[dict[str, Any]]] = {}
-    for atom in atoms:
+    for _offset, atom in atoms:
         key = texts.get(atom["text"])
         if key is not None:
             by_key.setdefault(key, []).append(atom)
@@ -315,11 +361,11 @@ def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
     return view
 
 
-def _summarise(atoms: list[dict[str, Any]], summaries: dict[str, Summary]) -> list[Key]:
+def _summarise(atoms: list[tuple[int, dict[str, Any]]], summaries: dict[str, Summary]) -> list[Key]:
     """Count atoms into ``summaries`` by key; returns the keys not there before."""
     texts = {t: k for k, s in summaries.items() for t in s.texts} if summaries else {}
     new: dict[str, Key] = {}
-    for atom in atoms:
+    for offset, atom in atoms:
         text = atom["text"]
         key_text = texts.get(text)
         if key_text is None:
@@ -330,7 +376,7 @@ def _summarise(atoms: list[dict[str, Any]], summaries: dict[str, Summary]) -> li
             if key_text not in summaries:
                 summaries[key_text] = Summary()
                 new[key_text] = key
-        summaries[key_text].add(atom)
+        summaries[key_text].add(atom, offset)
     return list(new.values())
 
 
@@ -356,15 +402,17 @@ def _decode(found: dict[str, Any], rest: bytes) -> tuple[int, str, dict[str, Sum
     keys: dict[str, Key] = {}
     summaries: dict[str, Summary] = {}
     names: list[str] = []
-    for negated, tokens, count, ids, ss, dd, pp, first, texts, kinds, stated, redacted in found["keys"]:
+    for negated, tokens, count, ids, offsets, ss, dd, pp, first, texts, kinds, stated, redacted in found["keys"]:
         key = Key(negated is True, tuple(tokens))
         text = key.text
-        if text in keys or not key.tokens or len(ids) != count or not all(len(t) == 2 for t in texts.values()):
+        if (text in keys or not key.tokens or len(ids) != count or len(offsets) != count
+                or not all(len(t) == 2 for t in texts.values())):
             raise ValueError("bad key")
         keys[text] = key
         names.append(text)
         summaries[text] = Summary(count, ids, {sessions[i] for i in ss}, {days[i] for i in dd},
-                                  {projects[i] for i in pp}, first, texts, kinds, stated is True, redacted is True)
+                                  {projects[i] for i in pp}, first, texts, kinds, stated is True, redacted is True,
+                                  offsets)
     pairs = {(names[i], names[j]): (kind, reason, ab is True, ba is True) for i, j, kind, reason, ab, ba in found["pairs"]}
     return int(found["l1_bytes"]), str(found["l1_sha1"]), summaries, Relations(keys, pairs, partial(_buckets_of, rest, list(keys.values())))
 
@@ -404,7 +452,7 @@ def save(paths: Paths, view: L1View, similarity: float) -> bool:
     rows = []
     for name in names:
         key, s = view.relations.keys[name], view.summaries[name]
-        rows.append([key.negated, list(key.tokens), s.count, s.ids, ref("sessions", s.sessions), ref("days", s.days),
+        rows.append([key.negated, list(key.tokens), s.count, s.ids, s.offsets, ref("sessions", s.sessions), ref("days", s.days),
                      ref("projects", s.projects), s.first, s.texts, s.kinds, s.stated, s.redacted])
     head = {
         "version": code_version(), "similarity": similarity, "l1_bytes": view.end, "l1_sha1": view.digest,

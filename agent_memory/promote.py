@@ -620,8 +620,8 @@ class _StagedFiles:
     """Staged files and what each was rendered from, so an unchanged proposal is neither re-rendered nor re-read.
 
     ``L1/stage-cache.json`` keeps, per staged file, a fingerprint of everything its bytes
-    depend on (the proposal, its atoms' ids, adopted sources, the scrubbing context, the code
-    that renders) and the file's size and mtime when written. It holds for the L1 prefix it
+    depend on (the proposal, its atoms' ids, adopted sources) and the file's size and mtime
+    when written, under a digest of the scrubbing context and the code that renders. It holds for the L1 prefix it
     names; a file edited since, a different fingerprint or a rewritten L1 means rendering
     and comparing as if there were no record.
     """
@@ -631,7 +631,8 @@ class _StagedFiles:
 
         self.paths, self.view = paths, view
         self.clean = lru_cache(maxsize=None)(scrubber(str(paths.project_root)))
-        self.context = [_render_version(), str(paths.project_root), str(Path.home()), os_user_names()]
+        # a digest, so the record holds no home folder or user name of its own
+        self.context = short_hash(_render_version(), paths.project_root, Path.home(), *os_user_names())
         self.files: dict[str, list[Any]] = {}
         self.rendered = False
         self.known = self._load()

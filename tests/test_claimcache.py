@@ -216,3 +216,18 @@ def test_a_staged_file_edited_by_hand_is_put_back(tmp_path: Path) -> None:
     assert counts["staged"] == 1 and _staged(paths) == before
     _result, counts = stage(paths)
     assert counts == {"staged": 0, "unchanged": 1, "withdrawn": 0}
+
+
+def test_atoms_asked_for_after_L1_was_rewritten_are_refused_not_misread(tmp_path: Path) -> None:
+    from agent_memory.model import StoreError
+
+    rows = [(t, s, d, False) for t in TEXTS for s, d in (("s1", "2026-03-01"), ("s2", "2026-03-02"))]
+    paths = make_store(tmp_path, _as_atoms(rows))
+    _refresh(paths)
+    result = plan(paths)
+    first, second = result.claims[0], result.claims[1]
+    plain = {c.id: c for c in plan(make_store(tmp_path / "b", _as_atoms(rows))).claims}
+    assert first.atoms == plain[first.id].atoms  # read line by line from the cached offsets
+    make_store(tmp_path, _as_atoms(list(reversed(rows))))
+    with pytest.raises(StoreError):
+        _ = second.atoms
