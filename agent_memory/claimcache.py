@@ -16,9 +16,9 @@ import gc
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 from . import claims
 from .claims import Key, blocking_keys, claim_key, relate, replaced_by_correction
@@ -27,7 +27,8 @@ from .store import Paths, atomic_write
 
 CACHE_VERSION = 2
 BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
-_CHUNK = 1 << 20
+Bucket = tuple[str, ...]
+_SEP = "\x1f"  # joins a bucket's tokens in the file (whitespace to Python, so never inside a token)
 
 # how two keys (first < second by key text) stand: relate's kind and reason, then whether the
 # first, resp. the second, read as a correction "X, not Y" replaces the other
@@ -101,16 +102,7 @@ class Relations:
 
     keys: dict[str, Key] = field(default_factory=dict)  # key text → key
     pairs: dict[tuple[str, str], Relation] = field(default_factory=dict)  # (a, b) with a < b
-    stored_buckets: dict[tuple[str, ...], list[str]] | Callable[[], dict[tuple[str, ...], list[str]]] = field(
-        default_factory=dict, repr=False
-    )
-
-    @property
-    def buckets(self) -> dict[tuple[str, ...], list[str]]:
-        """Bucket → key texts; a cache's buckets are decoded only when a new key needs them."""
-        if callable(self.stored_buckets):
-            self.stored_buckets = self.stored_buckets()
-        return self.stored_buckets
+    buckets: Mapping[Bucket, list[str]] = field(default_factory=dict, repr=False)  # bucket → key texts
 
     def extend(self, new: Iterable[Key], similarity: float) -> "Relations":
         """These relations with more keys: buckets grow, so pairs are added and some drop out.
@@ -129,7 +121,7 @@ class Relations:
                     members = touched[bucket] = list(self.buckets.get(bucket, ()))
                 members.append(text)
         keys = {**self.keys, **added}
-        buckets = {**self.buckets, **touched}
+        buckets = _Layered(touched, self.buckets)
         affected = {m for b in touched for m in self.buckets.get(b, ())}
         pairs = {pair: rel for pair, rel in self.pairs.items()
                  if (pair[0] not in affected and pair[1] not in affected) or _still_candidate(pair, keys, touched, buckets)}
@@ -167,8 +159,8 @@ def _buckets(key: Key) -> frozenset[tuple[str, ...]]:
     return frozenset(b for b in blocking_keys(key) if len(b) >= 2)
 
 
-def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[tuple[str, ...], list[str]],
-                     buckets: dict[tuple[str, ...], list[str]]) -> bool:
+def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[Bucket, list[str]],
+                     buckets: Mapping[Bucket, list[str]]) -> bool:
     """A pair stays a candidate while some bucket they share is small enough (buckets only grow)."""
     shared = _buckets(keys[pair[0]]) & _buckets(keys[pair[1]])
     if not any(b in touched for b in shared):
@@ -414,20 +406,60 @@ def _decode(found: dict[str, Any], rest: bytes) -> tuple[int, str, dict[str, Sum
                                   {projects[i] for i in pp}, first, texts, kinds, stated is True, redacted is True,
                                   offsets)
     pairs = {(names[i], names[j]): (kind, reason, ab is True, ba is True) for i, j, kind, reason, ab, ba in found["pairs"]}
-    return int(found["l1_bytes"]), str(found["l1_sha1"]), summaries, Relations(keys, pairs, partial(_buckets_of, rest, list(keys.values())))
+    return int(found["l1_bytes"]), str(found["l1_sha1"]), summaries, Relations(keys, pairs, _StoredBuckets(rest, list(keys.values())))
 
 
-def _buckets_of(rest: bytes, keys: list[Key]) -> dict[tuple[str, ...], list[str]]:
-    """The cache's second line: bucket → key texts (derivable from the keys, so a bad line costs only time)."""
-    try:
-        stored = json.loads(rest)["buckets"]
-        return {tuple(b.split("\x1f")): [keys[i].text for i in members] for b, members in stored.items()}
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-        found: dict[tuple[str, ...], list[str]] = {}
-        for key in keys:
-            for bucket in _buckets(key):
-                found.setdefault(bucket, []).append(key.text)
-        return found
+class _StoredBuckets(Mapping[Bucket, list[str]]):
+    """The cache's second line, parsed when a new key first needs a bucket and decoded a bucket at a time.
+
+    Buckets follow from the keys, so a damaged line costs only the time to derive them again.
+    """
+
+    def __init__(self, line: bytes, keys: list[Key]) -> None:
+        self._line, self._keys = line, keys
+        self._raw: dict[str, list[int]] | None = None
+
+    def _load(self) -> dict[str, list[int]]:
+        if self._raw is None:
+            try:
+                raw = json.loads(self._line)["buckets"]
+                count = len(self._keys)
+                if not all(isinstance(i, int) and 0 <= i < count for members in raw.values() for i in members):
+                    raise ValueError("bad bucket")
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raw = {}
+                for n, key in enumerate(self._keys):
+                    for bucket in _buckets(key):
+                        raw.setdefault(_SEP.join(bucket), []).append(n)
+            self._raw = raw
+        return self._raw
+
+    def __getitem__(self, bucket: Bucket) -> list[str]:
+        return [self._keys[i].text for i in self._load()[_SEP.join(bucket)]]
+
+    def __iter__(self) -> Iterator[Bucket]:
+        return (tuple(b.split(_SEP)) for b in self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+class _Layered(Mapping[Bucket, list[str]]):
+    """Buckets that grew (``top``) over the ones they grew from (``base``), without copying the base."""
+
+    def __init__(self, top: dict[Bucket, list[str]], base: Mapping[Bucket, list[str]]) -> None:
+        self.top, self.base = top, base
+
+    def __getitem__(self, bucket: Bucket) -> list[str]:
+        found = self.top.get(bucket)
+        return found if found is not None else self.base[bucket]
+
+    def __iter__(self) -> Iterator[Bucket]:
+        yield from self.top
+        yield from (b for b in self.base if b not in self.top)
+
+    def __len__(self) -> int:
+        return sum(1 for _b in self)
 
 
 def _plain(summary: Summary) -> bool:
@@ -460,7 +492,7 @@ def save(paths: Paths, view: L1View, similarity: float) -> bool:
         "keys": rows,
         "pairs": sorted([index[a], index[b], *rel] for (a, b), rel in view.relations.pairs.items()),
     }
-    buckets = {"\x1f".join(b): sorted(index[m] for m in members) for b, members in view.relations.buckets.items()}
+    buckets = {_SEP.join(b): sorted(index[m] for m in members) for b, members in view.relations.buckets.items()}
     body = (json.dumps(head, ensure_ascii=False, separators=(",", ":")) + "\n"
             + json.dumps({"buckets": buckets}, ensure_ascii=False, separators=(",", ":")) + "\n")
     atomic_write(paths.claim_cache, body)
