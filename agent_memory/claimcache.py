@@ -27,6 +27,7 @@ from .store import Paths, atomic_write
 
 CACHE_VERSION = 2
 BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
+SLACK_MIN = 256 * 1024  # bytes of L1 a cache may lag behind before a writer rewrites it
 Bucket = tuple[str, ...]
 _SEP = "\x1f"  # joins a bucket's tokens in the file (whitespace to Python, so never inside a token)
 
@@ -201,7 +202,7 @@ class L1View:
     relations: Relations
     end: int  # bytes of L1 covered (whole lines)
     digest: str  # SHA-1 of those bytes
-    fresh: bool  # the cache on disk already says all of this
+    covered: int  # bytes of L1 the cache on disk covers (-1: no usable cache)
     path: Path
     _atoms: dict[str, list[dict[str, Any]]] | None = None  # every key's atoms, once L1 was read whole
     _some: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # keys read line by line
@@ -332,7 +333,7 @@ def _from_cache(paths: Paths, data: bytes, cached: tuple[int, str, dict[str, Sum
         return None
     new = _summarise(parse_atoms(data[size:], size), summaries)
     seen.update(whole[size:])
-    return L1View(summaries, relations.extend(new, similarity), len(data), seen.hexdigest(), fresh=size == len(data),
+    return L1View(summaries, relations.extend(new, similarity), len(data), seen.hexdigest(), covered=size,
                   path=paths.atoms)
 
 
@@ -342,7 +343,7 @@ def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
     summaries: dict[str, Summary] = {}
     new = _summarise(atoms, summaries)
     view = L1View(summaries, Relations().extend(new, similarity), len(data), hashlib.sha1(data).hexdigest(),
-                  fresh=False, path=paths.atoms)
+                  covered=-1, path=paths.atoms)
     texts = {t: k for k, s in summaries.items() for t in s.texts}
     by_key: dict[str, list[dict[str, Any]]] = {}
     for _offset, atom in atoms:
@@ -443,6 +444,12 @@ class _StoredBuckets(Mapping[Bucket, list[str]]):
     def __len__(self) -> int:
         return len(self._load())
 
+    def line_for(self, names: list[str]) -> bytes | None:
+        """The stored line as it is, when it numbers exactly these keys (nothing to decode or encode)."""
+        if len(names) == len(self._keys) and all(k.text == n for k, n in zip(self._keys, names)):
+            return self._line
+        return None
+
 
 class _Layered(Mapping[Bucket, list[str]]):
     """Buckets that grew (``top``) over the ones they grew from (``base``), without copying the base."""
@@ -462,50 +469,69 @@ class _Layered(Mapping[Bucket, list[str]]):
         return sum(1 for _b in self)
 
 
-def _plain(summary: Summary) -> bool:
-    """Whether a summary survives a JSON round trip unchanged (atoms off the schema are not cached)."""
-    strings = [*summary.ids, *summary.sessions, *summary.days, *summary.projects, summary.first, *summary.kinds,
-               *(stamp for _count, stamp in summary.texts.values())]
-    return all(isinstance(s, str) for s in strings)
+class _NotPlain(Exception):
+    """An atom off the schema (a kind, session, day or project that is not text): such a store is not cached."""
 
 
 def save(paths: Paths, view: L1View, similarity: float) -> bool:
     """Write the cache for ``view`` atomically (callers hold the store lock); False when it cannot hold it."""
-    if not all(_plain(s) for s in view.summaries.values()):
+    try:
+        head = _head(view, similarity)
+    except _NotPlain:
         return False
+    names = head.pop("names")
+    stored = view.relations.buckets
+    line = stored.line_for(names) if isinstance(stored, _StoredBuckets) else None
+    if line is None:
+        index = {name: i for i, name in enumerate(names)}
+        buckets = {_SEP.join(b): sorted(index[m] for m in members) for b, members in stored.items()}
+        line = json.dumps({"buckets": buckets}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n" + line.rstrip(b"\n") + b"\n"
+    atomic_write(paths.claim_cache, body)
+    return True
+
+
+def _head(view: L1View, similarity: float) -> dict[str, Any]:
+    """The cache's first line (and, under ``names``, the key texts in row order)."""
     names = sorted(view.summaries)
     index = {name: i for i, name in enumerate(names)}
-    tables: dict[str, dict[str, int]] = {"sessions": {}, "days": {}, "projects": {}}
+    tables: dict[str, dict[str | None, int]] = {"sessions": {}, "days": {}, "projects": {}}
 
     def ref(table: str, values: set[str]) -> list[int]:
         found = tables[table]
+        if not all(v is None or type(v) is str for v in values):
+            raise _NotPlain(table)  # 1 and True would share a row of the table
         return sorted(found.setdefault(v, len(found)) for v in values)
 
     rows = []
     for name in names:
         key, s = view.relations.keys[name], view.summaries[name]
-        rows.append([key.negated, list(key.tokens), s.count, s.ids, s.offsets, ref("sessions", s.sessions), ref("days", s.days),
-                     ref("projects", s.projects), s.first, s.texts, s.kinds, s.stated, s.redacted])
-    head = {
+        if not all(type(k) is str for k in s.kinds):
+            raise _NotPlain("kind")  # JSON object keys are text
+        rows.append([key.negated, list(key.tokens), s.count, s.ids, s.offsets, ref("sessions", s.sessions),
+                     ref("days", s.days), ref("projects", s.projects), s.first, s.texts, s.kinds, s.stated, s.redacted])
+    pairs = sorted((index[a], index[b], rel) for (a, b), rel in view.relations.pairs.items())
+    return {
         "version": code_version(), "similarity": similarity, "l1_bytes": view.end, "l1_sha1": view.digest,
         **{name: list(table) for name, table in tables.items()},
         "keys": rows,
-        "pairs": sorted([index[a], index[b], *rel] for (a, b), rel in view.relations.pairs.items()),
+        "pairs": [[i, j, *rel] for i, j, rel in pairs],
+        "names": names,
     }
-    buckets = {_SEP.join(b): sorted(index[m] for m in members) for b, members in view.relations.buckets.items()}
-    body = (json.dumps(head, ensure_ascii=False, separators=(",", ":")) + "\n"
-            + json.dumps({"buckets": buckets}, ensure_ascii=False, separators=(",", ":")) + "\n")
-    atomic_write(paths.claim_cache, body)
-    return True
 
 
-def refresh(paths: Paths, similarity: float, view: L1View | None = None) -> L1View:
+def refresh(paths: Paths, similarity: float, view: L1View | None = None, slack: int | None = None) -> L1View:
     """Bring the cache up to date with L1 (a writer's step, under the store lock).
 
-    A cache that cannot be written costs the next dry run its speed, never the writer its work.
+    A cache only a little behind is left as it is: rewriting it would cost more than reading
+    the atoms after it, which every pass does anyway. Behind means more than ``slack`` bytes
+    of L1 after it (default: a sixteenth of what it covers, at least 256 KiB). A cache that
+    cannot be written costs the next dry run its speed, never the writer its work.
     """
     view = view or load(paths, similarity)
-    if not view.fresh:
+    if slack is None:
+        slack = max(SLACK_MIN, view.covered // 16)
+    if view.covered < 0 or view.end - view.covered > slack:
         try:
             save(paths, view, similarity)
         except OSError:
