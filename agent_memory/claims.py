@@ -14,7 +14,7 @@ import difflib
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
@@ -78,10 +78,10 @@ class Key:
 
     negated: bool
     tokens: tuple[str, ...]
+    text: str = field(init=False, repr=False, compare=False)  # the key as one string, its sort order
 
-    @property
-    def text(self) -> str:
-        return ("¬ " if self.negated else "") + " ".join(self.tokens)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", ("¬ " if self.negated else "") + " ".join(self.tokens))
 
     @property
     def digest(self) -> str:

@@ -194,6 +194,8 @@ def ingest(
                 append_jsonl(paths.chunks, new_chunks)
             write_json(paths.ingested, state)
             index.sync()
+            if new_atoms:
+                _refresh_claim_cache(paths)
         finally:
             index.close()
         try:
@@ -201,6 +203,23 @@ def ingest(
         except OSError:
             pass  # the registry only matters for L2→L3; a read-only home must not fail ingest
     return report
+
+
+def _refresh_claim_cache(paths: Paths) -> None:
+    """Fold the new atoms into promote's claim cache, if the store keeps one (``promote --write`` makes it).
+
+    Only the appended atoms are read. The cache is a speed-up: nothing here may fail an ingest.
+    """
+    if not paths.claim_cache.exists():
+        return
+    from . import claimcache  # claim identity is loaded only for stores that keep the cache
+    from .config import load_config
+
+    try:
+        similarity = float(load_config(paths.config)["identity"]["merge_similarity"])
+        claimcache.refresh(paths, similarity)
+    except (AgentMemoryError, OSError, ValueError, KeyError, TypeError):
+        pass
 
 
 def _ingest_file(

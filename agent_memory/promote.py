@@ -8,21 +8,26 @@ only: the session-end hook stages through here.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from .claims import CONTRAST, Key, blocking_keys, claim_key, relate, replaced_by_correction
+from . import claimcache
+from .claimcache import L1View, Summary
+from .claims import CONTRAST, Key, claim_key, relate
 from .config import load_config
-from .store import Paths, StoreLock, atomic_write, now, parse_time, read_jsonl, write_json, write_jsonl
-from .tiers import iter_atoms, load_claims, load_decisions, load_registry
+from .store import Paths, StoreLock, atomic_write, now, parse_time, read_json, read_jsonl, write_json, write_jsonl
+from .tiers import load_claims, load_decisions, load_registry
 
-_BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
+
+_NOTHING = frozenset({"", None, 0})  # values a gate does not count (as the sorted lists leave them out)
 
 
 def short_hash(*parts: Any) -> str:
@@ -39,7 +44,9 @@ class Claim:
     text: str
     kind: str
     tier: str = "L1"  # where it lives now: L1, or L2 / L3 once adopted
-    atoms: list[dict[str, Any]] = field(default_factory=list)
+    summary: Summary = field(default_factory=Summary, repr=False)  # its atoms counted
+    atom_source: Callable[[], list[dict[str, Any]]] | None = field(default=None, repr=False, compare=False)
+    _atoms: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
     record: dict[str, Any] | None = None  # the adopted L2/L3 entry, if any
     stated: bool = False
     verified: bool = False
@@ -52,27 +59,46 @@ class Claim:
     blocking: list[str] = field(default_factory=list)
 
     @property
+    def atoms(self) -> list[dict[str, Any]]:
+        """Its L1 atoms by id, read from L1 the first time any claim of the pass asks."""
+        if self._atoms is None:
+            found = self.atom_source() if self.atom_source else []
+            self._atoms = sorted(found, key=lambda a: a["id"])
+        return self._atoms
+
+    @property
+    def observations(self) -> int:
+        return self.summary.count
+
+    @property
     def contested(self) -> bool:
         return bool(self.contested_by)
 
+    def count(self, what: str) -> int:
+        """How many distinct non-empty sessions, days or projects (a gate's number, without sorting)."""
+        found: set[str] = getattr(self.summary, what)
+        if self.record and self.record.get(what):
+            found = found | set(self.record[what])
+        return len(found) - len(found & _NOTHING)
+
     @property
     def sessions(self) -> list[str]:
-        found = {a.get("session", "") for a in self.atoms} | set((self.record or {}).get("sessions", []))
+        found = self.summary.sessions | set((self.record or {}).get("sessions", []))
         return sorted(s for s in found if s)
 
     @property
     def days(self) -> list[str]:
-        found = {a.get("day", "") for a in self.atoms} | set((self.record or {}).get("days", []))
+        found = self.summary.days | set((self.record or {}).get("days", []))
         return sorted(d for d in found if d)
 
     @property
     def projects(self) -> list[str]:
-        found = {a.get("project", "") for a in self.atoms} | set((self.record or {}).get("projects", []))
+        found = self.summary.projects | set((self.record or {}).get("projects", []))
         return sorted(p for p in found if p)
 
     @property
     def first_seen(self) -> str:
-        stamps = [a.get("timestamp", "") for a in self.atoms if a.get("timestamp")]
+        stamps = [self.summary.first] if self.summary.first else []
         if self.record and self.record.get("first_seen"):
             stamps.append(self.record["first_seen"])
         return min(stamps) if stamps else ""
@@ -133,7 +159,12 @@ class Proposal:
     projects: tuple[str, ...]
     keys: tuple[str, ...]
     replaces: tuple[str, ...] = ()
-    evidence: tuple[dict[str, Any], ...] = ()
+    evidence_source: Callable[[], tuple[dict[str, Any], ...]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def evidence(self) -> tuple[dict[str, Any], ...]:
+        """The observations a reviewer reads (from L1, only when asked: the dry run never is)."""
+        return self.evidence_source() if self.evidence_source else ()
 
     def as_json(self) -> dict[str, Any]:
         """The INTERFACE ``P`` shape (plus kind and replaces)."""
@@ -170,62 +201,50 @@ class Plan:
 @dataclass
 class _Group:
     key: Key
-    atoms: list[dict[str, Any]] = field(default_factory=list)
+    summary: Summary = field(default_factory=Summary)
     record: dict[str, Any] | None = None
     tier: str = "L1"
 
 
-def _groups(paths: Paths) -> list[_Group]:
-    groups: dict[Key, _Group] = {}
-    for atom in iter_atoms(paths):
-        key = claim_key(atom["text"])
-        if not key.tokens:
-            continue
-        groups.setdefault(key, _Group(key)).atoms.append(atom)
+def _groups(paths: Paths, view: L1View) -> list[_Group]:
+    keys = view.relations.keys
+    groups = {text: _Group(keys[text], summary) for text, summary in view.summaries.items()}
     for tier, path in (("L2", paths.l2), ("L3", paths.l3)):
         for record in load_claims(path):
             if record.get("retired"):
                 continue
             key = claim_key(record["text"])
-            group = groups.setdefault(key, _Group(key))
+            group = groups.setdefault(key.text, _Group(key))
             if group.record is None or tier == "L3":
                 group.record, group.tier = record, tier
-    return [groups[k] for k in sorted(groups, key=lambda k: (k.text, k.negated))]
+    return sorted(groups.values(), key=lambda g: (g.key.text, g.key.negated))
 
 
-def _candidate_pairs(groups: list[_Group]) -> set[tuple[int, int]]:
-    buckets: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for i, group in enumerate(groups):
-        for bucket in set(blocking_keys(group.key)):
-            if len(bucket) >= 2:
-                buckets[bucket].append(i)
-    pairs: set[tuple[int, int]] = set()
-    for members in buckets.values():
-        if len(members) < 2 or len(members) > _BUCKET_LIMIT:
-            continue
-        for x in range(len(members)):
-            for y in range(x + 1, len(members)):
-                pairs.add((members[x], members[y]))
-    return pairs
+def _similarity(config: dict[str, Any]) -> float:
+    return float(config["identity"]["merge_similarity"])
 
 
-def build_claims(paths: Paths, config: dict[str, Any]) -> list[Claim]:
+def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = None) -> list[Claim]:
     """Every claim of the store: L1 atoms clustered, adopted L2/L3 entries, decisions applied."""
-    groups = _groups(paths)
-    similarity = float(config["identity"]["merge_similarity"])
+    similarity = _similarity(config)
+    view = view or claimcache.load(paths, similarity)
+    groups = _groups(paths, view)
+    # adopted wordings L1 does not hold join the candidate pairs here, never in the cache
+    relations = view.relations.extend([g.key for g in groups if g.key.text not in view.relations.keys], similarity)
+    position = {g.key.text: i for i, g in enumerate(groups)}
     same: dict[int, set[int]] = defaultdict(set)
     clashes: list[tuple[int, int, str]] = []
-    for i, j in sorted(_candidate_pairs(groups)):
-        a, b = groups[i].key, groups[j].key
-        relation = relate(a, b, similarity)
-        if relation.kind == "same":
+    for (i, j), (kind, reason, i_corrects, j_corrects) in sorted(
+        ((position[a], position[b]), rel) for (a, b), rel in relations.pairs.items()
+    ):
+        if kind == "same":
             same[i].add(j)
             same[j].add(i)
-        elif relation.kind == "contradiction":
-            clashes.append((i, j, relation.reason))
-        elif _is_correction(groups[i]) and replaced_by_correction(a, b):
+        elif kind == "contradiction":
+            clashes.append((i, j, reason))
+        elif i_corrects and _is_correction(groups[i]):
             clashes.append((i, j, "corrected"))
-        elif _is_correction(groups[j]) and replaced_by_correction(b, a):
+        elif j_corrects and _is_correction(groups[j]):
             clashes.append((j, i, "corrected"))
 
     # a group whose near neighbours are not all one claim is ambiguous: it merges with none
@@ -246,7 +265,7 @@ def build_claims(paths: Paths, config: dict[str, Any]) -> list[Claim]:
 
     claims: dict[int, Claim] = {}
     for head, idxs in members.items():
-        claims[head] = _claim_of([groups[i] for i in idxs])
+        claims[head] = _claim_of([groups[i] for i in idxs], view)
     by_group = {i: claims[owner[i]] for i in owner}
     for i in ambiguous:
         near = sorted({by_group[j].id for j in same[i]})
@@ -263,12 +282,20 @@ def build_claims(paths: Paths, config: dict[str, Any]) -> list[Claim]:
 
 
 def _is_correction(group: _Group) -> bool:
-    return CONTRAST in group.key.tokens and any(a.get("kind") == "correction" for a in group.atoms)
+    return CONTRAST in group.key.tokens and group.summary.correction
 
 
-def _claim_of(groups: list[_Group]) -> Claim:
+def _atoms_of(view: L1View, groups: list[_Group]) -> list[dict[str, Any]]:
+    return [a for g in groups for a in view.atoms_of(g.key.text)]
+
+
+def _claim_of(groups: list[_Group], view: L1View) -> Claim:
     adopted = [g for g in groups if g.record is not None]
-    atoms = [a for g in groups for a in g.atoms]
+    summary = groups[0].summary
+    if len(groups) > 1:
+        summary = Summary()
+        for group in groups:
+            summary.merge(group.summary)
     keys = sorted({g.key.text for g in groups})
     if adopted:
         best = sorted(adopted, key=lambda g: (g.tier != "L3", g.key.text))[0]
@@ -281,21 +308,15 @@ def _claim_of(groups: list[_Group]) -> Claim:
         claim.verified = bool(record.get("verified"))
     else:
         head = min(groups, key=lambda g: g.key.text)
-        counts: dict[str, int] = defaultdict(int)
-        for atom in atoms:
-            counts[atom["text"]] += 1
-        first = {}
-        for atom in sorted(atoms, key=lambda a: (a.get("timestamp", ""), a["text"])):
-            first.setdefault(atom["text"], atom.get("timestamp", ""))
-        text = sorted(counts, key=lambda t: (-counts[t], first[t], t))[0]
-        kinds: dict[str, int] = defaultdict(int)
-        for atom in atoms:
-            kinds[atom.get("kind", "instruction")] += 1
+        texts, kinds = summary.texts, summary.kinds
+        # the most frequent wording, then the earliest, then the smallest
+        text = sorted(texts, key=lambda t: (-texts[t][0], texts[t][1], t))[0]
         kind = sorted(kinds, key=lambda k: (-kinds[k], k))[0]
         claim = Claim(id=short_hash("claim", head.key.text), key=head.key, keys=keys, text=text, kind=kind)
-    claim.atoms = sorted(atoms, key=lambda a: a["id"])
-    claim.stated = claim.stated or any(a.get("stated") for a in atoms)
-    claim.redacted = any(a.get("redacted") for a in atoms)
+    claim.summary = summary
+    claim.atom_source = partial(_atoms_of, view, groups)
+    claim.stated = claim.stated or summary.stated
+    claim.redacted = summary.redacted
     return claim
 
 
@@ -331,7 +352,7 @@ def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
                 target.rejected_l3 = set(decision.get("projects", []))
             else:
                 seen = set(decision.get("atoms", []))
-                target.rejected = bool(target.atoms) and all(a["id"] in seen for a in target.atoms)
+                target.rejected = bool(target.observations) and all(i in seen for i in target.summary.ids)
         elif action == "resolve":
             kept = find(str(decision.get("keep_id", "")), decision.get("keep_keys", []))
             target.retired_for = kept.id if kept else str(decision.get("keep_id", ""))
@@ -351,14 +372,14 @@ def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
 def _gate_l2(claim: Claim, gates: dict[str, Any]) -> tuple[str, list[str]]:
     """The path a claim takes from L1 to L2, or the reasons it cannot yet."""
     hard = _hard_reasons(claim)
-    sessions, days = len(claim.sessions), len(claim.days)
+    sessions, days = claim.count("sessions"), claim.count("days")
     default, stated, verified = gates["l2"], gates["l2_stated"], gates["l2_verified"]
     if not hard:
         if sessions >= default["sessions"] and days >= default["days"]:
             return "default", []
         if claim.stated and sessions >= stated["sessions"] and days >= stated["days"]:
             return "stated", []
-        if claim.verified and len(claim.atoms) >= verified["observations"]:
+        if claim.verified and claim.observations >= verified["observations"]:
             return "verified", []
     need = stated if claim.stated else default
     reasons = list(hard)
@@ -366,8 +387,8 @@ def _gate_l2(claim: Claim, gates: dict[str, Any]) -> tuple[str, list[str]]:
         reasons.append(f"{sessions} of {need['sessions']} sessions")
     if days < need["days"]:
         reasons.append(f"{days} of {need['days']} distinct days")
-    if claim.verified and len(claim.atoms) < verified["observations"]:
-        reasons.append(f"{len(claim.atoms)} of {verified['observations']} observations")
+    if claim.verified and claim.observations < verified["observations"]:
+        reasons.append(f"{claim.observations} of {verified['observations']} observations")
     return "", reasons
 
 
@@ -440,18 +461,29 @@ def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], mo
             Proposal(
                 id=short_hash("proposal", claim.id, "L3"), claim_id=claim.id, text=claim.text, source_tier="L2",
                 target_tier="L3", path="cross-project", kind=claim.kind, sessions=tuple(sessions), days=tuple(days),
-                projects=tuple(projects), keys=tuple(claim.keys),
-                evidence=tuple(s for s in claim.sources(local=False)[:5]),
+                projects=tuple(projects), keys=tuple(claim.keys), evidence_source=partial(_evidence, claim, 5),
             )
         )
     return proposals, blocked
 
 
-def plan(paths: Paths, config: dict[str, Any] | None = None) -> Plan:
-    """The dry run: every proposal and every refusal with its reasons; writes nothing."""
+def _evidence(claim: Claim, limit: int | None) -> tuple[dict[str, Any], ...]:
+    return tuple(claim.sources(local=False)[:limit])
+
+
+def plan(paths: Paths, config: dict[str, Any] | None = None, view: L1View | None = None) -> Plan:
+    """The dry run: every proposal and every refusal with its reasons; writes nothing.
+
+    ``view`` is L1 as already read (``stage`` passes the one it saves to the claim cache).
+    """
     config = config or load_config(paths.config)
+    with claimcache.gc_paused():
+        return _plan(paths, config, view)
+
+
+def _plan(paths: Paths, config: dict[str, Any], view: L1View | None) -> Plan:
     moment = now()
-    claims = build_claims(paths, config)
+    claims = build_claims(paths, config, view)
     gates = config["gates"]
     proposals: list[Proposal] = []
     blocked: list[dict[str, Any]] = []
@@ -473,7 +505,7 @@ def plan(paths: Paths, config: dict[str, Any] | None = None) -> Plan:
                 id=short_hash("proposal", claim.id, "L2"), claim_id=claim.id, text=claim.text, source_tier="L1",
                 target_tier="L2", path=path, kind=claim.kind, sessions=tuple(claim.sessions), days=tuple(claim.days),
                 projects=tuple(claim.projects), keys=tuple(claim.keys), replaces=replaces,
-                evidence=tuple(claim.sources(local=False)),
+                evidence_source=partial(_evidence, claim, None),
             )
         )
     cross, cross_blocked = _cross_project(paths, claims, config, moment)
@@ -490,11 +522,15 @@ def plan(paths: Paths, config: dict[str, Any] | None = None) -> Plan:
 # ---------------------------------------------------------------- staging
 
 
-def render_proposal(proposal: Proposal, paths: Paths) -> str:
-    """A staged proposal as Markdown with front matter (JSON values are valid YAML flow)."""
-    from .redact import scrubber
+def render_proposal(proposal: Proposal, paths: Paths, clean: Callable[[str], str] | None = None) -> str:
+    """A staged proposal as Markdown with front matter (JSON values are valid YAML flow).
 
-    clean = scrubber(str(paths.project_root))
+    ``clean`` is this project's path scrubber, when the caller already made one.
+    """
+    if clean is None:
+        from .redact import scrubber
+
+        clean = scrubber(str(paths.project_root))
 
     front = {
         "id": proposal.id,
@@ -560,28 +596,117 @@ def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dic
     config = config or load_config(paths.config)
     counts = {"staged": 0, "unchanged": 0, "withdrawn": 0}
     with StoreLock(paths.store):
-        result = plan(paths, config)
+        view = claimcache.refresh(paths, _similarity(config))
+        result = plan(paths, config, view)
         paths.staged.mkdir(parents=True, exist_ok=True)
-        wanted = {}
-        for proposal in result.proposals:
-            wanted[f"{proposal.id}.md"] = render_proposal(proposal, paths)
-        for name, body in sorted(wanted.items()):
-            target = paths.staged / name
-            try:
-                if target.read_text(encoding="utf-8") == body:
-                    counts["unchanged"] += 1
-                    continue
-            except (FileNotFoundError, UnicodeDecodeError):
-                pass
-            atomic_write(target, body)
-            counts["staged"] += 1
+        written = _StagedFiles(paths, view)
+        claims = result.by_id()
+        wanted = {f"{p.id}.md": p for p in result.proposals}
+        for name, proposal in sorted(wanted.items()):
+            counts["staged" if written.stage(name, proposal, claims[proposal.claim_id]) else "unchanged"] += 1
         for old in paths.staged.glob("*.md"):
             if old.name not in wanted:
                 old.unlink()
                 counts["withdrawn"] += 1
+        written.save()
         _mark_contested(paths, result)
-        write_json(paths.contested, _contested_keys(result))
+        contested = _contested_keys(result)
+        if read_json(paths.contested, None) != contested:
+            write_json(paths.contested, contested)
     return result, counts
+
+
+class _StagedFiles:
+    """Staged files and what each was rendered from, so an unchanged proposal is neither re-rendered nor re-read.
+
+    ``L1/stage-cache.json`` keeps, per staged file, a fingerprint of everything its bytes
+    depend on (the proposal, its atoms' ids, adopted sources) and the file's size and mtime
+    when written, under a digest of the scrubbing context and the code that renders. It holds for the L1 prefix it
+    names; a file edited since, a different fingerprint or a rewritten L1 means rendering
+    and comparing as if there were no record.
+    """
+
+    def __init__(self, paths: Paths, view: L1View) -> None:
+        from .redact import os_user_names, scrubber
+
+        self.paths, self.view = paths, view
+        self.clean = lru_cache(maxsize=None)(scrubber(str(paths.project_root)))
+        # a digest, so the record holds no home folder or user name of its own
+        self.context = short_hash(_render_version(), paths.project_root, Path.home(), *os_user_names())
+        self.files: dict[str, list[Any]] = {}
+        self.rendered = False
+        self.known = self._load()
+
+    def _load(self) -> dict[str, Any]:
+        found = read_json(self.paths.stage_cache, {})
+        try:
+            size, digest = int(found["l1_bytes"]), str(found["l1_sha1"])
+            if (size, digest) != (self.view.end, self.view.digest) and not claimcache.is_prefix(self.paths, size, digest):
+                return {}
+            return dict(found["files"]) if found.get("context") == self.context else {}
+        except (TypeError, KeyError, ValueError, AttributeError):
+            return {}
+
+    def stage(self, name: str, proposal: Proposal, claim: Claim) -> bool:
+        """Write one proposal's file when its bytes would change; True when written."""
+        target = self.paths.staged / name
+        inputs = _fingerprint(proposal, claim)
+        before = self.known.get(name)
+        if isinstance(before, list) and before[:1] == [inputs] and before[1:] == _stat(target):
+            self.files[name] = before
+            return False
+        body = render_proposal(proposal, self.paths, self.clean)
+        self.rendered = True
+        try:
+            changed = target.read_text(encoding="utf-8") != body
+        except (FileNotFoundError, UnicodeDecodeError):
+            changed = True
+        if changed:
+            atomic_write(target, body)
+        self.files[name] = [inputs, *_stat(target)]
+        return changed
+
+    def save(self) -> None:
+        """Record what was rendered, for the next pass; a pass that rendered nothing leaves the record as it is.
+
+        (Entries of withdrawn files stay until then: a file that is gone never matches its size and mtime.)
+        A record that cannot be written costs only time.
+        """
+        if not self.rendered:
+            return
+        record = {"context": self.context, "l1_bytes": self.view.end, "l1_sha1": self.view.digest, "files": self.files}
+        try:
+            write_json(self.paths.stage_cache, record)
+        except OSError:
+            pass
+
+
+def _stat(path: Path) -> list[int]:
+    try:
+        found = path.stat()
+    except OSError:
+        return [-1, -1]
+    return [found.st_size, found.st_mtime_ns]
+
+
+def _fingerprint(proposal: Proposal, claim: Claim) -> str:
+    """Everything a staged file's bytes depend on besides the scrubbing context and the code."""
+    adopted = (claim.record or {}).get("sources", []) if claim.record else []
+    body = json.dumps([proposal.as_json(), list(proposal.keys), sorted(claim.summary.ids), adopted],
+                      ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha1(body.encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _render_version() -> str:
+    """Changes with the code that renders staged files (this module and the path scrubber)."""
+    from . import redact
+
+    digest = hashlib.sha1()
+    for source in (__file__, redact.__file__):
+        with contextlib.suppress(OSError):
+            digest.update(Path(source).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _contested_keys(result: Plan) -> dict[str, list[str]]:

@@ -115,6 +115,14 @@ class Paths:
         return self.l1_dir / "contested.json"
 
     @property
+    def claim_cache(self) -> Path:
+        return self.l1_dir / "claim-cache.json"
+
+    @property
+    def stage_cache(self) -> Path:
+        return self.l1_dir / "stage-cache.json"
+
+    @property
     def l2(self) -> Path:
         return self.store / "L2.jsonl"
 
