@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from . import claims
+from . import claims, terms
 from .claims import Key, blocking_keys, claim_key, relate, replaced_by_correction
 from .model import StoreError
 from .store import Paths, atomic_write
@@ -301,17 +301,20 @@ def _whole_lines(path: Path) -> bytes:
 
 
 def code_version() -> str:
-    """Changes whenever claim identity may change: the cache version and the text of ``claims.py``."""
-    return _code_version(claims.__file__ or "")
+    """Changes whenever claim identity may change: the cache version and the text of ``claims.py`` and of
+    ``terms.py`` (whose stemming claim keys share)."""
+    return _code_version(claims.__file__ or "", terms.__file__ or "")
 
 
 @lru_cache(maxsize=4)
-def _code_version(source: str) -> str:
-    try:
-        body = Path(source).read_bytes()
-    except OSError:
-        body = b""
-    return hashlib.sha1(f"{CACHE_VERSION}\x1f".encode() + body).hexdigest()[:16]
+def _code_version(*sources: str) -> str:
+    digest = hashlib.sha1(f"{CACHE_VERSION}\x1f".encode())
+    for source in sources:
+        try:
+            digest.update(Path(source).read_bytes())
+        except OSError:
+            pass
+    return digest.hexdigest()[:16]
 
 
 def load(paths: Paths, similarity: float) -> L1View:

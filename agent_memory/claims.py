@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
+from .terms import stem
+
 CONTRAST = "≠"  # token standing for "not / instead of / rather than / ではなく" inside a claim
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -58,18 +60,6 @@ _SLOT_WORDS = frozenset(
     ポート ブランチ バージョン""".split()
 )
 _SLOT_CUES_JA = re.compile("(?:ブランチ|ポート|バージョン|使う|使用|使って|向け|に対して|へ|に)")
-
-
-def _stem(word: str) -> str:
-    if len(word) > 5 and word.endswith("ing"):
-        return word[:-3]
-    if len(word) > 4 and word.endswith("ed"):
-        return word[:-2]
-    if len(word) > 4 and word.endswith("es") and word[-3] in "sxz":
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
 
 
 @dataclass(frozen=True)
@@ -133,7 +123,7 @@ def claim_key(text: str) -> Key:
             continue
         if raw in _STOP or raw in _POSITIVE_ADVERBS:
             continue
-        tokens.append(_stem(raw))
+        tokens.append(stem(raw))
     while tokens and tokens[-1] == CONTRAST:
         tokens.pop()
     return Key(negated, tuple(tokens))

@@ -437,6 +437,14 @@ def _camel_split(name: str) -> list[str]:
     return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)]
 
 
+def _identifier_like(value: str) -> bool:
+    """Reads as a name made of a few words (``getpass``, ``DB_PASSWORD``, ``dbPasswordValue``), not as random letters."""
+    if _random_looking(value):
+        return False
+    parts = [p for chunk in value.split("_") for p in _camel_split(chunk)]
+    return 0 < len(parts) <= 4 and all(len(p) >= 2 for p in parts)
+
+
 def _name_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     """Extend ``[start, end)`` over identifier characters (at most 60 each side)."""
     lo = start
@@ -515,7 +523,7 @@ def _value_ok(value: str, tier: str, quoted: bool, name: str, label: str) -> boo
     if re.fullmatch(r"\d+(?:\.\d+)*[a-z]{0,3}", low):
         return tier == _PASSWORD_TIER and len(value) >= 6 and "." not in value
     if tier == _PASSWORD_TIER:
-        if not quoted and re.fullmatch(r"[A-Za-z_]+", value):
+        if not quoted and re.fullmatch(r"[A-Za-z_]+", value) and _identifier_like(value):
             return False  # a bare identifier is a variable, not a literal
         return len(value) >= 4
     if re.search(r"\.(?:json|ya?ml|toml|txt|env|pem|key|crt|cer|p12|pfx|js|ts|py|md|html|sh|ini|cfg|conf|log)$", low):

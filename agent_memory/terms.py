@@ -110,7 +110,8 @@ def _split_runs(word: str) -> list[tuple[bool, str]]:
     return runs
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """Light English stemming shared with claim keys: -ing, -ed, -es after s/x/z, a plural -s."""
     if len(word) > 5 and word.endswith("ing"):
         return word[:-3]
     if len(word) > 4 and word.endswith("ed"):
@@ -135,7 +136,7 @@ def content_terms(text: str, limit: int = 0) -> list[str]:
     for word in words(folded):
         runs = _split_runs(word) if word[-1] >= _CJK_FIRST or word[0] >= _CJK_FIRST or not word.isascii() else [(False, word)]
         for cjk, run in runs:
-            for term in _cjk_terms(run) if cjk else (_stem(run),) if run not in _SKIP else ():
+            for term in _cjk_terms(run) if cjk else (stem(run),) if run not in _SKIP else ():
                 if len(term) >= 2 and term not in _SKIP:
                     found[term] = None
         if limit and len(found) >= limit:

@@ -299,6 +299,8 @@ TABLES: dict[str, list[Case]] = {
     ],
     "password-assignment": [
         (f"DB_PASSWORD=«{tok(12)}»", "password-assignment"),
+        ("DB_PASSWORD=«aqAPJpaRPoOmGQxAKUXn»", "password-assignment"),  # random letters only: not a variable name
+        ("DB_PASSWORD=DB_PASSWORD_FILE", None),
         (f'password: "«{tok(10)}!»"', "password-assignment"),
         (f'{{"password": "«{tok(14)}»"}}', "password-assignment"),
         (f'{{\\"db_pass\\": \\"«{tok(12)}»\\"}}', "password-assignment"),
