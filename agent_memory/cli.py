@@ -291,6 +291,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _command_parser(parser, getattr(args, "command", None)).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         parser.error("say which command to run")
+    if args.command == "adopt" and bool(args.ids) == bool(args.all):
+        # a usage error, said before anything is read: ids or --all, exactly one of them
+        what = "give proposal ids or --all, not both" if args.all else "say which proposals to adopt: ids or --all"
+        _command_parser(parser, "adopt").error(what)
     try:
         from .index import check_sqlite
 

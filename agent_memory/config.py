@@ -104,9 +104,30 @@ def load_config(path: Path) -> dict[str, Any]:
             raise UsageError(f"{path} is not valid YAML: {problem}{where}") from exc
     if not isinstance(loaded, dict):
         raise UsageError(f"{path} must be a mapping of settings")
+    _refuse_unknown(loaded, path)
     merged = _merge(copy.deepcopy(DEFAULTS), loaded)
     _check(merged, path)
     return merged
+
+
+def _refuse_unknown(loaded: dict[str, Any], path: Path) -> None:
+    """A misspelt setting ("gate:", "session:") would silently leave the default in force: say so instead."""
+    for key, value in loaded.items():
+        known = DEFAULTS.get(key)
+        if key not in DEFAULTS:
+            raise UsageError(f"{path}: unknown setting {key!r} (known: {', '.join(DEFAULTS)})")
+        if not isinstance(known, dict) or not isinstance(value, dict):
+            continue
+        names = set(known) | (_RECALL_NUMBERS if key == "recall" else set())
+        for inner, numbers in value.items():
+            if inner not in names:
+                raise UsageError(f"{path}: unknown setting {key}.{inner} (known: {', '.join(sorted(names))})")
+            if key == "gates" and isinstance(numbers, dict):
+                for number in numbers:
+                    if number not in known[inner]:
+                        raise UsageError(
+                            f"{path}: unknown setting gates.{inner}.{number} (known: {', '.join(known[inner])})"
+                        )
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

@@ -695,14 +695,17 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str) -> 
                 groups.append((score, rank, key, text))
         chosen = sorted(groups, key=lambda g: (-g[0][0], -g[0][1], g[1]))[:limit]
         seen = [lookup.evidence(con, key) for _score, _rank, key, _text in chosen]
+        contested = lookup.contested_in_index(con, str(paths.contested), [g[2] for g in chosen]) if chosen else set()
     finally:
         (index or con).close()
     if not chosen:
         return ""
-    contested = _contested_file(paths)
+    if contested is None:  # the index's copy is not of the file as it is: read the file
+        data = _contested_file(paths)
+        contested = {g[2] for g in chosen if _is_contested(data, g[2])}
     lines = []
     for (_score, _rank, key, text), (sessions, day) in zip(chosen, seen):
-        tag = f"{TAG_CONTESTED} " if _is_contested(contested, key) else ""
+        tag = f"{TAG_CONTESTED} " if key in contested else ""
         count = sessions or 1
         evidence = f"{day}; " if day else ""
         lines.append(f"- {tag}{' '.join(text.split())[:400]} ({evidence}{count} session{'s' if count != 1 else ''})")

@@ -113,6 +113,7 @@ CREATE TABLE IF NOT EXISTS docs(
 CREATE INDEX IF NOT EXISTS docs_source ON docs(source);
 CREATE INDEX IF NOT EXISTS docs_ref ON docs(ref);
 CREATE INDEX IF NOT EXISTS docs_claim ON docs(claim, session) WHERE claim != '';
+CREATE TABLE IF NOT EXISTS contested(key TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS keys(
     rowid INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, text TEXT NOT NULL, terms TEXT NOT NULL,
     last TEXT NOT NULL, redacted INTEGER NOT NULL);
@@ -376,6 +377,7 @@ class Index:
                 con.executescript(
                     "DROP TABLE IF EXISTS docs_words; DROP TABLE IF EXISTS docs_tri; DROP TABLE IF EXISTS keys_words;"
                     "DROP TABLE IF EXISTS keys_tri; DROP TABLE IF EXISTS keys; DROP TABLE IF EXISTS docs;"
+                    "DROP TABLE IF EXISTS contested;"
                     "DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS meta;"
                 )
                 con.executescript(_DDL)
@@ -504,6 +506,21 @@ class Index:
             self.con.execute("ROLLBACK")
             raise
         self.con.execute("COMMIT")
+
+    def set_contested(self, keys: Iterable[str], signature: str | None) -> None:
+        """Copy the claim keys of ``L1/contested.json`` (whose signature is given) for the prompt hook.
+
+        The hook trusts the table only while the file still has that signature; otherwise it
+        reads the file itself, so a stale or emptied table can never hide a contradiction.
+        """
+        with self._write():
+            self.con.execute("DELETE FROM contested")
+            self.con.executemany("INSERT OR IGNORE INTO contested VALUES (?)", ((k,) for k in keys))
+            self.con.execute("INSERT OR REPLACE INTO meta VALUES ('contested', ?)", (signature or "",))
+
+    def contested_signature(self) -> str:
+        found = self.con.execute("SELECT value FROM meta WHERE key='contested'").fetchone()
+        return str(found[0]) if found else ""
 
     # -- reading
     def count(self, kind: str | None = None) -> int:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover - types only
     from datetime import datetime
     from typing import Callable
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 ATOMS_SOURCE = "atoms"
 CANDIDATES = 200  # bm25's best matches that the time decay then reorders
 
@@ -220,6 +220,18 @@ def _rows(con: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> list
         return [(str(k), str(t), str(w)) for k, t, w in con.execute(sql, params)]
     except sqlite3.OperationalError:
         return []  # a term FTS5 refuses is a term with no hits, never an error
+
+
+def contested_in_index(con: sqlite3.Connection, contested_file: str, keys: list[str]) -> set[str] | None:
+    """Which of ``keys`` are contested, from the index's copy of ``contested.json``; None when that copy is
+    not of the file as it is now (the caller then reads the file)."""
+    found = con.execute("SELECT value FROM meta WHERE key='contested'").fetchone()
+    sig = signature(contested_file)
+    if sig is None:
+        return set()  # no file: nothing is contested
+    if not found or found[0] != sig:
+        return None
+    return {k for k in keys if con.execute("SELECT 1 FROM contested WHERE key = ?", (k,)).fetchone()}
 
 
 def evidence(con: sqlite3.Connection, key: str) -> tuple[int, str]:

@@ -613,7 +613,26 @@ def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dic
         contested = _contested_keys(result)
         if read_json(paths.contested, None) != contested:
             write_json(paths.contested, contested)
+        _index_contested(paths, contested)
     return result, counts
+
+
+def _index_contested(paths: Paths, contested: dict[str, list[str]]) -> None:
+    """The contested keys into the index too, so the prompt hook need not scan ``contested.json``.
+
+    Only an optimisation: the hook checks the file's signature and reads the file when the
+    index disagrees, so a failure here is let go.
+    """
+    from .lookup import signature
+    from .tiers import open_index
+
+    sig = signature(str(paths.contested))
+    try:
+        with open_index(paths, sync=False) as index:
+            if index.path is not None and index.contested_signature() != (sig or ""):
+                index.set_contested(contested, sig)
+    except Exception:  # noqa: BLE001 - the hook falls back to the file
+        pass
 
 
 class _StagedFiles:

@@ -345,9 +345,12 @@ def test_a_stale_proposal_is_refused_with_its_reason(tmp_path: Path) -> None:
     assert (store.paths.staged / f"{ids[text]}.md").exists()
 
 
-def test_adopt_needs_ids_or_all(tmp_path: Path) -> None:
-    store, _ids = staged_store(tmp_path, PYTEST)
-    assert store.run("adopt").returncode == 1
+def test_adopt_needs_ids_or_all_but_not_both(tmp_path: Path) -> None:
+    store, ids = staged_store(tmp_path, PYTEST)
+    for args in ((), ("--all", ids[PYTEST])):
+        done = store.run("adopt", *args)
+        assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
+    assert not store.paths.l2.exists()
 
 
 # ---------------------------------------------------------------- reject, verify, resolve

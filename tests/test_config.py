@@ -53,3 +53,29 @@ def test_bad_config_is_one_clear_error(tmp_path: Path, body: str) -> None:
 
 def test_missing_config_gives_defaults(tmp_path: Path) -> None:
     assert load_config(tmp_path / "nope.yaml") == DEFAULTS
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        ("gate:\n  l2:\n    sessions: 5\n", "'gate'"),
+        ("gates:\n  l2:\n    session: 5\n", "gates.l2.session"),
+        ("gates:\n  l4:\n    projects: 3\n", "gates.l4"),
+        ("budgets:\n  prompt_atom: 3\n", "budgets.prompt_atom"),
+        ("recall:\n  half_life: 10\n", "recall.half_life"),
+    ],
+)
+def test_a_misspelt_setting_is_refused_not_ignored(tmp_path: Path, body: str, named: str) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(UsageError) as caught:
+        load_config(path)
+    assert named in str(caught.value) and "unknown setting" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_every_documented_setting_is_known(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(CONFIG_TEMPLATE, encoding="utf-8")
+    assert load_config(path) == DEFAULTS
+    path.write_text("recall:\n  semantic_weight: 0.3\n", encoding="utf-8")  # the semantic extra's setting
+    assert load_config(path)["recall"]["semantic_weight"] == 0.3

@@ -142,3 +142,44 @@ def test_the_other_ways_to_call_a_hook_answer_the_same(store: HookEnv, form: str
     done = subprocess.run([*head, "hook", "session-start", "--agent", "claude"], input=payload, capture_output=True,
                           cwd=str(store.tmp), env=store.vars(), timeout=120)
     assert done.returncode == 0 and done.stdout.decode() == store.run("session-start").stdout != ""
+
+
+def test_contested_keys_come_from_the_index_only_while_it_matches_the_file(store: HookEnv) -> None:
+    from agent_memory.claims import claim_key
+    from agent_memory.lookup import signature
+    from agent_memory.store import Paths
+    from agent_memory.tiers import open_index
+
+    paths = Paths.resolve(cwd=str(store.root))
+    payload = store.payload("user-prompt-submit", prompt="run the integration tests")
+
+    def context() -> str:
+        return hook_output(store.run("user-prompt-submit", payload).stdout, "claude", "user-prompt-submit") or ""
+
+    paths.contested.write_text("{}\n", encoding="utf-8")
+    assert "[contested]" not in context()
+    # the index's copy says contested and carries the file's signature: the hook goes by the index
+    with open_index(paths, sync=False) as index:
+        index.set_contested([claim_key(DOCKER).text], signature(str(paths.contested)))
+    assert "- [contested] " in context()
+    # the file changed since: the copy no longer counts, the file does
+    paths.contested.write_text("{ }\n", encoding="utf-8")
+    assert "[contested]" not in context()
+
+
+def test_staging_copies_contested_keys_into_the_index(store: HookEnv) -> None:
+    from agent_memory.lookup import signature
+    from agent_memory.promote import stage
+    from agent_memory.store import Paths
+    from agent_memory.tiers import open_index
+
+    t = store.tmp / "transcripts"
+    store.ingest(claude_transcript(t / "s3.jsonl", "s3", store.root,
+                                   [("2025-09-04T09:00:00Z", "From now on, never run the integration tests with docker compose before pushing.")]))
+    paths = Paths.resolve(cwd=str(store.root))
+    stage(paths)
+    on_disk = json.loads(paths.contested.read_text(encoding="utf-8"))
+    assert on_disk, "the fixture must hold a contradiction"
+    with open_index(paths, sync=False) as index:
+        assert index.contested_signature() == signature(str(paths.contested))
+        assert {k for (k,) in index.con.execute("SELECT key FROM contested")} == set(on_disk)
