@@ -116,9 +116,9 @@ def _refuse_unknown(loaded: dict[str, Any], path: Path) -> None:
         known = DEFAULTS.get(key)
         if key not in DEFAULTS:
             raise UsageError(f"{path}: unknown setting {key!r} (known: {', '.join(DEFAULTS)})")
-        if not isinstance(known, dict) or not isinstance(value, dict):
-            continue
-        names = set(known) | (_RECALL_NUMBERS if key == "recall" else set())
+        if not isinstance(known, dict) or not isinstance(value, dict) or key == "recall":
+            continue  # recall may hold the semantic extra's own switches
+        names = set(known)
         for inner, numbers in value.items():
             if inner not in names:
                 raise UsageError(f"{path}: unknown setting {key}.{inner} (known: {', '.join(sorted(names))})")

@@ -62,7 +62,6 @@ def test_missing_config_gives_defaults(tmp_path: Path) -> None:
         ("gates:\n  l2:\n    session: 5\n", "gates.l2.session"),
         ("gates:\n  l4:\n    projects: 3\n", "gates.l4"),
         ("budgets:\n  prompt_atom: 3\n", "budgets.prompt_atom"),
-        ("recall:\n  half_life: 10\n", "recall.half_life"),
     ],
 )
 def test_a_misspelt_setting_is_refused_not_ignored(tmp_path: Path, body: str, named: str) -> None:
