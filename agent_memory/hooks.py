@@ -61,6 +61,8 @@ STDIN_TIMEOUT = 2.0  # seconds to wait for the hook JSON; some agents never clos
 STDIN_LIMIT = 8 * 1024 * 1024
 CONTEXT_CAP = 10_000  # Claude Code and Codex cut additionalContext beyond this many characters
 CATCHUP_FILES = 200
+# an index built from scratch over more L1 than this takes longer than an agent waits on a prompt hook
+INLINE_REBUILD_BYTES = 8 * 1024 * 1024
 CODEX_CATCHUP_DAYS = 14
 CACHE_FILE = "hook-cache.json"  # in L1/ (or the user store when a project has no store): local, never committed
 CACHE_ENTRIES = 64
@@ -684,6 +686,8 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str) -> 
     from . import lookup
 
     con, index = _recall_connection(paths)
+    if con is None:
+        return ""
     try:
         words = [t for t in terms if not is_cjk(t)]
         found = lookup.matching_keys(con, words, [t for t in terms if is_cjk(t)], max(8 * limit, 40),
@@ -712,15 +716,27 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str) -> 
     return _fit([(PROMPT_HEADING, lines)], "", budget)
 
 
-def _recall_connection(paths: "AnyPaths") -> "tuple[sqlite3.Connection, Any]":
-    """The index file when it is current; else the index synced (or built in memory) first."""
+def _recall_connection(paths: "AnyPaths") -> "tuple[sqlite3.Connection | None, Any]":
+    """The index file when it is current; else the index synced (or built in memory) first.
+
+    (None, None) when there is no usable index and L1 is too large to index while a prompt
+    waits: a detached worker builds it, and this prompt goes without recall.
+    """
     from . import lookup
 
     con = lookup.connect(str(paths.index))
     if con is not None:
         if lookup.atoms_fresh(con, str(paths.atoms)):
             return con, None
-        con.close()
+        con.close()  # behind by what was appended since the last sync: cheap to catch up here
+    else:
+        try:
+            size = os.path.getsize(str(paths.atoms))
+        except OSError:
+            size = 0
+        if size > INLINE_REBUILD_BYTES and os.path.isdir(str(paths.store)):
+            _run_worker(paths, [], "never", 0.0)
+            return None, None
     from .tiers import open_index
 
     index = open_index(_paths(paths))
@@ -947,7 +963,8 @@ def run_job(job: "dict[str, Any]") -> None:
             _log(paths, "hook worker ingest", error)
         # what the next session-start compares the transcript folders with, ready before it asks
         folders = sorted({os.path.dirname(os.path.abspath(f)) for f in files})
-        recorded_sigs(paths, folders, HookCache(str(paths.l1_dir), RECORDED_FILE))
+        if folders:
+            recorded_sigs(paths, folders, HookCache(str(paths.l1_dir), RECORDED_FILE))
         stage = job.get("stage")
         if stage == "always" or (stage == "new" and report.atoms_added):
             from .promote import stage as stage_proposals

@@ -183,3 +183,30 @@ def test_staging_copies_contested_keys_into_the_index(store: HookEnv) -> None:
     with open_index(paths, sync=False) as index:
         assert index.contested_signature() == signature(str(paths.contested))
         assert {k for (k,) in index.con.execute("SELECT key FROM contested")} == set(on_disk)
+
+
+def test_a_large_store_without_an_index_is_indexed_by_a_worker_not_while_the_prompt_waits(
+    store: HookEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_memory import hooks
+    from agent_memory.config import DEFAULTS
+
+    started: list[tuple[list[str], str]] = []
+    monkeypatch.setattr(hooks, "_run_worker", lambda _where, files, stage, _wait: started.append((files, stage)))
+    (store.store / "index.db").unlink()
+    where = hooks.Where(None, str(store.root))
+    monkeypatch.setattr(hooks, "INLINE_REBUILD_BYTES", 10)
+    assert hooks.prompt_context(where, DEFAULTS, "run the integration tests") == ""
+    assert started == [([], "never")] and not (store.store / "index.db").exists()
+    # a small L1 is indexed right away
+    monkeypatch.setattr(hooks, "INLINE_REBUILD_BYTES", 10**9)
+    assert "docker compose" in hooks.prompt_context(where, DEFAULTS, "run the integration tests")
+    assert len(started) == 1
+
+
+def test_the_worker_builds_a_missing_index(store: HookEnv) -> None:
+    from agent_memory.hooks import run_job
+
+    (store.store / "index.db").unlink()
+    run_job({"store": str(store.store), "cwd": str(store.root), "files": [], "stage": "never"})
+    assert (store.store / "index.db").is_file() and not (store.store / "staged").exists()
