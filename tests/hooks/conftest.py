@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pytest
+from agent_formats import Turn, claude_transcript, codex_rollout, gemini_session  # noqa: F401  (re-exported)
 from agent_memory.install import hook_command
 from hookjson import HOOK_NAMES, hook_output  # noqa: F401  (re-exported for the hook tests)
 
@@ -20,61 +20,6 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "trans
 SWITCHES = ("AGENT_MEMORY_SESSIONSTART", "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND")
 # budgets generous enough that a hook waits for its worker to finish: tests then see the result
 PATIENT = {"session_end_seconds": 60, "catchup_seconds": 60}
-
-Turn = tuple[str, str]  # (ISO timestamp, what the person typed)
-
-
-# ---------------------------------------------------------------- transcripts in each agent's format
-
-
-def claude_transcript(path: Path, session: str, cwd: Path, turns: Iterable[Turn]) -> Path:
-    """A Claude Code session file: one user line and one assistant line per turn."""
-    lines = []
-    parent = None
-    for n, (stamp, text) in enumerate(turns):
-        uid, aid = f"u{n}-{session}", f"a{n}-{session}"
-        common = {"isSidechain": False, "userType": "external", "cwd": str(cwd), "sessionId": session, "version": "1.0.98"}
-        lines.append({**common, "parentUuid": parent, "type": "user", "uuid": uid, "timestamp": stamp,
-                      "message": {"role": "user", "content": text}})
-        lines.append({**common, "parentUuid": uid, "type": "assistant", "uuid": aid, "timestamp": stamp,
-                      "message": {"role": "assistant", "content": [{"type": "text", "text": "Understood."}]}})
-        parent = aid
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
-def codex_rollout(path: Path, session: str, cwd: Path, turns: Iterable[Turn]) -> Path:
-    """A Codex CLI rollout: a session_meta record, then the person's messages as events."""
-    turns = list(turns)
-    start = turns[0][0] if turns else NOW
-    records: list[dict[str, Any]] = [
-        {"timestamp": start, "type": "session_meta",
-         "payload": {"id": session, "timestamp": start, "cwd": str(cwd), "originator": "codex_cli_rs", "cli_version": "0.39.0"}}
-    ]
-    for stamp, text in turns:
-        records.append({"timestamp": stamp, "type": "response_item",
-                        "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
-        records.append({"timestamp": stamp, "type": "event_msg", "payload": {"type": "user_message", "message": text, "kind": "plain"}})
-        records.append({"timestamp": stamp, "type": "event_msg", "payload": {"type": "agent_message", "message": "Understood."}})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records), encoding="utf-8")
-    return path
-
-
-def gemini_session(path: Path, session: str, cwd: Path, turns: Iterable[Turn]) -> Path:
-    """A Gemini CLI session document (``~/.gemini/tmp/<hash>/chats/session-*.json``)."""
-    turns = list(turns)
-    messages = []
-    for n, (stamp, text) in enumerate(turns):
-        messages.append({"id": f"m{n}u", "timestamp": stamp, "type": "user", "content": text})
-        messages.append({"id": f"m{n}g", "timestamp": stamp, "type": "gemini", "content": "Understood."})
-    doc = {"sessionId": session, "projectHash": hashlib.sha256(str(cwd).encode()).hexdigest(),
-           "startTime": turns[0][0] if turns else NOW, "lastUpdated": turns[-1][0] if turns else NOW, "messages": messages}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
-    return path
-
 
 WRITERS = {"claude": claude_transcript, "codex": codex_rollout, "gemini": gemini_session}
 
