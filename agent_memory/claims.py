@@ -18,7 +18,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
-from .terms import stem
+from .terms import (
+    EMPHASIS_JA,
+    EMPHASIS_WORDS,
+    ENDINGS_JA,
+    NEGATION_JA,
+    NEGATION_WORDS,
+    PARTICLE_SPLIT_JA,
+    PARTICLES_JA,
+    STOP_WORDS,
+    stem,
+)
 
 CONTRAST = "≠"  # token standing for "not / instead of / rather than / ではなく" inside a claim
 
@@ -38,22 +48,13 @@ _SCAFFOLD = re.compile(
 _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
 _CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")
 _CONTRAST_JA = re.compile("(?:ではなく(?:て)?|じゃなく(?:て)?|でなく|じゃなしに|而不是|而非|不是)")
-_NEG_EN = frozenset({"never", "not", "dont", "don't", "doesnt", "doesn't", "no", "avoid", "stop", "shouldnt",
-                     "shouldn't", "mustnt", "mustn't", "cannot", "cant", "can't", "wont", "won't", "nobody", "neither"})
-_POSITIVE_ADVERBS = frozenset({"always", "ever", "every", "each", "time", "whenever", "forever", "constantly"})
-_STOP = frozenset(
-    """a an the i we you they he she it its it's our your my me us this that these those is are was were be been
-    being am should must shall will would could can may might do does did please pls kindly just really actually
-    also very then so of s t ll d re ve m""".split()
-)
-_NEG_JA = re.compile("(?:しない|しません|ないで|ない(?:こと|ように)?|禁止|ダメ|だめ|いけない|べからず|するな|な$|不要|别|別|不能)")
-_POSITIVE_JA = re.compile("(?:必ず|常に|絶対に|絶対|いつも|毎回|決して|今後は|今後|これからは|一律|都要|总是|總是|一定要|永远|永遠)")
-_ENDINGS_JA = re.compile(
-    "(?:してください|して下さい|しないでください|してね|してほしい|しましょう|して|します|する|しない|"
-    "ください|下さい|ること|こと|ように|です|ます|だ|よ|ね|。)+$"
-)
-# a one-character particle between two non-hiragana characters separates content words
-_PARTICLE_SPLIT = re.compile("(?<=[^\u3040-\u309f])[はがをにでとのもへや](?=[^\u3040-\u309f])")
+_NEG_EN = NEGATION_WORDS
+_POSITIVE_ADVERBS = EMPHASIS_WORDS
+_STOP = STOP_WORDS
+_NEG_JA = re.compile(NEGATION_JA)
+_POSITIVE_JA = re.compile(EMPHASIS_JA)
+_ENDINGS_JA = re.compile(ENDINGS_JA)
+_PARTICLE_SPLIT = re.compile(PARTICLE_SPLIT_JA)
 # the word before a value that makes it single-valued: a swap there is a contradiction
 _SLOT_WORDS = frozenset(
     """against into onto to port use using via version branch target targeting base on at with from
@@ -114,7 +115,7 @@ def claim_key(text: str) -> Key:
                 if _NEG_JA.search(piece):
                     negated = True
                     piece = _NEG_JA.sub("", piece)
-                piece = _ENDINGS_JA.sub("", piece).strip("をはがにでとのもへや")
+                piece = _ENDINGS_JA.sub("", piece).strip(PARTICLES_JA)
                 if piece:
                     tokens.append(piece)
             continue

@@ -25,14 +25,27 @@ _WEAK = frozenset(
     and or but if than as at by for from in on to with without about before after while whether via per
     their them these those has have had having""".split()
 )
-# grammar, negation, emphasis and contrast: what a claim's polarity is made of, not its topic
-_GRAMMAR = frozenset(
-    """a an the i we you they he she it its our your my me us this that is are was were be been being am
-    should must shall will would could can may might do does did please pls kindly just really actually very
-    then so of s t ll d re ve m never not dont doesnt no avoid stop shouldnt mustnt cannot cant wont nobody
-    neither always ever every each time whenever forever constantly instead rather versus vs remember""".split()
+# the word lists and Japanese patterns of claim keys (claims.py builds on them too)
+NEGATION_WORDS = frozenset({"never", "not", "dont", "don't", "doesnt", "doesn't", "no", "avoid", "stop", "shouldnt",
+                            "shouldn't", "mustnt", "mustn't", "cannot", "cant", "can't", "wont", "won't", "nobody",
+                            "neither"})
+EMPHASIS_WORDS = frozenset({"always", "ever", "every", "each", "time", "whenever", "forever", "constantly"})
+STOP_WORDS = frozenset(
+    """a an the i we you they he she it its it's our your my me us this that these those is are was were be been
+    being am should must shall will would could can may might do does did please pls kindly just really actually
+    also very then so of s t ll d re ve m""".split()
 )
-_SKIP = _WEAK | _GRAMMAR
+NEGATION_JA = "(?:しない|しません|ないで|ない(?:こと|ように)?|禁止|ダメ|だめ|いけない|べからず|するな|な$|不要|别|別|不能)"
+EMPHASIS_JA = "(?:必ず|常に|絶対に|絶対|いつも|毎回|決して|今後は|今後|これからは|一律|都要|总是|總是|一定要|永远|永遠)"
+ENDINGS_JA = (
+    "(?:してください|して下さい|しないでください|してね|してほしい|しましょう|して|します|する|しない|"
+    "ください|下さい|ること|こと|ように|です|ます|だ|よ|ね|。)+$"
+)
+# a one-character particle between two non-hiragana characters separates content words
+PARTICLE_SPLIT_JA = "(?<=[^\u3040-\u309f])[はがをにでとのもへや](?=[^\u3040-\u309f])"
+PARTICLES_JA = "をはがにでとのもへや"
+# grammar, negation, emphasis and contrast: what a claim's polarity is made of, not its topic
+_SKIP = _WEAK | STOP_WORDS | NEGATION_WORDS | EMPHASIS_WORDS | {"instead", "rather", "versus", "vs", "remember"}
 _CJK_FIRST = "\u3040"  # hiragana onwards: kana, CJK ideographs, hangul, CJK compatibility
 
 
@@ -54,14 +67,10 @@ class _Japanese:
         if not cls.ready:
             import re
 
-            # a one-character particle between two non-hiragana characters separates content words
-            cls.particle = re.compile("(?<=[^\u3040-\u309f])[はがをにでとのもへや](?=[^\u3040-\u309f])")
-            cls.negation = re.compile("しない|しません|ないで|ない(?:こと|ように)?|禁止|ダメ|だめ|いけない|べからず|するな|不要|别|別|不能")
-            cls.emphasis = re.compile("必ず|常に|絶対に|絶対|いつも|毎回|決して|今後は|今後|これからは|一律|都要|总是|總是|一定要|永远|永遠")
-            cls.endings = re.compile(
-                "(?:してください|して下さい|しないでください|してね|してほしい|しましょう|して|します|する|しない|"
-                "ください|下さい|ること|こと|ように|です|ます|だ|よ|ね|。)+$"
-            )
+            cls.particle = re.compile(PARTICLE_SPLIT_JA)
+            cls.negation = re.compile(NEGATION_JA)
+            cls.emphasis = re.compile(EMPHASIS_JA)
+            cls.endings = re.compile(ENDINGS_JA)
             cls.ready = True
         return cls
 
@@ -152,7 +161,7 @@ def _cjk_terms(run: str) -> list[str]:
     for part in run.split():
         for piece in ja.particle.split(part):
             piece = ja.negation.sub("", piece)
-            piece = ja.endings.sub("", piece).strip("をはがにでとのもへや")
+            piece = ja.endings.sub("", piece).strip(PARTICLES_JA)
             if piece:
                 pieces.append(piece)
     return pieces
