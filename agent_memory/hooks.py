@@ -332,7 +332,7 @@ class HookCache:
     def _load(self) -> "dict[str, Any]":
         if self._data is None:
             try:
-                found = _json_file(self.path)
+                found = wire.read_file(self.path, None)
             except OSError:
                 found = None
             self._data = found if isinstance(found, dict) else {}
@@ -618,7 +618,7 @@ def _staged_count(folder: str) -> int:
 
 def _contested_keys(paths: "AnyPaths") -> set[str]:
     try:
-        found = _json_file(str(paths.contested))
+        found = wire.read_file(str(paths.contested), None)
     except OSError as exc:
         _log(paths, "read contested", exc)
         return set()
@@ -646,17 +646,6 @@ def _is_contested(contested: bytes, key: str) -> bool:
     """
     forms = {wire.quoted(key, ascii) for ascii in (False, True)}  # one form when the key is ASCII
     return any((form + ":").encode("utf-8") in contested for form in forms)
-
-
-def _json_file(path: str) -> object:
-    """A JSON document; None when it is missing or not JSON (OSError when it cannot be read)."""
-    try:
-        with open(path, "rb") as handle:
-            return wire.loads(handle.read())
-    except FileNotFoundError:
-        return None
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return None
 
 
 def _key_text(text: str) -> str:
@@ -807,7 +796,7 @@ def recorded_sigs(paths: "AnyPaths", folders: list[str], cache: HookCache | None
         found = cache.get(name, sig)
         if isinstance(found, dict):
             return found
-    state = _json_file(str(paths.ingested))
+    state = wire.read_file(str(paths.ingested), None)
     wanted = set(folders)
     recorded = {}
     for key, entry in (state.items() if isinstance(state, dict) else ()):

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from . import places
+from . import places, wire
 from .lookup import parse_iso
 from .model import StoreError, UsageError
 
@@ -296,12 +296,7 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def read_json(path: Path, default: Any) -> Any:
     """A JSON document, or ``default`` when it is missing or unreadable as JSON."""
     try:
-        with open(path, "rb") as handle:
-            return json.loads(handle.read())
-    except FileNotFoundError:
-        return default
-    except (ValueError, UnicodeDecodeError):
-        return default
+        return wire.read_file(str(path), default)
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
 

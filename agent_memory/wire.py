@@ -56,6 +56,17 @@ def loads(data: bytes | str) -> Any:
     return value
 
 
+def read_file(path: str, default: Any) -> Any:
+    """A JSON document from a file; ``default`` when it is missing or not JSON (OSError when it cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            return loads(handle.read())
+    except FileNotFoundError:
+        return default
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return default
+
+
 def dumps(value: Any) -> str:
     """``json.dumps(value, ensure_ascii=True)`` for dicts with string keys, lists, strings, whole numbers, booleans, None."""
     if _json is None:  # pragma: no cover
