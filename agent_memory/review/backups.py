@@ -11,13 +11,14 @@ import hashlib
 import json
 import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from ..store import Paths, StoreLock, atomic_write, iso, now, read_json, write_json, write_jsonl
+from ..store import FileChanged, Paths, StoreLock, atomic_write, check_unchanged, iso, now, read_json, write_json, write_jsonl
 from ..tiers import load_claims
-from .block import check_untouched, decode_text, encode_text, lines_for, locate, remove_block, rewrite_file
+from .block import check_untouched, decode_file, decode_text, encode_text, lines_for, locate, remove_block, rewrite_file
 from .targets import Target, display
 
 ROLLBACK_COMMANDS = ("adopt", "resolve")  # the commands whose changes rollback undoes
@@ -35,6 +36,7 @@ class Change:
     separator: str = ""  # instruction files: what was added before an appended block
     ids: list[str] = field(default_factory=list)  # claims files: the entries changed
     appended: list[str] = field(default_factory=list)  # decisions: the lines added
+    label: str = ""  # how a person names the file in a message (CLAUDE.md, ~/.claude/CLAUDE.md)
 
     @property
     def changes_anything(self) -> bool:
@@ -107,6 +109,7 @@ def commit(paths: Paths, command: str, summary: str, changes: list[Change]) -> s
     real = [c for c in changes if c.changes_anything]
     if not real:
         return ""
+    _precheck(real, command)
     backup_id = _new_backup_id(paths)
     folders = {"project": paths.backups / backup_id, "user": paths.user_backups / backup_id}
     if any(c.scope == "user" for c in real) and folders["user"].exists():
@@ -149,16 +152,45 @@ def commit(paths: Paths, command: str, summary: str, changes: list[Change]) -> s
         "rolled_back_at": "",
     }
     _write_manifests(manifest, folders)
-    for change in sorted(real, key=lambda c: APPLY_ORDER.index(c.kind)):
-        if change.after is None:
-            with contextlib.suppress(FileNotFoundError):
-                change.path.unlink()
-        elif change.kind == "claims":
-            records_after = [json.loads(line) for line in json_lines(change.after.decode("utf-8")) if line.strip()]
-            write_jsonl(change.path, records_after)
-        else:
-            atomic_write(change.path, change.after)
+    _apply(sorted(real, key=lambda c: APPLY_ORDER.index(c.kind)), command, list(folders.values()))
     return backup_id
+
+
+def _apply(ordered: list[Change], command: str, backup_folders: list[Path]) -> None:
+    """Make the changes, each file re-checked just before it is replaced: a person's edit made since the
+    file was read is never written over. When one changed, the changes already made are undone, the
+    backup is dropped, and ``FileChanged`` says which file."""
+    done: list[Change] = []
+    change = ordered[0]
+    try:
+        for change in ordered:
+            if change.after is None:
+                check_unchanged(change.path, change.before)
+                with contextlib.suppress(FileNotFoundError):
+                    change.path.unlink()
+            else:
+                atomic_write(change.path, change.after, expect=change.before)
+            done.append(change)
+    except FileChanged:
+        for undo in reversed(done):
+            with contextlib.suppress(FileChanged, OSError):
+                if undo.before is None:
+                    check_unchanged(undo.path, undo.after)
+                    undo.path.unlink()
+                else:
+                    atomic_write(undo.path, undo.before, expect=undo.after)
+        for folder in backup_folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        label = change.label or change.path.name
+        raise FileChanged(f"{label} changed while {command} was running, so nothing was changed: run {command} again") from None
+
+
+def _precheck(real: list[Change], command: str) -> None:
+    """Refuse before anything is written when a file no longer holds what the command read."""
+    for change in real:
+        if read_or_none(change.path) != change.before:
+            label = change.label or change.path.name
+            raise FileChanged(f"{label} changed while {command} was running, so nothing was changed: run {command} again")
 
 
 def _write_manifests(manifest: dict[str, Any], folders: dict[str, Path]) -> None:
@@ -190,7 +222,7 @@ def instruction_change(same_file: list[Target], entries: list[dict[str, Any]]) -
     names = sorted({t.name for t in same_file})
     before = read_or_none(real)
     after, separator = rewrite_file(before, lines_for(entries, names, first.scope), display(first))
-    return Change(real, "instruction", first.scope, before, after, names=names, separator=separator)
+    return Change(real, "instruction", first.scope, before, after, names=names, separator=separator, label=display(first))
 
 
 # ---------------------------------------------------------------- rollback
@@ -233,54 +265,59 @@ def rollback(paths: Paths) -> dict[str, Any] | None:
                 plans.append((record, current, copy))
             elif record["kind"] == "instruction":
                 if current is not None:
-                    found = locate(decode_text(current), _label(record))
+                    found = locate(decode_file(current, _label(record))[0], _label(record))
                     if found is not None:
                         check_untouched(found, _label(record))
                 regenerate.append(record)
             else:
                 plans.append((record, current, copy))
         restored, removed = [], []
-        for record, current, copy in plans:
-            path = Path(record["path"])
-            if sha256_of(current) == record.get("after_sha256") or record["kind"] == "staged":
-                if copy is None:
-                    with contextlib.suppress(FileNotFoundError):
-                        path.unlink()
-                    removed.append(str(path))
-                else:
-                    atomic_write(path, copy)
-                    restored.append(str(path))
-            elif record["kind"] == "claims":
-                previous = {str(r["id"]): r for r in (json.loads(x) for x in json_lines((copy or b"").decode("utf-8")) if x.strip())}
-                now_records = {str(r["id"]): r for r in load_claims(path)}
-                for claim_id in record.get("ids", []):
-                    if claim_id in previous:
-                        now_records[claim_id] = previous[claim_id]
+        try:
+            for record, current, copy in plans:
+                path = Path(record["path"])
+                if sha256_of(current) == record.get("after_sha256") or record["kind"] == "staged":
+                    if copy is None:
+                        check_unchanged(path, current)
+                        with contextlib.suppress(FileNotFoundError):
+                            path.unlink()
+                        removed.append(str(path))
                     else:
-                        now_records.pop(claim_id, None)
-                write_jsonl(path, sorted(now_records.values(), key=lambda r: str(r["id"])))
+                        atomic_write(path, copy, expect=current)
+                        restored.append(str(path))
+                elif record["kind"] == "claims":
+                    previous = {str(r["id"]): r for r in (json.loads(x) for x in json_lines((copy or b"").decode("utf-8")) if x.strip())}
+                    now_records = {str(r["id"]): r for r in load_claims(path)}
+                    for claim_id in record.get("ids", []):
+                        if claim_id in previous:
+                            now_records[claim_id] = previous[claim_id]
+                        else:
+                            now_records.pop(claim_id, None)
+                    write_jsonl(path, sorted(now_records.values(), key=lambda r: str(r["id"])), expect=current)
+                    restored.append(str(path))
+                elif record["kind"] == "decisions":
+                    lines = json_lines(decode_text(current) if current else "")
+                    for line in record.get("appended", []):
+                        if line in lines:
+                            lines.remove(line)
+                    atomic_write(path, encode_text("".join(lines)), expect=current)
+                    restored.append(str(path))
+            for record in regenerate:
+                path = Path(record["path"])
+                current = read_or_none(path)
+                if current is None:
+                    continue
+                source = paths.l2 if record["scope"] == "project" else paths.l3
+                lines = lines_for(load_claims(source), record.get("names", []), record["scope"])
+                copy = Path(record["backup"]).read_bytes() if record.get("backup") else None
+                had_block = copy is not None and locate(decode_file(copy, _label(record))[0], _label(record)) is not None
+                if not lines and not had_block:
+                    atomic_write(path, remove_block(current, record.get("separator", ""), _label(record)), expect=current)
+                else:
+                    atomic_write(path, rewrite_file(current, lines, _label(record))[0], expect=current)
                 restored.append(str(path))
-            elif record["kind"] == "decisions":
-                lines = json_lines(decode_text(current) if current else "")
-                for line in record.get("appended", []):
-                    if line in lines:
-                        lines.remove(line)
-                atomic_write(path, encode_text("".join(lines)))
-                restored.append(str(path))
-        for record in regenerate:
-            path = Path(record["path"])
-            current = read_or_none(path)
-            if current is None:
-                continue
-            source = paths.l2 if record["scope"] == "project" else paths.l3
-            lines = lines_for(load_claims(source), record.get("names", []), record["scope"])
-            copy = Path(record["backup"]).read_bytes() if record.get("backup") else None
-            had_block = copy is not None and locate(decode_text(copy), _label(record)) is not None
-            if not lines and not had_block:
-                atomic_write(path, remove_block(current, record.get("separator", ""), _label(record)))
-            else:
-                atomic_write(path, rewrite_file(current, lines, _label(record))[0])
-            restored.append(str(path))
+        except FileChanged as exc:
+            raise FileChanged(f"{exc.name} changed while rollback was running: run rollback again"
+                              " (what it restored stays restored)", exc.name) from None
         manifest.update(rolled_back=True, rolled_back_at=iso(now()))
         folders = {"project": folder, "user": Path(manifest["user_backup"]) if manifest.get("user_backup") else folder}
         _write_manifests(manifest, folders)

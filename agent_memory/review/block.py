@@ -13,6 +13,7 @@ body and no hash is a placeholder a person may put where the block should go.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 import unicodedata
@@ -105,7 +106,7 @@ class Found:
 
 
 def decode_text(data: bytes) -> str:
-    # surrogateescape keeps any byte that is not UTF-8, so text outside the block round-trips exactly
+    """UTF-8 text of a tool-written file; surrogateescape keeps any other byte, so it round-trips exactly."""
     return data.decode("utf-8", "surrogateescape")
 
 
@@ -113,9 +114,77 @@ def encode_text(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
+class UnsupportedEncoding(UsageError):
+    """An instruction file in an encoding the block cannot be written in without corrupting the file."""
+
+
+# byte order marks the block is written in; UTF-32's are checked first (its LE mark starts like UTF-16's)
+_UTF32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How an instruction file's bytes map to text: its byte order mark (if any) and its codec."""
+
+    bom: bytes = b""
+    codec: str = "utf-8"
+
+    def encode(self, text: str) -> bytes:
+        errors = "surrogateescape" if self.codec == "utf-8" else "strict"
+        return self.bom + text.encode(self.codec, errors)
+
+
+def decode_file(data: bytes, label: str) -> tuple[str, Encoding]:
+    """The text of an instruction file and its encoding (BOM-detected UTF-8 or UTF-16, else UTF-8),
+    or ``UnsupportedEncoding`` rather than a block in the wrong encoding."""
+    if data.startswith(_UTF32_BOMS):
+        raise UnsupportedEncoding(f"{label} is UTF-32, so no block is written into it: save it as UTF-8 and try again")
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(codec, "surrogateescape" if codec == "utf-8" else "strict"), Encoding(bom, codec)
+            except UnicodeDecodeError:
+                raise UnsupportedEncoding(f"{label} does not decode as the {codec.upper()} its byte order mark says,"
+                                          " so no block is written into it") from None
+    if b"\x00" in data:
+        raise UnsupportedEncoding(f"{label} holds NUL bytes (UTF-16 without a byte order mark?), so no block is"
+                                  " written into it: save it as UTF-8 and try again")
+    return decode_text(data), Encoding()
+
+
+_FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+
+
+def _fences(text: str) -> tuple[list[tuple[int, int]], bool]:
+    """Where fenced code blocks are (start, end), and whether the text ends inside one (CommonMark rules)."""
+    spans: list[tuple[int, int]] = []
+    opened: tuple[int, str, int] | None = None
+    pos = 0
+    for line in re.findall(r"[^\n]*\n|[^\n]+\Z", text):
+        body = line.rstrip("\r\n")
+        if opened is None:
+            found = _FENCE_OPEN.fullmatch(body)
+            if found and not (found.group(1)[0] == "`" and "`" in found.group(2)):
+                opened = (pos, found.group(1)[0], len(found.group(1)))
+        elif re.fullmatch(rf" {{0,3}}{re.escape(opened[1])}{{{opened[2]},}}[ \t]*", body):
+            spans.append((opened[0], pos + len(line)))
+            opened = None
+        pos += len(line)
+    if opened is not None:
+        spans.append((opened[0], len(text)))
+    return spans, opened is not None
+
+
 def locate(text: str, label: str) -> Found | None:
-    begins = list(_BEGIN_LINE.finditer(text))
-    ends = list(_END_LINE.finditer(text))
+    """The block, if the file has one; markers inside a fenced code example are a person's text, not ours."""
+    spans, _ = _fences(text)
+
+    def outside(match: re.Match[str]) -> bool:
+        return not any(start <= match.start() < end for start, end in spans)
+
+    begins = [m for m in _BEGIN_LINE.finditer(text) if outside(m)]
+    ends = [m for m in _END_LINE.finditer(text) if outside(m)]
     if not begins and not ends:
         return None
     if len(begins) != 1 or len(ends) != 1 or ends[0].start() < begins[0].end():
@@ -152,25 +221,28 @@ def rewrite_file(before: bytes | None, lines: list[str], label: str) -> tuple[by
 
     Raises ``BlockEdited`` / ``BlockDamaged`` instead of overwriting a person's words.
     """
-    text = decode_text(before) if before is not None else ""
+    text, encoding = decode_file(before, label) if before is not None else ("", Encoding())
     nl = _newline(text)
     block = render_block(lines, nl)
     found = locate(text, label)
     if found is not None:
         check_untouched(found, label)
-        return encode_text(text[: found.start] + block + text[found.end :]), ""
+        return encoding.encode(text[: found.start] + block + text[found.end :]), ""
+    if _fences(text)[1]:
+        raise BlockDamaged(f"{label} ends inside an unclosed code fence, so a block added at its end would read as code:"
+                           " close the fence and try again")
     if not text or text.endswith(("\n\n", "\r\n\r\n")):
         separator = ""
     elif text.endswith("\n"):
         separator = nl
     else:
         separator = nl + nl
-    return encode_text(text + separator + block + nl), separator
+    return encoding.encode(text + separator + block + nl), separator
 
 
 def remove_block(data: bytes, separator: str, label: str) -> bytes:
     """The file without its block (and the separator adopt added before it), for rollback."""
-    text = decode_text(data)
+    text, encoding = decode_file(data, label)
     found = locate(text, label)
     if found is None:
         return data
@@ -181,7 +253,7 @@ def remove_block(data: bytes, separator: str, label: str) -> bytes:
         tail = tail[len(nl) :]
     if separator and head.endswith(separator):
         head = head[: -len(separator)]
-    return encode_text(head + tail)
+    return encoding.encode(head + tail)
 
 
 def entry_targets(entry: dict[str, Any]) -> list[str]:

@@ -11,6 +11,10 @@ from typing import Iterable
 from ..model import UsageError
 from ..store import INSTRUCTION_FILES, Paths, agent_home
 
+class UnsafeTarget(UsageError):
+    """An instruction file that would lead a write out of the project."""
+
+
 # the agent whose user-level instruction file a project file name selects (CLAUDE.md → ~/.claude/CLAUDE.md)
 USER_FILES = {name: agent for agent, name in INSTRUCTION_FILES.items()}
 
@@ -31,6 +35,10 @@ def project_target(paths: Paths, name: str) -> Target:
     relative = os.path.relpath(full, root)
     if relative == "." or relative.startswith(".."):
         raise UsageError(f"--target must be a file inside the project ({root}), not {name}")
+    real, inside = os.path.realpath(full), os.path.realpath(root)
+    if not real.startswith(inside.rstrip(os.sep) + os.sep):
+        # a repository can ship CLAUDE.md as a link to ~/.gitconfig, or dangling into ~/.config/autostart
+        raise UnsafeTarget(f"{Path(relative).as_posix()} is a symlink out of the project, so nothing is written through it")
     return Target(Path(relative).as_posix(), full, "project")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, TextIO
 
 from ..claims import claim_key, normalise
-from ..model import Ambiguous, NotFound, UsageError
+from ..model import Ambiguous, NotFound
 from ..promote import Claim, Plan, plan
 from ..store import Paths
 
@@ -90,7 +90,7 @@ def resolve_why(text: str, claims: list[Claim]) -> Claim:
     """The one claim TEXT names: an id (or prefix), else the claims holding all its words, one exact match winning."""
     wanted = text.strip()
     if not wanted:
-        raise UsageError("--why needs an id or some words of the claim")
+        raise NotFound("--why needs an id or some words of the claim")  # names no claim: exit 3, as any miss
     by_id = {c.id: c for c in claims}
     if re.fullmatch(rf"[0-9a-f]{{{MIN_PREFIX},}}", wanted):
         ids = [i for i in by_id if i.startswith(wanted)]
