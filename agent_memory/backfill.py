@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from .ingest import IngestReport, atoms_from_turn, chunks_from_turns, project_of
+from .ingest import IngestReport, atoms_from_turn, chunks_from_turns, progress_ok, project_of
 from .model import AgentMemoryError, UsageError
 from .store import Paths, StoreLock, append_jsonl, ensure_store, read_json, write_json
 from .tiers import open_index, register_project
@@ -218,6 +218,7 @@ def backfill(
         state: dict[str, Any] = read_json(paths.ingested, {})
         if not isinstance(state, dict):
             state = {}
+        state = {k: v for k, v in state.items() if progress_ok(v)}  # derived: a wrong-shaped entry is redone
         entries = _plan(files, state, agent, project, fallback, chunks)
         tasks = [e for e in entries if e.task is not None]
         count = (os.cpu_count() or 1) if workers is None else workers

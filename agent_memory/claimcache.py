@@ -20,9 +20,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from . import claims, terms
+from . import claims, shapes, terms
 from .claims import Key, blocking_keys, claim_key, relate, replaced_by_correction
 from .model import StoreError
+from .shapes import STRS, atom_ok
 from .store import Paths, atomic_write
 
 CACHE_VERSION = 2
@@ -273,7 +274,7 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
             record = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             continue
-        if isinstance(record, dict) and record.get("id") and isinstance(record.get("text"), str):
+        if isinstance(record, dict) and record.get("id") and atom_ok(record):
             found.append((offset, record))
     return found
 
@@ -302,8 +303,8 @@ def _whole_lines(path: Path) -> bytes:
 
 def code_version() -> str:
     """Changes whenever claim identity may change: the cache version and the text of ``claims.py`` and of
-    ``terms.py`` (whose stemming claim keys share)."""
-    return _code_version(claims.__file__ or "", terms.__file__ or "")
+    ``terms.py`` (whose stemming claim keys share) and of ``shapes.py`` (which atoms are counted)."""
+    return _code_version(claims.__file__ or "", terms.__file__ or "", shapes.__file__ or "")
 
 
 @lru_cache(maxsize=4)
@@ -393,8 +394,37 @@ def _read_cache(path: Path, similarity: float) -> tuple[int, str, dict[str, Summ
         return None
 
 
+def _indexes(values: Any, size: int) -> bool:
+    return isinstance(values, list) and all(type(i) is int and 0 <= i < size for i in values)
+
+
+def _row_ok(row: Any, tables: tuple[int, int, int]) -> bool:
+    """Whether one cached key row has the shape ``_head`` writes (a hand-edited or foreign cache is rebuilt)."""
+    if not isinstance(row, list) or len(row) != 13:
+        return False
+    negated, tokens, count, ids, offsets, ss, dd, pp, first, texts, kinds, stated, redacted = row
+    return (isinstance(negated, bool) and STRS(tokens) and type(count) is int and STRS(ids)
+            and isinstance(offsets, list) and all(type(o) is int and o >= 0 for o in offsets)
+            and _indexes(ss, tables[0]) and _indexes(dd, tables[1]) and _indexes(pp, tables[2]) and isinstance(first, str)
+            and isinstance(texts, dict) and all(isinstance(t, list) and len(t) == 2 and type(t[0]) is int
+                                                and isinstance(t[1], str) for t in texts.values())
+            and isinstance(kinds, dict) and all(type(n) is int for n in kinds.values())
+            and isinstance(stated, bool) and isinstance(redacted, bool))
+
+
+def _pair_ok(pair: Any, size: int) -> bool:
+    return (isinstance(pair, list) and len(pair) == 6 and _indexes(pair[:2], size) and isinstance(pair[2], str)
+            and isinstance(pair[3], str) and isinstance(pair[4], bool) and isinstance(pair[5], bool))
+
+
 def _decode(found: dict[str, Any], rest: bytes) -> tuple[int, str, dict[str, Summary], Relations]:
     sessions, days, projects = found["sessions"], found["days"], found["projects"]
+    if not (STRS(sessions) and STRS(days) and STRS(projects) and isinstance(found["keys"], list)
+            and isinstance(found["pairs"], list) and type(found["l1_bytes"]) is int and isinstance(found["l1_sha1"], str)):
+        raise ValueError("bad tables")
+    tables = (len(sessions), len(days), len(projects))
+    if not all(_row_ok(row, tables) for row in found["keys"]) or not all(_pair_ok(p, len(found["keys"])) for p in found["pairs"]):
+        raise ValueError("bad row")
     keys: dict[str, Key] = {}
     summaries: dict[str, Summary] = {}
     names: list[str] = []

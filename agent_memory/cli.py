@@ -302,6 +302,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = "give proposal ids or --all, not both" if args.all else "say which proposals to adopt: ids or --all"
         _command_parser(parser, "adopt").error(what)
     try:
+        return _run(args)
+    finally:
+        from .shapes import take_reports
+
+        for line in take_reports():  # wrong-shaped lines of committed files the command skipped
+            print(f"agent-memory: skipped {line}", file=sys.stderr)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """One command, its errors turned into one line and the contract's exit code."""
+    try:
         from .index import check_sqlite
 
         check_sqlite()
@@ -310,6 +321,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"agent-memory: {exc}", file=sys.stderr)
         return EXIT_NOT_FOUND
     except AgentMemoryError as exc:
+        from .shapes import MalformedLine, take_reports
+
+        if isinstance(exc, MalformedLine):
+            take_reports()  # the refusal names the line already
         print(f"agent-memory: {exc}", file=sys.stderr)
         return EXIT_USER
     except KeyboardInterrupt:

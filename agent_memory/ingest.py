@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from . import markers, redact
 from .model import AgentMemoryError, Redaction, Turn
+from .shapes import STRS
 from .store import Paths, StoreLock, append_jsonl, day_of, ensure_store, find_project_root, read_json, write_json
 from .tiers import open_index, register_project
 from .transcripts import iter_transcript_files, read_transcript
@@ -181,6 +182,7 @@ def ingest(
         state: dict[str, Any] = read_json(paths.ingested, {})
         if not isinstance(state, dict):
             state = {}
+        state = {k: v for k, v in state.items() if progress_ok(v)}  # derived: a wrong-shaped entry is redone
         index = open_index(paths)
         try:
             seen = _Seen(index)
@@ -220,6 +222,13 @@ def _refresh_claim_cache(paths: Paths) -> None:
         claimcache.refresh(paths, similarity)
     except (AgentMemoryError, OSError, ValueError, KeyError, TypeError):
         pass
+
+
+def progress_ok(entry: Any) -> bool:
+    """Whether an ``ingested.json`` entry has the shape ingest writes (it is derived: a bad one is redone)."""
+    return (isinstance(entry, dict) and isinstance(entry.get("sig"), list) and len(entry["sig"]) == 2
+            and all(type(n) is int for n in entry["sig"]) and type(entry.get("offset", 0)) is int
+            and type(entry.get("line", 0)) is int and STRS(entry.get("sessions", [])))
 
 
 def _ingest_file(

@@ -19,7 +19,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import claimcache
+from . import claimcache, shapes
 from .claimcache import L1View, Summary
 from .claims import CONTRAST, Key, claim_key, relate
 from .config import load_config
@@ -585,9 +585,17 @@ def staged_proposals(paths: Paths) -> list[dict[str, Any]]:
     if paths.staged.is_dir():
         for path in sorted(paths.staged.glob("*.md")):
             try:
-                found.append(read_staged(path))
-            except (ValueError, OSError, UnicodeDecodeError):
+                front = read_staged(path)
+            except (ValueError, OSError, UnicodeDecodeError) as exc:
+                shapes.report(path, 1, f"not a staged proposal ({type(exc).__name__})")
                 continue
+            why = shapes.problem(front, shapes.STAGED, shapes.STAGED_REQUIRED)
+            if why:  # a hand edit of a committed file: said, with its line, and skipped
+                field = why.split(" ", 1)[0]
+                lines = path.read_text(encoding="utf-8").split("\n")
+                shapes.report(path, next((n for n, line in enumerate(lines, 1) if line.startswith(f"{field}: ")), 1), why)
+                continue
+            found.append(front)
     return found
 
 

@@ -11,24 +11,26 @@ from typing import Any, Iterator
 
 from .index import Index, Row, Source
 from .model import StoreError
+from .shapes import CLAIM, CLAIM_REQUIRED, DECISION, DECISION_REQUIRED, atom_ok, problem, read_committed
 from .store import Paths, StoreLock, read_json, read_jsonl, refuse_foreign_store, write_json
 
 
 def iter_atoms(paths: Paths) -> Iterator[dict[str, Any]]:
-    """Every atom in L1, in the order written (a torn or corrupt line is skipped)."""
+    """Every atom in L1, in the order written (a torn, corrupt or wrong-shaped line is skipped)."""
     for _line, record in read_jsonl(paths.atoms):
-        if record.get("id") and isinstance(record.get("text"), str):
+        if record.get("id") and atom_ok(record):
             yield record
 
 
-def load_claims(path: Path) -> list[dict[str, Any]]:
-    """The claims of an L2 or L3 file, in file order."""
-    return [r for _line, r in read_jsonl(path) if r.get("id") and isinstance(r.get("text"), str)]
+def load_claims(path: Path, strict: bool = False) -> list[dict[str, Any]]:
+    """The claims of an L2 or L3 file, in file order; a wrong-shaped line is reported and skipped
+    (``strict``, for code that rewrites the file and so would drop it: ``MalformedLine``)."""
+    return [r for _line, r in read_committed(path, CLAIM, CLAIM_REQUIRED, strict) if r["id"]]
 
 
 def load_decisions(path: Path) -> list[dict[str, Any]]:
-    """Human decisions (reject, verify, resolve), oldest first."""
-    return [r for _line, r in read_jsonl(path) if r.get("action")]
+    """Human decisions (reject, verify, resolve), oldest first; a wrong-shaped line is reported and skipped."""
+    return [r for _line, r in read_committed(path, DECISION, DECISION_REQUIRED)]
 
 
 # ---------------------------------------------------------------- the registry of projects
@@ -71,7 +73,7 @@ def _l1_row(kind: str) -> Any:
     from .terms import prompt_terms
 
     def make(record: dict[str, Any]) -> Row | None:
-        if not record.get("id") or not isinstance(record.get("text"), str):
+        if not record.get("id") or not isinstance(record.get("text"), str) or (kind == "atom" and not atom_ok(record)):
             return None
         meta = {
             "session": record.get("session", ""),
@@ -95,7 +97,7 @@ def _l1_row(kind: str) -> Any:
 
 def _claim_row(tier: str) -> Any:
     def make(record: dict[str, Any]) -> Row | None:
-        if not record.get("id") or not isinstance(record.get("text"), str):
+        if not record.get("id") or problem(record, CLAIM, CLAIM_REQUIRED):
             return None
         first = (record.get("sources") or [{}])[0]
         return Row(

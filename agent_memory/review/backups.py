@@ -286,7 +286,7 @@ def rollback(paths: Paths) -> dict[str, Any] | None:
                         restored.append(str(path))
                 elif record["kind"] == "claims":
                     previous = {str(r["id"]): r for r in (json.loads(x) for x in json_lines((copy or b"").decode("utf-8")) if x.strip())}
-                    now_records = {str(r["id"]): r for r in load_claims(path)}
+                    now_records = {str(r["id"]): r for r in load_claims(path, strict=True)}
                     for claim_id in record.get("ids", []):
                         if claim_id in previous:
                             now_records[claim_id] = previous[claim_id]
