@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from . import layout, wire
+from . import fastjson, layout
 from .model import StoreError, UsageError
 
 STORE_GITIGNORE = """\
@@ -201,7 +201,7 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def read_json(path: Path, default: Any) -> Any:
     """A JSON document, or ``default`` when it is missing or unreadable as JSON."""
     try:
-        return wire.read_file(str(path), default)
+        return fastjson.read_file(str(path), default)
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
