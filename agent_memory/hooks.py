@@ -910,6 +910,17 @@ def _run_worker(where: "AnyPaths", files: list[str], stage: str, wait: float) ->
     if os.path.exists(store) and not os.path.isdir(store):
         _log(where, "hook worker", f"the store {store} is not a folder")
         return
+    if os.path.basename(store) == ".memory" and os.path.islink(store):
+        # the worker gets the store by its real path: a .memory leading out of the project is refused here
+        from pathlib import Path
+
+        from .store import StoreError, refuse_foreign_store
+
+        try:
+            refuse_foreign_store(Path(store))
+        except StoreError as exc:
+            _log(where, "hook worker", str(exc))
+            return
     job = {"store": store, "cwd": str(where.project_root), "files": files, "stage": stage}
     try:
         import subprocess
