@@ -8,14 +8,33 @@ tool_use); only text blocks are kept, with ``message.id`` so blocks can be regro
 
 from __future__ import annotations
 
-import json
-import re
-from typing import IO, Any
+import os
 
-from agent_memory.model import ReadResult, Turn
-from agent_memory.transcripts import JSON_ERRORS, LineReader, utc_timestamp
+from agent_memory import places
+from agent_memory.transcripts import listed
+
+TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
+if TYPE_CHECKING:  # pragma: no cover - types only
+    import re
+    from typing import IO, Any
+
+    from agent_memory.model import ReadResult
 
 AGENT = "claude"
+
+
+def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
+    """This project's transcripts: ``<config>/projects/<folder>/*.jsonl`` for the project root and ``cwd``,
+    plus the folder of ``transcript``."""
+    roots = {project_root} | ({cwd} if cwd else set())
+    folders = {os.path.dirname(transcript)} if transcript else set()
+    base = os.path.join(places.agent_home("claude"), "projects")
+    # Claude Code names a project's folder after its path, every character but ASCII letters and digits a dash
+    folders |= {os.path.join(base, "".join(c if c.isascii() and c.isalnum() else "-" for c in r)) for r in roots}
+    found: set[str] = set()
+    for folder in folders:
+        found.update(listed(folder, (".jsonl",)))
+    return sorted(found)
 
 # A user or assistant entry always contains one of these tokens ("type":"user",
 # "role":"assistant", …); a line with neither cannot yield a turn.
@@ -44,26 +63,36 @@ _DROP_PREFIXES: tuple[str, ...] = (
     "This session is being continued from a previous conversation",
 )
 
-# Blocks injected into a real prompt; removed, the rest of the prompt is kept.
-_INJECTED_BLOCK = re.compile(
-    r"<(system-reminder|user-prompt-submit-hook|ide_opened_file|ide_selection|ide_diagnostics)>"
-    r".*?</\1>",
-    re.S,
-)
-_MEMORY_INPUT = re.compile(r"\A<user-memory-input>(.*?)</user-memory-input>\s*\Z", re.S)
+_PATTERNS: list[re.Pattern[str]] = []
+
+
+def _patterns() -> list[re.Pattern[str]]:
+    """Blocks injected into a real prompt (removed, the rest kept) and the memory-input wrapper."""
+    if not _PATTERNS:
+        import re
+
+        _PATTERNS.append(
+            re.compile(
+                r"<(system-reminder|user-prompt-submit-hook|ide_opened_file|ide_selection|ide_diagnostics)>"
+                r".*?</\1>",
+                re.S,
+            )
+        )
+        _PATTERNS.append(re.compile(r"\A<user-memory-input>(.*?)</user-memory-input>\s*\Z", re.S))
+    return _PATTERNS
 
 
 def clean_user_text(text: str) -> str:
     """What the person typed in one text block, or "" when it is not theirs."""
     if "<" in text:
-        text = _INJECTED_BLOCK.sub("", text)
+        text = _patterns()[0].sub("", text)
     text = text.strip()
     if not text:
         return ""
     if text.startswith(_DROP_PREFIXES):
         return ""
     if text.startswith("<user-memory-input>"):
-        m = _MEMORY_INPUT.match(text)
+        m = _patterns()[1].match(text)
         return m.group(1).strip() if m else ""
     return text
 
@@ -107,6 +136,11 @@ def _assistant_text(content: Any) -> str | None:
 
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
+    import json
+
+    from agent_memory.model import ReadResult, Turn
+    from agent_memory.transcripts.read import JSON_ERRORS, LineReader, utc_timestamp
+
     lines = LineReader(f, start_offset, start_line)
     turns: list[Turn] = []
     sessions: set[str] = set()

@@ -10,14 +10,93 @@ records are bare response items after a ``{id, timestamp, instructions}`` header
 
 from __future__ import annotations
 
-import json
-import re
-from typing import IO, Any
+import os
+import time
 
-from agent_memory.model import ReadResult, Turn
-from agent_memory.transcripts import JSON_ERRORS, MAX_LINE_BYTES, LineReader, utc_timestamp
+from agent_memory import places, wire
+from agent_memory.transcripts import listed
+
+TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import IO, Any
+
+    from agent_memory.model import ReadResult
 
 AGENT = "codex"
+# How many days of rollout folders catching up looks through.
+CATCHUP_DAYS = 14
+
+
+# ------------------------------------------------------------------------ locating
+
+
+def _sessions() -> str:
+    return os.path.join(places.agent_home("codex"), "sessions")
+
+
+def _day_folders(days: int) -> list[str]:
+    from agent_memory import lookup
+
+    sessions = _sessions()
+    today = lookup.now_epoch()
+    folders = []
+    for back in range(days):
+        day = time.gmtime(today - back * 86400)
+        folder = os.path.join(sessions, f"{day.tm_year:04d}", f"{day.tm_mon:02d}", f"{day.tm_mday:02d}")
+        if os.path.isdir(folder):
+            folders.append(folder)
+    return folders
+
+
+def rollout(session_id: str) -> str:
+    """The rollout file of one Codex session (``sessions/YYYY/MM/DD/rollout-*-<id>.jsonl``), or ""."""
+    if not session_id or "/" in session_id or "*" in session_id or "?" in session_id or "[" in session_id:
+        return ""
+    sessions = _sessions()
+    if not os.path.isdir(sessions):
+        return ""
+    for folder in _day_folders(3):
+        for path in listed(folder, (f"{session_id}.jsonl",), "rollout-"):
+            return path
+    import glob
+
+    for path in sorted(glob.glob(os.path.join(glob.escape(sessions), "*", "*", "*", f"rollout-*{session_id}.jsonl"))):
+        return path
+    return ""
+
+
+def rollout_cwd(path: str) -> str:
+    """The working directory a rollout's first record names ("" when it names none)."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(256 * 1024)
+        record = wire.loads(first)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return ""
+    if not isinstance(record, dict):
+        return ""
+    body = record.get("payload") if isinstance(record.get("payload"), dict) else record
+    cwd = body.get("cwd") if isinstance(body, dict) else None
+    return cwd if isinstance(cwd, str) else ""
+
+
+def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
+    """Recent rollouts whose session ran inside the project (by their first record's cwd), plus ``transcript``.
+
+    Codex keeps every project's rollouts in one dated tree, so ``cwd`` adds nothing here.
+    """
+    found: set[str] = set()
+    for folder in _day_folders(CATCHUP_DAYS):
+        for path in listed(folder, (".jsonl",), "rollout-"):
+            ran_in = rollout_cwd(path)
+            if ran_in and (ran_in == project_root or ran_in.startswith(project_root.rstrip(os.sep) + os.sep)):
+                found.add(path)
+    if transcript and os.path.isfile(transcript):
+        found.add(os.path.abspath(transcript))
+    return sorted(found)
+
+
+# ------------------------------------------------------------------------- reading
 
 # Context the CLI injects in the user role (compared case-insensitively).
 _INJECTED_PREFIXES: tuple[str, ...] = (
@@ -40,7 +119,6 @@ _INJECTED_PREFIXES: tuple[str, ...] = (
 _INJECTED_MAX = max(len(p) for p in _INJECTED_PREFIXES)
 _IDE_CONTEXT = "# Context from my IDE setup:"
 _IDE_REQUEST = "## My request for Codex:"
-_ENV_CWD = re.compile(r"<cwd>(.*?)</cwd>", re.S)
 
 # Exact serialisation of the event records, used to look for them in bytes not yet read.
 _EVENT_USER = b'"type":"event_msg","payload":{"type":"user_message"'
@@ -86,9 +164,10 @@ def _env_cwd(content: Any) -> str:
             if isinstance(item, dict):
                 text = item.get("text")
                 if isinstance(text, str) and "<environment_context>" in text:
-                    m = _ENV_CWD.search(text)
-                    if m:
-                        return m.group(1).strip()
+                    start = text.find("<cwd>")
+                    end = text.find("</cwd>", start + 5) if start >= 0 else -1
+                    if end >= 0:
+                        return text[start + 5 : end].strip()
     return ""
 
 
@@ -156,6 +235,10 @@ def _rfind_line(f: IO[bytes], end: int, needle: bytes, floor: int = 0) -> int:
 
 
 def _record_at(f: IO[bytes], offset: int) -> Any:
+    import json
+
+    from agent_memory.transcripts.read import JSON_ERRORS, MAX_LINE_BYTES
+
     f.seek(offset)
     try:
         return json.loads(f.readline(MAX_LINE_BYTES + 1))
@@ -191,6 +274,11 @@ def _resume_state(f: IO[bytes], start_offset: int) -> _State:
 
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Codex rollout from ``start_offset``."""
+    import json
+
+    from agent_memory.model import ReadResult, Turn
+    from agent_memory.transcripts.read import JSON_ERRORS, LineReader, utc_timestamp
+
     state = _resume_state(f, start_offset) if start_offset > 0 else _State()
     lines = LineReader(f, start_offset, start_line)
     loads = json.loads

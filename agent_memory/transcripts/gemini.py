@@ -13,13 +13,33 @@ directory, so ``cwd`` is always "".
 
 from __future__ import annotations
 
-import json
-from typing import IO, Any
+import os
 
-from agent_memory.model import ReadResult, Turn
-from agent_memory.transcripts import JSON_ERRORS, MAX_LINE_BYTES, LineReader, utc_timestamp
+from agent_memory import places
+from agent_memory.transcripts import listed
+
+TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import IO, Any
+
+    from agent_memory.model import ReadResult
 
 AGENT = "gemini"
+
+
+def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
+    """This project's recordings: ``~/.gemini/tmp/<sha256 of the path>/chats/session-*`` for the project
+    root and ``cwd``, plus the folder of ``transcript``."""
+    import hashlib
+
+    roots = {project_root} | ({cwd} if cwd else set())
+    folders = {os.path.dirname(transcript)} if transcript else set()
+    base = os.path.join(places.home(), ".gemini", "tmp")
+    folders |= {os.path.join(base, hashlib.sha256(r.encode("utf-8")).hexdigest(), "chats") for r in roots}
+    found: set[str] = set()
+    for folder in folders:
+        found.update(listed(folder, (".json", ".jsonl"), "session-"))
+    return sorted(found)
 
 _USER_TYPES = frozenset({"user"})
 _ASSISTANT_TYPES = frozenset({"gemini", "model", "assistant"})
@@ -98,6 +118,11 @@ def _record_turn(record: dict[str, Any]) -> tuple[str, str] | None:
 
 
 def _read_document(data: bytes, source: str, size: int) -> ReadResult:
+    import json
+
+    from agent_memory.model import ReadResult, Turn
+    from agent_memory.transcripts.read import JSON_ERRORS, utc_timestamp
+
     try:
         doc = json.loads(data)
     except JSON_ERRORS:
@@ -148,6 +173,10 @@ def _read_document(data: bytes, source: str, size: int) -> ReadResult:
 
 def _recent_texts(f: IO[bytes], start_offset: int) -> dict[str, str]:
     """Last text of each message id written shortly before ``start_offset``."""
+    import json
+
+    from agent_memory.transcripts.read import JSON_ERRORS
+
     begin = max(0, start_offset - _RESUME_WINDOW)
     f.seek(begin)
     pieces = f.read(start_offset - begin).split(b"\n")
@@ -167,6 +196,10 @@ def _recent_texts(f: IO[bytes], start_offset: int) -> dict[str, str]:
 
 
 def _header(f: IO[bytes]) -> dict[str, Any]:
+    import json
+
+    from agent_memory.transcripts.read import JSON_ERRORS, MAX_LINE_BYTES
+
     f.seek(0)
     try:
         obj = json.loads(f.readline(MAX_LINE_BYTES + 1))
@@ -176,6 +209,11 @@ def _header(f: IO[bytes]) -> dict[str, Any]:
 
 
 def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -> ReadResult:
+    import json
+
+    from agent_memory.model import ReadResult, Turn
+    from agent_memory.transcripts.read import JSON_ERRORS, LineReader, utc_timestamp
+
     header = _header(f) if start_offset > 0 else {}
     session = header.get("sessionId")
     session = session if isinstance(session, str) else ""
@@ -255,6 +293,10 @@ def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -
 
 def _is_document(f: IO[bytes]) -> bool:
     """A one-document JSON file (pretty-printed or a single line holding ``messages``)."""
+    import json
+
+    from agent_memory.transcripts.read import JSON_ERRORS
+
     f.seek(0)
     first = f.readline(64 * 1024).removeprefix(b"\xef\xbb\xbf")
     stripped = first.strip()
