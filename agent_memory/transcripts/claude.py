@@ -43,7 +43,7 @@ _ASSISTANT_TOKEN = b'"assistant"'
 
 # Whole-message wrappers that the CLI writes in the person's name.
 _DROP_PREFIXES: tuple[str, ...] = (
-    "<command-name>",
+    "<command-name>",  # a slash command and its expansion
     "<command-message>",
     "<command-args>",
     "<command-contents>",
@@ -61,25 +61,51 @@ _DROP_PREFIXES: tuple[str, ...] = (
     "<fork-boilerplate>",
     "[Request interrupted by user",
     "This session is being continued from a previous conversation",
+    # hook output the CLI feeds back in the user role, where no field marks it
+    "Stop hook feedback:",
+    "SubagentStop hook feedback:",
 )
+# The events whose hook messages ("PreToolUse:Bash hook error: …") the CLI writes in the user role.
+_HOOK_EVENTS = frozenset(
+    {
+        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Notification",
+        "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop", "SubagentStart", "SubagentStop",
+        "PreCompact", "Setup",
+    }
+)
+_HOOK_MESSAGES = ("hook error", "hook blocking error", "operation blocked by hook", "hook feedback", "hook success")
 
 _PATTERNS: list[re.Pattern[str]] = []
 
 
 def _patterns() -> list[re.Pattern[str]]:
-    """Blocks injected into a real prompt (removed, the rest kept) and the memory-input wrapper."""
+    """Blocks injected into a real prompt (removed, the rest kept; an unclosed one runs to the end,
+    in any letter case) and the memory-input wrapper."""
     if not _PATTERNS:
         import re
 
         _PATTERNS.append(
             re.compile(
                 r"<(system-reminder|user-prompt-submit-hook|ide_opened_file|ide_selection|ide_diagnostics)>"
-                r".*?</\1>",
-                re.S,
+                r".*?(?:</\1>|\Z)",
+                re.S | re.I,
             )
         )
         _PATTERNS.append(re.compile(r"\A<user-memory-input>(.*?)</user-memory-input>\s*\Z", re.S))
     return _PATTERNS
+
+
+def _is_hook_message(text: str) -> bool:
+    """``PreToolUse:Bash hook error: …``, ``UserPromptSubmit operation blocked by hook: …`` and the like."""
+    first = text.split("\n", 1)[0]
+    event = first.split(":", 1)[0].split(" ", 1)[0]
+    return event in _HOOK_EVENTS and any(m in first for m in _HOOK_MESSAGES)
+
+
+def _is_image_note(text: str) -> bool:
+    """``[Image: source: /tmp/…png]``: where the CLI cached a pasted image, one note per line."""
+    lines = text.splitlines()
+    return bool(lines) and all(line.startswith("[Image:") and line.endswith("]") for line in lines)
 
 
 def clean_user_text(text: str) -> str:
@@ -89,12 +115,30 @@ def clean_user_text(text: str) -> str:
     text = text.strip()
     if not text:
         return ""
-    if text.startswith(_DROP_PREFIXES):
+    if text.startswith(_DROP_PREFIXES) or _is_hook_message(text) or _is_image_note(text):
         return ""
     if text.startswith("<user-memory-input>"):
         m = _patterns()[1].match(text)
         return m.group(1).strip() if m else ""
     return text
+
+
+def _typed_by_someone_else(obj: dict[str, Any]) -> bool:
+    """A user-role record the CLI, a tool, a hook or another agent wrote, told by its fields."""
+    if (
+        obj.get("isMeta") is True
+        or obj.get("isCompactSummary") is True
+        or obj.get("isVisibleInTranscriptOnly") is True
+        or obj.get("isSynthetic") is True
+        or obj.get("interruptedByShutdown") is True
+        or "toolUseResult" in obj
+        or obj.get("sourceToolUseID")
+        or obj.get("sourceToolAssistantUUID")
+    ):
+        return True
+    origin = obj.get("origin")
+    # the person's own prompts carry {"kind": "human"}; peers, tasks and channels say who else
+    return origin is not None and not (isinstance(origin, dict) and origin.get("kind") == "human")
 
 
 def _user_text(content: Any) -> str | None:
@@ -183,12 +227,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
         if obj.get("isSidechain") is True:
             continue
         if kind == "user":
-            if (
-                obj.get("isMeta") is True
-                or obj.get("isCompactSummary") is True
-                or obj.get("isVisibleInTranscriptOnly") is True
-                or "toolUseResult" in obj
-            ):
+            if _typed_by_someone_else(obj):
                 continue
             text = _user_text(message.get("content"))
             message_id = ""

@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
+from dataclasses import replace
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from typing import IO, Any
 
-from agent_memory.model import AGENTS, AgentMemoryError, ReadResult, UsageError
+from agent_memory.model import AGENTS, AgentMemoryError, ReadResult, Turn, UsageError
 
 __all__ = [
     "UnknownFormat",
@@ -40,6 +42,7 @@ _DRAIN_LIMIT = 1024 * 1024
 # How much of a file agent detection may look at.
 _HEAD_BYTES = 256 * 1024
 _HEAD_LINES = 64
+_WALK_BYTES = 64 * 1024 * 1024  # the most a line walk past the head reads before giving up
 
 _loads = json.loads
 JSON_ERRORS: tuple[type[Exception], ...] = (ValueError, RecursionError)
@@ -176,11 +179,13 @@ _CODEX_ENVELOPE_TYPES = frozenset(
     {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
 )
 _GEMINI_MESSAGE_TYPES = frozenset({"user", "gemini", "model", "info", "error", "warning"})
+_CLAUDE_BOOKKEEPING = frozenset({"file-history-snapshot", "queue-operation"})
 
 _SIG_CODEX = re.compile(
     rb'\A\s*\{"timestamp":"[^"]*","type":"(?:session_meta|response_item|event_msg|turn_context)"'
 )
 _SIG_CLAUDE = re.compile(rb'\A\s*\{"(?:parentUuid|type":"summary","summary)"')
+_SIG_CLAUDE_RECORD = re.compile(rb'\A\s*\{"type":"(?:user|assistant)",.{0,2000}?"(?:sessionId|parentUuid|uuid)":', re.S)
 _SIG_GEMINI = re.compile(rb'"projectHash"\s*:')
 _SIG_GEMINI_SESSION = re.compile(rb'"sessionId"\s*:')
 
@@ -216,6 +221,8 @@ def classify_record(obj: Any) -> str | None:
             return "codex"  # pre-envelope rollout item
         if "sessionId" in obj and "data" not in obj:
             return "claude"  # Claude bookkeeping lines (mode, custom-title, …)
+        if t in _CLAUDE_BOOKKEEPING and ("messageId" in obj or "snapshot" in obj or "operation" in obj):
+            return "claude"  # the line Claude Code 2.x opens a session file with
         return None
     if t is None:
         if (
@@ -261,11 +268,46 @@ def _detect_from_head(head: bytes, whole: bool) -> str | None:
     return None
 
 
+def _line_signature(start: bytes) -> str | None:
+    """Which agent a record starts like, from the first bytes of a line too long to parse here."""
+    if _SIG_CODEX.match(start):
+        return "codex"
+    if _SIG_CLAUDE.match(start) or _SIG_CLAUDE_RECORD.match(start):
+        return "claude"
+    return None
+
+
+def _detect_by_lines(f: IO[bytes]) -> str | None:
+    """Walk the first lines whatever their size: a huge one is judged by how it starts, then skipped.
+
+    Claude Code 2.x opens a session with a small bookkeeping line and may follow it with a
+    user message of megabytes; nothing about the file is known from a fixed-size head then.
+    """
+    f.seek(0)
+    budget = _WALK_BYTES
+    for _ in range(_HEAD_LINES):
+        piece = f.readline(_HEAD_BYTES)
+        if not piece or budget <= 0:
+            return None
+        budget -= len(piece)
+        piece = piece.removeprefix(b"\xef\xbb\xbf")
+        if piece.endswith(b"\n") or len(piece) < _HEAD_BYTES:
+            found = classify_record(loads_line(piece)) if piece.strip() else None
+        else:
+            found = _line_signature(piece)
+            while piece and not piece.endswith(b"\n") and budget > 0:  # skip the rest of the line
+                piece = f.readline(_DRAIN_LIMIT)
+                budget -= len(piece)
+        if found:
+            return found
+    return None
+
+
 def _detect_open(f: IO[bytes], path: str) -> str:
     f.seek(0)
     head = f.read(_HEAD_BYTES)
     whole = len(head) < _HEAD_BYTES
-    found = _detect_from_head(head, whole)
+    found = _detect_from_head(head, whole) or (None if whole else _detect_by_lines(f))
     if found:
         return found
     name = os.path.basename(path)
@@ -289,13 +331,23 @@ def _agent_from_name(path: str) -> str | None:
 
 
 def _open(path: str) -> IO[bytes]:
+    """The file for reading; a FIFO, device or folder is refused (opening a FIFO would wait forever)."""
     try:
         if os.path.isdir(path):
             raise TranscriptUnreadable(f"cannot read transcript {path}: is a directory")
-        return open(path, "rb")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
         raise TranscriptUnreadable(f"cannot read transcript {path}: {reason}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise TranscriptUnreadable(f"cannot read transcript {path}: not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def detect_agent(path: str) -> str:
@@ -369,18 +421,54 @@ def read_transcript(
             if agent == "claude":
                 from agent_memory.transcripts import claude
 
-                return claude.read(f, path, start_offset, start_line)
+                return _finish(claude.read(f, path, start_offset, start_line))
             if agent == "codex":
                 from agent_memory.transcripts import codex
 
-                return codex.read(f, path, start_offset, start_line)
+                return _finish(codex.read(f, path, start_offset, start_line))
             from agent_memory.transcripts import gemini
 
-            return gemini.read(f, path, start_offset, start_line, size)
+            return _finish(gemini.read(f, path, start_offset, start_line, size))
     except OSError as exc:
         raise TranscriptUnreadable(
             f"cannot read transcript {path}: {exc.strerror or exc}"
         ) from None
+
+
+# ------------------------------------------------------------------------ clean-up
+
+
+def sound_text(text: str) -> str:
+    """``text`` with every lone surrogate (a message cut mid-emoji) as U+FFFD, so it encodes as UTF-8."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+    return text
+
+
+def _finish(result: ReadResult) -> ReadResult:
+    """What every reader's turns go through: sound text, and nothing our own hooks injected."""
+    from agent_memory.transcripts.injected import strip_injected
+
+    turns: list[Turn] = []
+    changed = False
+    for turn in result.turns:
+        text = strip_injected(sound_text(turn.text))
+        session, cwd, mid = sound_text(turn.session), sound_text(turn.cwd), sound_text(turn.message_id)
+        if text is turn.text and session is turn.session and cwd is turn.cwd and mid is turn.message_id:
+            turns.append(turn)
+            continue
+        changed = True
+        if text.strip():
+            turns.append(replace(turn, text=text, session=session, cwd=cwd, message_id=mid))
+    sessions = frozenset(sound_text(s) for s in result.sessions)
+    cwd = sound_text(result.cwd)
+    if not changed and cwd is result.cwd and sessions == result.sessions:
+        return result
+    return replace(result, turns=tuple(turns), sessions=sessions, cwd=cwd)
 
 
 # --------------------------------------------------------------------------- files
@@ -401,8 +489,8 @@ def iter_transcript_files(paths: Iterable[str]) -> Iterator[str]:
             for root, dirs, files in os.walk(given):
                 dirs.sort()
                 for name in files:
-                    if name.endswith(_TRANSCRIPT_SUFFIXES):
-                        found.append(os.path.join(root, name))
+                    if name.endswith(_TRANSCRIPT_SUFFIXES) and os.path.isfile(os.path.join(root, name)):
+                        found.append(os.path.join(root, name))  # a FIFO or device named *.jsonl is no transcript
             found.sort()
             for path in found:
                 key = os.path.normpath(path)
