@@ -1,11 +1,15 @@
 """Codex CLI rollouts (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``).
 
-Current rollouts wrap every record as ``{"timestamp", "type", "payload"}`` with types
+Rollouts wrap every record as ``{"timestamp", "type", "payload"}`` with types
 ``session_meta``, ``response_item``, ``event_msg``, ``turn_context`` and ``compacted``.
-The same prompt is stored twice (``response_item`` role=user and ``event_msg``
-user_message), and so is the assistant's prose; the ``event_msg`` copy is used, the
-``response_item`` one only when the file has no such events (older rollouts, whose
-records are bare response items after a ``{id, timestamp, instructions}`` header).
+The prompt itself is a ``response_item`` message with role ``user``, beside the user-role
+items Codex adds of its own (AGENTS.md, ``<environment_context>``, skill bodies), which are
+dropped; instructions and hook context are ``developer`` messages, never read. Rollouts
+written in the older history mode also keep an ``event_msg`` user_message / agent_message
+copy of each prompt and reply; where a file has those, they are used instead, as they hold
+no injected items. The oldest rollouts are bare response items after a
+``{id, timestamp, instructions}`` header. A custom prompt (``/prompts:name args``) is
+recorded expanded: its body is the prompt file's, and only the arguments are the person's.
 """
 
 from __future__ import annotations
@@ -119,6 +123,67 @@ _INJECTED_PREFIXES: tuple[str, ...] = (
 _INJECTED_MAX = max(len(p) for p in _INJECTED_PREFIXES)
 _IDE_CONTEXT = "# Context from my IDE setup:"
 _IDE_REQUEST = "## My request for Codex:"
+
+_PROMPT_FILE_LIMIT = 256 * 1024
+
+
+def _custom_prompts() -> list[Any]:
+    """The person's saved prompts (``<codex home>/prompts/*.md``) as patterns matching their expansion.
+
+    Each placeholder (``$1``…``$9``, ``$ARGUMENTS``, ``$NAME``) becomes a group capturing what
+    was typed for it; the rest must match the file's body, whitespace aside.
+    """
+    import re
+
+    folder = os.path.join(places.agent_home("codex"), "prompts")
+    patterns = []
+    for path in sorted(listed(folder, (".md",))):
+        try:
+            with open(path, "rb") as handle:
+                body = handle.read(_PROMPT_FILE_LIMIT).decode("utf-8", "replace")
+        except OSError:
+            continue
+        body = _without_frontmatter(body).strip()
+        if len(body) < 20:
+            continue  # too short to tell its expansion from a typed prompt
+        pieces = re.split(r"(\$\$|\$[1-9]|\$[A-Z][A-Z0-9_]*)", body)
+        regex = []
+        for i, piece in enumerate(pieces):
+            if i % 2:
+                regex.append(r"\$" if piece == "$$" else r"(.*?)")
+            else:
+                regex.append(r"\s+".join(re.escape(word) for word in piece.split()) if piece.strip() else "")
+                if piece[:1].isspace() and i:
+                    regex.insert(-1, r"\s*")
+                if piece[-1:].isspace():
+                    regex.append(r"\s*")
+        patterns.append(re.compile("".join(regex), re.S))
+    return patterns
+
+
+def _without_frontmatter(text: str) -> str:
+    if not text.startswith("---"):
+        return text
+    end = text.find("\n---", 3)
+    if end < 0:
+        return text
+    after = text.find("\n", end + 4)
+    return "" if after < 0 else text[after + 1 :]
+
+
+def _typed_arguments(text: str, prompts: list[Any]) -> str:
+    """``text``, or only the arguments the person typed when it is a saved prompt's expansion."""
+    for pattern in prompts:
+        m = pattern.fullmatch(text.strip())
+        if m:
+            typed: list[str] = []
+            for group in m.groups():
+                group = group.strip()
+                if group and group not in typed:
+                    typed.append(group)
+            return " ".join(typed)
+    return text
+
 
 # Exact serialisation of the event records, used to look for them in bytes not yet read.
 _EVENT_USER = b'"type":"event_msg","payload":{"type":"user_message"'
@@ -408,9 +473,12 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
     else:
         agents = agent_items
 
+    prompts = _custom_prompts()
     turns = [
         Turn(AGENT, session, cwd, utc_timestamp(stamp), "user", text, source, lineno)
-        for lineno, stamp, session, cwd, text in users
+        for lineno, stamp, session, cwd, typed in users
+        for text in (_typed_arguments(typed, prompts),)
+        if text
     ]
     turns.extend(
         Turn(AGENT, session, cwd, utc_timestamp(stamp), "assistant", text, source, lineno, mid)

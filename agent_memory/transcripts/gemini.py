@@ -1,4 +1,4 @@
-"""Gemini CLI chat recordings (``~/.gemini/tmp/<project-hash>/chats/session-*``).
+"""Gemini CLI chat recordings (``~/.gemini/tmp/<project slug or hash>/chats/session-*``).
 
 Two forms exist. The older one is a single JSON document ``{sessionId, projectHash,
 startTime, messages: [...]}``, rewritten whole on every change; a turn's ``line`` is the
@@ -27,19 +27,48 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 AGENT = "gemini"
 
 
+def gemini_dir() -> str:
+    """The ``.gemini`` folder: under ``$GEMINI_CLI_HOME`` when set (it stands in for the home), else under ``~``."""
+    return os.path.join(os.environ.get("GEMINI_CLI_HOME") or places.home(), ".gemini")
+
+
+def _project_slugs(base: str, roots: set[str]) -> set[str]:
+    """The short names ``projects.json`` gives these project folders (``{"projects": {path: slug}}``)."""
+    from agent_memory import wire
+
+    try:
+        with open(os.path.join(base, "projects.json"), "rb") as handle:
+            registry = wire.loads(handle.read(4 * 1024 * 1024))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return set()
+    projects = registry.get("projects") if isinstance(registry, dict) else None
+    if not isinstance(projects, dict):
+        return set()
+    wanted = {os.path.normpath(r) for r in roots}
+    return {
+        slug
+        for path, slug in projects.items()
+        if isinstance(path, str) and isinstance(slug, str) and slug and "/" not in slug and "\\" not in slug
+        and os.path.normpath(path) in wanted
+    }
+
+
 def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
-    """This project's recordings: ``~/.gemini/tmp/<sha256 of the path>/chats/session-*`` for the project
-    root and ``cwd``, plus the folder of ``transcript``."""
+    """This project's recordings, ``<.gemini>/tmp/<id>/chats/session-*``, for the project root and ``cwd``,
+    plus the folder of ``transcript``. The id is the project's slug in ``projects.json`` (newer
+    releases) or the sha256 of its path (older ones, and folders not yet migrated)."""
     import hashlib
 
     roots = {project_root} | ({cwd} if cwd else set())
     folders = {os.path.dirname(transcript)} if transcript else set()
-    base = os.path.join(places.home(), ".gemini", "tmp")
-    folders |= {os.path.join(base, hashlib.sha256(r.encode("utf-8")).hexdigest(), "chats") for r in roots}
+    base = gemini_dir()
+    ids = {hashlib.sha256(r.encode("utf-8")).hexdigest() for r in roots} | _project_slugs(base, roots)
+    folders |= {os.path.join(base, "tmp", name, "chats") for name in ids}
     found: set[str] = set()
     for folder in folders:
         found.update(listed(folder, (".json", ".jsonl"), "session-"))
     return sorted(found)
+
 
 _USER_TYPES = frozenset({"user"})
 _ASSISTANT_TYPES = frozenset({"gemini", "model", "assistant"})
@@ -47,6 +76,7 @@ _REFERENCED_FILES = "\n--- Content from referenced files ---"
 _NOT_THE_PERSON: tuple[str, ...] = (
     "[Function Response:",
     "System: Please continue.",
+    "<session_context>",  # the environment Gemini describes to the model at the start
 )
 # How far back a resumed read looks for earlier copies of re-appended records.
 _RESUME_WINDOW = 4 * 1024 * 1024
