@@ -73,7 +73,7 @@ _HOOK_EVENTS = frozenset(
         "PreCompact", "Setup",
     }
 )
-_HOOK_MESSAGES = ("hook error", "hook blocking error", "operation blocked by hook", "hook feedback", "hook success")
+_HOOK_MESSAGES = (" hook error", " hook blocking error", " operation blocked by hook", " hook feedback", " hook success")
 
 _PATTERNS: list[re.Pattern[str]] = []
 
@@ -96,10 +96,19 @@ def _patterns() -> list[re.Pattern[str]]:
 
 
 def _is_hook_message(text: str) -> bool:
-    """``PreToolUse:Bash hook error: …``, ``UserPromptSubmit operation blocked by hook: …`` and the like."""
+    """``PreToolUse:Bash hook error: …``, ``UserPromptSubmit operation blocked by hook: …`` and the like:
+    an event name, its matcher, then what happened to the hook."""
     first = text.split("\n", 1)[0]
-    event = first.split(":", 1)[0].split(" ", 1)[0]
-    return event in _HOOK_EVENTS and any(m in first for m in _HOOK_MESSAGES)
+    end = 0
+    while end < len(first) and first[end].isascii() and first[end].isalpha():
+        end += 1
+    if first[:end] not in _HOOK_EVENTS:
+        return False
+    rest = first[end:]
+    if rest.startswith(":"):  # the matcher: "PreToolUse:Bash", "SessionStart:startup"
+        space = rest.find(" ")
+        rest = rest[space:] if space > 0 else ""
+    return rest.startswith(_HOOK_MESSAGES)
 
 
 def _is_image_note(text: str) -> bool:

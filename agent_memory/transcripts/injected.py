@@ -39,10 +39,10 @@ def strip_injected(text: str) -> str:
     for opening, closing in _HOOK_WRAPPERS:
         if opening in out:
             out = _cut_wrapped(out, opening, closing)
+    if _REMINDER[0] in out:
+        out = _clean_reminders(out)
     if _OUR_MARK in out or "review" in out:
         out = _cut_our_blocks(out)
-    if _REMINDER[0] in out and out is not text:
-        out = _cut_empty_reminders(out)
     return out if out is text else out.strip()
 
 
@@ -96,11 +96,13 @@ def _cut_our_blocks(text: str) -> str:
     return "\n".join(kept) if removed else text
 
 
-def _cut_empty_reminders(text: str) -> str:
-    """Drop the reminders left holding nothing but an agent's "… hook success:" lead."""
+def _clean_reminders(text: str) -> str:
+    """Our blocks cut out of each reminder; a reminder left holding nothing but an agent's
+    "… hook success:" lead goes with them."""
     opening, closing = _REMINDER
     parts: list[str] = []
     at = 0
+    changed = False
     while True:
         start = text.find(opening, at)
         if start < 0:
@@ -110,9 +112,15 @@ def _cut_empty_reminders(text: str) -> str:
         if end < 0:
             parts.append(text[at:])
             break
-        inner = text[start + len(opening) : end].strip()
         parts.append(text[at:start])
-        if inner and not inner.endswith(_HOOK_LEADS):
+        inner = text[start + len(opening) : end]
+        cleaned = _cut_our_blocks(inner)
+        if cleaned is inner:
             parts.append(text[start : end + len(closing)])
+        else:
+            changed = True
+            left = cleaned.strip()
+            if left and not left.endswith(_HOOK_LEADS):
+                parts.append(opening + cleaned + closing)
         at = end + len(closing)
-    return "".join(parts)
+    return "".join(parts) if changed else text
