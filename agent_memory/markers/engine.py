@@ -167,6 +167,15 @@ _CODE_LINE_RE = re.compile(
 _INDENTED_CODE_RE = re.compile(r"^(?: {4,}|\t+)(?![-*+\u2022] |\d+[.)] ).*[(){}\[\];=<>].*$")
 
 
+# markdown emphasis around the person's own words: "**NEVER** run ..." reads as "NEVER run ..."
+_EMPHASIS_RE = re.compile(r"(?<![\w*])(\*\*|__|\*)(?=[^\s*_])([^*\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])")
+
+
+def _unemphasise(match: re.Match[str]) -> str:
+    marks = " " * len(match.group(1))
+    return marks + match.group(2) + marks
+
+
 def _mask(text: str) -> tuple[str, int, int]:
     """Hide everything the person did not say in their own voice.
 
@@ -179,6 +188,8 @@ def _mask(text: str) -> tuple[str, int, int]:
     masked = _URL_RE.sub(lambda m: "x" * len(m.group(0)), masked)
     masked = _INLINE_CODE_RE.sub(_hide_inner, masked)
     masked = _QUOTES_RE.sub(_hide_inner, masked)
+    if "*" in masked or "__" in masked:
+        masked = _EMPHASIS_RE.sub(_unemphasise, masked)
     out: list[str] = []
     code_lines = 0
     prose_lines = 0
@@ -324,11 +335,12 @@ def _has_claim(text: str, lang: str, kind: str = "correction") -> bool:
 
 # ------------------------------------------------------------------------- the rules
 
-# Rules in the order they are tried: kind priority first, then as listed above.
+# Rules in the order they are tried: kind priority first, then reversals, then as listed.
 RULES: tuple[MarkerRule, ...] = tuple(
     sorted(
         [*rules_en.RULES, *rules_ja.RULES, *rules_zh.RULES],
-        key=lambda r: KIND_PRIORITY.index(r.kind),
+        # within a kind, reversals first: "以后不再用 X" revokes a rule before it can read as one
+        key=lambda r: (KIND_PRIORITY.index(r.kind), "reversal" not in r.rule_id),
     )
 )
 _RULES_BY_LANG: dict[str, tuple[MarkerRule, ...]] = {
@@ -465,6 +477,7 @@ def find_markers(text: str) -> list[Marker]:
                 header = (header_id, span.line, is_stated(sentence))
                 continue
         chosen: MarkerRule | None = None
+        match: re.Match[str] | None = None
         end = span.end
         stated = False
         if len(vetoed) < len(KIND_PRIORITY):
@@ -477,7 +490,7 @@ def find_markers(text: str) -> list[Marker]:
                 extra = _claim_end(rule, m, sentence, lang, i, spans, masked)
                 if extra is None:
                     continue
-                chosen = rule
+                chosen, match = rule, m
                 if extra:
                     end = spans[i + 1].end
                     skip_next = True
@@ -490,12 +503,20 @@ def find_markers(text: str) -> list[Marker]:
             chosen = _RULE_BY_ID[header[0]]
             stated = header[2]
         claim = _trim(_collapse(text[span.start : end]))
+        if match is not None and end == span.end and match.re.groupindex.get("claim") and match.group("claim"):
+            # the rule names the clause that carries the claim
+            clause = text[span.start + match.start("claim") : span.start + match.end("claim")]
+            claim = _collapse(clause).strip(" ,;:—–-") or claim
         stated = stated or is_stated(masked[span.start : end])
-        if claim in seen:
+        if not claim or claim in seen:
             continue
         seen.add(claim)
         last = i + 1 if end != span.end else i
-        found.append((i, last, Marker(kind=chosen.kind, rule_id=chosen.rule_id, text=claim, stated=stated)))
+        reverses = ""
+        if match is not None and chosen.reverses is not None:
+            reverses = _collapse(chosen.reverses(text[span.start : span.end], match)).rstrip(" .!。！")
+        found.append((i, last, Marker(kind=chosen.kind, rule_id=chosen.rule_id, text=claim, stated=stated,
+                                      reverses=reverses)))
     # "Always use pnpm. Remember that." asks to keep the claim next to it
     return [
         replace(m, stated=True) if not m.stated and (first - 1 in keep_asks or last + 1 in keep_asks) else m

@@ -18,6 +18,7 @@ MAX_SENTENCE_CHARS = 300  # longer "sentences" are pasted prose, not something t
 I = re.IGNORECASE
 
 Guard = Callable[[str, re.Match[str]], bool]  # extra check on a match: (sentence, match)
+Reverser = Callable[[str, re.Match[str]], str]  # the claim a reversal revokes: (sentence, match)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,11 @@ class MarkerRule:
     ``claim`` says whether the words after the match must carry a claim: ``"none"``
     (the sentence is the claim), ``"after"`` (in the same sentence) or
     ``"after_or_next"`` (or in the next one: "That's wrong. The port is 5432.").
+
+    A pattern with a group named ``claim`` keeps only that clause of the sentence ("Fix the
+    header and note in CLAUDE.md that UI strings go through i18n" keeps the rule, not the
+    task). ``reverses`` gives, for a reversal ("don't X anymore"), the claim it revokes in its
+    positive wording ("X"), from the person's sentence and the match.
     """
 
     rule_id: str
@@ -41,6 +47,7 @@ class MarkerRule:
     claim: str = "none"
     guard: Guard | None = None  # extra check: (sentence, match)
     description: str = ""
+    reverses: Reverser | None = None
 
     @property
     def keywords(self) -> tuple[str, ...]:

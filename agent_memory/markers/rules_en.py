@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, Guard, MarkerRule, TRAIL_RE, lang_of
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
 from .rule import I as _I
 
 __all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
@@ -20,7 +20,8 @@ _TRAIL_RE = TRAIL_RE
 _EN_QUESTION_RE = re.compile(
     r"\?\W*$|^\W*(?:(?:ok|okay|so|and|but|also|hey|hmm|then|btw)\s*,?\s+)*"
     r"(?:should|shall|do|does|did|can|could|would|will|is|are|was|were|am|have|has|may|"
-    r"why|what|how|where|which|who|whom|whose|isn't|aren't|don't|doesn't|won't|wouldn't|"
+    r"why|what(?!\s+(?:i|we)\s+(?:just\s+)?(?:learned|found\s+out)\b)|how|where|which|who|whom|whose|"
+    r"isn't|aren't|don't|doesn't|won't|wouldn't|"
     r"shouldn't|can't|couldn't)\s+(?:we|i|you|it|they|this|that|there|he|she|the|a|an|my|"
     r"our|your|these|those|all|any)\b",
     _I,
@@ -160,9 +161,9 @@ RULES: list[MarkerRule] = []
 
 
 def _en(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
-        guard: Guard | None = None, description: str = "") -> None:
+        guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
     RULES.append(
-        MarkerRule(rule_id, kind, "en", cue, re.compile(pattern, _I), claim, guard, description)
+        MarkerRule(rule_id, kind, "en", cue, re.compile(pattern, _I), claim, guard, description, reverses)
     )
 
 
@@ -201,6 +202,12 @@ def _fail_ok(sentence: str, m: re.Match[str]) -> bool:
 _FAIL_VERB_RE = re.compile(r"\b" + _FAIL_VERB + r"\b", _I)
 
 
+_STILL_BROKEN_RE = re.compile(
+    r"\b(?:still|again|there'?s|there\s+is|there\s+are|line\s+\d+|errors?|fails?|failing|failed|broken|red|"
+    r"crash(?:es|ed|ing)?|doesn'?t\s+work|not\s+working|same\s+(?:issue|problem|error))\b",
+    _I,
+)
+
 # correction
 _en(
     "en.correction.wrong", "correction",
@@ -219,6 +226,8 @@ _en(
     "no,|no.|no!|no -|no —|no –|no—|no–|nope",
     r"^[^\w'\"`]*(?:no+|nope)(?:\s*[,.!]+|\s*[—–]+|\s+-+)\s*(?:no\s*[,.!]+\s*)?",
     claim="after",
+    # "No, there's still an error on line 40" reports the state of the task, it corrects no belief
+    guard=lambda s, m: not _STILL_BROKEN_RE.search(s),
     description="'No, the default branch is main' — a flat no followed by a claim",
 )
 _en(
@@ -237,7 +246,10 @@ _en(
     ", not|,not|rather than|instead of",
     r"\b(?:(?:is|are|was|were|should\s+be|must\s+be|needs\s+to\s+be|has\s+to\s+be|it'?s|that'?s|"
     r"they'?re|we\s+use|it\s+uses|uses|lives\s+(?:in|under)|goes\s+(?:in|under|to|into)|"
-    r"runs\s+on|listens\s+on|targets?|points\s+to|defaults\s+to|i\s+meant|i\s+said)\s+"
+    r"runs\s+on|listens\s+on|targets?|points\s+to|defaults\s+to|i\s+meant|i\s+said|"
+    # the person's own setup: "I'm on fish, not bash", "we run Postgres, not MySQL"
+    r"i'?m\s+(?:on|using|running)|i\s+am\s+(?:on|using|running)|we'?re\s+(?:on|using|running)|"
+    r"(?:i|we)\s+(?:use|run|deploy\s+(?:to|on)|host\s+on|develop\s+on|work\s+on))\s+"
     r"[^,;.!?]{1,60}?,\s*not"
     # "instead of" is also how code is described ("it uses X instead of Y"): only after a norm
     r"|(?:should\s+be|must\s+be|needs\s+to\s+be|has\s+to\s+be|is\s+supposed\s+to\s+be|we\s+use|"
@@ -294,9 +306,10 @@ _en(
 )
 _en(
     "en.lesson.til", "lesson",
-    "til|today i learned|just learned|learned today",
+    "til|today i learned|just learned|learned today|learned|found out",
     r"^\W*(?:(?-i:TIL)|(?-i:T\.I\.L\.?)|today\s+i\s+learned|today\s+i\s+found\s+out|"
-    r"(?:i\s+)?just\s+learned|i\s+learned\s+today)\b\s*[:,—–-]?\s*(?:that\s+)?",
+    r"(?:i\s+)?just\s+learned|i\s+learned\s+today|"
+    r"what\s+(?:i|we)\s+(?:just\s+)?(?:learned|found\s+out)(?:\s+today)?(?=\s*[:—–]))\b\s*[:,—–-]?\s*(?:that\s+)?",
     claim="after_or_next",
     description="'TIL ...' (upper case only: 'til' is 'until')",
 )
@@ -437,6 +450,300 @@ _en(
     r"(?:\s+(?:this|that|for\s+next\s+time|for\s+later|for\s+the\s+future))?\s*(?:that\b|[:,—–-])\s*",
     claim="after",
     description="'Remember that X', 'Keep in mind: X'",
+)
+
+
+# ------------------------------------------------------- standing rules without always/never
+#
+# What makes a prohibition or a requirement durable rather than a constraint on the task at
+# hand: a generic object ("comments", "anything outside packages/", "any commit"), a class
+# subject ("All tests", "Handlers"), a condition that recurs ("before you start any task",
+# "before committing"), or a convention ("we use ..."). A definite or pointing object ("the
+# header", "it", "this file") belongs to the current task and never fires.
+
+# words that tie a clause to the task at hand (a relative "that" and "this repo" do not)
+_HERE_AND_NOW_RE = re.compile(
+    r"\b(?:it|these|those|them|yet|again|else|anymore|today|tonight|tomorrow|above|below|my\s+last|your\s+last|"
+    r"that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
+    r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
+    r"this(?!\s+(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)\b)|"
+    r"the\s+(?:same|other|last|next|first|second|previous|new\s+one|one))\b",
+    _I,
+)
+_NOW_RE = re.compile(r"\bnow\b", _I)
+# the object or subject is a whole class of things
+_GENERIC = (
+    r"(?:any|anything|anyone|anybody|every|everything|all|no|new|extra|unnecessary|unrelated|"
+    r"generated|third[-\s]party|external|global|raw|real|direct|manual|hardcoded|hard-coded|"
+    r"(?!(?:this|its|is|was|has|does|yes|us|thus|plus|always|sometimes|perhaps|unless|less|"
+    r"process|access|address|class|status|progress|success|miss|pass|bus|focus|alias|canvas|"
+    r"bonus|virus|campus|chaos|ios|macos|os|js|ts|css|sass|dns|aws|gcs|kubernetes|redis|postgres)\b)"
+    r"[a-z][a-z'-]*[a-z](?<!ss)(?<!us)(?<!is)s)\b"
+)
+_NOT_RULE_VERBS = (
+    r"(?:know|think|worry|understand|see|get|forget|remember|care|mind|like|want|need|have|feel|agree|"
+    r"believe|mean|seem|bother|stop|go|let|wait|hesitate|panic|apologi[sz]e|hold|leave|quit)\b"
+)
+# particles and adverbs between a verb and its object: "don't push directly to"
+_PARTICLES = r"(?:(?:up|down|out|in|into|on|onto|off|to|from|with|through|over|around|about|directly|ever|blindly|just|also)\s+)*"
+
+
+def _clause(sentence: str, m: re.Match[str]) -> str:
+    return m.group("claim") if m.re.groupindex.get("claim") and m.group("claim") else sentence[m.start():]
+
+
+# where a rule's own clause ends and a reason or a second thought begins
+_CLAUSE_END_RE = re.compile(r"[,;—–]|\s-\s|\b(?:because|since|as|so)\b", _I)
+
+
+def _standing(sentence: str, m: re.Match[str]) -> bool:
+    """The clause a rule found is not tied to the task at hand ("yet", "it", "the header", "now")."""
+    clause = _CLAUSE_END_RE.split(_clause(sentence, m), 1)[0]
+    return not _HERE_AND_NOW_RE.search(clause) and not _NOW_RE.search(clause)
+
+
+def _standing_fact(sentence: str, m: re.Match[str]) -> bool:
+    """As ``_standing``, but "now" is allowed: "the runner is Vitest now" states a lasting change."""
+    return not _HERE_AND_NOW_RE.search(_clause(sentence, m))
+
+
+_en(
+    "en.instruction.dont", "instruction",
+    "don't|dont|do not|don’t",
+    r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?P<claim>(?:(?:please|pls|and|also|but|so|ok|okay|seriously|again)\s*,?\s+)*"
+    r"(?:don'?t|do\s+not)\s+(?!ever\b)(?!" + _NOT_RULE_VERBS + r")[a-z][\w-]*\s+" + _PARTICLES
+    + r"(?:(?:(?!(?:the|a|an|this|that|my|your|our|his|her|their|its|any|some)\b)[a-z][\w-]*\s+)?" + _GENERIC
+    + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
+    r"(?:ask|say|confirm|approve)))[^?]*)",
+    guard=_standing,
+    description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",
+)
+_en(
+    "en.instruction.no_x", "instruction",
+    "no ",
+    r"^\W*(?P<claim>no\s+(?!(?:more|longer|need|idea|problem|worries|luck|way|thanks|doubt|matter|one|"
+    r"errors?|warnings?|issues?|problems?|changes?|results?|output|difference|updates?|response|"
+    r"reply|tests?\s+(?:fail|pass)|files?|logs?)\b)"
+    r"(?:[a-z][\w.-]*\s+){0,2}?" + _GENERIC + r"\s+(?:in|inside|within|on|across|anywhere\s+in|for)\s+"
+    r"(?:(?:the\s+)?(?:code(?:base)?|repo(?:sitory)?|project|main|master|production|prod|source)\b|"
+    r"(?:[a-z][\w-]*\s+){0,2}?" + _GENERIC + r")[^?]*"
+    r"|no\s+(?:[a-z][\w-]*\s+){0,2}?" + _GENERIC + r"\s*(?:,|\.|;|—|-)?\s*ever\b[^?]*)",
+    guard=_standing,
+    description="'No emojis in commit messages.', 'No force pushes, ever.'",
+)
+
+
+def _gerund_base(word: str) -> str:
+    """mocking -> mock, running -> run, using -> use: the base form when the spelling makes it plain."""
+    if not word.endswith("ing") or len(word) < 5:
+        return word
+    stem = word[:-3]
+    if stem in ("add", "err", "egg", "inn"):
+        return stem
+    if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+        return stem[:-1]
+    if re.search(r"(?:[^aeiou][aeiou][cgksvz]|[^aeiou][aeiou]t(?<!et)|[aeiou]r[cgsv]|as|us|[^aeiou]at|iz|yz|ov|dg)$", stem):
+        return stem + "e"
+    return stem
+
+
+def _reverse_stop(sentence: str, m: re.Match[str]) -> str:
+    words = m.group("rev").split(None, 1)
+    return " ".join([_gerund_base(words[0]), *words[1:]])
+
+
+def _reverse_plain(sentence: str, m: re.Match[str]) -> str:
+    return m.group("rev")
+
+
+def _reverse_we(sentence: str, m: re.Match[str]) -> str:
+    return f"{m.group('who')} {m.group('rev')}"
+
+
+def _reverse_copula(sentence: str, m: re.Match[str]) -> str:
+    return f"{m.group('who')} {m.group('cop')} {m.group('rev')}"
+
+
+# reversals: the person revokes a rule; the marker says which
+_en(
+    "en.instruction.reversal_anymore", "instruction",
+    "anymore|any more|any longer",
+    r"^\W*(?:(?:please|pls|and|also|but|so|ok|okay|oh|hey|btw)\s*,?\s+)*(?:(?:you\s+)?(?:don'?t|do\s+not)\s+"
+    r"(?!" + _NOT_RULE_VERBS + r")(?P<rev>[a-z][\w-]*\b[^?]*?)"
+    r"|(?P<who>we|i)\s+(?:don'?t|do\s+not)\s+(?P<rev2>(?:use|run|deploy|support|ship|maintain|write|host|"
+    r"allow|require|keep|target|publish)\b[^?]*?))\s+(?:anymore|any\s+more|any\s+longer)\b",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search((m.group("rev") or m.group("rev2") or "").replace("anymore", "")),
+    reverses=lambda s, m: m.group("rev") or f"{m.group('who')} {m.group('rev2')}",
+    description="'Don't run the linter before every commit anymore' — reverses 'run the linter before every commit'",
+)
+_en(
+    "en.instruction.reversal_stop", "instruction",
+    "stop |quit ",
+    r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?:(?:please|pls|and|also|but|so|ok|okay|oh|hey|seriously)\s*,?\s+)*"
+    r"(?:stop|quit)\s+(?P<rev>(?!(?:working|doing|trying|waiting|talking|looking|being|thinking|going|"
+    r"everything|anything|nothing|there|here|it|that|this|now|right|for)\b)[a-z]+ing\b"
+    r"(?:\s+(?!(?:it|that|this|them|those|these|now|yet)\b)[^,;.!?]+?)?)(?=\s*(?:[,;.!]|$|\s+and\s+|\s+—))",
+    guard=_standing,
+    reverses=_reverse_stop,
+    description="'Stop mocking the database in the integration tests' — reverses 'mock the database ...'",
+)
+_en(
+    "en.instruction.reversal_no_more", "instruction",
+    "no more",
+    r"^\W*(?:(?:and|also|but|so|ok|okay|please)\s*,?\s+)*no\s+more\s+(?P<rev>(?!(?:than|errors?|warnings?|"
+    r"problems?|issues?|bugs?|failures?|crash(?:es)?|output|data|items?|results?|space|memory|tokens?|credits?|"
+    r"time|ideas?|questions?|changes?|files?|it|that|this|of)\b)[a-z`][\w`'./ -]{1,60}?)"
+    r"(?:\s*,?\s*(?:please|ever|period|going\s+forward|from\s+now\s+on))?\s*[.!]*$",
+    guard=_standing,
+    reverses=_reverse_plain,
+    description="'No more force pushes.' — reverses 'force pushes'",
+)
+_en(
+    "en.instruction.reversal_no_longer", "instruction",
+    "no longer",
+    r"(?:^|[,;:—–]\s*)(?:(?:and|also|but|so|ok|okay|btw|fyi|note)\s*,?\s+)*(?:"
+    r"(?P<who>(?:the\s+|our\s+)?[\w`./-]+(?:\s+[\w`./-]+){0,3}?)\s+(?P<cop>is|are)\s+no\s+longer\s+"
+    r"(?P<rev>(?:used|needed|required|supported|maintained|allowed|deployed|installed|in\s+use|part\s+of|"
+    r"the\s+\w+|a\s+\w+|an\s+\w+|our\s+\w+|how|where|called|named|run|done|kept)\b[^?]*)"
+    r"|(?P<who2>we|i)\s+no\s+longer\s+(?P<rev2>(?:use|run|deploy|support|need|ship|maintain|write|host|allow|"
+    r"require|want|keep|target|publish)\b[^?]*))",
+    guard=lambda s, m: not re.match(r"(?:it|this|that|they|he|she)$", (m.group("who") or "x").strip(), _I)
+    and not _HERE_AND_NOW_RE.search(m.group("rev") or m.group("rev2") or ""),
+    reverses=lambda s, m: (f"{m.group('who')} {m.group('cop')} {m.group('rev')}" if m.group("rev")
+                           else f"{m.group('who2')} {m.group('rev2')}"),
+    description="'Redis is no longer needed for the tests', 'we no longer deploy on Fridays'",
+)
+
+# conditions that recur: "before you start any task", "before committing", "when you add a route"
+_RECURRING = (
+    r"(?:(?:you|we|anyone|someone)\s+(?:\w+\s+)?(?:start|begin|write|add|create|commit|push|open|make|change|"
+    r"modify|touch|edit|run|deploy|merge|release|rename|delete|remove|install|upgrade|refactor|finish|"
+    r"introduce|implement|submit|ship|generate|update|fix)\b|"
+    r"(?:any|every|each|a\s+new|new)\s+\w+|[a-z]+ing\b(?<!thing)(?<!during)(?<!morning)(?<!evening))"
+)
+_en(
+    "en.instruction.conditional", "instruction",
+    "before|after|when|once|only",
+    r"^\W*(?:(?:also|and|please|ok|okay|btw|oh)\s*,?\s+)*(?:"
+    r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:always\s+)?"
+    + _IMPERATIVE + r"[^?]*"
+    r"|(?:please\s+)?(?!(?:be|go|let|wait|start|stop|get)\b)" + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
+    + _RECURRING + r"[^?]*"
+    r"|only\s+(?:ever\s+)?(?!(?:fix|do|change|look)\b)(?:touch|edit|access|modify|talk\s+to|" + _IMPERATIVE + ")"
+    + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*)",
+    guard=lambda s, m: _standing(s, m) and not re.search(
+        r"\b(?:done|ready|finished|back|free|sure|able|available|possible|there)\b|\bwhen\s+i\b|\bif\s+(?:it|that|this)\b",
+        s, _I),
+    description="'Before you start any task, show me a plan', 'Run the tests before committing', "
+    "'Only touch the client through the wrapper'",
+)
+
+
+def _caps_imperative(sentence: str, m: re.Match[str]) -> bool:
+    words = re.findall(r"[A-Za-z']+", sentence)
+    caps = [w for w in words if len(w) >= 2 and w.isupper()]
+    return len(caps) >= 2 and len(words) >= 2 and not re.search(
+        r"\b(?:IT|THAT|THIS|THEM|THESE|THOSE|YET|AGAIN|NOW|HERE|ALREADY)\b", sentence)
+
+
+_CAPS_VERBS = (
+    r"(?:READ|RUN|USE|ASK|CHECK|WRITE|KEEP|TEST|VERIFY|CONFIRM|FOLLOW|COMMIT|PUSH|BUILD|UPDATE|ADD|"
+    r"AVOID|PREFER|LINT|FORMAT|DOCUMENT|SEARCH|LOOK\s+UP|STICK|SHOW|WAIT|PLAN|THINK|EXPLAIN|REPLY|RESPOND|ANSWER)"
+)
+_en(
+    "en.instruction.caps", "instruction",
+    "read|run|use|ask|check|write|keep|test|verify|confirm|follow|commit|push|build|update|add|avoid|prefer|lint|"
+    "format|document|search|look up|stick|show|wait|plan|think|explain|reply|respond|answer",
+    r"(?-i:^\W*(?:PLEASE\s+)?" + _CAPS_VERBS + r"\s+(?:[A-Z][A-Z'/.-]*\s+)*(?:[A-Z][A-Z'/.-]*)(?:\s|$|[.!,]))",
+    guard=_caps_imperative,
+    description="'READ THE DOCS FIRST before guessing an API.' (shouting is how rules get repeated)",
+)
+
+# requirements with must / have to, on a class of things or on how work is done here
+_MODAL_REQ = r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|should\s+(?:always|never|be)|are\s+supposed\s+to)"
+_en(
+    "en.instruction.must", "instruction",
+    "must|have to|has to|need to|needs to|should|supposed to|needs a|need a|gets|get a|requires",
+    r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*(?:"
+    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an)|gets?\s+(?:a|an|its)|"
+    r"requires?\s+(?:a|an))\s+\S"
+    r"|(?!(?:users?|customers?|people|visitors?|admins?|clients?|things|results|tests\s+should\s+pass)\b)"
+    r"(?:[a-z][\w-]*\s+)?" + _GENERIC + r"\s+" + _MODAL_REQ + r"\s+(?!be\s+able\b|see\b|get\b)\S"
+    r"|(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|need\s+to|should|are\s+supposed\s+to|want\s+to)\s+(?:be\s+)?"
+    r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid)\b"
+    r"(?![^?]*\binstead\W*$)(?![^?]*\b(?:a\s+different|another|a\s+better|something)\b)[^?]*)",
+    guard=_standing,
+    description="'All tests must pass before any commit', 'Handlers have to be idempotent', "
+    "'you have to use the repository pattern for data access here'",
+)
+_en(
+    "en.instruction.we_use", "instruction",
+    "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?we\s+(?:always\s+)?(?:use|'re\s+using|are\s+using|deploy|run|keep|"
+    r"follow|write|manage|host|ship|pin)\s+(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same)\b)\S[^?]*",
+    guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:for|in)\s+(?:this|the)\s+(?:test|fix|task|pr|demo|example)\b|\bto\s+(?:test|debug|reproduce|check)\b", s, _I),
+    description="'We use uv for dependencies', 'we deploy with Helm' — the project's conventions",
+)
+
+# stated facts about the project or the person's setup
+_en(
+    "en.correction.called", "correction",
+    "called|named",
+    r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually)\s*[,:]?\s+)*(?:the|our|my)\s+[\w./` -]{2,40}?\s+(?:here\s+|in\s+this\s+repo\s+)?"
+    r"(?:is|are)\s+(?:called|named)\s+(?!(?:twice|once|again|when|from|by|with|on|in|every|multiple|after|before|"
+    r"recursively|too|only|directly|automatically|something|whatever|it|that|this)\b)\S+(?:\s+\S+)?\W*$",
+    description="'the main branch here is called trunk'",
+)
+_en(
+    "en.correction.moved", "correction",
+    "moved|switched|migrated",
+    r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually)\s*[,:]?\s+)*(?:we|i)(?:'ve|\s+have)?\s+(?:moved|switched|migrated)\s+"
+    r"(?:over\s+)?(?:off|away\s+from|from|to)\s+(?!(?:the\s+other|another|a\s+different|a\s+new\s+branch|it|this|that)\b)"
+    r"(?![^,.]*\b(?:branch|tab|window|folder|directory|file|page|screen|laptop|desk|room|meeting)\b)\S[^?]*",
+    guard=_standing_fact,
+    description="'We moved off Jest, the test runner is Vitest now.'",
+)
+
+# preferences without prefer / rather
+_QUALITY = (
+    r"(?:type[-\s]safe|strictly\s+typed|fully\s+typed|typed|idiomatic|readable|simple|minimal|boring|explicit|"
+    r"dependency[-\s]free|framework[-\s]free|functional|immutable|pure|small|short|concise|terse|documented)"
+)
+_en(
+    "en.preference.i_want", "preference",
+    "i want|we want|i need|i'd like|i like|i love|i hate|i dislike|can't stand",
+    r"^\W*(?:(?:also|and|but|so|ok|okay|btw|honestly|personally)\s*,?\s+)*(?:"
+    r"(?:i|we)\s+(?:want|like|need)\s+(?P<what>everything|all\s+(?:of\s+)?(?:the\s+)?(?:code|[\w-]+s)|(?:the\s+)?code(?:base)?|"
+    r"my\s+[\w-]+|(?:[\w-]+\s+)?" + _GENERIC + r")\s+(?:to\s+(?:be|stay)|in|written\s+in|kept|as)\s+\S"
+    r"|(?:i|we)\s+(?:want|like)\s+(?:this|it)\s+(?:to\s+be|to\s+stay)\s+" + _QUALITY
+    + r"\b[^?]*\b(?:end\s+to\s+end|everywhere|throughout|all\s+the\s+way)"
+    r"|(?:i|we)\s+(?:really\s+)?(?:like|love|hate|dislike|can'?t\s+stand|don'?t\s+like)\s+"
+    r"(?!(?:it|this|that|the|your|how|what|when|where|to|these|those|them|you|working|being)\b)(?:[\w-]+,?\s+){0,2}?"
+    + _GENERIC + r"(?:\s*[.!,]|\s+(?:over|more|better|than|in|and|but)\b|$))",
+    guard=lambda s, m: _standing(s, m) or bool(re.search(r"\bend\s+to\s+end\b", s, _I)),
+    description="'I want everything in TypeScript', 'I like small PRs'",
+)
+_en(
+    "en.preference.keep_short", "preference",
+    "keep|be concise|be brief|be terse",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay)\s*,?\s+)*(?:keep\s+(?:your\s+|the\s+)?(?:answers|responses|replies|explanations|"
+    r"summaries|messages|comments|commit\s+messages|pr\s+descriptions|output)\s+(?:short|brief|concise|terse|"
+    r"minimal|small|tight|to\s+the\s+point|under\s+\w+)|be\s+(?:more\s+)?(?:concise|brief|terse))\b",
+    description="'Keep answers short.', 'Be concise.'",
+)
+_en(
+    "en.instruction.keep_in_mind_after", "instruction",
+    "in mind|remember that",
+    r"^(?P<claim>\W*(?!(?:no|yes|ok|okay|and|so)\b)[^?]{12,}?)\s*[,;—–-]+\s*(?:so\s+|and\s+)?(?:please\s+)?"
+    r"(?:keep|bear)\s+(?:that|this)\s+in\s+mind\b",
+    description="'I run the API in WSL, keep that in mind for localhost URLs.' — the claim comes first",
+)
+_en(
+    "en.instruction.note_in_file", "instruction",
+    "claude.md|agents.md|gemini.md|copilot-instructions|cursorrules|memory",
+    r"\b(?:note|rule|line|reminder|section|something)?\s*(?:in|to|into)\s+(?:the\s+)?(?:CLAUDE\.md|AGENTS\.md|GEMINI\.md|"
+    r"\.cursorrules|copilot-instructions\.md|(?:your\s+)?memory)\s*(?:that\b|saying\b(?:\s+that\b)?|:)\s*(?P<claim>[^?]{8,})",
+    description="'... and put a note in CLAUDE.md that UI strings always go through the i18n helper'",
 )
 
 _EN_REQUEST_START_RE = re.compile(r"^\W*(?:(?:please|just|then|and)\s+)*" + _IMPERATIVE, _I)

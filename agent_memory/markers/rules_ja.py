@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, Guard, MarkerRule, TRAIL_RE
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
 from .rule import I as _I
 
 __all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
@@ -86,8 +86,8 @@ RULES: list[MarkerRule] = []
 
 
 def _cjk(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
-         guard: Guard | None = None, description: str = "") -> None:
-    RULES.append(MarkerRule(rule_id, kind, "ja", cue, re.compile(pattern), claim, guard, description))
+         guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
+    RULES.append(MarkerRule(rule_id, kind, "ja", cue, re.compile(pattern), claim, guard, description, reverses))
 
 
 # failure verbs in the present (a state that holds), never たら/と (a condition)
@@ -358,6 +358,92 @@ _cjk(
     "ja.instruction.kinshi", "instruction", "禁止|厳禁",
     r"(?:は|を|の)(?:禁止|厳禁)(?:です|だ|とする|とします|にします|でお願いします)?(?:よ|ね)?[。!！\s]*$",
     description="「mainへの直接pushは禁止です」",
+)
+
+# standing requests without 必ず / 今後: a condition that recurs, the way responses are wanted, how work
+# is done here; never with a pointing word (この, それ, 上記) that ties them to the task at hand
+_JA_HERE_RE = re.compile(r"この|その|あの|これ|それ|あれ|ここ|上記|下記|以下|さっき|先ほど|今の|今日|明日")
+_JA_REQUEST_TAIL = (
+    r"(?:てください|て下さい|ないでください|ないで下さい|ないで|ること|ないこと|てね|ようにしてください|"
+    r"ようにして|ようにお願いします|でお願いします|をお願いします|お願いします)(?:ね|よ)?[。!！\s]*$"
+)
+
+
+def _ja_standing(sentence: str, m: re.Match[str]) -> bool:
+    return not _JA_HERE_RE.search(sentence)
+
+
+_cjk(
+    "ja.instruction.toki", "instruction",
+    "とき|時|際|場合|前に|後は|あとは|たびに|度に",
+    r"^[^。]{2,40}?(?<![たっ])(?:とき|時|際|場合|前|あと|後|たびに|度に)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
+    + _JA_REQUEST_TAIL,
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(
+        r"時間が|暇な|余裕|お手すき|手が空|できる(?:とき|時)|都合|(?:た|だ)(?:とき|時|後|あと|ら)", s),
+    description="「テストを書くときはモックを使わないでください」「コミットする前にlintを実行してください」",
+)
+_cjk(
+    "ja.instruction.reply_style", "instruction",
+    "返答|回答|応答|返事|返信|説明|出力|コメント|コミットメッセージ|会話|やり取り|日本語|英語|中国語",
+    r"^[\s、]*(?:(?:返答|回答|応答|返事|返信|説明|出力|コメント|コミットメッセージ|会話|やり取り)(?:は|を|も)?[^。]{0,20}?"
+    r"(?:日本語|英語|中国語|簡潔|短く|手短|敬語|丁寧語|箇条書き)"
+    r"|(?:日本語|英語|中国語)で(?:応答|返答|回答|返事|返信|会話|説明|やり取り))[^。]{0,16}?"
+    r"(?:でお願いします|でお願い|にしてください|にして|で(?:して|書いて|返して|答えて)(?:ください)?|"
+    r"して(?:ください|下さい|ほしい|欲しい)|お願いします)(?:ね|よ)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「返答は日本語でお願いします」「日本語で応答してください」",
+)
+_cjk(
+    "ja.instruction.convention", "instruction",
+    "ごとに|単位で|ずつ|分けて|別々に|基本的に|原則|で統一|に統一|形式で|規約で|ルールで",
+    r"^[\s、]*(?:PR|プルリク(?:エスト)?|コミット|ブランチ|テスト|リリース|デプロイ|レビュー|ドキュメント|"
+    r"変数名|関数名|ファイル名|命名|マージ|issue|イシュー|タグ|バージョン|インデント|ログ)(?:名)?\s*(?:は|を|も)[^。]{1,50}?"
+    r"(?:ごとに|単位で|ずつ|分けて|別々に|基本的に|原則|で統一|に統一|形式で|規約で|ルールで)[^。]{0,30}?"
+    r"(?:ています|ている|てます|てる|します|する|しています|ことにしています|ことになっています|です)(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"落ち|失敗|エラー|壊れ|止ま", s),
+    description="「PR は Presentation 層と Application 層で分けて出しています」",
+)
+_cjk(
+    "ja.instruction.shitagatte", "instruction",
+    "に従って|に沿って|に則って|に準拠して",
+    r"(?:TDD|BDD|DDD|規約|ガイドライン|スタイルガイド|ルール|規則|方針|流儀|作法|原則|Conventional\s*Commits|"
+    r"セマンティックバージョニング)(?:に従って|に沿って|に則って|に準拠して)[^。]{0,30}?"
+    r"(?:進める|進めます|進めて(?:ください)?|書く|書きます|書いて(?:ください)?|開発する|開発します|"
+    r"実装する|実装します|実装して(?:ください)?|作る|作ります|行う|行います)(?:よ|ね)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「t-wadaのTDDに従ってテストしながら進める」",
+)
+
+_JA_NEGATIVE_TO_POSITIVE: tuple[tuple[str, str], ...] = (
+    ("使わないでください", "使ってください"), ("使わないで", "使って"), ("使用しません", "使用します"), ("使用しない", "使用する"), ("使いません", "使います"), ("使わない", "使う"),
+    ("しないでください", "してください"), ("しないで", "して"), ("しません", "します"), ("しない", "する"),
+    ("書きません", "書きます"), ("書かない", "書く"), ("入れません", "入れます"), ("入れない", "入れる"),
+    ("いりません", "いります"), ("いらない", "いる"), ("要りません", "要ります"), ("要らない", "要る"),
+    ("不要です", "必要です"), ("不要", "必要"), ("必要ありません", "必要です"), ("必要ない", "必要"),
+)
+
+
+def _ja_reversed(sentence: str, m: re.Match[str]) -> str:
+    """「worktreeはもう使いません」 revokes 「worktreeは使います」."""
+    body = TRAIL_RE.sub("", sentence[: m.start("neg")] + m.group("neg")).replace("もう", "", 1)
+    body = re.sub(r"(?:よ|ね)$", "", body)
+    for negative, positive in _JA_NEGATIVE_TO_POSITIVE:
+        if body.endswith(negative):
+            return " ".join((body[: -len(negative)] + positive).split())
+    stem = re.sub(r"(?:は|を)?(?:やめ(?:ます|る|て(?:ください)?)|なくていい(?:です)?|なくて大丈夫(?:です)?)$", "", body)
+    return " ".join(stem.split())
+
+
+_cjk(
+    "ja.instruction.reversal_mou", "instruction", "もう",
+    r"もう(?!少し|すこし|ちょっと|一度|一回|いい(?:よ|です)?$|大丈夫|すぐ|終わ|でき|一つ|ひとつ|一個|一件|一点|一方|ひと)"
+    r"[^。]{0,30}?(?P<neg>使わないでください|使わないで|使用しません|使用しない|使いません|使わない|しないでください|しないで|しません|しない|"
+    r"書きません|書かない|入れません|入れない|いりません|いらない|要りません|要らない|不要です|不要|必要ありません|"
+    r"必要ない|なくていい(?:です)?|なくて大丈夫(?:です)?|やめ(?:ます|る|て(?:ください)?))(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(
+        r"(?:動作|起動|反応|表示|機能|発生|再現|成功|完了|接続|ビルド|エラー|クラッシュ)(?:し|でき|が)", s),
+    reverses=_ja_reversed,
+    description="「worktreeはもう使いません」「もうモックを使わないで」",
 )
 
 

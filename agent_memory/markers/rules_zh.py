@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, Guard, MarkerRule
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser
 
 __all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
 
@@ -39,8 +39,8 @@ RULES: list[MarkerRule] = []
 
 
 def _cjk(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
-         guard: Guard | None = None, description: str = "") -> None:
-    RULES.append(MarkerRule(rule_id, kind, "zh", cue, re.compile(pattern), claim, guard, description))
+         guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
+    RULES.append(MarkerRule(rule_id, kind, "zh", cue, re.compile(pattern), claim, guard, description, reverses))
 
 # correction: 不对 / 错了 / 不是这样 … + 是/应该 ; 不是X，而是Y
 _cjk(
@@ -85,13 +85,17 @@ _cjk(
     "zh.instruction.yihou", "instruction",
     "以后|以後|今后|今後|现在开始|現在開始|今以后|今以後|往后|往後",
     r"(?:以后|以後|今后|今後|往后|往後)[，,\s]*(?:都|请|請|一律|统一|統一|要|不要|别|別|必须|必須|记得|記得|务必|務必|一定|禁止|不准)"
-    r"|(?:从|從)(?:现在|現在|今天)开始|(?:从|從)(?:现在|現在|今天)開始|(?:从|從)今(?:以后|以後)",
-    description="「以后都用pnpm」",
+    r"|(?:从|從)(?:现在|現在|今天)开始|(?:从|從)(?:现在|現在|今天)開始|(?:从|從)今(?:以后|以後)"
+    # 以后 opening the sentence: 「以后回答简短一点」 (not 以后再说 "later", 以后会 "will", 以后的 "later ...")
+    r"|^[\s，,]*(?:那|好|好的|ok|OK)?[，,\s]*(?:以后|以後|今后|今後|往后|往後)[，,\s]*"
+    r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S",
+    description="「以后都用pnpm」「以后回答简短一点」",
 )
 _cjk(
     "zh.instruction.yongyuan", "instruction",
     "永远|永遠|绝对|絕對|千万|千萬|务必|務必|始终|始終|总是|總是|每次都要|一律",
     r"(?:永远|永遠|绝对|絕對|千万|千萬)(?:不要|别|別|不能|不准|不可以|要)"
+    r"|(?:永远|永遠)(?:都)?(?:用|使用|以|写|寫|回覆|回复|回答|保持|先|把|在|跑|执行|執行)"
     r"|(?:务必|務必|始终|始終|总是|總是|每次都要|一律)(?:要|用|使用|先|把|在|写|寫|跑|执行|執行)",
     description="「永远不要直接推到main」",
 )
@@ -100,6 +104,57 @@ _cjk(
     r"(?:请|請)?(?:记住|記住)[:：，,]?",
     guard=lambda s, m: len(re.sub(r"(?:请|請)?(?:记住|記住)|[:：，,。\s]", "", s)) >= 5,
     description="「记住：测试用pytest」",
+)
+
+# standing prohibitions and requirements: a generic object, no pointing word (这个, 那里, 它), and not
+# a task request (帮我 …) or a for-now (先不要 "don't yet")
+_ZH_HERE_RE = re.compile(r"这|這|那|它|上面|下面|刚才|剛才|帮我|幫我|帮忙|幫忙|先不|先别|先別|还没|還沒|忘")
+_ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|記得|以后|以後|今后|今後)?[，,\s]*"
+
+
+def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
+    return not _ZH_HERE_RE.search(sentence)
+
+
+_cjk(
+    "zh.instruction.buyao", "instruction",
+    "不要|别|別|不准|不許|不许|禁止",
+    _ZH_LEAD + r"(?:不要|别|別|不准|不許|不许|禁止)(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
+    guard=_zh_standing,
+    description="「不要重复确认，直接改就行」",
+)
+_cjk(
+    "zh.instruction.bixu", "instruction",
+    "必须|必須|一定要|都要|都得|一律",
+    _ZH_LEAD + r"[^，,。？?]{0,20}?(?:必须|必須|一定要|都要|都得|一律)(?!是|在)[^。？?！!]{2,40}",
+    guard=_zh_standing,
+    description="「提交前必须跑测试」「所有接口都要有类型注解」",
+)
+_cjk(
+    "zh.instruction.zhiqian", "instruction",
+    "之前|以前|前",
+    r"^[^，,。？?]{0,4}(?<!我)(?<!你)(?<!他)(?<!她)[^，,。？?之以]{1,20}?(?:之前|以前|前)[，,\s]*(?:都)?"
+    r"(?:需要|要|必须|必須|请|請|先|得|一定要)[^。？?！!]{2,40}",
+    guard=lambda s, m: _zh_standing(s, m) and not re.match(r"\s*(?:之前|以前|我之前|你之前)", s),
+    description="「使用大量工具之前需要先经过我同意」「提交前先跑测试」",
+)
+
+
+def _zh_reversed(sentence: str, m: re.Match[str]) -> str:
+    clause = re.split(r"[，,。；;！!]", m.group("clause"))[0]
+    clause = re.sub(r"^(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)", "", clause)
+    return re.sub(r"\s*了\s*$", "", clause).strip()
+
+
+_cjk(
+    "zh.instruction.reversal_buzai", "instruction",
+    "不再|别再|別再|不用再|不要再|再也不",
+    r"(?P<clause>(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)\s*"
+    r"(?:用|使用|写|寫|加|跑|执行|執行|提交|生成|创建|建立|部署|依赖|依賴|需要|支持|支援|维护|維護|做|改|问|問|"
+    r"确认|確認|添加|引入|装|裝|安装|安裝)[^。？?！!]{1,40})",
+    guard=lambda s, m: not re.search(r"这|這|那个|那個|它|[他她]不再", s),
+    reverses=_zh_reversed,
+    description="「以后不再用 Docker Compose 了」— reverses 「用 Docker Compose」",
 )
 
 
