@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..text import HAN, HIRAGANA, KATAKANA
+
 KIND_PRIORITY: tuple[str, ...] = ("correction", "failure", "lesson", "preference", "instruction")
 EVERYTHING: frozenset[str] = frozenset(KIND_PRIORITY)
 
@@ -64,8 +66,8 @@ class MarkerRule:
         return m
 
 
-_KANA_RE = re.compile("[\u3040-\u30ff\uff66-\uff9f]")
-_HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA_RE = re.compile(f"[{HIRAGANA}{KATAKANA}]")
+_HAN_RE = re.compile(f"[{HAN}]")
 
 
 def lang_of(sentence: str) -> str:
