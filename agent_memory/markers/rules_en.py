@@ -618,7 +618,7 @@ _en(
 _RECURRING = (
     r"(?:(?:you|we|anyone|someone)\s+(?:\w+\s+)?(?:start|begin|write|add|create|commit|push|open|make|change|"
     r"modify|touch|edit|run|deploy|merge|release|rename|delete|remove|install|upgrade|refactor|finish|"
-    r"introduce|implement|submit|ship|generate|update|fix)\b|"
+    r"introduce|implement|submit|ship|generate|update|fix)\s+(?:any|every|each|a|an|new|" + _GENERIC + r")\b|"
     r"(?:any|every|each|a\s+new|new)\s+\w+|[a-z]+ing\b(?<!thing)(?<!during)(?<!morning)(?<!evening))"
 )
 _en(
@@ -669,7 +669,8 @@ _en(
     r"requires?\s+(?:a|an))\s+\S"
     r"|(?!(?:users?|customers?|people|visitors?|admins?|clients?|things|results|tests\s+should\s+pass)\b)"
     r"(?:[a-z][\w-]*\s+)?" + _GENERIC + r"\s+" + _MODAL_REQ + r"\s+(?!be\s+able\b|see\b|get\b)\S"
-    r"|(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|need\s+to|should|are\s+supposed\s+to|want\s+to)\s+(?:be\s+)?"
+    # "we need to use a queue here" is the task's need; "you have to use X here" is how work is done
+    r"|(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to|want\s+to)\s+(?:be\s+)?"
     r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid)\b"
     r"(?![^?]*\binstead\W*$)(?![^?]*\b(?:a\s+different|another|a\s+better|something)\b)[^?]*)",
     guard=_standing,

@@ -127,7 +127,8 @@ _cjk(
     "zh.instruction.bixu", "instruction",
     "必须|必須|一定要|都要|都得|一律",
     _ZH_LEAD + r"[^，,。？?]{0,20}?(?:必须|必須|一定要|都要|都得|一律)(?!是|在)[^。？?！!]{2,40}",
-    guard=_zh_standing,
+    # 「你必须告诉我原因」 asks for something now
+    guard=lambda s, m: _zh_standing(s, m) and not re.search(r"你(?:们|們)?(?:必须|必須|一定要)", s),
     description="「提交前必须跑测试」「所有接口都要有类型注解」",
 )
 _cjk(

@@ -460,6 +460,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Test it before merging.", None),
         ("Only fix the header.", None),
         ("When I'm back we can look at the logs.", None),
+        ("Before you merge, ping me.", None),
         ("Should I run the tests before committing?", None),
     ],
     "en.instruction.caps": [
@@ -478,6 +479,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Every migration needs a down step.", INS),
         ("Commit messages must be in English.", INS),
         ("We need to fix the login bug.", None),
+        ("We need to use a queue here because the requests time out.", None),
         ("It must be the cache.", None),
         ("Users should be able to export their data.", None),
         ("You have to use it like this.", None),
@@ -595,6 +597,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("所有接口都要有类型注解。", INS),
         ("新功能一定要写单元测试。", INS),
         ("你必须先修复这个bug。", None),
+        ("你必须告诉我原因。", None),
         ("今天必须完成。", None),
         ("这个函数必须改吗？", None),
     ],
