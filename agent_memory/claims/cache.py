@@ -24,11 +24,11 @@ from .. import terms
 from ..model import StoreError
 from ..store import Paths, atomic_write
 from .key import __file__ as _KEY_SOURCE
-from .key import Key, claim_key
+from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
 from .relate import blocking_keys, relate, replaced_by_correction
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
 SLACK_MIN = 256 * 1024  # bytes of L1 a cache may lag behind before a writer rewrites it
 Bucket = tuple[str, ...]
@@ -253,14 +253,13 @@ class L1View:
         return found
 
     def _read_atoms(self) -> dict[str, list[dict[str, Any]]]:
-        texts = {t: k for k, s in self.summaries.items() for t in s.texts}
         found: dict[str, list[dict[str, Any]]] = {}
         data = _read_prefix(self.path, self.end)
         if hashlib.sha1(data).hexdigest() != self.digest:
             raise StoreError(f"{self.path} was rewritten while promote read it; run it again")
         for _offset, atom in parse_atoms(data):
-            key = texts.get(atom["text"])
-            if key is not None:
+            key = atom_key(atom).text
+            if key in self.summaries:
                 found.setdefault(key, []).append(atom)
         return found
 
@@ -350,11 +349,10 @@ def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
     new = _summarise(atoms, summaries)
     view = L1View(summaries, Relations().extend(new, similarity), len(data), hashlib.sha1(data).hexdigest(),
                   covered=-1, path=paths.atoms)
-    texts = {t: k for k, s in summaries.items() for t in s.texts}
     by_key: dict[str, list[dict[str, Any]]] = {}
     for _offset, atom in atoms:
-        key = texts.get(atom["text"])
-        if key is not None:
+        key = atom_key(atom).text
+        if key in summaries:
             by_key.setdefault(key, []).append(atom)
     view._atoms = by_key
     return view
@@ -362,20 +360,17 @@ def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
 
 def _summarise(atoms: list[tuple[int, dict[str, Any]]], summaries: dict[str, Summary]) -> list[Key]:
     """Count atoms into ``summaries`` by key; returns the keys not there before."""
-    texts = {t: k for k, s in summaries.items() for t in s.texts} if summaries else {}
     new: dict[str, Key] = {}
     for offset, atom in atoms:
-        text = atom["text"]
-        key_text = texts.get(text)
-        if key_text is None:
-            key = claim_key(text)
-            if not key.tokens:
-                continue
-            key_text = texts[text] = key.text
-            if key_text not in summaries:
-                summaries[key_text] = Summary()
-                new[key_text] = key
-        summaries[key_text].add(atom, offset)
+        key = atom_key(atom)
+        if not key.tokens:
+            continue
+        key_text = key.text
+        summary = summaries.get(key_text)
+        if summary is None:
+            summary = summaries[key_text] = Summary()
+            new[key_text] = key
+        summary.add(atom, offset)
     return list(new.values())
 
 

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 from ..terms import (
     EMPHASIS_JA,
     EMPHASIS_WORDS,
@@ -29,7 +30,13 @@ CONTRAST = "≠"  # token standing for "not / instead of / rather than / では�
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _HIRAGANA = re.compile("^[\u3040-\u309f]*$")
-_TOKEN = re.compile(rf"\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}")
+# an identifier, path, file name or version is one token: its parts name one object ("src/cart/v3/handlers.py")
+_IDENT = (r"\.?[a-z0-9][a-z0-9_]*(?:[./_-][a-z0-9_]+)*(?:[/_]|\.(?=[a-z_]))[a-z0-9_]+(?:[./_-][a-z0-9_]+)*/?"
+          r"|[a-z0-9_]+/(?![a-z0-9_])"
+          r"|\.[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*"
+          r"|[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)*|[a-z]+(?:-[a-z]+)*-[0-9][a-z0-9]*(?:-[a-z0-9]+)*")
+_IDENT_SPAN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])")
+_TOKEN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}")
 
 _SCAFFOLD = re.compile(
     r"^(?:\s|[,.:;!、。:：—-])*(?:(?:no|nope|wrong|not quite|incorrect)(?=\s*[,.:;!—-])|"
@@ -40,9 +47,16 @@ _SCAFFOLD = re.compile(
     r"覚えておいて(?:ください)?|今後は|これからは|今後|以後|以后|记住|記住|教訓|学び)(?=\W|$|[{cjk}])".format(cjk=_CJK),
     re.IGNORECASE,
 )
+_PUNCTUATION = re.compile(r"[^\w\s'.]|(?<!\d)\.|\.(?!\d)")
 _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
 _CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")
 _CONTRAST_JA = re.compile("(?:ではなく(?:て)?|じゃなく(?:て)?|でなく|じゃなしに|而不是|而非|不是)")
+# "用 pnpm，不要用 npm": the second clause rejects the value the first one accepts
+_CONTRAST_ZH = re.compile(r"(用\S*?)\s*(?:不要|别|別|不|而不是)\s*(?=(?:使)?用)")
+# emphasis of Chinese rules ("must"), like always / 必ず
+_EMPHASIS_ZH = re.compile("(?:必须|必需|务必|務必|一定要)")
+# what a reversal adds to the rule it revokes, when no ``reverses`` wording came with it
+_REVERSAL_WORDS = frozenset({"anymore", "longer"})
 _NEG_EN = NEGATION_WORDS
 _POSITIVE_ADVERBS = EMPHASIS_WORDS
 _STOP = STOP_WORDS
@@ -76,9 +90,16 @@ def normalise(text: str) -> str:
         previous = folded
         folded = _SCAFFOLD.sub("", folded).lstrip(" ,.:;!、。:—-")
     folded = _FILLER_PHRASES.sub(" ", folded)
-    # punctuation becomes space; apostrophes stay (don't), and so do dots inside numbers (3.11)
-    folded = re.sub(r"[^\w\s'.]|(?<!\d)\.|\.(?!\d)", " ", folded)
-    return " ".join(folded.split())
+    # punctuation becomes space; apostrophes stay (don't), and so do dots inside numbers (3.11) and
+    # identifiers, paths and file names whole (src/cart/v3/handlers.py, us-east-1)
+    pieces = []
+    start = 0
+    for match in _IDENT_SPAN.finditer(folded):
+        pieces.append(_PUNCTUATION.sub(" ", folded[start : match.start()]))
+        pieces.append(f" {match.group(0)} ")
+        start = match.end()
+    pieces.append(_PUNCTUATION.sub(" ", folded[start:]))
+    return " ".join("".join(pieces).split())
 
 
 @lru_cache(maxsize=200_000)
@@ -88,6 +109,9 @@ def claim_key(text: str) -> Key:
     negated = False
     # contrasts first, so the "not" of "X, not Y" is not read as a negation
     marked = _CONTRAST_JA.sub(f" {CONTRAST} ", norm)
+    if "用" in marked:
+        marked = _CONTRAST_ZH.sub(rf"\1 {CONTRAST} ", marked)
+    marked = _EMPHASIS_ZH.sub("", marked)
     marked = _CONTRAST_EN.sub(lambda m: _contrast_or_negation(m, marked), marked)
     if _POSITIVE_JA.search(marked):
         marked = _POSITIVE_JA.sub(" ", marked)
@@ -109,7 +133,7 @@ def claim_key(text: str) -> Key:
         if raw in _NEG_EN:
             negated = True
             continue
-        if raw in _STOP or raw in _POSITIVE_ADVERBS:
+        if raw in _STOP or raw in _POSITIVE_ADVERBS or raw in _REVERSAL_WORDS:
             continue
         tokens.append(stem(raw))
     while tokens and tokens[-1] == CONTRAST:
@@ -137,3 +161,17 @@ def trigram_similarity(a: str, b: str) -> float:
     if not ta or not tb:
         return 0.0
     return 2 * len(ta & tb) / (len(ta) + len(tb))
+
+
+def atom_key(atom: dict[str, Any]) -> Key:
+    """The identity key of one atom: its wording's, or for a reversal the negation of the claim it revokes."""
+    return _atom_key(str(atom.get("text", "")), str(atom.get("reverses") or ""))
+
+
+@lru_cache(maxsize=200_000)
+def _atom_key(text: str, reverses: str) -> Key:
+    if reverses:
+        revoked = claim_key(reverses)
+        if revoked.tokens:
+            return Key(not revoked.negated, revoked.tokens)
+    return claim_key(text)

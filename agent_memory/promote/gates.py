@@ -211,11 +211,23 @@ def _groups(paths: Paths, view: L1View) -> list[_Group]:
         for record in load_claims(path):
             if record.get("retired"):
                 continue
-            key = claim_key(record["text"])
+            key = _record_key(record, keys)
             group = groups.setdefault(key.text, _Group(key))
             if group.record is None or tier == "L3":
                 group.record, group.tier = record, tier
     return sorted(groups.values(), key=lambda g: (g.key.text, g.key.negated))
+
+
+def _record_key(record: dict[str, Any], known: dict[str, Key]) -> Key:
+    """An adopted claim's key: its wording's, unless L1 holds one of the keys it was adopted under (a
+    reversal's key comes from the claim it revokes, not from its words)."""
+    key = claim_key(record["text"])
+    if key.text in known:
+        return key
+    for text in record.get("keys", []) or []:
+        if isinstance(text, str) and text in known:
+            return known[text]
+    return key
 
 
 def _similarity(config: dict[str, Any]) -> float:

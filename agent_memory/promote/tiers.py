@@ -67,7 +67,7 @@ def _l1_row(kind: str) -> Any:
 
     An atom's row carries its claim key, which groups observations for prompt recall.
     """
-    from ..claims.key import claim_key
+    from ..claims.key import atom_key
     from ..terms import prompt_terms
 
     def make(record: dict[str, Any]) -> Row | None:
@@ -84,7 +84,7 @@ def _l1_row(kind: str) -> Any:
         if kind == "atom":
             meta["atom_kind"] = record.get("kind", "")
             meta["redacted"] = bool(record.get("redacted"))
-        key = claim_key(record["text"]) if kind == "atom" else None
+        key = atom_key(record) if kind == "atom" else None
         claim = key.text if key is not None and key.tokens else ""
         terms = " ".join(prompt_terms(record["text"])) if claim else ""
         return Row(kind=kind, ref=str(record["id"]), text=record["text"], date=str(record.get("timestamp", "")), meta=meta,
