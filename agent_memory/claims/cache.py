@@ -54,16 +54,22 @@ class Summary:
     stated: bool = False
     redacted: bool = False
     offsets: list[int] = field(default_factory=list)  # where each atom's line starts in L1, as ``ids``
+    # atoms from one long pasted block count as one session: block → [timestamp, session, day] of its first
+    blocks: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, atom: dict[str, Any], offset: int) -> None:
         """Count one more atom (its line starts ``offset`` bytes into L1)."""
         self.count += 1
         self.ids.append(atom["id"])
         self.offsets.append(offset)
-        self.sessions.add(atom.get("session", ""))
-        self.days.add(atom.get("day", ""))
-        self.projects.add(atom.get("project", ""))
         stamp = atom.get("timestamp", "")
+        block = atom.get("block")
+        if block and isinstance(block, str):
+            self._block(block, [str(stamp or ""), str(atom.get("session", "")), str(atom.get("day", ""))])
+        else:
+            self.sessions.add(atom.get("session", ""))
+            self.days.add(atom.get("day", ""))
+        self.projects.add(atom.get("project", ""))
         if stamp and (not self.first or stamp < self.first):
             self.first = stamp
         seen = self.texts.get(atom["text"])
@@ -94,6 +100,21 @@ class Summary:
             self.kinds[kind] = self.kinds.get(kind, 0) + count
         self.stated = self.stated or other.stated
         self.redacted = self.redacted or other.redacted
+        for block, first in other.blocks.items():
+            self._block(block, first)
+
+    def _block(self, block: str, first: list[str]) -> None:
+        known = self.blocks.get(block)
+        if known is None or first < known:
+            self.blocks[block] = first
+
+    def counted(self, what: str) -> set[str]:
+        """The sessions, days or projects a gate counts: a pasted block's atoms count in its first session only."""
+        found: set[str] = getattr(self, what)
+        if not self.blocks or what == "projects":
+            return found
+        at = 1 if what == "sessions" else 2
+        return found | {first[at] for first in self.blocks.values()}
 
     @property
     def correction(self) -> bool:
@@ -396,7 +417,7 @@ def _decode(found: dict[str, Any], rest: bytes) -> tuple[int, str, dict[str, Sum
     keys: dict[str, Key] = {}
     summaries: dict[str, Summary] = {}
     names: list[str] = []
-    for negated, tokens, count, ids, offsets, ss, dd, pp, first, texts, kinds, stated, redacted in found["keys"]:
+    for negated, tokens, count, ids, offsets, ss, dd, pp, first, texts, kinds, stated, redacted, blocks in found["keys"]:
         key = Key(negated is True, tuple(tokens))
         text = key.text
         if (text in keys or not key.tokens or len(ids) != count or len(offsets) != count
@@ -406,7 +427,7 @@ def _decode(found: dict[str, Any], rest: bytes) -> tuple[int, str, dict[str, Sum
         names.append(text)
         summaries[text] = Summary(count, ids, {sessions[i] for i in ss}, {days[i] for i in dd},
                                   {projects[i] for i in pp}, first, texts, kinds, stated is True, redacted is True,
-                                  offsets)
+                                  offsets, {str(b): [str(v) for v in f] for b, f in blocks.items()})
     pairs = {(names[i], names[j]): (kind, reason, ab is True, ba is True) for i, j, kind, reason, ab, ba in found["pairs"]}
     return int(found["l1_bytes"]), str(found["l1_sha1"]), summaries, Relations(keys, pairs, _StoredBuckets(rest, list(keys.values())))
 
@@ -510,7 +531,8 @@ def _head(view: L1View, similarity: float) -> dict[str, Any]:
         if not all(type(k) is str for k in s.kinds):
             raise _NotPlain("kind")  # JSON object keys are text
         rows.append([key.negated, list(key.tokens), s.count, s.ids, s.offsets, ref("sessions", s.sessions),
-                     ref("days", s.days), ref("projects", s.projects), s.first, s.texts, s.kinds, s.stated, s.redacted])
+                     ref("days", s.days), ref("projects", s.projects), s.first, s.texts, s.kinds, s.stated, s.redacted,
+                     s.blocks])
     pairs = sorted((index[a], index[b], rel) for (a, b), rel in view.relations.pairs.items())
     return {
         "version": code_version(), "similarity": similarity, "l1_bytes": view.end, "l1_sha1": view.digest,

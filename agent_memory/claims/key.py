@@ -47,6 +47,7 @@ _SCAFFOLD = re.compile(
     r"覚えておいて(?:ください)?|今後は|これからは|今後|以後|以后|记住|記住|教訓|学び)(?=\W|$|[{cjk}])".format(cjk=_CJK),
     re.IGNORECASE,
 )
+_CONJUNCTION_CJK = re.compile(r"^(?:あと|それと|それから|还有|另外|而且)(?=[、，,\s])")
 _PUNCTUATION = re.compile(r"[^\w\s'.]|(?<!\d)\.|\.(?!\d)")
 _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
 _CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")
@@ -88,7 +89,7 @@ def normalise(text: str) -> str:
     previous = None
     while previous != folded:
         previous = folded
-        folded = _SCAFFOLD.sub("", folded).lstrip(" ,.:;!、。:—-")
+        folded = _CONJUNCTION_CJK.sub("", _SCAFFOLD.sub("", folded)).lstrip(" ,.:;!、。:—-")
     folded = _FILLER_PHRASES.sub(" ", folded)
     # punctuation becomes space; apostrophes stay (don't), and so do dots inside numbers (3.11) and
     # identifiers, paths and file names whole (src/cart/v3/handlers.py, us-east-1)

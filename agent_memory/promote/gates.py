@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -74,19 +75,19 @@ class Claim:
 
     def count(self, what: str) -> int:
         """How many distinct non-empty sessions, days or projects (a gate's number, without sorting)."""
-        found: set[str] = getattr(self.summary, what)
+        found = self.summary.counted(what)
         if self.record and self.record.get(what):
             found = found | set(self.record[what])
         return len(found) - len(found & _NOTHING)
 
     @property
     def sessions(self) -> list[str]:
-        found = self.summary.sessions | set((self.record or {}).get("sessions", []))
+        found = self.summary.counted("sessions") | set((self.record or {}).get("sessions", []))
         return sorted(s for s in found if s)
 
     @property
     def days(self) -> list[str]:
-        found = self.summary.days | set((self.record or {}).get("days", []))
+        found = self.summary.counted("days") | set((self.record or {}).get("days", []))
         return sorted(d for d in found if d)
 
     @property
@@ -291,6 +292,34 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
     return result
 
 
+_LEADING_CONJUNCTION = re.compile(
+    r"^\s*(?:(?:and|also|so|but|then|plus|or)\b[\s,]*|(?:あと|それと|それから|また|还有|另外|而且)[、，,\s]+)+",
+    re.IGNORECASE)
+
+
+_SENTENCE_END = (".", "!", "?", "。", "！", "？")
+
+
+def tidy_wording(text: str) -> str:
+    """A wording as shown: one line, no leading conjunction ("And always …"), the first letter upper case."""
+    flat = " ".join(text.split())
+    trimmed = _LEADING_CONJUNCTION.sub("", flat) or flat
+    first = trimmed.split(" ", 1)[0].rstrip(",:;")
+    if first.isascii() and first.isalpha() and first.islower() and trimmed.isascii():
+        return trimmed[:1].upper() + trimmed[1:]  # a sentence, not an identifier or a Japanese line
+    return trimmed
+
+
+def shown_text(texts: dict[str, list[Any]]) -> str:
+    """The text shown for a claim: its most complete wording (most words once tidied, a finished sentence),
+    then the most frequent, the earliest, the smallest; tidied."""
+    def rank(text: str) -> tuple[Any, ...]:
+        tidy = tidy_wording(text)
+        return (-len(tidy.split()), not tidy.endswith(_SENTENCE_END), -len(tidy), -texts[text][0], texts[text][1], text)
+
+    return tidy_wording(min(texts, key=rank))
+
+
 def _is_correction(group: _Group) -> bool:
     return CONTRAST in group.key.tokens and group.summary.correction
 
@@ -319,8 +348,7 @@ def _claim_of(groups: list[_Group], view: L1View) -> Claim:
     else:
         head = min(groups, key=lambda g: g.key.text)
         texts, kinds = summary.texts, summary.kinds
-        # the most frequent wording, then the earliest, then the smallest
-        text = sorted(texts, key=lambda t: (-texts[t][0], texts[t][1], t))[0]
+        text = shown_text(texts)
         kind = sorted(kinds, key=lambda k: (-kinds[k], k))[0]
         claim = Claim(id=short_hash("claim", head.key.text), key=head.key, keys=keys, text=text, kind=kind)
     claim.summary = summary
