@@ -30,7 +30,8 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from agent_memory import recall  # noqa: E402
-from agent_memory.index import Index, Source, _fts_phrase  # noqa: E402
+from agent_memory.index import Index, Source  # noqa: E402
+from agent_memory.index.fts import phrase as _fts_phrase  # noqa: E402
 from agent_memory.store import Paths  # noqa: E402
 from agent_memory.tiers import index_sources  # noqa: E402
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agent_memory import index as index_module
+from agent_memory.index import search as index_module
 from agent_memory import recall
 from agent_memory.index import Index, Row, Source, plan_query
 from agent_memory.store import Paths

@@ -1,0 +1,241 @@
+"""Prompt recall straight from the index file, for the user-prompt-submit hook's hot path.
+
+The index keeps one row per distinct claim key of the L1 atoms (``keys``, with FTS5 tables
+``keys_words`` and ``keys_tri`` beside it), so a prompt is matched against claims rather
+than every observation, and a claim's evidence is one indexed aggregate over ``docs``.
+This module reads that with ``sqlite3`` alone (standard library only: it is the
+user-prompt-submit hook's hot path); ``index.sync.Index`` builds and syncs it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+try:
+    # the C module the sqlite3 package wraps: without the package's datetime adapters and
+    # collections imports, a prompt starts about 5 ms sooner; same classes, same errors
+    import _sqlite3 as sqlite3  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # pragma: no cover - an interpreter that names it otherwise
+    import sqlite3  # type: ignore[no-redef]
+
+TYPE_CHECKING = False  # typing itself is not imported on the hot path
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from datetime import datetime
+    from typing import Callable
+
+from . import fts
+from .schema import SCHEMA_VERSION
+
+ATOMS_SOURCE = "atoms"
+CANDIDATES = 200  # bm25's best matches that the time decay then reorders
+
+
+def signature(path: str) -> str | None:
+    """Size, mtime and inode of a file; None when it is missing or cannot be used."""
+    try:
+        stat = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
+
+
+def epoch(text: str) -> float | None:
+    """Seconds since the epoch of an ISO-8601 time (``Z``, an offset, or naive = UTC); None if it is not one."""
+    text = text.strip()
+    found = _plain_epoch(text)
+    if found is not None:
+        return found
+    moment = parse_iso(text)
+    return moment.timestamp() if moment is not None else None
+
+
+def parse_iso(text: str) -> "datetime | None":
+    """An ISO-8601 timestamp (``Z`` or offset, or naive = UTC) as an aware UTC datetime, or None."""
+    from datetime import datetime, timezone
+
+    text = text.strip()
+    if not text:
+        return None
+    if text[-1] in ("Z", "z"):
+        text = text[:-1] + "+00:00"
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def _plain_epoch(text: str) -> float | None:
+    """``YYYY-MM-DD[THH:MM:SS[.fff]][Z|±HH:MM]`` without ``datetime`` (which the hot path does not load); else None."""
+    day = day_number(text[:10])
+    if day is None:
+        return None
+    rest = text[10:]
+    if not rest:
+        return day * 86400.0
+    if rest[0] not in "Tt " or len(rest) < 9 or rest[3] != ":" or rest[6] != ":" or not (rest[1:3] + rest[4:6] + rest[7:9]).isdigit():
+        return None
+    hour, minute, second = int(rest[1:3]), int(rest[4:6]), int(rest[7:9])
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    rest = rest[9:]
+    fraction = 0.0
+    if rest[:1] == ".":
+        digits = len(rest) - len(rest[1:].lstrip("0123456789")) - 1
+        if digits == 0:
+            return None
+        fraction, rest = float("0" + rest[: digits + 1]), rest[digits + 1 :]
+    offset = 0
+    if rest in ("Z", "z", ""):
+        pass
+    elif len(rest) == 6 and rest[0] in "+-" and rest[3] == ":" and (rest[1:3] + rest[4:6]).isdigit():
+        offset = (int(rest[1:3]) * 60 + int(rest[4:6])) * 60 * (1 if rest[0] == "+" else -1)
+    else:
+        return None
+    return day * 86400.0 + hour * 3600 + minute * 60 + second + fraction - offset
+
+
+def now_epoch() -> float:
+    """The current time; ``$AGENT_MEMORY_NOW`` replaces the wall clock (ValueError when it is not ISO-8601)."""
+    raw = os.environ.get("AGENT_MEMORY_NOW", "").strip()
+    if not raw:
+        return time.time()
+    found = epoch(raw)
+    if found is None:
+        raise ValueError(f"AGENT_MEMORY_NOW is not an ISO-8601 time: {raw!r}")
+    return found
+
+
+def decay_factor(now: float, half_life_days: float, date: str) -> float:
+    """The weight of a record dated ``date``: halved every ``half_life_days`` (1.0 undated or future)."""
+    moment = epoch(date) if date else None
+    if moment is None or half_life_days <= 0:
+        return 1.0
+    return float(0.5 ** (max(now - moment, 0.0) / 86400.0 / half_life_days))
+
+
+def day_number(day: str) -> int | None:
+    """Days from 1970-01-01 to a ``YYYY-MM-DD`` date (proleptic Gregorian), without ``datetime``."""
+    if len(day) != 10 or day[4] != "-" or day[7] != "-" or not (day[:4] + day[5:7] + day[8:]).isdigit():
+        return None
+    year, month, mday = int(day[:4]), int(day[5:7]), int(day[8:])
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if not (1 <= year and 1 <= month <= 12 and 1 <= mday <= (29 if leap else 28, 31, 30)[0 if month == 2 else 2 if month in (4, 6, 9, 11) else 1]):
+        return None
+    year -= month <= 2
+    era, year_of_era = divmod(year, 400)
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + mday - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
+def recency(now: float, half_life_days: float) -> "Callable[[str], float]":
+    """The time decay by calendar day (UTC midnight), memoised, for SQLite's ``recency(date)``.
+
+    A day is far finer than any half-life worth setting, and a query then weighs each day
+    once instead of parsing every matching row's timestamp.
+    """
+    memo: dict[str, float] = {}
+
+    def factor(date: str) -> float:
+        day = (date or "")[:10]
+        found = memo.get(day)
+        if found is None:
+            number = day_number(day)
+            if number is None or half_life_days <= 0:
+                found = 1.0
+            else:
+                found = float(0.5 ** (max(now / 86400.0 - number, 0.0) / half_life_days))
+            memo[day] = found
+        return found
+
+    return factor
+
+
+def connect(path: str) -> sqlite3.Connection | None:
+    """The index file if it exists and has the current schema, else None (the caller builds it)."""
+    if not os.path.isfile(path):
+        return None
+    con = sqlite3.connect(path, timeout=5.0, isolation_level=None, check_same_thread=False)
+    try:
+        con.execute("PRAGMA busy_timeout=5000")
+        found = con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if found and found[0] == SCHEMA_VERSION:
+            return con
+    except sqlite3.DatabaseError:
+        pass
+    con.close()
+    return None
+
+
+def atoms_fresh(con: sqlite3.Connection, atoms: str) -> bool:
+    """Whether the index holds everything ``atoms`` (L1/atoms.jsonl) holds now."""
+    found = con.execute("SELECT sig FROM sources WHERE name=?", (ATOMS_SOURCE,)).fetchone()
+    return found is not None and found[0] == signature(atoms)
+
+
+def matching_keys(
+    con: sqlite3.Connection, words: list[str], cjk: list[str], depth: int, now: float, half_life_days: float
+) -> list[tuple[str, str, list[str]]]:
+    """``(key, text, terms)`` of the claim keys that match any term, best first, redacted ones left out.
+
+    Words go through ``keys_words`` (the best ``CANDIDATES`` by bm25, reordered by bm25 ×
+    recency); CJK terms of three or more characters through ``keys_tri``; shorter CJK terms,
+    which trigrams cannot index, by ``LIKE``. Routes are interleaved by rank, each key once.
+    """
+    con.create_function("recency", 1, recency(now, half_life_days), deterministic=True)
+    routes: list[list[tuple[str, str, str]]] = []
+    # the best CANDIDATES by bm25 alone, then ranked with the time decay: bm25 over every match is
+    # what a query costs, and joining each match to its key first would double it
+    select = (
+        "WITH top AS (SELECT rowid, bm25({t}) AS score FROM {t} WHERE {t} MATCH ? ORDER BY score LIMIT "
+        f"{CANDIDATES}) SELECT k.key, k.text, k.terms FROM top JOIN keys k ON k.rowid = top.rowid "
+        "WHERE k.redacted = 0 ORDER BY top.score * recency(k.last), k.rowid LIMIT ?"
+    )
+    if words:
+        routes.append(_rows(con, select.format(t="keys_words"), (fts.any_of(words), depth)))
+    long = [t for t in cjk if len(t) >= 3]
+    if long:
+        routes.append(_rows(con, select.format(t="keys_tri"), (fts.any_of(long), depth)))
+    for term in (t for t in cjk if len(t) < 3):
+        sql = ("SELECT key, text, terms FROM keys WHERE text LIKE ? ESCAPE '\\' AND redacted = 0 "
+               "ORDER BY length(text) / recency(last), rowid LIMIT ?")
+        routes.append(_rows(con, sql, (fts.like_pattern(term), depth)))
+    merged: dict[str, tuple[str, list[str]]] = {}
+    for rank in range(max((len(r) for r in routes), default=0)):
+        for route in routes:
+            if rank < len(route):
+                key, text, terms = route[rank]
+                merged.setdefault(key, (text, terms.split()))
+    return [(key, text, terms) for key, (text, terms) in merged.items()]
+
+
+def _rows(con: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> list[tuple[str, str, str]]:
+    try:
+        return [(str(k), str(t), str(w)) for k, t, w in con.execute(sql, params)]
+    except sqlite3.OperationalError:
+        return []  # a term FTS5 refuses is a term with no hits, never an error
+
+
+def contested_in_index(con: sqlite3.Connection, contested_file: str, keys: list[str]) -> set[str] | None:
+    """Which of ``keys`` are contested, from the index's copy of ``contested.json``; None when that copy is
+    not of the file as it is now (the caller then reads the file)."""
+    found = con.execute("SELECT value FROM meta WHERE key='contested'").fetchone()
+    sig = signature(contested_file)
+    if sig is None:
+        return set()  # no file: nothing is contested
+    if not found or found[0] != sig:
+        return None
+    return {k for k in keys if con.execute("SELECT 1 FROM contested WHERE key = ?", (k,)).fetchone()}
+
+
+def evidence(con: sqlite3.Connection, key: str) -> tuple[int, str]:
+    """How many distinct sessions observed a claim key, and the latest day (one covering-index scan, one lookup)."""
+    sessions = con.execute(
+        "SELECT count(DISTINCT session) FROM docs WHERE claim = ? AND claim != '' AND session != ''", (key,)
+    ).fetchone()
+    last = con.execute("SELECT last FROM keys WHERE key = ?", (key,)).fetchone()
+    return int(sessions[0]) if sessions else 0, str(last[0] if last else "")[:10]
