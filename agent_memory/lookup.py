@@ -18,4 +18,5 @@ from .index.prompt import (  # noqa: F401
     parse_iso,
     recency,
     signature,
+    strip_injected,
 )

@@ -29,6 +29,40 @@ from .schema import SCHEMA_VERSION
 
 ATOMS_SOURCE = "atoms"
 CANDIDATES = 200  # bm25's best matches that the time decay then reorders
+# Recency is a bounded prior: a record's weight runs from 1 (today) down to this floor (long ago), never
+# lower, so age can reorder matches whose scores lie within 1/RECENCY_FLOOR (25 %) of each other and can
+# never put a weaker match ahead of one that is clearly better.
+RECENCY_FLOOR = 0.8
+
+
+def strip_injected(text: str) -> str:
+    """``text`` without what our hooks injected into it, so recall never searches on its own context.
+
+    The readers' ``transcripts.injected.strip_injected`` is the one definition; until it is
+    importable without loading the readers, this keeps the two shapes every agent records:
+    Gemini's ``<hook_context>…</hook_context>`` and our context blocks (a heading naming
+    agent-memory, then its ``- `` lines and notes).
+    """
+    if "<hook_context>" not in text and "(agent-memory" not in text:
+        return text
+    while True:
+        start = text.find("<hook_context>")
+        if start < 0:
+            break
+        end = text.find("</hook_context>", start)
+        text = text[:start] + ("" if end < 0 else text[end + len("</hook_context>") :])
+    kept: list[str] = []
+    inside = False
+    for line in text.split("\n"):
+        bare = line.strip()
+        if "(agent-memory" in bare and bare.endswith(":"):
+            inside = True
+            continue
+        if inside and (bare.startswith("- ") or bare.startswith("(") or " await" in bare and "review" in bare):
+            continue
+        inside = False
+        kept.append(line)
+    return "\n".join(kept).strip()
 
 
 def signature(path: str) -> str | None:
@@ -109,12 +143,21 @@ def now_epoch() -> float:
     return found
 
 
-def decay_factor(now: float, half_life_days: float, date: str) -> float:
-    """The weight of a record dated ``date``: halved every ``half_life_days`` (1.0 undated or future)."""
+def decay_factor(now: float, half_life_days: float, date: str, floor: float = RECENCY_FLOOR) -> float:
+    """The weight of a record dated ``date``: its distance above ``floor`` halves every ``half_life_days``.
+
+    1.0 for an undated or future record; never below ``floor``.
+    """
     moment = epoch(date) if date else None
     if moment is None or half_life_days <= 0:
         return 1.0
-    return float(0.5 ** (max(now - moment, 0.0) / 86400.0 / half_life_days))
+    return bounded(0.5 ** (max(now - moment, 0.0) / 86400.0 / half_life_days), floor)
+
+
+def bounded(decay: float, floor: float = RECENCY_FLOOR) -> float:
+    """A decay in [0, 1] as a weight in [floor, 1]."""
+    floor = min(max(floor, 0.0), 1.0)
+    return float(floor + (1.0 - floor) * decay)
 
 
 def day_number(day: str) -> int | None:
@@ -132,8 +175,8 @@ def day_number(day: str) -> int | None:
     return era * 146097 + day_of_era - 719468
 
 
-def recency(now: float, half_life_days: float) -> "Callable[[str], float]":
-    """The time decay by calendar day (UTC midnight), memoised, for SQLite's ``recency(date)``.
+def recency(now: float, half_life_days: float, floor: float = RECENCY_FLOOR) -> "Callable[[str], float]":
+    """The bounded time decay by calendar day (UTC midnight), memoised, for SQLite's ``recency(date)``.
 
     A day is far finer than any half-life worth setting, and a query then weighs each day
     once instead of parsing every matching row's timestamp.
@@ -148,7 +191,7 @@ def recency(now: float, half_life_days: float) -> "Callable[[str], float]":
             if number is None or half_life_days <= 0:
                 found = 1.0
             else:
-                found = float(0.5 ** (max(now / 86400.0 - number, 0.0) / half_life_days))
+                found = bounded(0.5 ** (max(now / 86400.0 - number, 0.0) / half_life_days), floor)
             memo[day] = found
         return found
 

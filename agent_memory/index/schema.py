@@ -9,7 +9,7 @@ from its sources. Nothing is imported: the prompt hook reads ``SCHEMA_VERSION`` 
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 # Only texts holding CJK go into the trigram tables: trigram routes serve CJK query terms alone, and
 # indexing every English chunk three characters at a time was most of what an ingest spent in FTS5.
@@ -27,22 +27,23 @@ CREATE TABLE IF NOT EXISTS sources(
 CREATE TABLE IF NOT EXISTS docs(
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, source TEXT NOT NULL,
     kind TEXT NOT NULL, ref TEXT NOT NULL, date TEXT NOT NULL, text TEXT NOT NULL, meta TEXT NOT NULL,
-    claim TEXT NOT NULL DEFAULT '', terms TEXT NOT NULL DEFAULT '', session TEXT NOT NULL DEFAULT '');
+    claim TEXT NOT NULL DEFAULT '', terms TEXT NOT NULL DEFAULT '', session TEXT NOT NULL DEFAULT '',
+    extra TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS docs_source ON docs(source);
 CREATE INDEX IF NOT EXISTS docs_ref ON docs(ref);
 CREATE INDEX IF NOT EXISTS docs_claim ON docs(claim, session) WHERE claim != '';
 CREATE TABLE IF NOT EXISTS contested(key TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS keys(
     rowid INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, text TEXT NOT NULL, terms TEXT NOT NULL,
-    last TEXT NOT NULL, redacted INTEGER NOT NULL);
+    last TEXT NOT NULL, redacted INTEGER NOT NULL, extra TEXT NOT NULL DEFAULT '');
 """
 
 # a claim key's row follows its atoms: made by the first, its date and redaction raised by each
 # later one, dropped with the last
 _KEY_TRIGGERS = """
 CREATE TRIGGER IF NOT EXISTS docs_key_ai AFTER INSERT ON docs WHEN new.claim != '' BEGIN
-    INSERT INTO keys(key, text, terms, last, redacted)
-        VALUES (new.claim, new.text, new.terms, new.date, coalesce(json_extract(new.meta, '$.redacted'), 0))
+    INSERT INTO keys(key, text, terms, last, redacted, extra)
+        VALUES (new.claim, new.text, new.terms, new.date, coalesce(json_extract(new.meta, '$.redacted'), 0), new.extra)
         ON CONFLICT(key) DO UPDATE SET last = max(last, excluded.last), redacted = max(redacted, excluded.redacted);
 END;
 CREATE TRIGGER IF NOT EXISTS docs_key_ad AFTER DELETE ON docs
@@ -55,31 +56,38 @@ END;
 TABLES = ("docs_words", "docs_tri", "keys_words", "keys_tri", "keys", "docs", "contested", "sources", "meta")
 
 
-def external_fts(name: str, content: str, column: str, tokenize: str, trigger: str, when: str = "") -> str:
-    """An FTS5 table over ``content.column`` (external content) and the triggers that keep it in step.
+def external_fts(name: str, content: str, columns: tuple[str, ...], tokenize: str, trigger: str, when: str = "") -> str:
+    """An FTS5 table over ``columns`` of ``content`` (external content) and the triggers that keep it in step.
 
     ``when`` limits which rows it holds (a condition on the row, written with ``{row}`` for
     ``new`` or ``old``); ``trigger`` prefixes the trigger names.
     """
     on_insert = f" WHEN {when.format(row='new')}" if when else ""
     on_delete = f" WHEN {when.format(row='old')}" if when else ""
+    names = ", ".join(columns)
+    new = ", ".join(f"new.{c}" for c in columns)
+    old = ", ".join(f"old.{c}" for c in columns)
     return f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5(
-    {column}, content='{content}', content_rowid='rowid', tokenize='{tokenize}');
+    {names}, content='{content}', content_rowid='rowid', tokenize='{tokenize}');
 CREATE TRIGGER IF NOT EXISTS {trigger}_ai AFTER INSERT ON {content}{on_insert} BEGIN
-    INSERT INTO {name}(rowid, {column}) VALUES (new.rowid, new.{column});
+    INSERT INTO {name}(rowid, {names}) VALUES (new.rowid, {new});
 END;
 CREATE TRIGGER IF NOT EXISTS {trigger}_ad AFTER DELETE ON {content}{on_delete} BEGIN
-    INSERT INTO {name}({name}, rowid, {column}) VALUES ('delete', old.rowid, old.{column});
+    INSERT INTO {name}({name}, rowid, {names}) VALUES ('delete', old.rowid, {old});
 END;
 """
 
 
 def _searchable(table: str) -> str:
-    """The words and trigram tables of one searchable table."""
+    """The words and trigram tables of one searchable table.
+
+    The words table also indexes ``extra``: the words inside the text's identifiers that the
+    tokenizer cannot see apart (``getUserName`` → get user name, ``python3`` → python).
+    """
     cjk = f"{{row}}.text GLOB '{CJK_GLOB}'"
-    return external_fts(f"{table}_words", table, "text", WORDS_TOKENIZER, table) + external_fts(
-        f"{table}_tri", table, "text", TRIGRAM_TOKENIZER, f"{table}_tri", cjk
+    return external_fts(f"{table}_words", table, ("text", "extra"), WORDS_TOKENIZER, table) + external_fts(
+        f"{table}_tri", table, ("text",), TRIGRAM_TOKENIZER, f"{table}_tri", cjk
     )
 
 

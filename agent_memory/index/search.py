@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Iterable, Sequence
 
+from .. import terms
 from . import fts
-from .prompt import decay_factor
+from .prompt import RECENCY_FLOOR, decay_factor
 
 @dataclass(frozen=True)
 class Hit:
@@ -86,6 +87,7 @@ ROUTE_WEIGHTS: dict[str, float] = {
     "cjk": 1.0,  # a CJK piece as a substring (trigram phrase, or LIKE under 3 characters)
     "cjk_fuzzy": 0.5,  # most of a long CJK piece's trigrams
     "compound": 1.0,  # a compound kept whole
+    "identifier": 1.0,  # an identifier kept whole (its tokens as one phrase): v3/handlers.py is not v2/handlers.py
 }
 NEAR_DISTANCE = 6  # tokens allowed per gap between the query's content words in the proximity route
 
@@ -98,7 +100,9 @@ class QueryPlan:
     keeps every word in order for the phrase and proximity routes; CJK text is cut into
     content pieces, ``cjk_long`` (≥ 3 characters, trigram index) and ``cjk_short`` (1–2
     characters, ``LIKE``); ``compounds`` are runs of adjacent pieces kept whole for an
-    exact-substring boost.
+    exact-substring boost; ``identifiers`` (paths, file names, versions, snake_case and
+    camelCase names) are matched whole, each as a phrase of its tokens, while their pieces
+    join ``words``.
     """
 
     words: tuple[str, ...]
@@ -106,6 +110,7 @@ class QueryPlan:
     cjk_short: tuple[str, ...]
     sequence: tuple[str, ...] = ()
     compounds: tuple[str, ...] = ()
+    identifiers: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -123,6 +128,12 @@ def plan_query(query: str) -> QueryPlan:
     words = [w for w in dict.fromkeys(sequence) if w not in STOP_WORDS]
     if not words:  # a query of stop words only still means something
         words = list(dict.fromkeys(sequence))
+    identifiers: list[str] = []
+    for ident in terms.identifiers(query):
+        for whole in (ident.casefold(), *(p for p in terms.identifier_parts(ident) if _joined_piece(p))):
+            if whole not in identifiers:
+                identifiers.append(whole)
+    words += [w for w in terms.identifier_words(query) if w not in words and w not in STOP_WORDS]
     long_runs: list[str] = []
     short_runs: list[str] = []
     compounds: list[str] = []
@@ -135,7 +146,14 @@ def plan_query(query: str) -> QueryPlan:
         for whole in compound:
             if whole not in pieces and whole not in compounds:
                 compounds.append(whole)
-    return QueryPlan(tuple(words), tuple(long_runs), tuple(short_runs), tuple(sequence), tuple(compounds))
+    return QueryPlan(
+        tuple(words), tuple(long_runs), tuple(short_runs), tuple(sequence), tuple(compounds), tuple(identifiers)
+    )
+
+
+def _joined_piece(part: str) -> bool:
+    """Whether a part of an identifier is itself several tokens (a path's file name, ``handlers.py``)."""
+    return any(j in part for j in terms.IDENT_JOINERS)
 
 
 def _split_cjk(run: str) -> tuple[list[str], list[str]]:
@@ -185,14 +203,19 @@ def _halves(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Decay:
-    """Time decay of relevance: a match loses half its weight every ``half_life_days``."""
+    """Recency as a bounded prior: a match's weight falls from 1 towards ``floor`` with a ``half_life_days`` half-life.
+
+    Applied to each route's own score before fusion, it orders matches of about equal
+    relevance by age and never lets age outweigh a match more than 1/``floor`` better.
+    """
 
     now: datetime
     half_life_days: float
+    floor: float = RECENCY_FLOOR
 
     def factor(self, date: str) -> float:
         """The weight of a record dated ``date`` (1.0 for undated or future records)."""
-        return decay_factor(self.now.timestamp(), self.half_life_days, date)
+        return decay_factor(self.now.timestamp(), self.half_life_days, date, self.floor)
 
 
 def route_depth(limit: int) -> int:
@@ -252,6 +275,9 @@ class Searcher:
             routes.append((ROUTE_WEIGHTS["words"], self._match("docs_words", expr, kinds, depth, decay)))
             for name, expr in _proximity(plan):
                 routes.append((ROUTE_WEIGHTS[name], self._match("docs_words", expr, kinds, depth, decay)))
+        if plan.identifiers:
+            expr = fts.any_of(plan.identifiers)
+            routes.append((ROUTE_WEIGHTS["identifier"], self._match("docs_words", expr, kinds, depth, decay)))
         for run in plan.cjk_long:
             routes.append((ROUTE_WEIGHTS["cjk"], self._match("docs_tri", fts.phrase(run), kinds, depth, decay)))
             if len(run) >= 4:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ..model import SqliteTooOld
+from ..terms import identifier_words
 from .prompt import signature
 from .schema import DDL, SCHEMA_VERSION, drop_all
 from .search import Searcher
@@ -210,12 +211,12 @@ class Index(Searcher):
 
     def _insert(self, source_name: str, rows: list[Row], fallback_date: str) -> int:
         cursor = self.con.executemany(
-            "INSERT OR IGNORE INTO docs(id, source, kind, ref, date, text, meta, claim, terms, session) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "INSERT OR IGNORE INTO docs(id, source, kind, ref, date, text, meta, claim, terms, session, extra) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (
                 (r.row_id, source_name, r.kind, r.ref, r.date or fallback_date, r.text,
                  json.dumps(r.meta, ensure_ascii=False, sort_keys=True), r.claim, r.terms,
-                 str(r.meta.get("session") or "") if r.claim else "")
+                 str(r.meta.get("session") or "") if r.claim else "", " ".join(identifier_words(r.text)))
                 for r in rows
             ),
         )
