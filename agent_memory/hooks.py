@@ -664,15 +664,15 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str) -> 
     """
     if not os.path.isfile(str(paths.atoms)):
         return ""
-    terms = prompt_terms(prompt)
+    from . import lookup
+
+    terms = prompt_terms(lookup.strip_injected(prompt))  # never search on what we injected ourselves
     if not terms:
         return ""
     limit = max(1, int(_budget(config, "prompt_atoms", 5)))
     budget = min(int(_budget(config, "prompt_chars", 1500)), CONTEXT_CAP)
     min_score = min(_setting(config, "recall", "min_score", 0.3), 1.0)
     half_life = _setting(config, "recall", "half_life_days", 30.0) or 30.0
-    from . import lookup
-
     con, index = _recall_connection(paths)
     if con is None:
         return ""

@@ -160,15 +160,26 @@ def stem(word: str) -> str:
 
 def content_terms(text: str, limit: int = 0) -> list[str]:
     """The distinct content terms of a text, in order: no grammar, no weak words, no single letters."""
-    folded = fold(text[:PROMPT_SCAN_CHARS])
-    folded = folded.replace("’", "'").replace("n't", " not").replace("'", "")
+    folded = text[:PROMPT_SCAN_CHARS]
+    if not folded.isascii():  # ASCII is its own NFKC form; case stays until identifiers are found (camelCase)
+        import unicodedata
+
+        folded = unicodedata.normalize("NFKC", folded)
     found: dict[str, None] = {}
-    for word in words(folded):
-        runs = _split_runs(word) if word[-1] >= _CJK_FIRST or word[0] >= _CJK_FIRST or not word.isascii() else [(False, word)]
-        for cjk, run in runs:
-            for term in _cjk_terms(run) if cjk else (stem(run),) if run not in _SKIP else ():
-                if len(term) >= 2 and term not in _SKIP:
-                    found[term] = None
+    for token in folded.split():
+        # an identifier counts whole (src/cart/v3/handlers.py, getUserName) and by the pieces plain words lose
+        for ident in identifiers(token):
+            found[ident.casefold()] = None
+            for part in identifier_parts(ident):
+                if len(part) >= 2 and part not in _SKIP and not part.isdecimal():
+                    found[part if not part.isalpha() else stem(part)] = None
+        token = token.casefold().replace("’", "'").replace("n't", " not").replace("'", "")
+        for word in words(token):
+            runs = _split_runs(word) if word[-1] >= _CJK_FIRST or word[0] >= _CJK_FIRST or not word.isascii() else [(False, word)]
+            for cjk, run in runs:
+                for term in _cjk_terms(run) if cjk else (stem(run),) if run not in _SKIP else ():
+                    if len(term) >= 2 and term not in _SKIP:
+                        found[term] = None
         if limit and len(found) >= limit:
             break
     terms = list(found)
