@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 from ..index import Index, Row, Source
 from ..model import StoreError
-from ..store import Paths, StoreLock, read_json, read_jsonl, write_json
+from ..store import Paths, StoreLock, read_json, read_jsonl, refuse_foreign_store, write_json
 
 
 def iter_atoms(paths: Paths) -> Iterator[dict[str, Any]]:
@@ -133,6 +133,7 @@ def open_index(paths: Paths, sync: bool = True) -> Index:
     A store that cannot hold an index file (missing, read-only) gets one in memory,
     built from the same sources: slower, never wrong.
     """
+    refuse_foreign_store(paths.store)  # no index.db written through a .memory that leads out of the project
     try:
         paths.store.mkdir(parents=True, exist_ok=True)
         index = Index(paths.index, index_sources(paths))
