@@ -68,7 +68,7 @@ def _l1_row(kind: str) -> Any:
     An atom's row carries its claim key, which groups observations for prompt recall.
     """
     from ..claims.key import atom_key
-    from ..terms import prompt_terms
+    from ..text import prompt_terms
 
     def make(record: dict[str, Any]) -> Row | None:
         if not record.get("id") or not isinstance(record.get("text"), str):
