@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import time
 
-from agent_memory import places, wire
+from agent_memory import fastjson, layout
 from agent_memory.transcripts import listed
 
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
@@ -35,14 +35,14 @@ CATCHUP_DAYS = 14
 
 
 def _sessions() -> str:
-    return os.path.join(places.agent_home("codex"), "sessions")
+    return os.path.join(layout.agent_home("codex"), "sessions")
 
 
 def _day_folders(days: int) -> list[str]:
-    from agent_memory import lookup
+    from agent_memory import clock
 
     sessions = _sessions()
-    today = lookup.now_epoch()
+    today = clock.now_epoch()
     folders = []
     for back in range(days):
         day = time.gmtime(today - back * 86400)
@@ -74,7 +74,7 @@ def rollout_cwd(path: str) -> str:
     try:
         with open(path, "rb") as handle:
             first = handle.readline(256 * 1024)
-        record = wire.loads(first)
+        record = fastjson.loads(first)
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return ""
     if not isinstance(record, dict):
@@ -135,7 +135,7 @@ def _custom_prompts() -> list[Any]:
     """
     import re
 
-    folder = os.path.join(places.agent_home("codex"), "prompts")
+    folder = os.path.join(layout.agent_home("codex"), "prompts")
     patterns = []
     for path in sorted(listed(folder, (".md",))):
         try:
