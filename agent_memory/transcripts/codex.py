@@ -125,6 +125,7 @@ _IDE_CONTEXT = "# Context from my IDE setup:"
 _IDE_REQUEST = "## My request for Codex:"
 
 _PROMPT_FILE_LIMIT = 256 * 1024
+_ARGUMENTS_LIMIT = 16 * 1024  # the most a saved prompt's expansion may add to its body
 
 
 def _custom_prompts() -> list[Any]:
@@ -157,7 +158,7 @@ def _custom_prompts() -> list[Any]:
                     regex.insert(-1, r"\s*")
                 if piece[-1:].isspace():
                     regex.append(r"\s*")
-        patterns.append(re.compile("".join(regex), re.S))
+        patterns.append((len(body), re.compile("".join(regex), re.S)))
     return patterns
 
 
@@ -173,7 +174,9 @@ def _without_frontmatter(text: str) -> str:
 
 def _typed_arguments(text: str, prompts: list[Any]) -> str:
     """``text``, or only the arguments the person typed when it is a saved prompt's expansion."""
-    for pattern in prompts:
+    for size, pattern in prompts:
+        if len(text) > size + _ARGUMENTS_LIMIT:
+            continue  # far longer than the body: typed, not expanded (and no regex over megabytes)
         m = pattern.fullmatch(text.strip())
         if m:
             typed: list[str] = []
