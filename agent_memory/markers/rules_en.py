@@ -11,7 +11,7 @@ import re
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
 from .rule import I as _I
 
-__all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
 
 _TRAIL_RE = TRAIL_RE
 
@@ -513,6 +513,7 @@ _en(
     r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?P<claim>(?:(?:please|pls|and|also|but|so|ok|okay|seriously|again)\s*,?\s+)*"
     r"(?:don'?t|do\s+not)\s+(?!ever\b)(?!" + _NOT_RULE_VERBS + r")[a-z][\w-]*\s+" + _PARTICLES
     + r"(?:(?:(?!(?:the|a|an|this|that|my|your|our|his|her|their|its|any|some)\b)[a-z][\w-]*\s+)?" + _GENERIC
+    + r"|(?:me|us|the\s+user)\s+(?:for|to|about|whether|if|before)\s+(?!(?:it|this|that)\b)"
     + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
     r"(?:ask|say|confirm|approve)))[^?]*)",
     guard=_standing,
@@ -612,6 +613,17 @@ _en(
     reverses=lambda s, m: (f"{m.group('who')} {m.group('cop')} {m.group('rev')}" if m.group("rev")
                            else f"{m.group('who2')} {m.group('rev2')}"),
     description="'Redis is no longer needed for the tests', 'we no longer deploy on Fridays'",
+)
+
+# a rule restated because it was broken: "I told you not to use mocks in the integration tests"
+_en(
+    "en.instruction.told_you", "instruction",
+    "told you|said|asked you",
+    r"^\W*(?:(?:no|nope|again|seriously|ugh|come\s+on|hey)\s*[,.!]*\s+)*(?:i|we)\s+(?:already\s+|just\s+|clearly\s+)?"
+    r"(?:told\s+you|said|asked\s+you)\s*(?:,\s*)?(?:that\s+)?(?:you\s+should\s+|we\s+)?"
+    r"(?P<rule>(?:not\s+to|never\s+to|to\s+never|to\s+always|always\s+to|don'?t|do\s+not|never|always)\s+[a-z][^?]*)",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(_CLAUSE_END_RE.split(m.group("rule"), 1)[0].split(" before ")[0]),
+    description="'I told you not to use mocks in the integration tests' — the rule, said again",
 )
 
 # conditions that recur: "before you start any task", "before committing", "when you add a route"
@@ -758,12 +770,19 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _EN_ASSISTANT_RE.search(sentence) or _EN_HEDGE_RE.search(sentence):
         return EVERYTHING
-    vetoed: set[str] = set()
-    if _EN_ONE_OFF_RE.search(sentence):
-        vetoed |= {"instruction", "preference", "correction"}
     if _EN_I_WILL_RE.search(sentence):
-        vetoed.add("instruction")  # a promise of the speaker's, not a rule for the agent
-    return frozenset(vetoed)
+        return frozenset({"instruction"})  # a promise of the speaker's, not a rule for the agent
+    return frozenset()
+
+
+def one_off(text: str) -> bool:
+    """A word that binds what is said to the task at hand: "for now", "this time", "yet"."""
+    return bool(_EN_ONE_OFF_RE.search(text))
+
+
+# what opens a clause that stands apart from a one-off request before it:
+# "Skip the tests this time, but from now on run lint before pushing"
+CONNECTOR = r"(?:but|and|also|though|however|otherwise|generally|in\s+general|that\s+said)\b"
 
 
 def has_claim(core: str) -> bool:

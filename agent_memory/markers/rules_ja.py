@@ -7,7 +7,7 @@ import re
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
 from .rule import I as _I
 
-__all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
 
 _TRAIL_RE = TRAIL_RE
 
@@ -459,11 +459,17 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
     if _JA_THINK_RE.search(sentence):
         # 「〜の方がいいと思います」 is the ordinary way to state a preference
         vetoed |= EVERYTHING - {"preference"}
-    if _JA_ONE_OFF_RE.search(sentence):
-        vetoed |= {"instruction", "preference", "correction"}
     if _JA_PAST_RE.search(core):
         vetoed |= {"instruction", "preference"}
     return frozenset(vetoed)
+
+
+def one_off(text: str) -> bool:
+    """A word that binds what is said to the task at hand: 今回, とりあえず, まだ."""
+    return bool(_JA_ONE_OFF_RE.search(text))
+
+
+CONNECTOR = r"(?:でも|ただ|ただし|それと|あと|なお|ちなみに|今後|これから|次回から|次から|普段は|基本的に)"
 
 
 def has_claim(core: str) -> bool:

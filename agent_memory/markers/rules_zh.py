@@ -6,7 +6,7 @@ import re
 
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser
 
-__all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
@@ -167,9 +167,15 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _ZH_HEDGE_RE.search(sentence):
         return EVERYTHING
-    if _ZH_ONE_OFF_RE.search(sentence):
-        return frozenset({"instruction", "preference", "correction"})
     return frozenset()
+
+
+def one_off(text: str) -> bool:
+    """A word that binds what is said to the task at hand: 这次, 暂时, 目前."""
+    return bool(_ZH_ONE_OFF_RE.search(text))
+
+
+CONNECTOR = r"(?:但是|但|不过|不過|另外|还有|還有|以后|以後|今后|今後|平时|平時|一般|通常)"
 
 
 def has_claim(core: str) -> bool:

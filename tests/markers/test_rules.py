@@ -394,6 +394,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Please don't use default exports in new modules.", INS),
         ("Fix the date parser, and don't add new dependencies without asking me.", INS),
         ("don't install packages globally", INS),
+        ("Don't ask me for permission to run tests.", INS),
+        ("Do not ask the user to run commands you can run yourself.", INS),
+        ("Don't ask me about it.", None),
         ("don't touch the header yet, I'm still designing it", None),
         ("Don't commit anything for now, another branch is being rebased.", None),
         ("Don't worry about the tests.", None),
@@ -540,6 +543,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Add to CLAUDE.md: dates are stored as UTC strings.", INS),
         ("Update CLAUDE.md.", None),
         ("What is in AGENTS.md?", None),
+    ],
+    "en.instruction.told_you": [
+        ("I told you not to use mocks in the integration tests.", INS),
+        ("I already told you to never run migrations on prod.", INS),
+        ("I said never push to main directly.", INS),
+        ("I told you to fix the header.", None),
+        ("I said don't touch that file.", None),
+        ("I told you it was the cache.", None),
     ],
     # ------------------------------------------ ja standing requests, conventions, reversals
     "ja.instruction.toki": [
@@ -716,6 +727,30 @@ def test_header_makes_following_bullets_durable() -> None:
         ("ja.instruction.kongo", "pnpmを使う", True),
         ("ja.instruction.kongo", "インデントは2スペース", True),
     ]
+
+
+# A rule in a clause of its own after a one-off request is heard, and only the rule is kept.
+APART_CASES = [
+    ("Skip the tests this time, but always run lint before pushing.", "always run lint before pushing."),
+    ("The build is currently broken, fix it and from now on run the tests first.", "from now on run the tests first."),
+    ("Fix the date test for now, but never commit generated files.", "never commit generated files."),
+    ("今回はテストを飛ばしていいですが、今後は必ずlintを通してください。", "今後は必ずlintを通してください。"),
+    ("这次先跳过测试，但是以后都要先跑测试再提交。", "以后都要先跑测试再提交。"),
+    ("For now, always return an empty list from that endpoint.", None),
+    ("Always return an empty list, at least for now.", None),
+    ("Always use the mock server for now, but check with me later.", None),
+    ("とりあえず、必ずlintを通してください。", None),
+    ("这次先不要提交，但是以后再说。", None),
+]
+
+
+@pytest.mark.parametrize(("text", "claim"), APART_CASES)
+def test_a_rule_apart_from_a_one_off_request(text: str, claim: str | None) -> None:
+    found = find_markers(text)
+    if claim is None:
+        assert found == []
+    else:
+        assert [m.text for m in found] == [claim]
 
 
 def test_empty_and_non_string_input() -> None:
