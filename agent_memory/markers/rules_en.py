@@ -335,9 +335,11 @@ _FILLER_WORDS = frozenset("not to it that this so either one them those these".s
 
 
 def _has_object(sentence: str, m: re.Match[str]) -> bool:
-    """'I'd rather not.' states no preference: something must follow the verb."""
-    words = re.findall(r"[\w`'./-]+", sentence[m.end() :])
-    return len([w for w in words if w.lower() not in _FILLER_WORDS]) >= 2
+    """'I'd rather not.' states no preference: something must follow the verb ('I prefer tabs.' is enough)."""
+    cue = re.search(r"\b(?:prefer(?:ence\s+is)?|rather)\b", sentence[m.start() :], _I)
+    rest = sentence[m.start() + cue.end() :] if cue else sentence[m.end() :]
+    words = [w for w in (w.strip(".") for w in re.findall(r"[\w`'./-]+", rest)) if w and w.lower() not in _FILLER_WORDS]
+    return len(words) >= (1 if cue and cue.group(0).lower().startswith("prefer") else 2)
 
 
 # preference
@@ -626,6 +628,62 @@ _en(
     description="'I told you not to use mocks in the integration tests' — the rule, said again",
 )
 
+_en(
+    "en.instruction.remember_to", "instruction",
+    "remember to|don't forget to|do not forget to|never forget to",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|oh|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:remember|don'?t\s+forget|"
+    r"do\s+not\s+forget|never\s+forget)\s+to\s+(?:always\s+)?(?P<rule>" + _IMPERATIVE + r"[^?]*)",
+    guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:done|finished|ready|when\s+you'?re|after\s+that)\b", s, _I)
+    and bool(re.search(r"\b(?:before|after|when|whenever|every|each|any|all)\b", m.group("rule"), _I)),
+    description="'Remember to run the tests before committing' (a recurring step, not 'remember to push it')",
+)
+_en(
+    "en.instruction.use_instead", "instruction",
+    "instead of|rather than|over|, not",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh|just)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer|pick|choose|go\s+with|"
+    r"stick\s+(?:to|with)|write|call|import|run)\s+(?!(?:the\s+other|another|a\s+different|it|this|that|these|those|them)\b)"
+    r"[\w`'./@+ -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over)\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
+    guard=_standing,
+    description="'use yarn, not npm', 'Use pathlib instead of os.path' — a tool or style chosen for good",
+)
+_en(
+    "en.instruction.everywhere", "instruction",
+    "everywhere|throughout|in all|in every|across the",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:use|prefer|avoid|follow|stick\s+to|keep|write)\s+"
+    r"[^?]{1,60}?\b(?:everywhere|throughout\s+the\s+(?:code(?:base)?|project|repo)|in\s+all\s+(?:files|modules|new\s+code|code)|"
+    r"across\s+the\s+(?:code(?:base)?|repo|project)|in\s+every\s+(?:file|module|function|package))\b",
+    guard=_standing,
+    description="'Use type hints everywhere.'",
+)
+_en(
+    "en.instruction.avoid", "instruction",
+    "avoid",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|generally|in\s+general)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:try\s+to\s+)?avoid\s+"
+    r"(?!(?:the|this|that|it|these|those|them|my|your|doing\s+that|touching\s+the)\b)[a-z`][^?]*",
+    guard=_standing,
+    description="'Avoid global state.', 'avoid regex for parsing HTML'",
+)
+_en(
+    "en.instruction.reply_language", "instruction",
+    "english|japanese|chinese|german|french|spanish|korean|portuguese",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:(?:respond|reply|answer|talk|speak|"
+    r"communicate|chat)\s+(?:to\s+me\s+|with\s+me\s+)?|write\s+(?:all\s+)?(?:your\s+)?(?:answers|responses|replies|comments|"
+    r"commit\s+messages|code\s+comments)\s+)in\s+(?:english|japanese|chinese|german|french|spanish|korean|portuguese)\b",
+    description="'Please respond in English.', 'Write commit messages in English.'",
+)
+_en(
+    "en.correction.setup", "correction",
+    "i'm on|i am on|we're on|we are on|our ",
+    r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually|oh)\s*[,:]?\s+)*(?:"
+    r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:on|using|running)\s+(?!(?:it|the|a|an|my|our|this|that|board|track|break|"
+    r"vacation|leave|call|main|master|develop|staging|prod|page|step|line|mobile|phone|holiday)\b)"
+    r"[\w.+#-]+(?:\s+v?\d[\w.]*)?\W*$"
+    r"|our\s+[\w-]+(?:\s+[\w-]+)?\s+(?:runs\s+on|is\s+on|uses|lives\s+(?:in|on)|is\s+hosted\s+on|deploys\s+to|"
+    r"is\s+deployed\s+(?:on|to)|is\s+written\s+in|is\s+built\s+with)\s+(?!(?:it|this|that)\b)\S[^?]*)",
+    guard=_standing_fact,
+    description="'we're on node 20', 'Our CI runs on GitHub Actions.'",
+)
+
 # conditions that recur: "before you start any task", "before committing", "when you add a route"
 _RECURRING = (
     r"(?:(?:you|we|anyone|someone)\s+(?:\w+\s+)?(?:start|begin|write|add|create|commit|push|open|make|change|"
@@ -639,12 +697,14 @@ _en(
     r"^\W*(?:(?:also|and|please|ok|okay|btw|oh)\s*,?\s+)*(?:"
     r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:always\s+)?"
     + _IMPERATIVE + r"[^?]*"
-    r"|(?:please\s+)?(?!(?:be|go|let|wait|start|stop|get)\b)" + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
+    r"|(?:please\s+)?(?:(?:make\s+sure|be\s+sure|ensure)\s+(?:to|you|that\s+you)\s+)?(?!(?:be|go|let|wait|start|stop|get)\b)"
+    + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
     + _RECURRING + r"[^?]*"
     r"|only\s+(?:ever\s+)?(?!(?:fix|do|change|look)\b)(?:touch|edit|access|modify|talk\s+to|" + _IMPERATIVE + ")"
     + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*)",
     guard=lambda s, m: _standing(s, m) and not re.search(
-        r"\b(?:done|ready|finished|back|free|sure|able|available|possible|there)\b|\bwhen\s+i\b|\bif\s+(?:it|that|this)\b",
+        r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"
+        r"\bwhen\s+i\b|\bif\s+(?:it|that|this)\b",
         s, _I),
     description="'Before you start any task, show me a plan', 'Run the tests before committing', "
     "'Only touch the client through the wrapper'",
@@ -672,12 +732,16 @@ _en(
 )
 
 # requirements with must / have to, on a class of things or on how work is done here
-_MODAL_REQ = r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|should\s+(?:always|never|be)|are\s+supposed\s+to)"
+_MODAL_REQ = (
+    r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|are\s+supposed\s+to|"
+    r"should\s+(?:always|never|be|follow|use|go|live|stay|have|include|target|start|end|match|reference))"
+)
 _en(
     "en.instruction.must", "instruction",
     "must|have to|has to|need to|needs to|should|supposed to|needs a|need a|gets|get a|requires",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*(?:"
-    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an)|gets?\s+(?:a|an|its)|"
+    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|" + _GENERIC
+    + r")|gets?\s+(?:a|an|its)|"
     r"requires?\s+(?:a|an))\s+\S"
     r"|(?!(?:users?|customers?|people|visitors?|admins?|clients?|things|results|tests\s+should\s+pass)\b)"
     r"(?:[a-z][\w-]*\s+)?" + _GENERIC + r"\s+" + _MODAL_REQ + r"\s+(?!be\s+able\b|see\b|get\b)\S"

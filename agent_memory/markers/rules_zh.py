@@ -140,6 +140,22 @@ _cjk(
     description="「使用大量工具之前需要先经过我同意」「提交前先跑测试」",
 )
 
+_cjk(
+    "zh.instruction.yuyan", "instruction",
+    "中文|英文|英语|英語|日文|日语|日語",
+    r"^[\s，,]*(?:请|請)?(?:[^，,。？?]{0,10}?)(?:都|一律|统一|統一)?(?:用|使用|以)(?:中文|英文|英语|英語|繁體中文|繁体中文|"
+    r"简体中文|簡體中文|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|写|寫|交流|沟通|溝通|注释|註釋|命名|描述)?",
+    guard=_zh_standing,
+    description="「请用中文回答」「代码注释用英文写」",
+)
+_cjk(
+    "zh.instruction.suoyou", "instruction",
+    "所有|全部|一切",
+    r"(?:所有|全部|一切)[^，,。？?]{0,12}?(?:都|一律)(?:要|用|使用|写|寫|得|必须|必須|放在|走)[^。？?！!]{1,40}",
+    guard=_zh_standing,
+    description="「所有的提交信息都用英文」",
+)
+
 
 def _zh_reversed(sentence: str, m: re.Match[str]) -> str:
     clause = re.split(r"[，,。；;！!]", m.group("clause"))[0]
