@@ -204,7 +204,8 @@ _FAIL_VERB_RE = re.compile(r"\b" + _FAIL_VERB + r"\b", _I)
 
 _STILL_BROKEN_RE = re.compile(
     r"\b(?:still|again|there'?s|there\s+is|there\s+are|line\s+\d+|errors?|fails?|failing|failed|broken|red|"
-    r"crash(?:es|ed|ing)?|doesn'?t\s+work|not\s+working|same\s+(?:issue|problem|error))\b",
+    r"crash(?:es|ed|ing)?|doesn'?t\s+work|not\s+working|same\s+(?:issue|problem|error)|"
+    r"(?:that|this|the\s+other)\s+one)\b",
     _I,
 )
 
@@ -641,7 +642,8 @@ _en(
     "en.instruction.use_instead", "instruction",
     "instead of|rather than|over|, not",
     r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh|just)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer|pick|choose|go\s+with|"
-    r"stick\s+(?:to|with)|write|call|import|run)\s+(?!(?:the\s+other|another|a\s+different|it|this|that|these|those|them)\b)"
+    r"stick\s+(?:to|with)|(?:write|call|import|run)(?!\s+(?:the|my|your)\b))\s+"
+    r"(?!(?:the\s+other|another|a\s+different|it|this|that|these|those|them)\b)"
     r"[\w`'./@+ -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over)\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
     guard=_standing,
     description="'use yarn, not npm', 'Use pathlib instead of os.path' — a tool or style chosen for good",

@@ -34,6 +34,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("No, leave it as is.", None),
         ("No, it's not deployed yet.", None),
         ("Nope, the CI badge is still red.", None),
+        ("No, not that one, the other one.", None),
         ("'no-undef': 'off',", None),
     ],
     "en.correction.actually": [
@@ -571,6 +572,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("please use bun instead of npm for this project", INS),
         ("Use the other function instead of this one.", None),
         ("use it instead of the old one", None),
+        ("Write the migration in SQL, not in the ORM.", None),
         ("Should we use Redis instead of Memcached?", None),
     ],
     "en.instruction.everywhere": [
@@ -802,6 +804,46 @@ def test_header_makes_following_bullets_durable() -> None:
         ("ja.instruction.kongo", "pnpmを使う", True),
         ("ja.instruction.kongo", "インデントは2スペース", True),
     ]
+
+
+# Task requests, feedback on the current output, reports and questions: no rule may fire on them.
+TASK_TURNS = [
+    "can you add a loading spinner to the dashboard",
+    "Now run the tests again.",
+    "Let's use the new API for the export feature.",
+    "Use the staging database for this test.",
+    "Don't delete that file, I still need it.",
+    "don't refactor anything yet, just get it working",
+    "Stop. Revert the last change.",
+    "Please avoid the deprecated endpoint in this PR.",
+    "I want the modal to close when I click outside.",
+    "The tests must pass before we merge this PR.",
+    "All the images need alt text on this page.",
+    "When I run npm test it fails with ENOENT.",
+    "After you fix this, update the README.",
+    "I'm on the login page and it shows a blank screen.",
+    "Remember to push it when you're done.",
+    "I switched to the feature branch.",
+    "Avoid that approach, it's too slow.",
+    "keep it simple for now",
+    "PLEASE FIX THE BUILD",
+    "WHY IS IT FAILING",
+    "まだコミットしないでください。",
+    "今回はドキュメントを更新しなくていいです。",
+    "このエラーを直してから、PRを出してください。",
+    "もう一度試してください。",
+    "不要管这个警告。",
+    "先不要推送。",
+    "这个文件不要改。",
+    "以后再优化性能。",
+    "所有测试都失败了。",
+    "我们不再讨论这个了。",
+]
+
+
+@pytest.mark.parametrize("text", TASK_TURNS)
+def test_task_requests_are_not_rules(text: str) -> None:
+    assert find_markers(text) == []
 
 
 # A rule in a clause of its own after a one-off request is heard, and only the rule is kept.
