@@ -560,7 +560,7 @@ def find_markers(text: str) -> list[Marker]:
             # the rule names the clause that carries the claim
             clause = text[span.start + match.start("claim") : span.start + match.end("claim")]
             claim = _collapse(clause).strip(" ,;:—–-") or claim
-        stated = stated or is_stated(masked[span.start : end])
+        stated = stated or is_stated(masked[span.start : end]) or (header is not None and span.bullet and header[2])
         if not claim or claim in seen:
             continue
         seen.add(claim)

@@ -675,15 +675,64 @@ _en(
 )
 _en(
     "en.correction.setup", "correction",
-    "i'm on|i am on|we're on|we are on|our ",
+    "i'm on|i am on|we're on|we are on|our |port|the |my ",
     r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually|oh)\s*[,:]?\s+)*(?:"
     r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:on|using|running)\s+(?!(?:it|the|a|an|my|our|this|that|board|track|break|"
     r"vacation|leave|call|main|master|develop|staging|prod|page|step|line|mobile|phone|holiday)\b)"
     r"[\w.+#-]+(?:\s+v?\d[\w.]*)?\W*$"
     r"|our\s+[\w-]+(?:\s+[\w-]+)?\s+(?:runs\s+on|is\s+on|uses|lives\s+(?:in|on)|is\s+hosted\s+on|deploys\s+to|"
-    r"is\s+deployed\s+(?:on|to)|is\s+written\s+in|is\s+built\s+with)\s+(?!(?:it|this|that)\b)\S[^?]*)",
+    r"is\s+deployed\s+(?:on|to)|is\s+written\s+in|is\s+built\s+with)\s+(?!(?:it|this|that)\b)\S[^?]*"
+    r"|(?:our|the|my)\s+(?:[\w-]+\s+)?(?:server|api|app|backend|frontend|database|db|service)\s+(?:runs|listens|is)\s+on\s+port\s+\d+\W*$"
+    r"|(?:our|my|the)\s+(?:default\s+|main\s+|primary\s+)?(?:language|stack|runtime|package\s+manager|test\s+runner|"
+    r"framework|database|orm|linter|formatter|ci|shell|editor|os|cloud|branch)\s+(?:here\s+)?(?:is|are)\s+"
+    r"(?!(?:broken|down|slow|failing|red|empty|wrong|not|still|now|it|this|that|a\s+mess|so|too|very|open|closed|"
+    r"frozen|stuck|busy|full|gone|missing|new|old|fine|ok|okay|up|off|on|done|ready|locked|dirty|clean|different|"
+    r"outdated|deprecated|unknown)\b)[\w`.+#-]+(?:\s+v?\d[\w.]*)?\W*$)",
     guard=_standing_fact,
     description="'we're on node 20', 'Our CI runs on GitHub Actions.'",
+)
+
+_STYLE_QUALITY = (
+    r"(?:small|smaller|short|shorter|atomic|focused|pure|descriptive|meaningful|readable|explicit|simple|minimal|"
+    r"consistent|idiomatic|typed|immutable|tiny|single[-\s]purpose|self[-\s]explanatory|concise|flat|shallow|"
+    r"lowercase|uppercase|camel[-\s]?case|snake[-\s]?case|kebab[-\s]?case|pascal[-\s]?case|single|double)"
+)
+_en(
+    "en.instruction.style", "instruction",
+    "keep|make|write|use|indent|prefer",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|generally)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:"
+    r"(?:keep|make)\s+(?:all\s+|your\s+)?" + _GENERIC + r"\s+(?:as\s+)?" + _STYLE_QUALITY + r"\b"
+    r"|(?:write|use|prefer)\s+(?:only\s+)?" + _STYLE_QUALITY + r"\s+(?:[\w-]+\s+)?" + _GENERIC + r"(?:\s+(?:for|in)\s+"
+    + _GENERIC + r"(?:\s+in\s+[\w.+#-]+)?)?\s*(?:please\s*)?[.!]*$"
+    r"|(?:use\s+)?\d[-\s]space\s+(?:indentation|indents?)(?:\s+please)?[.!]*$)",
+    guard=_standing,
+    description="'Keep PRs small.', 'Write small functions.', 'Use single quotes for strings in JS.', '2-space indentation'",
+)
+_ARTIFACTS = (
+    r"(?:prs|pull\s+requests|commits|migrations|tests|fixtures|components|docs|scripts|configs?|secrets|env\s+vars|"
+    r"assets|images|styles|types|hooks|utils|helpers|models|routes|handlers|logs|releases|deploys|deployments|"
+    r"feature\s+branches|branches|new\s+\w+s|api\s+keys|credentials|translations|stories|schemas|snapshots)"
+)
+_en(
+    "en.instruction.location", "instruction",
+    "go |live |belong|target|are kept|are stored|point to|land in",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but|no)\s*[,:]?\s+)*(?:all\s+)?(?:[\w-]+\s+)?" + _ARTIFACTS
+    + r"\s+(?:always\s+)?(?:(?:go|live|belong|land|are\s+kept|are\s+stored)\s+(?:in|into|under|against|to|on|at|with)|"
+    r"target|point\s+(?:to|at))\s+"
+    r"(?!(?:it|this|that|the\s+wrong|wrong|stale|missing|away)\b)\S[^?]*",
+    guard=_standing_fact,
+    description="'PRs go against develop.', 'Migrations live in db/migrations.'",
+)
+_en(
+    "en.preference.x_not_y", "preference",
+    ", not",
+    r"^\W*(?!(?:yes|no|ok|okay|fine|good|bad|great|later|now|today|tomorrow|him|her|me|you|that|this|it|here|there|"
+    r"sure|maybe|soon|first|second|again|once|twice|not|close|exact|exactly|almost|warm|hot|cold|big|small|more|less|"
+    r"better|worse|right|wrong|correct|true|false|up|down|left|on|off|in|out|one|two|both|use|prefer|pick|choose|"
+    r"write|run|call|import|go|try|do|make|keep|add)\b)[\w`.+#-]+(?:\s+[\w`.+#-]+){0,2}\s*,\s*not\s+"
+    r"(?!(?:yet|now|today|here|there|really|quite|exactly|sure|that|this|it|me|you|bad|great|good)\b)[\w`.+#-]+(?:\s+[\w`.+#-]+){0,2}\s*[.!]*$",
+    guard=_standing,
+    description="'Tabs, not spaces.'",
 )
 
 # conditions that recur: "before you start any task", "before committing", "when you add a route"
@@ -740,7 +789,7 @@ _MODAL_REQ = (
 )
 _en(
     "en.instruction.must", "instruction",
-    "must|have to|has to|need to|needs to|should|supposed to|needs a|need a|gets|get a|requires",
+    "must|have to|has to|need to|needs to|should|supposed to|needs|need a|gets|get a|requires|want to",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*(?:"
     r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|" + _GENERIC
     + r")|gets?\s+(?:a|an|its)|"
@@ -757,9 +806,11 @@ _en(
 )
 _en(
     "en.instruction.we_use", "instruction",
-    "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin",
-    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?we\s+(?:always\s+)?(?:use|'re\s+using|are\s+using|deploy|run|keep|"
-    r"follow|write|manage|host|ship|pin)\s+(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same)\b)\S[^?]*",
+    "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin|"
+    "we don't|we dont|we do not",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?we\s+(?:always\s+|don'?t\s+|do\s+not\s+)?"
+    r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do|allow|merge|commit)\s+"
+    r"(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same|any\s+more|anymore)\b)\S[^?]*",
     guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:for|in)\s+(?:this|the)\s+(?:test|fix|task|pr|demo|example)\b|\bto\s+(?:test|debug|reproduce|check)\b", s, _I),
     description="'We use uv for dependencies', 'we deploy with Helm' — the project's conventions",
 )
