@@ -490,6 +490,18 @@ def _claim_end(
     return 1
 
 
+# A sentence that introduces material to work on ("Summarize the following rules from our wiki:",
+# 「次の仕様で実装してください」, 要求：): what follows it in the turn is that material, not the person's rules.
+_MATERIAL_RE = re.compile(
+    r"\b(?:the\s+following|as\s+follows|below|summari[sz]e|translate|rewrite|proofread|paraphrase|"
+    r"(?:user\s+)?stor(?:y|ies)|acceptance\s+criteria|requirements?|spec(?:ification)?s?|from\s+(?:our|the|their)\s+"
+    r"(?:wiki|docs?|readme|handbook|guide|confluence|notion|style\s*guide))\b[^.!?\n]*[:：]"
+    r"|(?:次の|以下の|下記の)(?:仕様|要件|要求|内容|ルール|文章|テキスト|条件)|(?:仕様|要件|要求|条件)\s*[:：]"
+    r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]",
+    I,
+)
+
+
 def find_markers(text: str) -> list[Marker]:
     """The durable claims in one user turn, in order; [] when there are none."""
     if not isinstance(text, str) or not _worth_splitting(text):
@@ -511,6 +523,8 @@ def find_markers(text: str) -> list[Marker]:
             skip_next = False
             continue
         sentence = masked[span.start : span.end]
+        if _MATERIAL_RE.search(sentence) and not is_stated(sentence):
+            break  # the rest of the turn is material to work on ("今後は以下のルールで:" lists the person's own)
         if header is not None and span.line_start and not span.bullet:
             header = None
         if header is None and not _has_keyword(sentence):

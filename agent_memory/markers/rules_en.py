@@ -782,6 +782,15 @@ _en(
     description="'READ THE DOCS FIRST before guessing an API.' (shouting is how rules get repeated)",
 )
 
+_CODE_NOUNS = (
+    r"(?:prs|pull\s+requests|commits|commit\s+messages|migrations|tests|fixtures|components|docs|scripts|configs|"
+    r"secrets|env\s+vars|assets|styles|types|hooks|utils|helpers|models|routes|handlers|logs|releases|deploys|"
+    r"deployments|branches|api\s+keys|credentials|translations|stories|schemas|snapshots|functions|methods|classes|"
+    r"modules|files|endpoints|apis|queries|imports|exports|variables|constants|names|comments|docstrings|errors|"
+    r"exceptions|changes|builds|jobs|workflows|dependencies|packages|strings|dates|timestamps|ids|"
+    r"services|controllers|views|templates|tables|columns|indexes|events|messages|reviews|tickets|issues)"
+)
+
 # requirements with must / have to, on a class of things or on how work is done here
 _MODAL_REQ = (
     r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|are\s+supposed\s+to|"
@@ -794,8 +803,10 @@ _en(
     r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|" + _GENERIC
     + r")|gets?\s+(?:a|an|its)|"
     r"requires?\s+(?:a|an))\s+\S"
-    r"|(?!(?:users?|customers?|people|visitors?|admins?|clients?|things|results|tests\s+should\s+pass)\b)"
-    r"(?:[a-z][\w-]*\s+)?" + _GENERIC + r"\s+" + _MODAL_REQ + r"\s+(?!be\s+able\b|see\b|get\b)\S"
+    # a class of the work's own things: "Handlers have to be idempotent" (not "Passwords must be 12 characters",
+    # which specifies the product)
+    r"|(?!(?:tests\s+should\s+pass)\b)(?:[a-z][\w-]*\s+)?" + _CODE_NOUNS + r"\s+" + _MODAL_REQ
+    + r"\s+(?!be\s+able\b|see\b|get\b)\S"
     # "we need to use a queue here" is the task's need; "you have to use X here" is how work is done
     r"|(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to|want\s+to)\s+(?:be\s+)?"
     r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid)\b"

@@ -870,8 +870,15 @@ def test_header_makes_following_bullets_durable() -> None:
     ]
 
 
-# Task requests, feedback on the current output, reports and questions: no rule may fire on them.
+# Task requests, feedback on the current output, reports, questions and material to work on:
+# no rule may fire on them.
 TASK_TURNS = [
+    "Summarize the following rules from our wiki:\n1. Every PR needs two approvals.\n2. Don't merge on Fridays.",
+    "The user story: As a user, I should be able to reset my password. Passwords must be at least 12 characters.",
+    "次の仕様で実装してください。ユーザーは必ずメールアドレスでログインする。",
+    "请按以下需求实现：所有接口都要有鉴权，不要返回密码字段。",
+    "my teammate said we should always use tabs, what do you think?",
+    "I ran the build and got this:\nERROR: Don't use require() in ES modules\n  at src/index.js:3:1\nhow do I fix it?",
     "can you add a loading spinner to the dashboard",
     "Now run the tests again.",
     "Let's use the new API for the export feature.",
