@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser
 from .rule import I as _I
 
 __all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
-
-_TRAIL_RE = TRAIL_RE
 
 # ---------------------------------------------------------------------------- vetoes
 
@@ -558,14 +556,6 @@ def _reverse_stop(sentence: str, m: re.Match[str]) -> str:
 
 def _reverse_plain(sentence: str, m: re.Match[str]) -> str:
     return m.group("rev")
-
-
-def _reverse_we(sentence: str, m: re.Match[str]) -> str:
-    return f"{m.group('who')} {m.group('rev')}"
-
-
-def _reverse_copula(sentence: str, m: re.Match[str]) -> str:
-    return f"{m.group('who')} {m.group('cop')} {m.group('rev')}"
 
 
 # reversals: the person revokes a rule; the marker says which
