@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -12,7 +11,7 @@ from dataclasses import dataclass
 
 from agent_memory.model import Redaction
 
-from .checks import _F, _is_placeholder
+from .checks import _F
 from .scrub import INVISIBLE
 from .rules import (
     RULES,
@@ -353,12 +352,13 @@ def _wrapped(text: str, depth: int) -> list[tuple[int, int, str]]:
         rule = next((r for r in _TOKEN_RULES if r.token is not None and r.token(run)), None)
         if rule is not None:
             found.append((start, end, rule.rule_id))
-        elif depth == 0 and _ASCII_LEADS.issuperset(run[::4]) and not _is_placeholder(run) and (inner := _b64_decoded(run)) is not None:
+        elif depth == 0 and _ASCII_LEADS.issuperset(run[::4]) and not _STAND_IN.match(run) and (inner := _b64_decoded(run)) is not None:
             if _findings(inner, depth + 1):
                 found.append((start, end, "base64-wrapped"))
     return found
 
 
+_STAND_IN = re.compile(r"(?i)dummy|fake|example|sample|placeholder")  # a blob that says it is one
 # Each 4-character group of base64 that encodes ASCII starts with one of these (its first
 # six bits are below 32): a cheap test that a run could hide text at all.
 _ASCII_LEADS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef")
@@ -405,8 +405,9 @@ def _visible(text: str) -> tuple[str, list[int] | None]:
 def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
     """``text`` with line breaks inside a token removed (a key wrapped or split over two lines).
 
-    A break counts as inside a token when a run of at least eight token characters, letters
-    and digits both, precedes it and two token characters follow it (after indentation). Returns the joined text, the
+    A break counts as inside a token when a run of at least eight token characters precedes
+    it, letters with digits (or with ``_-+/`` in mixed case), and two token characters follow
+    it (after indentation). Returns the joined text, the
     map back and where each break was, or ``None`` when there is none.
     """
     if "\n" not in text:
@@ -426,8 +427,10 @@ def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
         while run > 0 and lo - run < 200 and text[run - 1] in _JOIN_CHARS:
             run -= 1
         piece = text[run:lo]
-        if len(piece) < 8 or piece.isalpha() or not any(c.isalpha() for c in piece) or not any(c.isdigit() for c in piece):
-            continue  # a word or a number at the end of a line, not a wrapped key
+        if len(piece) < 8 or not any(c.isalpha() for c in piece) or not (any(c.isdigit() for c in piece) or (
+            any(c in "_-+/" for c in piece) and not piece.islower() and not piece.isupper()
+        )):
+            continue  # a word, a number or a path at the end of a line, not a wrapped key
         cuts.append((lo, end))
     if not cuts:
         return None
@@ -523,9 +526,3 @@ def redact(text: str) -> Redaction:
 def contains_secret(text: str) -> bool:
     """Whether :func:`redact` would change ``text``."""
     return bool(_findings(text))
-
-
-def secret_hash(text: str) -> str:
-    """SHA-256 hex digest of the original text, stored instead of plaintext for redacted records."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-

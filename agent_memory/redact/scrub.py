@@ -83,6 +83,10 @@ def scrub_paths(text: str, project_root: str = "", home: str = "", user_names: I
         text = home_re.sub(lambda m: "~" + (m.group("sep") or ""), text)
     text = _OTHER_HOME.sub("~", text)
     text = _TILDE_USER.sub("~", text)
+    return _scrub_names(text, names)
+
+
+def _scrub_names(text: str, names: Iterable[str]) -> str:
     unique = sorted({n.strip() for n in names if len(n.strip()) >= 2}, key=len, reverse=True)
     if unique:
         alt = "|".join(re.escape(n) for n in unique)
@@ -131,8 +135,10 @@ def session_scrubber(cwd: str, project_root: str = "") -> Callable[[str], str]:
     names = [*redact.os_user_names(), *([foreign_name] if foreign_name.lower() not in _GENERIC_USERS else [])]
 
     def scrub(text: str) -> str:
-        text = scrub_paths(text, root, foreign_home or local_home, names)
-        return scrub_paths(text, "", local_home, ()) if foreign_home and local_home != foreign_home else text
+        text = scrub_paths(text, root, foreign_home or local_home)
+        if foreign_home and local_home != foreign_home:
+            text = scrub_paths(text, "", local_home)
+        return _scrub_names(text, names)  # last: a name inside a home must not hide the home
 
     return scrub
 
