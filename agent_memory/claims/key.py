@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
-from ..terms import (
+from ..text import (
     EMPHASIS_JA,
     EMPHASIS_WORDS,
     ENDINGS_JA,

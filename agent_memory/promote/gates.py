@@ -22,7 +22,8 @@ from ..claims.cache import L1View, Summary
 from ..claims.key import CONTRAST, Key, claim_key
 from ..claims.relate import relate
 from ..config import load_config
-from ..store import Paths, now, parse_time
+from ..clock import now, parse_iso
+from ..store import Paths
 from .supersede import superseded
 from .tiers import load_claims, load_decisions, load_registry
 
@@ -494,7 +495,7 @@ def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], mo
         entries = held[claim.id]
         projects = sorted({name for name, _r in entries})
         stamps = [r.get("first_seen", "") for _n, r in entries if r.get("first_seen")] + ([claim.first_seen] if claim.first_seen else [])
-        first = parse_time(min(stamps)) if stamps else None
+        first = parse_iso(min(stamps)) if stamps else None
         age = (moment - first).days if first else 0
         reasons = _hard_reasons(claim)
         if any(r.get("contested") for _n, r in entries) and not claim.contested:
