@@ -406,10 +406,12 @@ def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
                 kept.contested_by.pop(target.id, None)
                 target.contested_by.pop(kept.id, None)
     for claim in claims:
-        if claim.retired_for:
-            # a retired claim no longer contests anything
-            for other in claims:
-                other.contested_by.pop(claim.id, None)
+        if claim.retired_for or claim.rejected:
+            # a retired claim, or one a person rejected (a replacement they did not want), contests nothing
+            for other_id in list(claim.contested_by):
+                other = by_id.get(other_id)
+                if other is not None:
+                    other.contested_by.pop(claim.id, None)
 
 
 # ---------------------------------------------------------------- the gates

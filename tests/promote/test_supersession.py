@@ -108,3 +108,15 @@ def test_an_older_contradiction_is_contested_not_a_replacement(tmp_path: Path) -
     assert result.proposals == []
     claims = result.by_id()
     assert old_id in claims and claims[old_id].contested
+
+
+def test_rejecting_the_replacement_keeps_the_old_rule_uncontested(tmp_path: Path) -> None:
+    from agent_memory.adopt import reject
+
+    store, old_id = _adopted(tmp_path)
+    _revoke(store)
+    result, _counts = stage(store.paths)
+    reject(store.paths, [result.proposals[0].id])
+    stage(store.paths)
+    assert f"- {OLD}" in _session_start(store, "codex").splitlines()
+    assert not plan(store.paths).by_id()[old_id].contested
