@@ -129,6 +129,8 @@ def atoms_from_turn(turn: Turn, project: str) -> list[dict[str, Any]]:
             "transcript": turn.source,
             "line": turn.line,
         }
+        if marker.reverses:
+            atom["reverses"] = redact.redact(marker.reverses).text
         if clean.redacted:
             atom["secret_hash"] = redact.secret_hash(marker.text)
         if block:

@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 from ..index import Index, Row, Source
 from ..errors import StoreError
-from ..store import Paths, StoreLock, read_json, read_jsonl, write_json
+from ..store import Paths, StoreLock, read_json, read_jsonl, refuse_foreign_store, write_json
 
 
 def iter_atoms(paths: Paths) -> Iterator[dict[str, Any]]:
@@ -68,7 +68,7 @@ def _l1_row(kind: str) -> Any:
     An atom's row carries its claim key, which groups observations for prompt recall.
     """
     from ..claims.key import atom_key
-    from ..terms import prompt_terms
+    from ..text import prompt_terms
 
     def make(record: dict[str, Any]) -> Row | None:
         if not record.get("id") or not isinstance(record.get("text"), str):
@@ -133,6 +133,7 @@ def open_index(paths: Paths, sync: bool = True) -> Index:
     A store that cannot hold an index file (missing, read-only) gets one in memory,
     built from the same sources: slower, never wrong.
     """
+    refuse_foreign_store(paths.store)  # no index.db written through a .memory that leads out of the project
     try:
         paths.store.mkdir(parents=True, exist_ok=True)
         index = Index(paths.index, index_sources(paths))
