@@ -20,8 +20,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from .. import text
-from ..model import StoreError
+from ..text import __file__ as _TEXT_SOURCE
+from ..errors import StoreError
 from ..store import Paths, atomic_write
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
@@ -326,7 +326,7 @@ def _whole_lines(path: Path) -> bytes:
 def code_version() -> str:
     """Changes whenever claim identity may change: the cache version and the text of ``claims/key.py``,
     ``claims/relate.py`` and ``text.py`` (whose stemming claim keys share)."""
-    return _code_version(_KEY_SOURCE or "", _RELATE_SOURCE or "", text.__file__ or "")
+    return _code_version(_KEY_SOURCE or "", _RELATE_SOURCE or "", _TEXT_SOURCE or "")
 
 
 @lru_cache(maxsize=4)

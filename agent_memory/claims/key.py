@@ -56,6 +56,15 @@ _CONTRAST_JA = re.compile("(?:ではなく(?:て)?|じゃなく(?:て)?|でな�
 _CONTRAST_ZH = re.compile(r"(用\S*?)\s*(?:不要|别|別|不|而不是)\s*(?=(?:使)?用)")
 # emphasis of Chinese rules ("must"), like always / 必ず
 _EMPHASIS_ZH = re.compile("(?:必须|必需|务必|務必|一定要)")
+# "need to" of Chinese rules, and the forms of 使う ("use") one claim is said in
+_FILLER_CJK = re.compile("需要在|需要")
+_USE_JA = re.compile("使(?:って|う|い|わ)")
+# 「プッシュする前に」 is 「プッシュ前に」; 「実行し」 (a verb's stem form) is 「実行」
+_SURU_MAE = re.compile("する(?=前)")
+_RENYOU_SHI = re.compile("(?<=[\u4e00-\u9fff])し$")
+# 别再 / 不再 (“no longer”) negate like 别 / 不; 了 standing alone is a sentence particle
+_AGAIN_ZH = re.compile("(别|別|不)再在?")
+_PARTICLES_ZH = frozenset({"了", "吧", "呢", "啊"})
 # what a reversal adds to the rule it revokes, when no ``reverses`` wording came with it
 _REVERSAL_WORDS = frozenset({"anymore", "longer"})
 _NEG_EN = NEGATION_WORDS
@@ -113,6 +122,9 @@ def claim_key(text: str) -> Key:
     if "用" in marked:
         marked = _CONTRAST_ZH.sub(rf"\1 {CONTRAST} ", marked)
     marked = _EMPHASIS_ZH.sub("", marked)
+    marked = _FILLER_CJK.sub("", marked)
+    marked = _USE_JA.sub("使用", marked)
+    marked = _AGAIN_ZH.sub(lambda m: "不要" if m.group(1) == "不" else m.group(1), _SURU_MAE.sub("", marked))
     marked = _CONTRAST_EN.sub(lambda m: _contrast_or_negation(m, marked), marked)
     if _POSITIVE_JA.search(marked):
         marked = _POSITIVE_JA.sub(" ", marked)
@@ -127,8 +139,8 @@ def claim_key(text: str) -> Key:
                 if _NEG_JA.search(piece):
                     negated = True
                     piece = _NEG_JA.sub("", piece)
-                piece = _ENDINGS_JA.sub("", piece).strip(PARTICLES_JA)
-                if piece:
+                piece = _RENYOU_SHI.sub("", _ENDINGS_JA.sub("", piece)).strip(PARTICLES_JA)
+                if piece and piece not in _PARTICLES_ZH:
                     tokens.append(piece)
             continue
         if raw in _NEG_EN:

@@ -22,6 +22,8 @@ _SLOT_WORDS = frozenset(
     ポート ブランチ バージョン 用 使用""".split()
 )
 _SLOT_CUES_JA = re.compile("(?:ブランチ|ポート|バージョン|使う|使用|使って|向け|に対して|へ|に|用)")
+# words that open a condition: a value after them says when the rule applies, not what it is
+_CONDITIONS = frozenset("before after when whenever if unless until while once".split())
 # what makes a number a quantity rather than a name: the word before it, or a unit after it
 _NUMBER_SLOTS = frozenset("port to at is be of timeout limit max min under over within after every".split())
 _NUMBER_SLOTS_CJK = ("ポート", "ポートは", "端口", "端口是", "は", "を", "に", "为", "是")
@@ -156,6 +158,8 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
         return ""  # "pnpm, not npm" and "pytest, not unittest": two choices for two jobs
     if len([t for t in ca if t not in _SLOT_WORDS]) < 2:
         return ""  # "use pnpm" / "use pytest": nothing says it is the same job
+    if _CONDITIONS & set(ca[:i]):
+        return ""  # "… before pushing to dev" / "… to release": a condition, and both can hold
     before = ca[i - 1] if i > 0 else ""
     if before in _SLOT_WORDS:
         return f"value swap after '{before}': {x} / {y}"

@@ -22,7 +22,9 @@ from ..claims.cache import L1View, Summary
 from ..claims.key import CONTRAST, Key, claim_key
 from ..claims.relate import relate
 from ..config import load_config
-from ..store import Paths, now, parse_time
+from ..clock import now, parse_iso
+from ..store import Paths
+from .supersede import superseded
 from .tiers import load_claims, load_decisions, load_registry
 
 
@@ -53,6 +55,7 @@ class Claim:
     contested_by: dict[str, str] = field(default_factory=dict)  # other claim id → why
     ambiguous_with: list[str] = field(default_factory=list)
     retired_for: str = ""  # the claim kept over this one by resolve
+    superseded_by: dict[str, Any] | None = None  # what replaced it once adopted: id, text, at, sources
     rejected: bool = False
     rejected_l3: set[str] | None = None  # projects that held it when its L2→L3 proposal was rejected
     blocking: list[str] = field(default_factory=list)
@@ -203,6 +206,7 @@ class _Group:
     summary: Summary = field(default_factory=Summary)
     record: dict[str, Any] | None = None
     tier: str = "L1"
+    superseded_by: dict[str, Any] | None = None  # from a retired record: what replaced it
 
 
 def _groups(paths: Paths, view: L1View) -> list[_Group]:
@@ -211,6 +215,9 @@ def _groups(paths: Paths, view: L1View) -> list[_Group]:
     for tier, path in (("L2", paths.l2), ("L3", paths.l3)):
         for record in load_claims(path):
             if record.get("retired"):
+                former = groups.get(_record_key(record, keys).text)
+                if former is not None and isinstance(record.get("superseded_by"), dict):
+                    former.superseded_by = record["superseded_by"]
                 continue
             key = _record_key(record, keys)
             group = groups.setdefault(key.text, _Group(key))
@@ -352,6 +359,7 @@ def _claim_of(groups: list[_Group], view: L1View) -> Claim:
         kind = sorted(kinds, key=lambda k: (-kinds[k], k))[0]
         claim = Claim(id=short_hash("claim", head.key.text), key=head.key, keys=keys, text=text, kind=kind)
     claim.summary = summary
+    claim.superseded_by = next((g.superseded_by for g in groups if g.superseded_by), None)
     claim.atom_source = partial(_atoms_of, view, groups)
     claim.stated = claim.stated or summary.stated
     claim.redacted = summary.redacted
@@ -398,21 +406,30 @@ def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
                 kept.contested_by.pop(target.id, None)
                 target.contested_by.pop(kept.id, None)
     for claim in claims:
-        if claim.retired_for:
-            # a retired claim no longer contests anything
-            for other in claims:
-                other.contested_by.pop(claim.id, None)
+        if claim.retired_for or claim.rejected:
+            # a retired claim, or one a person rejected (a replacement they did not want), contests nothing
+            for other_id in list(claim.contested_by):
+                other = by_id.get(other_id)
+                if other is not None:
+                    other.contested_by.pop(claim.id, None)
 
 
 # ---------------------------------------------------------------- the gates
 
 
-def _gate_l2(claim: Claim, gates: dict[str, Any]) -> tuple[str, list[str]]:
-    """The path a claim takes from L1 to L2, or the reasons it cannot yet."""
-    hard = _hard_reasons(claim)
+def _gate_l2(claim: Claim, gates: dict[str, Any], replaces: Iterable[str] = ()) -> tuple[str, list[str]]:
+    """The path a claim takes from L1 to L2, or the reasons it cannot yet.
+
+    A claim that replaces adopted ones (``replaces``: a later reversal or correction) needs no
+    more evidence: the person changed their mind once, and a reviewer decides.
+    """
+    replaced = set(replaces)
+    hard = _hard_reasons(claim, replaced)
     sessions, days = claim.count("sessions"), claim.count("days")
     default, stated, verified = gates["l2"], gates["l2_stated"], gates["l2_verified"]
     if not hard:
+        if replaced:
+            return "supersedes", []
         if sessions >= default["sessions"] and days >= default["days"]:
             return "default", []
         if claim.stated and sessions >= stated["sessions"] and days >= stated["days"]:
@@ -430,14 +447,15 @@ def _gate_l2(claim: Claim, gates: dict[str, Any]) -> tuple[str, list[str]]:
     return "", reasons
 
 
-def _hard_reasons(claim: Claim) -> list[str]:
+def _hard_reasons(claim: Claim, replaced: set[str] | None = None) -> list[str]:
     reasons = []
     if claim.redacted:
         reasons.append("redacted")
     if claim.retired_for:
         reasons.append(f"retired in favour of {claim.retired_for}")
-    if claim.contested:
-        reasons.append("contested by " + ", ".join(sorted(claim.contested_by)))
+    clashes = sorted(set(claim.contested_by) - (replaced or set()))
+    if clashes:
+        reasons.append("contested by " + ", ".join(clashes))
     if claim.ambiguous_with:
         reasons.append("ambiguous: close to " + ", ".join(claim.ambiguous_with))
     if claim.rejected:
@@ -479,7 +497,7 @@ def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], mo
         entries = held[claim.id]
         projects = sorted({name for name, _r in entries})
         stamps = [r.get("first_seen", "") for _n, r in entries if r.get("first_seen")] + ([claim.first_seen] if claim.first_seen else [])
-        first = parse_time(min(stamps)) if stamps else None
+        first = parse_iso(min(stamps)) if stamps else None
         age = (moment - first).days if first else 0
         reasons = _hard_reasons(claim)
         if any(r.get("contested") for _n, r in entries) and not claim.contested:
@@ -529,15 +547,17 @@ def _plan(paths: Paths, config: dict[str, Any], view: L1View | None) -> Plan:
     for claim in claims:
         if claim.retired_for and claim.tier in ("L2", "L3"):
             retired_for[claim.retired_for].append(claim.id)
+    by_id = {c.id: c for c in claims}
     for claim in claims:
         if claim.tier != "L1":
             continue
-        path, reasons = _gate_l2(claim, gates)
+        later = superseded(claim, by_id)
+        path, reasons = _gate_l2(claim, gates, later)
         claim.blocking = reasons
         if not path:
             blocked.append({"claim_id": claim.id, "text": claim.text, "reasons": reasons, "to": "L2"})
             continue
-        replaces = tuple(retired_for.get(claim.id, ()))
+        replaces = tuple(sorted({*retired_for.get(claim.id, ()), *later}))
         proposals.append(
             Proposal(
                 id=short_hash("proposal", claim.id, "L2"), claim_id=claim.id, text=claim.text, source_tier="L1",
@@ -547,7 +567,6 @@ def _plan(paths: Paths, config: dict[str, Any], view: L1View | None) -> Plan:
             )
         )
     cross, cross_blocked = _cross_project(paths, claims, config, moment)
-    by_id = {c.id: c for c in claims}
     for item in cross_blocked:
         by_id[item["claim_id"]].blocking = item["reasons"]
     proposals.extend(cross)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..index import Index, Row, Source
-from ..model import StoreError
+from ..errors import StoreError
 from ..store import Paths, StoreLock, read_json, read_jsonl, refuse_foreign_store, write_json
 
 
