@@ -119,3 +119,13 @@ def test_sound_text_always_encodes_and_keeps_what_already_did(text: str) -> None
         assert "\ufffd" in sound
     else:
         assert sound is text
+
+
+def test_a_huge_message_whose_record_starts_unlike_the_usual_is_judged_by_how_it_starts(tmp_path: Path) -> None:
+    unknown = {"type": "agent-name", "agentName": "reviewer"}  # a bookkeeping line nothing classifies
+    huge = {"type": "user", "sessionId": "s1", "uuid": "u1", "timestamp": "2026-03-01T10:00:01Z",
+            "message": {"role": "user", "content": "x" * (1300 * 1024)}}
+    for separators in ((",", ":"), (", ", ": ")):  # as Claude Code writes it, and spaced
+        path = tmp_path / "big.jsonl"
+        path.write_text("".join(json.dumps(r, separators=separators) + "\n" for r in (unknown, huge)), encoding="utf-8")
+        assert detect_agent(str(path)) == "claude"
