@@ -356,7 +356,8 @@ def _open(path: str) -> IO[bytes]:
 def detect_agent(path: str) -> str:
     """Tell which agent wrote a transcript file ("claude", "codex" or "gemini").
 
-    Looks only at the file name and the first few lines; raises UnknownFormat otherwise.
+    Looks only at the first lines (a huge one by how it starts) and, for an empty file, the name;
+    raises UnknownFormat otherwise.
     """
     path = os.fspath(path)
     f = _open(path)
