@@ -22,6 +22,7 @@ from agent_memory.transcripts import listed
 
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
 if TYPE_CHECKING:  # pragma: no cover - types only
+    import re
     from typing import IO, Any
 
     from agent_memory.model import ReadResult
@@ -128,7 +129,7 @@ _PROMPT_FILE_LIMIT = 256 * 1024
 _ARGUMENTS_LIMIT = 16 * 1024  # the most a saved prompt's expansion may add to its body
 
 
-def _custom_prompts() -> list[Any]:
+def _custom_prompts() -> list[tuple[int, re.Pattern[str]]]:
     """The person's saved prompts (``<codex home>/prompts/*.md``) as patterns matching their expansion.
 
     Each placeholder (``$1``…``$9``, ``$ARGUMENTS``, ``$NAME``) becomes a group capturing what
@@ -172,7 +173,7 @@ def _without_frontmatter(text: str) -> str:
     return "" if after < 0 else text[after + 1 :]
 
 
-def _typed_arguments(text: str, prompts: list[Any]) -> str:
+def _typed_arguments(text: str, prompts: list[tuple[int, re.Pattern[str]]]) -> str:
     """``text``, or only the arguments the person typed when it is a saved prompt's expansion."""
     for size, pattern in prompts:
         if len(text) > size + _ARGUMENTS_LIMIT:

@@ -33,6 +33,15 @@ def strip_injected(text: str) -> str:
     Text that holds none of it comes back unchanged (same object); otherwise the rest,
     stripped of the blank lines left where the blocks were.
     """
+    out = _strip_once(text)
+    for _ in range(8):  # cutting one block can join the pieces of another: go on until nothing changes
+        if out is text:
+            break
+        text, out = out, _strip_once(out)
+    return out
+
+
+def _strip_once(text: str) -> str:
     if not text or ("<" not in text and _OUR_MARK not in text and "review" not in text):
         return text
     out = text
@@ -64,8 +73,20 @@ def _cut_wrapped(text: str, opening: str, closing: str) -> str:
 
 
 def _is_heading(line: str) -> bool:
+    """``… (agent-memory; …):`` ending the line (or only an agent's tags after it)."""
     mark = line.find(_OUR_MARK)
-    return 0 <= mark <= _HEADING_LEAD and line.rstrip().endswith(":")
+    if not 0 <= mark <= _HEADING_LEAD:
+        return False
+    close = line.find("):", mark)
+    if close < 0:
+        return False
+    rest = line[close + 2 :].strip()
+    while rest.startswith("<") and ">" in rest:  # an agent's tags, glued to the heading
+        tag, _, rest = rest.partition(">")
+        if " " in tag:
+            return False
+        rest = rest.strip()
+    return not rest
 
 
 def _is_trailer(line: str) -> bool:

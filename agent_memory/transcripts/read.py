@@ -185,8 +185,10 @@ _CLAUDE_BOOKKEEPING = frozenset({"file-history-snapshot", "queue-operation"})
 _SIG_CODEX = re.compile(
     rb'\A\s*\{"timestamp":"[^"]*","type":"(?:session_meta|response_item|event_msg|turn_context)"'
 )
-_SIG_CLAUDE = re.compile(rb'\A\s*\{"(?:parentUuid|type":"summary","summary)"')
-_SIG_CLAUDE_RECORD = re.compile(rb'\A\s*\{"type":"(?:user|assistant)",.{0,2000}?"(?:sessionId|parentUuid|uuid)":', re.S)
+_SIG_CLAUDE = re.compile(rb'\A\s*\{\s*"(?:parentUuid"|type"\s*:\s*"summary"\s*,\s*"summary")')
+_SIG_CLAUDE_RECORD = re.compile(
+    rb'\A\s*\{\s*"type"\s*:\s*"(?:user|assistant)"\s*,.{0,2000}?"(?:sessionId|parentUuid|uuid)"\s*:', re.S
+)
 _SIG_GEMINI = re.compile(rb'"projectHash"\s*:')
 _SIG_GEMINI_SESSION = re.compile(rb'"sessionId"\s*:')
 
@@ -354,7 +356,8 @@ def _open(path: str) -> IO[bytes]:
 def detect_agent(path: str) -> str:
     """Tell which agent wrote a transcript file ("claude", "codex" or "gemini").
 
-    Looks only at the file name and the first few lines; raises UnknownFormat otherwise.
+    Looks only at the first lines (a huge one by how it starts) and, for an empty file, the name;
+    raises UnknownFormat otherwise.
     """
     path = os.fspath(path)
     f = _open(path)

@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent_memory.transcripts import detect_agent, iter_transcript_files, read_transcript
+from agent_memory.transcripts.read import sound_text
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE = "From now on, always run the linter before committing"
@@ -102,3 +105,27 @@ def test_a_session_opening_with_a_snapshot_and_a_huge_message_is_a_claude_transc
     assert detect_agent(str(path)) == "claude"
     users = [t for t in read_transcript(str(path)).turns if t.role == "user"]
     assert len(users) == 2 and users[1].text == f"{RULE}, please."
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=40))
+def test_sound_text_always_encodes_and_keeps_what_already_did(text: str) -> None:
+    sound = sound_text(text)
+    sound.encode("utf-8")
+    assert len(sound) == len(text)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        assert "\ufffd" in sound
+    else:
+        assert sound is text
+
+
+def test_a_huge_message_whose_record_starts_unlike_the_usual_is_judged_by_how_it_starts(tmp_path: Path) -> None:
+    unknown = {"type": "agent-name", "agentName": "reviewer"}  # a bookkeeping line nothing classifies
+    huge = {"type": "user", "sessionId": "s1", "uuid": "u1", "timestamp": "2026-03-01T10:00:01Z",
+            "message": {"role": "user", "content": "x" * (1300 * 1024)}}
+    for separators in ((",", ":"), (", ", ": ")):  # as Claude Code writes it, and spaced
+        path = tmp_path / "big.jsonl"
+        path.write_text("".join(json.dumps(r, separators=separators) + "\n" for r in (unknown, huge)), encoding="utf-8")
+        assert detect_agent(str(path)) == "claude"

@@ -154,3 +154,16 @@ def test_codex_recordings_of_our_context(tmp_path: Path) -> None:
     texts = _user_texts(_jsonl(tmp_path / "rollout-2026-03-01T10-00-00-x1.jsonl", records))
     assert texts == [TYPED]
     assert _leaks(texts) == []
+
+
+_PIECES = ["<hook_context>", "</hook_context>", "<system-reminder>", "</system-reminder>", "<user-prompt-submit-hook>",
+           "</user-prompt-submit-hook>", HEADINGS["L2"] + "\n", "\n" + PROMPT_HEADING + "\n", "\n", "- a rule", "2 proposals await review: /x",
+           "SessionStart hook success:", " words ", "(agent-memory", ":", "<hook_con", "text>"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12))
+def test_stripping_twice_changes_nothing(pieces: list[str]) -> None:
+    once = strip_injected("".join(pieces))
+    assert strip_injected(once) == once
+    assert "<hook_context>" not in once and "<user-prompt-submit-hook>" not in once
