@@ -397,10 +397,12 @@ _RULES_BY_LANG: dict[str, tuple[MarkerRule, ...]] = {
 _KEYWORDS: tuple[str, ...] = tuple(sorted({k for r in RULES for k in r.keywords}))
 
 
+_KEYWORD_RE = re.compile("|".join(re.escape(k) for k in sorted(_KEYWORDS, key=len, reverse=True)))
+
+
 def _has_keyword(text: str) -> bool:
-    """The prefilter: does any rule's cue word occur at all?"""
-    lowered = text.lower()
-    return any(k in lowered for k in _KEYWORDS)
+    """The prefilter: does any rule's cue word occur at all? (one regex pass over the text)"""
+    return _KEYWORD_RE.search(text.lower()) is not None
 
 # ------------------------------------------------------------------------ stated / headers
 
@@ -496,6 +498,8 @@ _MATERIAL_RE = re.compile(
     r"\b(?:the\s+following|as\s+follows|below|summari[sz]e|translate|rewrite|proofread|paraphrase|"
     r"(?:user\s+)?stor(?:y|ies)|acceptance\s+criteria|requirements?|spec(?:ification)?s?|from\s+(?:our|the|their)\s+"
     r"(?:wiki|docs?|readme|handbook|guide|confluence|notion|style\s*guide))\b[^.!?\n]*[:：]"
+    r"|\b(?:(?:here'?s|this\s+is|i\s+got|got)\s+(?:the\s+|this\s+|an?\s+)?)?(?:error|output|log|logs|stack\s*trace|traceback)"
+    r"(?:\s+(?:message|output))?\s*[:：]|\b(?:i\s+)?got\s+this\s*[:：]"
     r"|(?:次の|以下の|下記の)(?:仕様|要件|要求|内容|ルール|文章|テキスト|条件)|(?:仕様|要件|要求|条件)\s*[:：]"
     r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]",
     I,
@@ -542,11 +546,12 @@ def find_markers(text: str) -> list[Marker]:
         end = span.end
         stated = False
         hard = _hard_vetoed(sentence, lang) if vetoed else vetoed
+        lowered = sentence.lower()
         if len(hard) < len(KIND_PRIORITY):
             for rule in _RULES_BY_LANG[lang]:
                 if rule.kind in hard:
                     continue
-                m = rule.matches(sentence)
+                m = rule.matches(sentence, lowered)
                 if m is None:
                     continue
                 if rule.kind in vetoed:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..text import HAN, HIRAGANA, KATAKANA
 
@@ -55,10 +56,16 @@ class MarkerRule:
     def keywords(self) -> tuple[str, ...]:
         return tuple(self.cue.split("|"))
 
-    def matches(self, sentence: str) -> re.Match[str] | None:
-        """The rule's match in a (masked) sentence, guard included; None when it does not fire."""
-        lowered = sentence.lower()
-        if not any(k in lowered for k in self.keywords):
+    @cached_property
+    def _cue_re(self) -> re.Pattern[str]:
+        return re.compile("|".join(re.escape(k) for k in sorted(self.keywords, key=len, reverse=True)))
+
+    def matches(self, sentence: str, lowered: str | None = None) -> re.Match[str] | None:
+        """The rule's match in a (masked) sentence, guard included; None when it does not fire.
+
+        ``lowered`` is ``sentence.lower()`` when the caller has it already (one per sentence, not per rule).
+        """
+        if self._cue_re.search(sentence.lower() if lowered is None else lowered) is None:
             return None
         m = self.pattern.search(sentence)
         if m is None or (self.guard is not None and not self.guard(sentence, m)):

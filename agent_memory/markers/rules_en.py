@@ -563,11 +563,12 @@ _en(
     "en.instruction.reversal_anymore", "instruction",
     "anymore|any more|any longer",
     r"^\W*(?:(?:please|pls|and|also|but|so|ok|okay|oh|hey|btw)\s*,?\s+)*(?:(?:you\s+)?(?:don'?t|do\s+not)\s+"
-    r"(?!" + _NOT_RULE_VERBS + r")(?P<rev>[a-z][\w-]*\b[^?]*?)"
+    r"(?:(?:have|need)\s+to\s+(?P<rev3>[a-z][\w-]*\b[^?]*?)|(?!" + _NOT_RULE_VERBS + r")(?P<rev>[a-z][\w-]*\b[^?]*?))"
     r"|(?P<who>we|i)\s+(?:don'?t|do\s+not)\s+(?P<rev2>(?:use|run|deploy|support|ship|maintain|write|host|"
-    r"allow|require|keep|target|publish)\b[^?]*?))\s+(?:anymore|any\s+more|any\s+longer)\b",
-    guard=lambda s, m: not _HERE_AND_NOW_RE.search((m.group("rev") or m.group("rev2") or "").replace("anymore", "")),
-    reverses=lambda s, m: m.group("rev") or f"{m.group('who')} {m.group('rev2')}",
+    r"allow|require|keep|target|publish|need)\b[^?]*?))\s+(?:anymore|any\s+more|any\s+longer)\b",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(
+        (m.group("rev") or m.group("rev2") or m.group("rev3") or "").replace("anymore", "")),
+    reverses=lambda s, m: m.group("rev") or m.group("rev3") or f"{m.group('who')} {m.group('rev2')}",
     description="'Don't run the linter before every commit anymore' — reverses 'run the linter before every commit'",
 )
 _en(
@@ -598,9 +599,9 @@ _en(
     r"(?:^|[,;:—–]\s*)(?:(?:and|also|but|so|ok|okay|btw|fyi|note)\s*,?\s+)*(?:"
     r"(?P<who>(?:the\s+|our\s+)?[\w`./-]+(?:\s+[\w`./-]+){0,3}?)\s+(?P<cop>is|are)\s+no\s+longer\s+"
     r"(?P<rev>(?:used|needed|required|supported|maintained|allowed|deployed|installed|in\s+use|part\s+of|"
-    r"the\s+\w+|a\s+\w+|an\s+\w+|our\s+\w+|how|where|called|named|run|done|kept)\b[^?]*)"
+    r"the\s+\w+|a\s+\w+|an\s+\w+|our\s+\w+|how|where|called|named|run|done|kept)\b(?:[^?;.!]|\.(?=\w))*)"
     r"|(?P<who2>we|i)\s+no\s+longer\s+(?P<rev2>(?:use|run|deploy|support|need|ship|maintain|write|host|allow|"
-    r"require|want|keep|target|publish)\b[^?]*))",
+    r"require|want|keep|target|publish)\b(?:[^?;.!]|\.(?=\w))*))",
     guard=lambda s, m: not re.match(r"(?:it|this|that|they|he|she)$", (m.group("who") or "x").strip(), _I)
     and not _HERE_AND_NOW_RE.search(m.group("rev") or m.group("rev2") or ""),
     reverses=lambda s, m: (f"{m.group('who')} {m.group('cop')} {m.group('rev')}" if m.group("rev")

@@ -108,7 +108,9 @@ _cjk(
 
 # standing prohibitions and requirements: a generic object, no pointing word (这个, 那里, 它), and not
 # a task request (帮我 …) or a for-now (先不要 "don't yet")
-_ZH_HERE_RE = re.compile(r"这|這|那|它|上面|下面|刚才|剛才|帮我|幫我|帮忙|幫忙|先不|先别|先別|还没|還沒|忘")
+_ZH_HERE_RE = re.compile(
+    r"这|這|那|它|上面|下面|刚才|剛才|帮我|幫我|帮忙|幫忙|先不|先别|先別|还没|還沒|忘|一下|看看|试试|試試"
+)
 _ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|記得|以后|以後|今后|今後)?[，,\s]*"
 
 

@@ -28,6 +28,12 @@ REVERSALS = [
     ("もうモックは使わないでください。", "モックは使ってください"),
     ("以后不再用 Docker Compose 了，改用 Podman。", "用 Docker Compose"),
     ("别再加 console.log 了。", "加 console.log"),
+    ("you don't have to ask before running tests anymore", "ask before running tests"),
+    ("We don't need the staging step anymore.", "We need the staging step"),
+    ("Prettier is no longer used; Biome formats everything.", "Prettier is used"),
+    ("もうJestは使っていません。", "Jestは使っています"),
+    ("今後はもうコメントを英語で書かなくていいです。", "コメントを英語で書く"),
+    ("changelogはもう手で更新しなくていい。", "changelogは手で更新する"),
 ]
 
 

@@ -422,7 +422,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     "en.instruction.reversal_anymore": [
         ("don't run the linter before every commit anymore, CI does it now", INS),
-        ("You don't need to ask before running tests anymore.", None),
+        ("You don't need to ask before running tests anymore.", INS),
         ("Please don't squash merge PRs anymore.", INS),
         ("We don't deploy on Fridays anymore.", INS),
         ("Don't do that anymore.", None),
@@ -915,6 +915,8 @@ TASK_TURNS = [
     "次の仕様で実装してください。ユーザーは必ずメールアドレスでログインする。",
     "请按以下需求实现：所有接口都要有鉴权，不要返回密码字段。",
     "my teammate said we should always use tabs, what do you think?",
+    "this is the error: Error: never call this before init",
+    "got this: WARN always pass a key to list items",
     "I ran the build and got this:\nERROR: Don't use require() in ES modules\n  at src/index.js:3:1\nhow do I fix it?",
     "can you add a loading spinner to the dashboard",
     "Now run the tests again.",
@@ -944,6 +946,9 @@ TASK_TURNS = [
     "先不要推送。",
     "这个文件不要改。",
     "以后再优化性能。",
+    "エラーメッセージを日本語に翻訳してください。",
+    "余計なことしないで。",
+    "提交之前先运行一下测试看看。",
     "所有测试都失败了。",
     "我们不再讨论这个了。",
 ]
