@@ -533,3 +533,18 @@ def test_control_and_bidi_characters_never_stay_raw(env: Env, picked: list[str])
                 raw = c[0]
                 assert raw not in text, f"{raw!r} is raw in {name}"
                 assert json.dumps(raw)[1:-1] not in text, f"{raw!r} is escaped in {name}"
+
+
+def test_documented_samples_and_field_names_are_not_quarantined(env: Env) -> None:
+    """``session_key=session_id_v2`` and AWS's documented ``AKIAIOSFODNN7EXAMPLE`` are not secrets: the claims
+    that mention them are ingested unredacted and can be staged."""
+    from agent_memory.ingest import ingest
+
+    claims = ["From now on, always set session_key=session_id_v2 in the test settings.",
+              "From now on, always use AKIAIOSFODNN7EXAMPLE as the access key in the docs."]
+    made = [write_jsonl(env.tmp / "t" / f"b{n}.jsonl", claude_lines(f"benign-{n}", env.root, [(f"{day}T10:0{k}:00Z", c) for k, c in enumerate(claims)]))
+            for n, day in enumerate(("2026-03-09", "2026-03-10"))]
+    ingest(env.paths(), [str(f) for f in made])
+    atoms = [json.loads(line) for line in (env.store / "L1" / "atoms.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {a["text"] for a in atoms} == set(claims)
+    assert not any(a["redacted"] for a in atoms)
