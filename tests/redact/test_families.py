@@ -64,6 +64,9 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         (f"openssl enc -aes-256-cbc -k «{pw()}» -in a -out b", "cli-password"),
         (f"openssl pkcs12 -export -passout pass:«{pw()}» -out cert.p12", "cli-password"),
         ("zip -r backup.zip src && docker ps", None),
+        (f"curl -u deploy:«{pw()}» https://ci.internal/api", "curl-credentials"),
+        (f"PGPASSWORD=«{pw()}» psql -h db shop", "password-assignment"),
+        (f"SSHPASS=«{pw()}» sshpass -e ssh build", "cli-password"),
     ],
     "sudo-password": [
         (f"echo «{pw()}» | sudo -S apt-get update", "sudo-password"),
@@ -71,9 +74,6 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         (f"sudo -S id <<< '«{pw()}»'", "sudo-password"),
         ('echo "$PASSWORD" | sudo -S apt-get update', None),
         ("echo done | sudo tee /etc/motd", None),
-        (f"curl -u deploy:«{pw()}» https://ci.internal/api", "curl-credentials"),
-        (f"PGPASSWORD=«{pw()}» psql -h db shop", "password-assignment"),
-        (f"SSHPASS=«{pw()}» sshpass -e ssh build", "cli-password"),
     ],
     "stated-password": [
         (f"the staging database password is «{pw()}»", "stated-password"),
