@@ -103,6 +103,7 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
     "pgpass-password": [
         (f"db.internal:5432:shop:app:«{pw()}»", "pgpass-password"),
         (f"echo 'localhost:5432:*:postgres:«{pw()}»' > ~/.pgpass", "pgpass-password"),
+        (f"use `db.internal:5432:shop:app:«{pw()}»` there", "pgpass-password"),
         ("00:11:22:33:44:55", None),  # a MAC address
         ("12:30:00:12:45", None),
     ],

@@ -159,11 +159,12 @@ def place(where: str, secret: str, pad: int) -> str:
 
 
 def pieces(prefix: str, body: str, suffix: str = "") -> list[str]:
-    """Every 12-character piece of the secret that holds some of its random part (fixed text such as a
-    PEM header may stay: it tells nothing)."""
+    """Every 12-character piece of the secret that holds at least four characters of its random part (fixed
+    text such as a PEM header may stay: it tells nothing; with fewer random characters a piece can match what
+    replaced the secret by chance, as "…password r" matches "password redactedsecret")."""
     secret = prefix + body + suffix
-    last = min(len(prefix) + len(body) - 1, len(secret) - 12)
-    return [secret[i:i + 12] for i in range(max(0, len(prefix) - 11), last + 1)]
+    last = min(len(prefix) + len(body) - 4, len(secret) - 12)
+    return [secret[i:i + 12] for i in range(max(0, len(prefix) - 8), last + 1)]
 
 
 def transcripts(folder: Path, agent: str, text: str, root: Path) -> list[Path]:
@@ -262,6 +263,7 @@ def transcripts_of(folder: Path, agent: str, texts: list[str], root: Path) -> li
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**64), where=st.sampled_from(PLACES), agent=st.sampled_from(["claude", "codex", "gemini"]))
+@example(seed=188, where="in-claim", agent="claude")  # a netrc password starting with "r" next to "redactedsecret"
 def test_every_new_family_never_reaches_disk(env: Env, seed: int, where: str, agent: str) -> None:
     """A fresh random secret of every command, sentence, config-file and disguised shape, one per turn:
     after ingest, promote --write, adopt and a search, no piece of any is in any file (index.db included)."""
