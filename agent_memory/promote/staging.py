@@ -220,7 +220,7 @@ def _render_version() -> str:
     from .. import redact
 
     digest = hashlib.sha1()
-    for source in (__file__, redact.__file__):
+    for source in (__file__, redact.scrub.__file__):
         with contextlib.suppress(OSError):
             digest.update(Path(source).read_bytes())
     return digest.hexdigest()[:16]

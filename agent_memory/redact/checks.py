@@ -619,7 +619,7 @@ def _config_value_ok(m: re.Match[str]) -> bool:
 
 
 _PGPASS_HOST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-*[]")
-_PGPASS_REST = re.compile(r"(?:\d{2,5}|\*):[^:\s\"']+:[^:\s\"']+:(?P<s>[^\s\"']{1,256})")
+_PGPASS_REST = re.compile(r"(?:\d{2,5}|\*):[^:\s\"'`]+:[^:\s\"'`]+:(?P<s>[^\s\"'`]{1,256})")
 
 
 def _pgpass_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
@@ -628,7 +628,7 @@ def _pgpass_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]
     while start > 0 and hs - start < 253 and text[start - 1] in _PGPASS_HOST:
         start -= 1
     host = text[start:hs]
-    if not host or (start > 0 and text[start - 1] not in " \t\n\"'=>"):
+    if not host or (start > 0 and text[start - 1] not in " \t\n\"'`=>(["):
         return
     if not (host == "*" or "." in host or host.lower() == "localhost" or any(c.isalpha() for c in host)):
         return  # 00:11:22:33:44 is a MAC address, 12:30:00:… a time

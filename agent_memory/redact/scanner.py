@@ -193,7 +193,8 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
                 assert_branches.setdefault(ahead, []).append(behind + f"(?P<{name}>)")
         alts = [_trie(literal_branches)] if literal_branches else []
         for ahead, behinds in sorted(assert_branches.items()):
-            alts.append(ahead + ("(?:" + "|".join(behinds) + ")" if len(behinds) > 1 else behinds[0]))
+            # the look-behinds first: each is one fixed-length check, the look-ahead may scan far
+            alts.append(("(?:" + "|".join(behinds) + ")" if len(behinds) > 1 else behinds[0]) + ahead)
         body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
         pattern = re.compile((re.escape(chr(anchor_byte)) + body).encode("latin-1"))
         passes.append((space, anchor_byte, pattern))
@@ -419,9 +420,11 @@ def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
         lo = at - 1 if at and text[at - 1] == "\r" else at
         end = at + 1
         at = text.find("\n", end)
+        if lo < 8 or text[lo - 1] not in _JOIN_CHARS:
+            continue  # most lines end in punctuation or a blank
         while end < n and text[end] in " \t":
             end += 1
-        if lo < 4 or not _JOIN_CHARS.issuperset(text[lo - 4 : lo]) or not _JOIN_CHARS.issuperset(text[end : end + 2] or "."):
+        if not _JOIN_CHARS.issuperset(text[end : end + 2] or "."):
             continue
         run = lo
         while run > 0 and lo - run < 200 and text[run - 1] in _JOIN_CHARS:

@@ -64,6 +64,9 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         (f"openssl enc -aes-256-cbc -k «{pw()}» -in a -out b", "cli-password"),
         (f"openssl pkcs12 -export -passout pass:«{pw()}» -out cert.p12", "cli-password"),
         ("zip -r backup.zip src && docker ps", None),
+        (f"curl -u deploy:«{pw()}» https://ci.internal/api", "curl-credentials"),
+        (f"PGPASSWORD=«{pw()}» psql -h db shop", "password-assignment"),
+        (f"SSHPASS=«{pw()}» sshpass -e ssh build", "cli-password"),
     ],
     "sudo-password": [
         (f"echo «{pw()}» | sudo -S apt-get update", "sudo-password"),
@@ -71,9 +74,6 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         (f"sudo -S id <<< '«{pw()}»'", "sudo-password"),
         ('echo "$PASSWORD" | sudo -S apt-get update', None),
         ("echo done | sudo tee /etc/motd", None),
-        (f"curl -u deploy:«{pw()}» https://ci.internal/api", "curl-credentials"),
-        (f"PGPASSWORD=«{pw()}» psql -h db shop", "password-assignment"),
-        (f"SSHPASS=«{pw()}» sshpass -e ssh build", "cli-password"),
     ],
     "stated-password": [
         (f"the staging database password is «{pw()}»", "stated-password"),
@@ -103,6 +103,7 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
     "pgpass-password": [
         (f"db.internal:5432:shop:app:«{pw()}»", "pgpass-password"),
         (f"echo 'localhost:5432:*:postgres:«{pw()}»' > ~/.pgpass", "pgpass-password"),
+        (f"use `db.internal:5432:shop:app:«{pw()}»` there", "pgpass-password"),
         ("00:11:22:33:44:55", None),  # a MAC address
         ("12:30:00:12:45", None),
     ],

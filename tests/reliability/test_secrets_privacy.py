@@ -159,11 +159,12 @@ def place(where: str, secret: str, pad: int) -> str:
 
 
 def pieces(prefix: str, body: str, suffix: str = "") -> list[str]:
-    """Every 12-character piece of the secret that holds some of its random part (fixed text such as a
-    PEM header may stay: it tells nothing)."""
+    """Every 12-character piece of the secret that holds at least four characters of its random part (fixed
+    text such as a PEM header may stay: it tells nothing; with fewer random characters a piece can match what
+    replaced the secret by chance, as "…password r" matches "password redactedsecret")."""
     secret = prefix + body + suffix
-    last = min(len(prefix) + len(body) - 1, len(secret) - 12)
-    return [secret[i:i + 12] for i in range(max(0, len(prefix) - 11), last + 1)]
+    last = min(len(prefix) + len(body) - 4, len(secret) - 12)
+    return [secret[i:i + 12] for i in range(max(0, len(prefix) - 8), last + 1)]
 
 
 def transcripts(folder: Path, agent: str, text: str, root: Path) -> list[Path]:
@@ -262,6 +263,7 @@ def transcripts_of(folder: Path, agent: str, texts: list[str], root: Path) -> li
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**64), where=st.sampled_from(PLACES), agent=st.sampled_from(["claude", "codex", "gemini"]))
+@example(seed=188, where="in-claim", agent="claude")  # a netrc password starting with "r" next to "redactedsecret"
 def test_every_new_family_never_reaches_disk(env: Env, seed: int, where: str, agent: str) -> None:
     """A fresh random secret of every command, sentence, config-file and disguised shape, one per turn:
     after ingest, promote --write, adopt and a search, no piece of any is in any file (index.db included)."""
@@ -533,3 +535,18 @@ def test_control_and_bidi_characters_never_stay_raw(env: Env, picked: list[str])
                 raw = c[0]
                 assert raw not in text, f"{raw!r} is raw in {name}"
                 assert json.dumps(raw)[1:-1] not in text, f"{raw!r} is escaped in {name}"
+
+
+def test_documented_samples_and_field_names_are_not_quarantined(env: Env) -> None:
+    """``session_key=session_id_v2`` and AWS's documented ``AKIAIOSFODNN7EXAMPLE`` are not secrets: the claims
+    that mention them are ingested unredacted and can be staged."""
+    from agent_memory.ingest import ingest
+
+    claims = ["From now on, always set session_key=session_id_v2 in the test settings.",
+              "From now on, always use AKIAIOSFODNN7EXAMPLE as the access key in the docs."]
+    made = [write_jsonl(env.tmp / "t" / f"b{n}.jsonl", claude_lines(f"benign-{n}", env.root, [(f"{day}T10:0{k}:00Z", c) for k, c in enumerate(claims)]))
+            for n, day in enumerate(("2026-03-09", "2026-03-10"))]
+    ingest(env.paths(), [str(f) for f in made])
+    atoms = [json.loads(line) for line in (env.store / "L1" / "atoms.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {a["text"] for a in atoms} == set(claims)
+    assert not any(a["redacted"] for a in atoms)
