@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.index import Index, Row, Source, plan_query
@@ -208,3 +208,20 @@ def test_any_inserted_text_is_found_by_one_of_its_words_or_cjk_substrings(
 @given(query=st.text(max_size=40))
 def test_no_query_string_raises(index: Index, query: str) -> None:
     index.search(query)
+
+
+_PIECE = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", min_size=1, max_size=6)
+_IDENT = st.builds(lambda first, rest: first + "".join(j + p for j, p in rest), _PIECE,
+                   st.lists(st.tuples(st.sampled_from(["/", ".", "_", "-"]), _PIECE), min_size=1, max_size=4))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ident=_IDENT, other=_IDENT)
+def test_an_identifier_in_a_record_finds_it_first(tmp_path_factory: pytest.TempPathFactory, ident: str, other: str) -> None:
+    assume(ident.lower() not in other.lower())  # src/cart/v3 holds src/cart: both records match that
+    tmp = tmp_path_factory.mktemp("ident")
+    _write(tmp / "atoms.jsonl", [f"never touch {other} by hand", f"never touch {ident} by hand"])
+    with _index(tmp) as ix:
+        ix.sync()
+        hits = ix.search(f"may I touch {ident}?")
+        assert hits and hits[0].text == f"never touch {ident} by hand"

@@ -20,7 +20,10 @@ from agent_memory.index import Index, Row, Source, plan_query
 from agent_memory.store import Paths
 
 ROOT = Path(__file__).resolve().parents[1]
-LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
+# the shared data beside the checkout (a linked worktree sits one folder deeper)
+LOCOMO = next((p for p in (ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json",
+                           ROOT.parent.parent / "shared" / "data" / "locomo" / "locomo10.json") if p.is_file()),
+              ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json")
 
 
 def _paths(tmp: Path) -> Paths:
@@ -232,11 +235,11 @@ def _bench() -> ModuleType:
 
 
 @pytest.mark.skipif(not LOCOMO.is_file(), reason="LoCoMo is not in ../shared/data")
-def test_locomo_smoke_ours_recalls_at_least_as_much_as_bm25() -> None:
+def test_locomo_smoke_the_shipped_search_recalls_more_than_bm25() -> None:
     figures = _bench().evaluate(str(LOCOMO), limit_conversations=2)
     assert figures["questions"] > 100
-    ours, bm25 = figures["systems"]["ours"], figures["systems"]["bm25"]
-    assert ours["recall@10"] >= bm25["recall@10"]
+    ours, bm25 = figures["systems"]["ours"], figures["systems"]["bm25"]  # ours: agent-memory search, as shipped
+    assert ours["recall@10"] >= 1.2 * bm25["recall@10"] and ours["recall@5"] >= 1.2 * bm25["recall@5"]
     assert figures["japanese"]["systems"]["ours"]["recall@5"] >= 0.8
 
 

@@ -306,8 +306,20 @@ _TURN_ASSISTANT_RE = re.compile(
 _LANG_TABLES = {"ja": rules_ja, "zh": rules_zh}
 
 
-def _vetoed(sentence: str, lang: str) -> frozenset[str]:
-    """Kinds a sentence may not yield, for the reasons listed in the module docstring."""
+ONE_OFF_KINDS: frozenset[str] = frozenset({"instruction", "preference", "correction"})
+_CLAUSE_CUT_RE = re.compile(r"[,;，；、]|\s[—–-]+\s|\s(?=(?:but|and)\s)", I)
+_CONNECTOR_RES = {
+    "en": re.compile(r"\W*" + rules_en.CONNECTOR, I),
+    "ja": re.compile(r"\W*" + rules_ja.CONNECTOR),
+    "zh": re.compile(r"\W*" + rules_zh.CONNECTOR),
+}
+
+
+_DURABLE_CONNECTOR_RE = re.compile(r"今後|これから|次回から|次から|以后|以後|今后")
+
+
+def _hard_vetoed(sentence: str, lang: str) -> frozenset[str]:
+    """Kinds a sentence may not yield whatever clause says it: questions, hedges, reports, hypotheticals."""
     if len(sentence) > MAX_SENTENCE_CHARS:
         return EVERYTHING
     core = TRAIL_RE.sub("", sentence)
@@ -316,6 +328,40 @@ def _vetoed(sentence: str, lang: str) -> frozenset[str]:
     if table is not None and vetoed != EVERYTHING:
         vetoed |= table.vetoes(sentence, core)
     return vetoed
+
+
+def _one_off(text: str, lang: str) -> bool:
+    table = _LANG_TABLES.get(lang)
+    return rules_en.one_off(text) or (table is not None and table.one_off(text))
+
+
+def _vetoed(sentence: str, lang: str) -> frozenset[str]:
+    """Kinds a sentence may not yield, for the reasons listed in the module docstring."""
+    vetoed = _hard_vetoed(sentence, lang)
+    if vetoed != EVERYTHING and _one_off(sentence, lang):
+        vetoed |= ONE_OFF_KINDS
+    return vetoed
+
+
+def _stands_apart(sentence: str, at: int, lang: str) -> int | None:
+    """Where the clause a rule matched in starts, when it stands apart from a one-off request before it.
+
+    "Skip the tests this time, but always run lint before pushing": the one-off words lie before,
+    in another request, and the clause with the rule opens with "but" and is free of them. None
+    when the one-off words bind the rule too.
+    """
+    cuts = [m for m in _CLAUSE_CUT_RE.finditer(sentence, 0, at + 1)]
+    if not cuts:
+        return None
+    cut = cuts[-1].end()
+    before, clause = sentence[:cut], sentence[cut:]
+    connector = _CONNECTOR_RES[lang].match(clause)
+    if connector is None or not _one_off(before, lang) or _one_off(clause, lang):
+        return None
+    # the kept claim starts after "but" / 但是; 「今後」 and 以后 are part of it
+    if _DURABLE_CONNECTOR_RE.match(clause.lstrip(" ,、，")):
+        return cut + len(clause) - len(clause.lstrip(" ,、，"))
+    return cut + connector.end()
 
 
 def _has_claim(text: str, lang: str, kind: str = "correction") -> bool:
@@ -444,6 +490,18 @@ def _claim_end(
     return 1
 
 
+# A sentence that introduces material to work on ("Summarize the following rules from our wiki:",
+# 「次の仕様で実装してください」, 要求：): what follows it in the turn is that material, not the person's rules.
+_MATERIAL_RE = re.compile(
+    r"\b(?:the\s+following|as\s+follows|below|summari[sz]e|translate|rewrite|proofread|paraphrase|"
+    r"(?:user\s+)?stor(?:y|ies)|acceptance\s+criteria|requirements?|spec(?:ification)?s?|from\s+(?:our|the|their)\s+"
+    r"(?:wiki|docs?|readme|handbook|guide|confluence|notion|style\s*guide))\b[^.!?\n]*[:：]"
+    r"|(?:次の|以下の|下記の)(?:仕様|要件|要求|内容|ルール|文章|テキスト|条件)|(?:仕様|要件|要求|条件)\s*[:：]"
+    r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]",
+    I,
+)
+
+
 def find_markers(text: str) -> list[Marker]:
     """The durable claims in one user turn, in order; [] when there are none."""
     if not isinstance(text, str) or not _worth_splitting(text):
@@ -465,6 +523,8 @@ def find_markers(text: str) -> list[Marker]:
             skip_next = False
             continue
         sentence = masked[span.start : span.end]
+        if _MATERIAL_RE.search(sentence) and not is_stated(sentence):
+            break  # the rest of the turn is material to work on ("今後は以下のルールで:" lists the person's own)
         if header is not None and span.line_start and not span.bullet:
             header = None
         if header is None and not _has_keyword(sentence):
@@ -478,15 +538,22 @@ def find_markers(text: str) -> list[Marker]:
                 continue
         chosen: MarkerRule | None = None
         match: re.Match[str] | None = None
+        clause_at = 0  # where the kept claim starts in the sentence
         end = span.end
         stated = False
-        if len(vetoed) < len(KIND_PRIORITY):
+        hard = _hard_vetoed(sentence, lang) if vetoed else vetoed
+        if len(hard) < len(KIND_PRIORITY):
             for rule in _RULES_BY_LANG[lang]:
-                if rule.kind in vetoed:
+                if rule.kind in hard:
                     continue
                 m = rule.matches(sentence)
                 if m is None:
                     continue
+                if rule.kind in vetoed:
+                    apart = _stands_apart(sentence, m.start(), lang)
+                    if apart is None:
+                        continue
+                    clause_at = apart
                 extra = _claim_end(rule, m, sentence, lang, i, spans, masked)
                 if extra is None:
                     continue
@@ -502,12 +569,12 @@ def find_markers(text: str) -> list[Marker]:
                 continue
             chosen = _RULE_BY_ID[header[0]]
             stated = header[2]
-        claim = _trim(_collapse(text[span.start : end]))
+        claim = _trim(_collapse(text[span.start + clause_at : end]))
         if match is not None and end == span.end and match.re.groupindex.get("claim") and match.group("claim"):
             # the rule names the clause that carries the claim
             clause = text[span.start + match.start("claim") : span.start + match.end("claim")]
             claim = _collapse(clause).strip(" ,;:—–-") or claim
-        stated = stated or is_stated(masked[span.start : end])
+        stated = stated or is_stated(masked[span.start : end]) or (header is not None and span.bullet and header[2])
         if not claim or claim in seen:
             continue
         seen.add(claim)

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser
 from .rule import I as _I
 
-__all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
-
-_TRAIL_RE = TRAIL_RE
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
@@ -204,7 +202,8 @@ _FAIL_VERB_RE = re.compile(r"\b" + _FAIL_VERB + r"\b", _I)
 
 _STILL_BROKEN_RE = re.compile(
     r"\b(?:still|again|there'?s|there\s+is|there\s+are|line\s+\d+|errors?|fails?|failing|failed|broken|red|"
-    r"crash(?:es|ed|ing)?|doesn'?t\s+work|not\s+working|same\s+(?:issue|problem|error))\b",
+    r"crash(?:es|ed|ing)?|doesn'?t\s+work|not\s+working|same\s+(?:issue|problem|error)|"
+    r"(?:that|this|the\s+other)\s+one)\b",
     _I,
 )
 
@@ -335,9 +334,11 @@ _FILLER_WORDS = frozenset("not to it that this so either one them those these".s
 
 
 def _has_object(sentence: str, m: re.Match[str]) -> bool:
-    """'I'd rather not.' states no preference: something must follow the verb."""
-    words = re.findall(r"[\w`'./-]+", sentence[m.end() :])
-    return len([w for w in words if w.lower() not in _FILLER_WORDS]) >= 2
+    """'I'd rather not.' states no preference: something must follow the verb ('I prefer tabs.' is enough)."""
+    cue = re.search(r"\b(?:prefer(?:ence\s+is)?|rather)\b", sentence[m.start() :], _I)
+    rest = sentence[m.start() + cue.end() :] if cue else sentence[m.end() :]
+    words = [w for w in (w.strip(".") for w in re.findall(r"[\w`'./-]+", rest)) if w and w.lower() not in _FILLER_WORDS]
+    return len(words) >= (1 if cue and cue.group(0).lower().startswith("prefer") else 2)
 
 
 # preference
@@ -513,6 +514,7 @@ _en(
     r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?P<claim>(?:(?:please|pls|and|also|but|so|ok|okay|seriously|again)\s*,?\s+)*"
     r"(?:don'?t|do\s+not)\s+(?!ever\b)(?!" + _NOT_RULE_VERBS + r")[a-z][\w-]*\s+" + _PARTICLES
     + r"(?:(?:(?!(?:the|a|an|this|that|my|your|our|his|her|their|its|any|some)\b)[a-z][\w-]*\s+)?" + _GENERIC
+    + r"|(?:me|us|the\s+user)\s+(?:for|to|about|whether|if|before)\s+(?!(?:it|this|that)\b)"
     + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
     r"(?:ask|say|confirm|approve)))[^?]*)",
     guard=_standing,
@@ -554,14 +556,6 @@ def _reverse_stop(sentence: str, m: re.Match[str]) -> str:
 
 def _reverse_plain(sentence: str, m: re.Match[str]) -> str:
     return m.group("rev")
-
-
-def _reverse_we(sentence: str, m: re.Match[str]) -> str:
-    return f"{m.group('who')} {m.group('rev')}"
-
-
-def _reverse_copula(sentence: str, m: re.Match[str]) -> str:
-    return f"{m.group('who')} {m.group('cop')} {m.group('rev')}"
 
 
 # reversals: the person revokes a rule; the marker says which
@@ -614,6 +608,123 @@ _en(
     description="'Redis is no longer needed for the tests', 'we no longer deploy on Fridays'",
 )
 
+# a rule restated because it was broken: "I told you not to use mocks in the integration tests"
+_en(
+    "en.instruction.told_you", "instruction",
+    "told you|said|asked you",
+    r"^\W*(?:(?:no|nope|again|seriously|ugh|come\s+on|hey)\s*[,.!]*\s+)*(?:i|we)\s+(?:already\s+|just\s+|clearly\s+)?"
+    r"(?:told\s+you|said|asked\s+you)\s*(?:,\s*)?(?:that\s+)?(?:you\s+should\s+|we\s+)?"
+    r"(?P<rule>(?:not\s+to|never\s+to|to\s+never|to\s+always|always\s+to|don'?t|do\s+not|never|always)\s+[a-z][^?]*)",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(_CLAUSE_END_RE.split(m.group("rule"), 1)[0].split(" before ")[0]),
+    description="'I told you not to use mocks in the integration tests' — the rule, said again",
+)
+
+_en(
+    "en.instruction.remember_to", "instruction",
+    "remember to|don't forget to|do not forget to|never forget to",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|oh|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:remember|don'?t\s+forget|"
+    r"do\s+not\s+forget|never\s+forget)\s+to\s+(?:always\s+)?(?P<rule>" + _IMPERATIVE + r"[^?]*)",
+    guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:done|finished|ready|when\s+you'?re|after\s+that)\b", s, _I)
+    and bool(re.search(r"\b(?:before|after|when|whenever|every|each|any|all)\b", m.group("rule"), _I)),
+    description="'Remember to run the tests before committing' (a recurring step, not 'remember to push it')",
+)
+_en(
+    "en.instruction.use_instead", "instruction",
+    "instead of|rather than|over|, not",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh|just)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer|pick|choose|go\s+with|"
+    r"stick\s+(?:to|with)|(?:write|call|import|run)(?!\s+(?:the|my|your)\b))\s+"
+    r"(?!(?:the\s+other|another|a\s+different|it|this|that|these|those|them)\b)"
+    r"[\w`'./@+ -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over)\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
+    guard=_standing,
+    description="'use yarn, not npm', 'Use pathlib instead of os.path' — a tool or style chosen for good",
+)
+_en(
+    "en.instruction.everywhere", "instruction",
+    "everywhere|throughout|in all|in every|across the",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:use|prefer|avoid|follow|stick\s+to|keep|write)\s+"
+    r"[^?]{1,60}?\b(?:everywhere|throughout\s+the\s+(?:code(?:base)?|project|repo)|in\s+all\s+(?:files|modules|new\s+code|code)|"
+    r"across\s+the\s+(?:code(?:base)?|repo|project)|in\s+every\s+(?:file|module|function|package))\b",
+    guard=_standing,
+    description="'Use type hints everywhere.'",
+)
+_en(
+    "en.instruction.avoid", "instruction",
+    "avoid",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|generally|in\s+general)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:try\s+to\s+)?avoid\s+"
+    r"(?!(?:the|this|that|it|these|those|them|my|your|doing\s+that|touching\s+the)\b)[a-z`][^?]*",
+    guard=_standing,
+    description="'Avoid global state.', 'avoid regex for parsing HTML'",
+)
+_en(
+    "en.instruction.reply_language", "instruction",
+    "english|japanese|chinese|german|french|spanish|korean|portuguese",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:(?:respond|reply|answer|talk|speak|"
+    r"communicate|chat)\s+(?:to\s+me\s+|with\s+me\s+)?|write\s+(?:all\s+)?(?:your\s+)?(?:answers|responses|replies|comments|"
+    r"commit\s+messages|code\s+comments)\s+)in\s+(?:english|japanese|chinese|german|french|spanish|korean|portuguese)\b",
+    description="'Please respond in English.', 'Write commit messages in English.'",
+)
+_en(
+    "en.correction.setup", "correction",
+    "i'm on|i am on|we're on|we are on|our |port|the |my ",
+    r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually|oh)\s*[,:]?\s+)*(?:"
+    r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:on|using|running)\s+(?!(?:it|the|a|an|my|our|this|that|board|track|break|"
+    r"vacation|leave|call|main|master|develop|staging|prod|page|step|line|mobile|phone|holiday)\b)"
+    r"[\w.+#-]+(?:\s+v?\d[\w.]*)?\W*$"
+    r"|our\s+[\w-]+(?:\s+[\w-]+)?\s+(?:runs\s+on|is\s+on|uses|lives\s+(?:in|on)|is\s+hosted\s+on|deploys\s+to|"
+    r"is\s+deployed\s+(?:on|to)|is\s+written\s+in|is\s+built\s+with)\s+(?!(?:it|this|that)\b)\S[^?]*"
+    r"|(?:our|the|my)\s+(?:[\w-]+\s+)?(?:server|api|app|backend|frontend|database|db|service)\s+(?:runs|listens|is)\s+on\s+port\s+\d+\W*$"
+    r"|(?:our|my|the)\s+(?:default\s+|main\s+|primary\s+)?(?:language|stack|runtime|package\s+manager|test\s+runner|"
+    r"framework|database|orm|linter|formatter|ci|shell|editor|os|cloud|branch)\s+(?:here\s+)?(?:is|are)\s+"
+    r"(?!(?:broken|down|slow|failing|red|empty|wrong|not|still|now|it|this|that|a\s+mess|so|too|very|open|closed|"
+    r"frozen|stuck|busy|full|gone|missing|new|old|fine|ok|okay|up|off|on|done|ready|locked|dirty|clean|different|"
+    r"outdated|deprecated|unknown)\b)[\w`.+#-]+(?:\s+v?\d[\w.]*)?\W*$)",
+    guard=_standing_fact,
+    description="'we're on node 20', 'Our CI runs on GitHub Actions.'",
+)
+
+_STYLE_QUALITY = (
+    r"(?:small|smaller|short|shorter|atomic|focused|pure|descriptive|meaningful|readable|explicit|simple|minimal|"
+    r"consistent|idiomatic|typed|immutable|tiny|single[-\s]purpose|self[-\s]explanatory|concise|flat|shallow|"
+    r"lowercase|uppercase|camel[-\s]?case|snake[-\s]?case|kebab[-\s]?case|pascal[-\s]?case|single|double)"
+)
+_en(
+    "en.instruction.style", "instruction",
+    "keep|make|write|use|indent|prefer",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|generally)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:"
+    r"(?:keep|make)\s+(?:all\s+|your\s+)?" + _GENERIC + r"\s+(?:as\s+)?" + _STYLE_QUALITY + r"\b"
+    r"|(?:write|use|prefer)\s+(?:only\s+)?" + _STYLE_QUALITY + r"\s+(?:[\w-]+\s+)?" + _GENERIC + r"(?:\s+(?:for|in)\s+"
+    + _GENERIC + r"(?:\s+in\s+[\w.+#-]+)?)?\s*(?:please\s*)?[.!]*$"
+    r"|(?:use\s+)?\d[-\s]space\s+(?:indentation|indents?)(?:\s+please)?[.!]*$)",
+    guard=_standing,
+    description="'Keep PRs small.', 'Write small functions.', 'Use single quotes for strings in JS.', '2-space indentation'",
+)
+_ARTIFACTS = (
+    r"(?:prs|pull\s+requests|commits|migrations|tests|fixtures|components|docs|scripts|configs?|secrets|env\s+vars|"
+    r"assets|images|styles|types|hooks|utils|helpers|models|routes|handlers|logs|releases|deploys|deployments|"
+    r"feature\s+branches|branches|new\s+\w+s|api\s+keys|credentials|translations|stories|schemas|snapshots)"
+)
+_en(
+    "en.instruction.location", "instruction",
+    "go |live |belong|target|are kept|are stored|point to|land in",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but|no)\s*[,:]?\s+)*(?:all\s+)?(?:[\w-]+\s+)?" + _ARTIFACTS
+    + r"\s+(?:always\s+)?(?:(?:go|live|belong|land|are\s+kept|are\s+stored)\s+(?:in|into|under|against|to|on|at|with)|"
+    r"target|point\s+(?:to|at))\s+"
+    r"(?!(?:it|this|that|the\s+wrong|wrong|stale|missing|away)\b)\S[^?]*",
+    guard=_standing_fact,
+    description="'PRs go against develop.', 'Migrations live in db/migrations.'",
+)
+_en(
+    "en.preference.x_not_y", "preference",
+    ", not",
+    r"^\W*(?!(?:yes|no|ok|okay|fine|good|bad|great|later|now|today|tomorrow|him|her|me|you|that|this|it|here|there|"
+    r"sure|maybe|soon|first|second|again|once|twice|not|close|exact|exactly|almost|warm|hot|cold|big|small|more|less|"
+    r"better|worse|right|wrong|correct|true|false|up|down|left|on|off|in|out|one|two|both|use|prefer|pick|choose|"
+    r"write|run|call|import|go|try|do|make|keep|add)\b)[\w`.+#-]+(?:\s+[\w`.+#-]+){0,2}\s*,\s*not\s+"
+    r"(?!(?:yet|now|today|here|there|really|quite|exactly|sure|that|this|it|me|you|bad|great|good)\b)[\w`.+#-]+(?:\s+[\w`.+#-]+){0,2}\s*[.!]*$",
+    guard=_standing,
+    description="'Tabs, not spaces.'",
+)
+
 # conditions that recur: "before you start any task", "before committing", "when you add a route"
 _RECURRING = (
     r"(?:(?:you|we|anyone|someone)\s+(?:\w+\s+)?(?:start|begin|write|add|create|commit|push|open|make|change|"
@@ -627,12 +738,14 @@ _en(
     r"^\W*(?:(?:also|and|please|ok|okay|btw|oh)\s*,?\s+)*(?:"
     r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:always\s+)?"
     + _IMPERATIVE + r"[^?]*"
-    r"|(?:please\s+)?(?!(?:be|go|let|wait|start|stop|get)\b)" + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
+    r"|(?:please\s+)?(?:(?:make\s+sure|be\s+sure|ensure)\s+(?:to|you|that\s+you)\s+)?(?!(?:be|go|let|wait|start|stop|get)\b)"
+    + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
     + _RECURRING + r"[^?]*"
     r"|only\s+(?:ever\s+)?(?!(?:fix|do|change|look)\b)(?:touch|edit|access|modify|talk\s+to|" + _IMPERATIVE + ")"
     + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*)",
     guard=lambda s, m: _standing(s, m) and not re.search(
-        r"\b(?:done|ready|finished|back|free|sure|able|available|possible|there)\b|\bwhen\s+i\b|\bif\s+(?:it|that|this)\b",
+        r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"
+        r"\bwhen\s+i\b|\bif\s+(?:it|that|this)\b",
         s, _I),
     description="'Before you start any task, show me a plan', 'Run the tests before committing', "
     "'Only touch the client through the wrapper'",
@@ -659,16 +772,31 @@ _en(
     description="'READ THE DOCS FIRST before guessing an API.' (shouting is how rules get repeated)",
 )
 
+_CODE_NOUNS = (
+    r"(?:prs|pull\s+requests|commits|commit\s+messages|migrations|tests|fixtures|components|docs|scripts|configs|"
+    r"secrets|env\s+vars|assets|styles|types|hooks|utils|helpers|models|routes|handlers|logs|releases|deploys|"
+    r"deployments|branches|api\s+keys|credentials|translations|stories|schemas|snapshots|functions|methods|classes|"
+    r"modules|files|endpoints|apis|queries|imports|exports|variables|constants|names|comments|docstrings|errors|"
+    r"exceptions|changes|builds|jobs|workflows|dependencies|packages|strings|dates|timestamps|ids|"
+    r"services|controllers|views|templates|tables|columns|indexes|events|messages|reviews|tickets|issues)"
+)
+
 # requirements with must / have to, on a class of things or on how work is done here
-_MODAL_REQ = r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|should\s+(?:always|never|be)|are\s+supposed\s+to)"
+_MODAL_REQ = (
+    r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|are\s+supposed\s+to|"
+    r"should\s+(?:always|never|be|follow|use|go|live|stay|have|include|target|start|end|match|reference))"
+)
 _en(
     "en.instruction.must", "instruction",
-    "must|have to|has to|need to|needs to|should|supposed to|needs a|need a|gets|get a|requires",
+    "must|have to|has to|need to|needs to|should|supposed to|needs|need a|gets|get a|requires|want to",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*(?:"
-    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an)|gets?\s+(?:a|an|its)|"
+    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|" + _GENERIC
+    + r")|gets?\s+(?:a|an|its)|"
     r"requires?\s+(?:a|an))\s+\S"
-    r"|(?!(?:users?|customers?|people|visitors?|admins?|clients?|things|results|tests\s+should\s+pass)\b)"
-    r"(?:[a-z][\w-]*\s+)?" + _GENERIC + r"\s+" + _MODAL_REQ + r"\s+(?!be\s+able\b|see\b|get\b)\S"
+    # a class of the work's own things: "Handlers have to be idempotent" (not "Passwords must be 12 characters",
+    # which specifies the product)
+    r"|(?!(?:tests\s+should\s+pass)\b)(?:[a-z][\w-]*\s+)?" + _CODE_NOUNS + r"\s+" + _MODAL_REQ
+    + r"\s+(?!be\s+able\b|see\b|get\b)\S"
     # "we need to use a queue here" is the task's need; "you have to use X here" is how work is done
     r"|(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to|want\s+to)\s+(?:be\s+)?"
     r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid)\b"
@@ -679,9 +807,11 @@ _en(
 )
 _en(
     "en.instruction.we_use", "instruction",
-    "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin",
-    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?we\s+(?:always\s+)?(?:use|'re\s+using|are\s+using|deploy|run|keep|"
-    r"follow|write|manage|host|ship|pin)\s+(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same)\b)\S[^?]*",
+    "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin|"
+    "we don't|we dont|we do not",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?we\s+(?:always\s+|don'?t\s+|do\s+not\s+)?"
+    r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do|allow|merge|commit)\s+"
+    r"(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same|any\s+more|anymore)\b)\S[^?]*",
     guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:for|in)\s+(?:this|the)\s+(?:test|fix|task|pr|demo|example)\b|\bto\s+(?:test|debug|reproduce|check)\b", s, _I),
     description="'We use uv for dependencies', 'we deploy with Helm' — the project's conventions",
 )
@@ -758,12 +888,19 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _EN_ASSISTANT_RE.search(sentence) or _EN_HEDGE_RE.search(sentence):
         return EVERYTHING
-    vetoed: set[str] = set()
-    if _EN_ONE_OFF_RE.search(sentence):
-        vetoed |= {"instruction", "preference", "correction"}
     if _EN_I_WILL_RE.search(sentence):
-        vetoed.add("instruction")  # a promise of the speaker's, not a rule for the agent
-    return frozenset(vetoed)
+        return frozenset({"instruction"})  # a promise of the speaker's, not a rule for the agent
+    return frozenset()
+
+
+def one_off(text: str) -> bool:
+    """A word that binds what is said to the task at hand: "for now", "this time", "yet"."""
+    return bool(_EN_ONE_OFF_RE.search(text))
+
+
+# what opens a clause that stands apart from a one-off request before it:
+# "Skip the tests this time, but from now on run lint before pushing"
+CONNECTOR = r"(?:but|and|also|though|however|otherwise|generally|in\s+general|that\s+said)\b"
 
 
 def has_claim(core: str) -> bool:

@@ -7,7 +7,7 @@ import re
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
 from .rule import I as _I
 
-__all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
 
 _TRAIL_RE = TRAIL_RE
 
@@ -320,10 +320,11 @@ _cjk(
 # 今後 / これからは / 次回から / 次から / 今度から
 _cjk(
     "ja.instruction.kongo", "instruction",
-    "今後|これから|次回|次から|今度から",
-    r"今後(?:は|も|とも|ずっと|[、,\s])|これから(?:は|も|ずっと)|"
+    "今後|これから|次回|次から|今度から|以後|以降",
+    r"今後(?:は|も|とも|ずっと|[、,\s])|以後(?:は|も)|^[\s、]*以降(?:は|も)|これから(?:は|も|ずっと)|"
     r"次回(?:から|以降)|次から(?!次)|今度から",
-    guard=_ja_directive,
+    # 「以降は省略します」 says "the rest": 以降 opens a rule only with a request ending
+    guard=lambda s, m: _ja_directive(s) and (not m.group(0).lstrip(" 、").startswith("以降") or _ja_strict(s)),
     description="「今後はpnpmを使ってください」",
 )
 # このプロジェクトでは / このリポジトリでは / うちのチームでは
@@ -384,11 +385,14 @@ _cjk(
 )
 _cjk(
     "ja.instruction.reply_style", "instruction",
-    "返答|回答|応答|返事|返信|説明|出力|コメント|コミットメッセージ|会話|やり取り|日本語|英語|中国語",
-    r"^[\s、]*(?:(?:返答|回答|応答|返事|返信|説明|出力|コメント|コミットメッセージ|会話|やり取り)(?:は|を|も)?[^。]{0,20}?"
+    "返答|回答|応答|返事|返信|説明|出力|コメント|コミットメッセージ|会話|やり取り|日本語|英語|中国語|質問|名|メッセージ|タイトル|文言",
+    r"^[\s、]*(?:(?:[^\s。、はをがの]{1,8}の)?(?:返答|回答|応答|返事|返信|説明|出力|コメント|コミットメッセージ|会話|やり取り|"
+    r"質問|変数名|関数名|クラス名|ファイル名|ブランチ名|命名|識別子|エラーメッセージ|ログメッセージ|ログ|タイトル|UI文言|文言)"
+    r"(?:は|を|も|には|では)?[^。]{0,20}?"
     r"(?:日本語|英語|中国語|簡潔|短く|手短|敬語|丁寧語|箇条書き)"
     r"|(?:日本語|英語|中国語)で(?:応答|返答|回答|返事|返信|会話|説明|やり取り))[^。]{0,16}?"
-    r"(?:でお願いします|でお願い|にしてください|にして|で(?:して|書いて|返して|答えて)(?:ください)?|"
+    r"(?:でお願いします|でお願い|にしてください|にして(?:おいて)?|のままにして(?:おいて)?|のままで|"
+    r"で(?:して|書いて|返して|答えて)(?:ください)?|で書くこと|にすること|"
     r"して(?:ください|下さい|ほしい|欲しい)|お願いします)(?:ね|よ)?[。!！\s]*$",
     guard=_ja_standing,
     description="「返答は日本語でお願いします」「日本語で応答してください」",
@@ -399,19 +403,71 @@ _cjk(
     r"^[\s、]*(?:PR|プルリク(?:エスト)?|コミット|ブランチ|テスト|リリース|デプロイ|レビュー|ドキュメント|"
     r"変数名|関数名|ファイル名|命名|マージ|issue|イシュー|タグ|バージョン|インデント|ログ)(?:名)?\s*(?:は|を|も)[^。]{1,50}?"
     r"(?:ごとに|単位で|ずつ|分けて|別々に|基本的に|原則|で統一|に統一|形式で|規約で|ルールで)[^。]{0,30}?"
-    r"(?:ています|ている|てます|てる|します|する|しています|ことにしています|ことになっています|です)(?:よ|ね)?[。!！\s]*$",
+    r"(?:ています|ている|てます|てる|します|する|しています|ことにしています|ことになっています|です|"
+    r"てください|ください|ること|でお願いします|にしてください)(?:よ|ね)?[。!！\s]*$",
     guard=lambda s, m: _ja_standing(s, m) and not re.search(r"落ち|失敗|エラー|壊れ|止ま", s),
     description="「PR は Presentation 層と Application 層で分けて出しています」",
 )
 _cjk(
     "ja.instruction.shitagatte", "instruction",
-    "に従って|に沿って|に則って|に準拠して",
-    r"(?:TDD|BDD|DDD|規約|ガイドライン|スタイルガイド|ルール|規則|方針|流儀|作法|原則|Conventional\s*Commits|"
-    r"セマンティックバージョニング)(?:に従って|に沿って|に則って|に準拠して)[^。]{0,30}?"
+    "に従|に沿|に則|に準拠",
+    r"(?:TDD|BDD|DDD|規約|ガイドライン|スタイルガイド|ルール|規則|方針|流儀|作法|原則|Conventional\s*Commits|[A-Z][\w.-]*\s+Commits|"
+    r"セマンティックバージョニング)\s*(?:に従って|に沿って|に則って|に準拠して)[^。]{0,30}?"
     r"(?:進める|進めます|進めて(?:ください)?|書く|書きます|書いて(?:ください)?|開発する|開発します|"
-    r"実装する|実装します|実装して(?:ください)?|作る|作ります|行う|行います)(?:よ|ね)?[。!！\s]*$",
+    r"実装する|実装します|実装して(?:ください)?|作る|作ります|行う|行います|ください)(?:よ|ね)?[。!！\s]*$",
     guard=_ja_standing,
     description="「t-wadaのTDDに従ってテストしながら進める」",
+)
+
+# prohibitions that say "ever" in Japanese: 直接 / 勝手に / 二度と / 無断で …しないでください
+_cjk(
+    "ja.instruction.naide", "instruction",
+    "直接|勝手に|二度と|むやみに|安易に|無断で|確認なしに|許可なく|許可なしに|断りなく|確認せずに|余計な|不要な|無駄な|過剰な",
+    r"(?:直接|勝手に|二度と|むやみに|安易に|無断で|確認なしに|許可なく|許可なしに|断りなく|確認せずに|余計な|不要な|無駄な|"
+    r"過剰な)[^。]{0,30}?"
+    r"(?:ないでください|ないで下さい|ないで|ないこと|ないように(?:して(?:ください)?)?|のは禁止(?:です)?)(?:ね|よ)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「mainブランチに直接pushしないでください」「勝手にコミットしないで」",
+)
+
+_cjk(
+    "ja.instruction.kihon", "instruction",
+    "基本的に|原則|普段|いつもは",
+    r"^[\s、]*(?:基本的に(?:は)?|原則(?:として)?|普段は|普段から|いつもは)[、,\s]*[^。]{2,40}?"
+    r"(?:ています|ている|てます|します|しません|です|てください|ないでください|こと|ましょう)(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"問題|大丈夫|OK|いい|良い|同じ|合って|動いて|できて", s),
+    description="「基本的にTypeScriptで書いています」",
+)
+
+# 「〜ようにしてください」 asks for a habit: "make a point of writing docstrings"
+_cjk(
+    "ja.instruction.youni", "instruction",
+    "ように",
+    r"(?:書く|書かない|使う|使わない|付ける|付けない|入れる|入れない|確認する|実行する|守る|従う|避ける|残す|残さない|分ける|"
+    r"揃える|統一する|しない|まとめる|含める|含めない|コミットする|コミットしない|テストする|走らせる|回す|聞く|相談する|"
+    r"書き込まない|消さない|変えない|触らない|追加しない)"
+    r"ように(?:して(?:ください|下さい|ね)?|お願いします|しましょう|すること)(?:ね|よ)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「関数にはdocstringを書くようにしてください」「anyを使わないようにして」",
+)
+# 〜ないこと: the written-rule ending of a prohibition (「.envファイルはコミットしないこと」)
+_cjk(
+    "ja.instruction.naikoto", "instruction",
+    "ないこと",
+    r"^[^。]{2,40}?ないこと(?:。|！|!)?\s*$",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"(?:という|って|わけでは|ことは|とは限ら)", s),
+    description="「.envファイルはコミットしないこと」",
+)
+# the stack and the person's setup: 「パッケージマネージャーはpnpmです」「私はMacを使っています」
+_cjk(
+    "ja.correction.setup", "correction",
+    "は",
+    r"^[\s、]*(?:(?:パッケージマネージャー|パッケージマネージャ|テストフレームワーク|テストランナー|フレームワーク|言語|DB|"
+    r"データベース|エディタ|エディター|シェル|OS|CI|ORM|リンター|フォーマッター|ランタイム|ビルドツール|"
+    r"デフォルトブランチ|メインブランチ)|(?:私|僕|俺|自分|うち|弊社|我々|私たち)(?:の環境)?)は\s*"
+    r"[A-Za-z][A-Za-z0-9 ._+#-]{0,30}?\s*(?:です|だ|を使っています|を使ってます|を使用しています|で(?:す|開発しています))(?:よ|ね)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「パッケージマネージャーはpnpmです」「私はMacを使っています」",
 )
 
 _JA_NEGATIVE_TO_POSITIVE: tuple[tuple[str, str], ...] = (
@@ -459,11 +515,17 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
     if _JA_THINK_RE.search(sentence):
         # 「〜の方がいいと思います」 is the ordinary way to state a preference
         vetoed |= EVERYTHING - {"preference"}
-    if _JA_ONE_OFF_RE.search(sentence):
-        vetoed |= {"instruction", "preference", "correction"}
     if _JA_PAST_RE.search(core):
         vetoed |= {"instruction", "preference"}
     return frozenset(vetoed)
+
+
+def one_off(text: str) -> bool:
+    """A word that binds what is said to the task at hand: 今回, とりあえず, まだ."""
+    return bool(_JA_ONE_OFF_RE.search(text))
+
+
+CONNECTOR = r"(?:でも|ただ|ただし|それと|あと|なお|ちなみに|今後|これから|次回から|次から|普段は|基本的に)"
 
 
 def has_claim(core: str) -> bool:

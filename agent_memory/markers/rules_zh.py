@@ -6,7 +6,7 @@ import re
 
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser
 
-__all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
@@ -119,7 +119,8 @@ def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
 _cjk(
     "zh.instruction.buyao", "instruction",
     "不要|别|別|不准|不許|不许|禁止",
-    _ZH_LEAD + r"(?:不要|别|別|不准|不許|不许|禁止)(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
+    r"(?:" + _ZH_LEAD + r"|^[\s，,]*[^，,。？?！!不别別禁]{1,15}?)"
+    r"(?:不要|别|別|不准|不許|不许|禁止)(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
     guard=_zh_standing,
     description="「不要重复确认，直接改就行」",
 )
@@ -138,6 +139,62 @@ _cjk(
     r"(?:需要|要|必须|必須|请|請|先|得|一定要)[^。？?！!]{2,40}",
     guard=lambda s, m: _zh_standing(s, m) and not re.match(r"\s*(?:之前|以前|我之前|你之前)", s),
     description="「使用大量工具之前需要先经过我同意」「提交前先跑测试」",
+)
+
+_cjk(
+    "zh.instruction.yuyan", "instruction",
+    "中文|英文|英语|英語|日文|日语|日語",
+    r"^[\s，,]*(?:请|請)?(?:[^，,。？?]{0,10}?)(?:都|一律|统一|統一)?(?:用|使用|以)(?:中文|英文|英语|英語|繁體中文|繁体中文|"
+    r"简体中文|簡體中文|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|写|寫|交流|沟通|溝通|注释|註釋|命名|描述)?",
+    guard=_zh_standing,
+    description="「请用中文回答」「代码注释用英文写」",
+)
+_cjk(
+    "zh.instruction.suoyou", "instruction",
+    "所有|全部|一切",
+    r"(?:所有|全部|一切)[^，,。？?]{0,12}?(?:都|一律)(?:要|用|使用|写|寫|得|必须|必須|放在|走)[^。？?！!]{1,40}",
+    guard=_zh_standing,
+    description="「所有的提交信息都用英文」",
+)
+
+_ZH_STYLE_SUBJECT = (
+    r"(?:缩进|縮排|縮進|命名|变量名|變數名|变量命名|函数名|函數名|类名|類名|注释|註解|註釋|提交信息|提交訊息|commit\s*message|"
+    r"分支名|文件名|檔名|引号|引號|换行|換行|日志|日誌|测试|測試|配置|文档|文件|依赖|依賴)"
+)
+_cjk(
+    "zh.instruction.fengge", "instruction",
+    "缩进|縮排|縮進|命名|变量|變數|函数|函數|类名|類名|注释|註解|註釋|提交|分支|文件|檔名|引号|引號|换行|換行|日志|日誌|测试|測試|配置|文档|依赖|依賴",
+    r"^[\s，,]*(?:关于[^：:]{1,8}[：:]\s*)?" + _ZH_STYLE_SUBJECT + r"[^，,。？?]{0,6}?(?:统一|統一|一律|都|要)?"
+    r"(?:用|使用|采用|採用|放在|放到|写在|寫在|遵循|遵守)[^。？?！!]{1,30}",
+    guard=lambda s, m: _zh_standing(s, m) and not re.search(
+        r"了[。！!]?$|失败|失敗|报错|報錯|没有|沒有|查|看一下|看看|找|搜|打开|打開", s),
+    description="「缩进用两个空格」「测试统一放在 tests 目录下」",
+)
+_cjk(
+    "zh.instruction.women_yong", "instruction",
+    "我们用|我們用|我们使用|我們使用|我们采用|我們採用|我们都用|我們都用",
+    r"^[\s，,]*(?:我们|我們)(?:都|一直|统一|統一)?(?:用|使用|采用|採用)\s*[\w.+#-]+\s*(?:来|來)?"
+    r"(?:管理|做|写|寫|跑|部署|构建|構建|测试|測試|打包|格式化|检查|檢查)[^。？?！!]{0,20}",
+    guard=lambda s, m: _zh_standing(s, m) and "了" not in s,
+    description="「我们用 pnpm 管理依赖」",
+)
+_cjk(
+    "zh.preference.jianduan", "preference",
+    "简短|簡短|简洁|簡潔|精简|精簡|详细|詳細|啰嗦|囉嗦",
+    r"^[\s，,]*(?:回复|回覆|回答|答复|答覆|解释|解釋)(?:请|請|要|都)?(?:尽量|盡量)?(?:简短|簡短|简洁|簡潔|精简|精簡|详细|詳細)"
+    r"|^[\s，,]*(?:请|請)?(?:简短|簡短|简洁|簡潔)(?:地|一点|一點)?(?:回答|回复|回覆)|不要(?:太)?(?:啰嗦|囉嗦)",
+    guard=_zh_standing,
+    description="「回复请简短」",
+)
+
+_cjk(
+    "zh.instruction.shi", "instruction",
+    "时|時|时候|時候",
+    r"^[\s，,]*(?<!有)(?<!那)(?<!这)(?<!到)[^，,。？?！!]{2,20}?(?<!有)(?<!那)(?<!这)(?<!到)(?<!空)(?:时|時|的时候|的時候)[，,\s]*"
+    r"(?:请|請|要|都要|需要|必须|必須|一定要|记得|記得|先|都|不要|别|別)[^。？?！!]{2,40}",
+    guard=lambda s, m: _zh_standing(s, m) and not re.search(
+        r"有时|有時|那时|那時|这时|這時|到时|到時|有空|方便|空闲|空閒|了[。！!]?$|报错|報錯|失败|失敗", s),
+    description="「写代码时请加上类型注解」",
 )
 
 
@@ -167,9 +224,15 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _ZH_HEDGE_RE.search(sentence):
         return EVERYTHING
-    if _ZH_ONE_OFF_RE.search(sentence):
-        return frozenset({"instruction", "preference", "correction"})
     return frozenset()
+
+
+def one_off(text: str) -> bool:
+    """A word that binds what is said to the task at hand: 这次, 暂时, 目前."""
+    return bool(_ZH_ONE_OFF_RE.search(text))
+
+
+CONNECTOR = r"(?:但是|但|不过|不過|另外|还有|還有|以后|以後|今后|今後|平时|平時|一般|通常)"
 
 
 def has_claim(core: str) -> bool:

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from .corpus import corpus_report
 from .rules import RULES, Rule
-from .scanner import contains_secret, redact, secret_hash
-from .scrub import os_user_names, scrub_paths, scrubber
+from .scanner import contains_secret, redact
+from .scrub import home_names, neutralise, os_user_names, scrub_paths, scrubber, session_scrubber
 
 __all__ = [
     "RULES",
     "Rule",
     "contains_secret",
     "corpus_report",
+    "home_names",
+    "neutralise",
     "os_user_names",
     "redact",
     "scrub_paths",
     "scrubber",
-    "secret_hash",
+    "session_scrubber",
 ]

@@ -12,6 +12,7 @@ _F = re.ASCII
 
 Validator = Callable[["re.Match[str]"], bool]
 Finder = Callable[[str, int, int], Iterator[tuple[int, int, str]]]
+TokenCheck = Callable[[str], bool]  # a whole base64-like run of the text → is it a secret
 
 
 # ---------------------------------------------------------------------------
@@ -129,6 +130,10 @@ def _secret_of(m: re.Match[str]) -> str:
 
 def _strict(m: re.Match[str]) -> bool:
     return not _is_placeholder(_secret_of(m))
+
+
+def _aws_key_id_ok(m: re.Match[str]) -> bool:
+    return _strict(m) and not m.group(0).endswith("EXAMPLE")  # AWS's documented AKIA…EXAMPLE
 
 
 def _lenient(m: re.Match[str]) -> bool:
@@ -430,6 +435,8 @@ def _value_ok(value: str, tier: str, quoted: bool, name: str, label: str) -> boo
         return False
     if low in _VALUE_WORDS or low == name.lower() or _is_template(value):
         return False
+    if _DOC_EXAMPLE.search(value):
+        return False  # AWS's documented sample keys
     if label == "aws-secret-access-key":
         return not _mostly_filler(value) and not _has_words(value, _PLACEHOLDER_WORDS)
     if "redacted" in low or "://" in value or _looks_like_path(value):
@@ -453,6 +460,8 @@ def _value_ok(value: str, tier: str, quoted: bool, name: str, label: str) -> boo
         if not quoted and re.fullmatch(r"[A-Za-z_]+", value) and _identifier_like(value):
             return False  # a bare identifier is a variable, not a literal
         return len(value) >= 4
+    if _wordy(value):
+        return False  # session_key=session_id_v2 names a field; a key is not made of words
     if re.search(r"\.(?:json|ya?ml|toml|txt|env|pem|key|crt|cer|p12|pfx|js|ts|py|md|html|sh|ini|cfg|conf|log)$", low):
         return False
     if tier == _KEY_TIER:
@@ -551,3 +560,107 @@ _FLAG_WORDS = ("--password", "--pass", "--passwd", "--token", "--secret", "--api
                "--auth-token", "--access-token", "--client-secret", "--secret-key", "--access-key")  # fmt: skip
 
 
+
+
+# ---------------------------------------------------------------------------
+# credentials on command lines, in prose and in config files
+
+_DOC_EXAMPLE = re.compile(r"EXAMPLE(?:KEY)?$")  # AWS documents its sample keys as …EXAMPLE / …EXAMPLEKEY
+
+
+def _unquoted(value: str) -> tuple[str, bool]:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`":
+        return value[1:-1], True
+    return value, False
+
+
+def _plain_value_ok(value: str) -> bool:
+    """A literal credential, not a variable, stand-in, flag or word that names the credential."""
+    low = value.lower()
+    if len(value) < 3 or value[0] in "-$%<{[(" or "$(" in value or "${" in value:
+        return False
+    if low in _VALUE_WORDS or _is_template(value) or _mostly_filler(value) or len(set(low)) <= 2:
+        return False
+    return not _has_words(value, _GENERIC_PLACEHOLDER_WORDS) and "://" not in value and not value.startswith(("/", "~/", "./"))
+
+
+def _cli_value_ok(m: re.Match[str]) -> bool:
+    """A password given to a command (``-pPASS``, ``-a PASS``, ``echo PASS | sudo -S``)."""
+    value, _ = _unquoted(_secret_of(m))
+    return _plain_value_ok(value)
+
+
+def _wordy(value: str) -> bool:
+    """Reads as words: ``required``, ``stored``, ``session_id_v2``; a password has digits, symbols or mixed case."""
+    parts = [p for p in re.split(r"[_\-.]", value) if p]
+    return bool(parts) and all(re.fullmatch(r"[a-z]+|[A-Z]?[a-z]+|v?\d{1,3}|[A-Z]{2,5}", p) for p in parts) and any(
+        len(p) >= 4 and p.isalpha() for p in parts
+    )
+
+
+def _stated_value_ok(m: re.Match[str]) -> bool:
+    """A password stated in a sentence (``the password is X``, 「パスワードは X」): quoted, or shaped like one."""
+    value, quoted = _unquoted(_secret_of(m))
+    if not _plain_value_ok(value) or len(value) < 4:
+        return False
+    if quoted:
+        return True
+    if value.isdigit():
+        return len(value) >= 6
+    return (len(value) >= 6 and not _wordy(value) and not value.isalpha()) or _random_looking(value, 8)
+
+
+def _config_value_ok(m: re.Match[str]) -> bool:
+    """The password field of a ``.netrc`` or ``.pgpass`` line."""
+    value, _ = _unquoted(_secret_of(m))
+    if not _plain_value_ok(value) or len(value) < 4:
+        return False
+    return not (value.isalpha() and value.islower() and len(value) < 8)
+
+
+_PGPASS_HOST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-*[]")
+_PGPASS_REST = re.compile(r"(?:\d{2,5}|\*):[^:\s\"']+:[^:\s\"']+:(?P<s>[^\s\"']{1,256})")
+
+
+def _pgpass_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
+    """``host:port:database:user:password`` around the colon after the host at ``hs``."""
+    start = hs
+    while start > 0 and hs - start < 253 and text[start - 1] in _PGPASS_HOST:
+        start -= 1
+    host = text[start:hs]
+    if not host or (start > 0 and text[start - 1] not in " \t\n\"'=>"):
+        return
+    if not (host == "*" or "." in host or host.lower() == "localhost" or any(c.isalpha() for c in host)):
+        return  # 00:11:22:33:44 is a MAC address, 12:30:00:… a time
+    m = _PGPASS_REST.match(text, he)
+    if m is None:
+        return
+    value = m.group("s")
+    if re.fullmatch(r"[0-9a-fA-F:]+", value) or not _config_value_ok(m):
+        return
+    yield m.start("s"), m.end("s"), "pgpass-password"
+
+
+def _signature_ok(m: re.Match[str]) -> bool:
+    value = _secret_of(m)
+    return len(value) >= 20 and _entropy(value) >= 3.5 and not _has_words(value, _GENERIC_PLACEHOLDER_WORDS)
+
+
+def bare_aws_secret(run: str) -> bool:
+    """A lone 40-character AWS secret access key: random base64 with digits, capitals and small letters."""
+    if len(run) != 40 or re.fullmatch(r"[0-9a-fA-F]+", run) or run.startswith("/") or "//" in run:
+        return False
+    digits = sum(c.isdigit() for c in run)
+    upper = sum(c.isupper() for c in run)
+    lower = sum(c.islower() for c in run)
+    if digits < 2 or upper < 4 or lower < 4 or _DOC_EXAMPLE.search(run) or _b64_text(run) is not None:
+        return False  # too regular, AWS's sample, or base64 of readable text
+    return _entropy(run) >= 4.2 and not _has_words(run, _GENERIC_PLACEHOLDER_WORDS)
+
+
+def _stated_cjk_ok(m: re.Match[str]) -> bool:
+    """「パスワード: X」 or 「パスワードは「X」」 is as plain as ``password=X``; 「パスワードは X」 must look like one."""
+    value = m.group("s")
+    if m.group("q") or m.group("op") in (":", "="):
+        return _plain_value_ok(value) and len(value) >= 4
+    return _stated_value_ok(m)

@@ -9,7 +9,16 @@ import re
 from dataclasses import dataclass
 
 from .checks import (
+    _aws_key_id_ok,
+    _cli_value_ok,
+    _config_value_ok,
+    _pgpass_finder,
+    _signature_ok,
+    _stated_cjk_ok,
+    _stated_value_ok,
+    bare_aws_secret,
     Finder,
+    TokenCheck,
     Validator,
     _ASSIGN_AFTER,
     _FLAG_WORDS,
@@ -58,6 +67,9 @@ class Rule:
     priority: int = 10  # lower wins when two findings overlap
     expand: str = ""  # characters a finding is widened over on both sides
     finder: Finder | None = None  # custom search run at each hook instead of patterns
+    anchored: bool = False  # patterns start at the hook: matched there, not searched for around it
+    words: tuple[str, ...] = ()  # hooks outside latin-1 (パスワード, 密码), found by plain substring search
+    token: TokenCheck | None = None  # for a bare shape with no literal: run on every base64-like run of the text
 
 
 def _prefixed(
@@ -99,6 +111,12 @@ _PEM = _c(
     r"(?:-{3,5}END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-{3,5})?"
 )
 _TOK = "A-Za-z0-9_\\-"
+# a command-line value: quoted, or a run up to the next blank or shell operator
+_CLI_VALUE = r"""(?P<s>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"`;|&<>()]{1,200})"""
+# the options between a command and the flag that gives its password
+_OPTS = r"[^\n|;&]{0,300}?"
+# a value in a sentence: quoted, or a run that does not end in punctuation
+_STATED_VALUE = r"""(?P<s>"[^"\s]{3,128}"|'[^'\s]{3,128}'|`[^`\s]{3,128}`|[^\s"'`]{2,127}[^\s"'`.,;:!?)\]}])"""
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -116,7 +134,7 @@ RULES: tuple[Rule, ...] = (
         hooks=("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
         after="[A-Z0-9]{16}",
         patterns=(_c(_L + r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}" + _R),),
-        validator=_strict,
+        validator=_aws_key_id_ok,
     ),
     _prefixed(
         "aws-bedrock-api-key",
@@ -558,6 +576,13 @@ RULES: tuple[Rule, ...] = (
         priority=14,
     ),
     Rule(
+        "bare-aws-secret",
+        "a lone 40-character AWS secret access key, with no name beside it (any named rule takes precedence)",
+        hooks=(),
+        token=bare_aws_secret,
+        priority=45,
+    ),
+    Rule(
         "high-entropy-assignment",
         ".env line NAME=<long random base64/base62 value>",
         hooks=("=",),
@@ -573,6 +598,125 @@ RULES: tuple[Rule, ...] = (
         back=90,
         reach=520,
         priority=40,
+    ),
+    # -- credentials on the command lines of common tools -------------------------------
+    Rule(
+        "cli-password",
+        "password given on a command line: mysql -pX, sshpass -p, docker login -p, mongo -p, redis-cli -a, "
+        "zip -P, 7z -pX, openssl -k / pass:X, SSHPASS= and friends",
+        hooks=(
+            *((cmd, _OPTS + r"[ \t]-p\S") for cmd in ("mysql", "mariadb", "7z")),
+            ("sshpass", _OPTS + r"[ \t]-p"),
+            *((cmd, r"[ \t]+login") for cmd in ("docker", "podman", "buildah", "nerdctl", "skopeo")),
+            ("mongo", _OPTS + r"[ \t](?:-p|--password)"),
+            ("redis-cli", _OPTS + r"[ \t](?:-a|--pass)"),
+            *((cmd, _OPTS + r"[ \t]-P") for cmd in ("zip", "unzip", "zipcloak")),
+            ("openssl", _OPTS + r"[ \t]-k[ \t]"),
+            ("-pass", r"(?:in|out|word)?[ \t]+pass:"),
+            ("SSHPASS", "="), ("REDISCLI_AUTH", "="), ("MYSQL_PWD", "="),
+        ),
+        patterns=tuple(
+            _c(p)
+            for p in (
+                r"(?<![\w\-])(?:mysql\w*|mariadb[\w\-]*)(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+-p" + _CLI_VALUE,
+                r"(?<![\w\-])sshpass(?:[ \t]+-[^p\s]\S*)*[ \t]+-p[ \t]*" + _CLI_VALUE,
+                r"(?<![\w\-])(?:docker|podman|buildah|nerdctl|skopeo)[ \t]+login"
+                r"(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+(?:-p|--password)(?:[ \t]+|=)" + _CLI_VALUE,
+                r"(?<![\w\-])mongo\w*(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+(?:-p|--password)(?:[ \t]+|=)?" + _CLI_VALUE,
+                r"(?<![\w\-])redis-cli(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+(?:-a|--pass)(?:[ \t]+|=)?" + _CLI_VALUE,
+                r"(?<![\w\-])(?:zip|unzip|zipcloak)(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+-P[ \t]*" + _CLI_VALUE,
+                r"(?<![\w\-])7z[az]?(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+-p" + _CLI_VALUE,
+                r"(?<![\w\-])openssl(?:[ \t]+[^\s|;&]+){0,30}?[ \t]+-k[ \t]+" + _CLI_VALUE,
+                r"-(?:pass|passin|passout|password)[ \t]+pass:" + _CLI_VALUE,
+                r"(?<![\w])(?:SSHPASS|REDISCLI_AUTH|MYSQL_PWD)=" + _CLI_VALUE,
+            )
+        ),
+        validator=_cli_value_ok,
+        anchored=True,
+        reach=600,
+        priority=18,
+    ),
+    Rule(
+        "sudo-password",
+        "a password piped into sudo -S: echo X | sudo -S …, sudo -S … <<< X",
+        hooks=("sudo",),
+        patterns=(
+            _c(
+                r"(?<![\w\-])(?:echo(?:[ \t]+-[neE]+)*|printf(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"))?)[ \t]+"
+                + _CLI_VALUE + r"[ \t]*\|[ \t]*sudo(?:[ \t]+-[A-Za-z]*)*?[ \t]+-[A-Za-z]*S"
+            ),
+            _c(r"(?<![\w\-])sudo(?:[ \t]+-[A-Za-z]*)*?[ \t]+-[A-Za-z]*S\b[^\n|;&]*?<<<[ \t]*" + _CLI_VALUE),
+        ),
+        validator=_cli_value_ok,
+        back=240,
+        reach=300,
+        priority=18,
+    ),
+    # -- a password stated in a sentence, in English, Japanese or Chinese ---------------------
+    Rule(
+        "stated-password",
+        "a password stated in prose: 'the staging database password is X', 'log in with password X', "
+        "「パスワードは X です」, 「DBパスワード: X」, 密码是 X",
+        hooks=("password", "passphrase", "passcode", "passwd"),
+        words=("パスワード", "暗証番号", "パスフレーズ", "合言葉", "密码", "密碼", "口令"),
+        patterns=(
+            _c(
+                r"(?i:(?<![\w\-])(?:password|passphrase|passcode|passwd)"
+                r"(?:[ \t]+(?:for|of|on|to|at)[ \t]+[^\s.,;:]{1,60}(?:[ \t]+[^\s.,;:]{1,60}){0,3}?)?"
+                r"[ \t]+(?:is[ \t]+now|is[ \t]+set[ \t]+to|has[ \t]+been[ \t]+(?:set|changed)[ \t]+to|is|was|"
+                r"(?:should|will|would)[ \t]+be|became|reads)[ \t]*:?[ \t]*)" + _STATED_VALUE
+            ),
+            _c(r"(?i:(?<![\w\-])(?:with|use|using|enter|type)[ \t]+(?:the[ \t]+)?(?:password|passphrase)[ \t]+)" + _STATED_VALUE),
+            re.compile(
+                r"(?:パスワード|暗証番号|パスフレーズ|合言葉|密码|密碼|口令)[ \t]*(?P<op>は|が|を|って|是|为|為|:|=)[ \t]*"
+                r"(?P<q>[「『\"'`])?(?P<s>[!-~]{2,127}[A-Za-z0-9#$%&*+\-/=@^_~])"
+            ),
+        ),
+        validator=lambda m: _stated_cjk_ok(m) if "op" in m.re.groupindex else _stated_value_ok(m),
+        back=30,
+        reach=300,
+        priority=19,
+    ),
+    # -- credentials in config-file forms ----------------------------------------------
+    Rule(
+        "netrc-password",
+        ".netrc entries: 'machine H login U password X' (one line or several), 'default … password X'",
+        hooks=("machine", "login"),
+        patterns=(
+            _c(r"(?<![\w\-])(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)\s+\S+){0,3}\s+password\s+(?P<s>\S{1,256})"),
+            _c(r"(?<![\w\-])login\s+\S+\s+password\s+(?P<s>\S{1,256})"),
+        ),
+        validator=_config_value_ok,
+        anchored=True,
+        reach=600,
+        priority=17,
+    ),
+    Rule(
+        "pgpass-password",
+        ".pgpass lines 'host:port:database:user:password'",
+        hooks=((":", r"(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:\S"),),
+        finder=_pgpass_finder,
+        priority=17,
+    ),
+    # -- signed URLs and cloud signatures ---------------------------------------------------
+    Rule(
+        "cloud-signature",
+        "the signature or session token of a signed cloud URL: Azure SAS sig=, X-Amz-Signature, "
+        "X-Amz-Security-Token, X-Goog-Signature",
+        hooks=(("sig=", r"[A-Za-z0-9%+/]{20}"), "x-amz-signature=", "x-amz-security-token=", "x-goog-signature="),
+        patterns=(
+            _c(r"(?<![A-Za-z0-9_\-])sig=(?P<s>[A-Za-z0-9%+/=]{20,400})"),
+            _c(r"(?i:x-(?:amz|goog)-(?:signature|security-token))=(?P<s>[A-Za-z0-9%+/=_\-]{20,4000})"),
+        ),
+        validator=_signature_ok,
+        reach=4100,
+        priority=16,
+    ),
+    Rule(
+        "base64-wrapped",
+        "base64 that decodes to text holding a secret (echo … | base64 -d, a Kubernetes secret)",
+        hooks=(),
+        priority=13,
     ),
 )
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
+import base64
+import binascii
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from agent_memory.model import Redaction
 
-from .checks import (
-    _F,
-)
+from .checks import _F
+from .scrub import INVISIBLE
 from .rules import (
     RULES,
     Rule,
@@ -33,6 +34,11 @@ from .rules import (
 _ANCHOR_FREQ: dict[str, float] = {
     "~": 0.01, "@": 0.06, "|": 0.09, "z": 0.13, "=": 0.3, "x": 0.4, "k": 0.5, "_": 0.5,
     ":": 0.9, "b": 0.9, ".": 1.2, "p": 1.9, "-": 2.0, "c": 2.6,
+}  # fmt: skip
+# For hooks with none of those (mysql, sudo, 7z): rough shares of other characters in English and code.
+_FALLBACK_FREQ: dict[str, float] = {
+    "q": 0.1, "7": 0.1, "j": 0.15, "v": 0.9, "y": 1.5, "w": 1.5, "g": 1.8, "f": 2.0, "u": 2.7, "m": 2.8,
+    "d": 3.3, "l": 3.8, "h": 4.0, "r": 5.5, "s": 5.8, "n": 6.2, "i": 6.5, "o": 7.0, "a": 7.5, "t": 8.5, "e": 11.0,
 }  # fmt: skip
 # Hooks written in capitals (AKIA, ASIA, AC, SK, -H, GR1348941) match case exactly; those
 # without a lower-case anchor are scanned in the original text, anchored on a capital.
@@ -130,13 +136,13 @@ def _trie(branches: list[tuple[list[str], str]]) -> str:
     return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
 
 
-def _overlap(a: _Hook, b: _Hook) -> bool:
-    """Whether two hooks of one pass can both match at the same position."""
+def _overlap(a: _Hook, b: _Hook, space: int) -> bool:
+    """Whether two hooks of one pass (scanning copy ``space``) can both match at the same position."""
     for offset in range(-max(a.anchor, b.anchor), max(len(a.literal) - a.anchor, len(b.literal) - b.anchor)):
         i, j = a.anchor + offset, b.anchor + offset
         if 0 <= i < len(a.literal) and 0 <= j < len(b.literal):
             x, y = a.literal[i], b.literal[j]
-            if x != y and (a.exact or b.exact or _LOWER[x] != _LOWER[y]):
+            if x != y and (space == _EXACT or _LOWER[x] != _LOWER[y]):
                 return False
     return True
 
@@ -155,6 +161,8 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
     for (literal, after), rules in grouped.items():
         exact = literal.isupper()
         anchor = _choose_anchor(literal.lower(), _ANCHOR_FREQ, bool(after))
+        if anchor is None and not exact:
+            anchor = _choose_anchor(literal.lower(), _FALLBACK_FREQ, bool(after))
         space = _LOW
         if anchor is None and exact:
             anchor, space = _choose_anchor(literal, _EXACT_ANCHOR_FREQ, bool(after)), _EXACT
@@ -174,7 +182,7 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
         for h in hooks:
             name = f"h{len(groups)}"
             # Hooks that can match at the same spot as this one are confirmed with it.
-            groups[name] = (h,) + tuple(g for g in hooks if g is not h and _overlap(h, g))
+            groups[name] = (h,) + tuple(g for g in hooks if g is not h and _overlap(h, g, space))
             atoms = [_atom(re.escape(chr(b)), table, space == _LOW) for b in h.literal]
             behind = f"(?<={''.join(atoms)})" if h.anchor else ""  # checked after the suffix
             ahead = f"(?={_mapped_regex(h.after.pattern, table)})" if h.after is not None else ""
@@ -249,9 +257,14 @@ def _expand(text: str, start: int, end: int, chars: str) -> tuple[int, int]:
     return start, end
 
 
-def _findings(text: str) -> list[tuple[int, int, str]]:
-    """All validated secret spans as (start, end, rule_id), possibly overlapping."""
+def _scan(text: str) -> list[tuple[int, int, str]]:
+    """Validated spans of the hooked rules as (start, end, rule_id), possibly overlapping."""
     hits = _hook_hits(text)
+    if not text.isascii():
+        for rule in _WORD_RULES:
+            spans = [(i, i + len(w)) for w in rule.words for i in _occurrences(text, w)]
+            if spans:
+                hits[rule] = sorted(spans)
     if not hits:
         return []
     found: set[tuple[int, int, str]] = set()
@@ -265,6 +278,15 @@ def _findings(text: str) -> list[tuple[int, int, str]]:
                 for finding in rule.finder(text, s, e):
                     found.add(finding)
                     covered = max(covered, finding[1])
+            continue
+        if rule.anchored:
+            for s, e in spans:
+                for pattern in rule.patterns:
+                    m = pattern.match(text, s, min(n, e + rule.reach))
+                    if m is not None and (rule.validator is None or rule.validator(m)):
+                        start, end = m.span("s") if "s" in pattern.groupindex and m.group("s") is not None else m.span()
+                        if end > start:
+                            found.add((start, end, rule.rule_id))
             continue
         for lo, hi in _windows(spans, rule.back, rule.reach, n):
             for pattern in rule.patterns:
@@ -283,6 +305,173 @@ def _findings(text: str) -> list[tuple[int, int, str]]:
                     if end > start:
                         found.add((start, end, _refine(rule, m)))
     return sorted(found)
+
+
+
+
+def _occurrences(text: str, word: str) -> Iterator[int]:
+    i = text.find(word)
+    while i >= 0:
+        yield i
+        i = text.find(word, i + 1)
+
+
+_WORD_RULES = tuple(r for r in RULES if r.words)
+_TOKEN_RULES = tuple(r for r in RULES if r.token is not None)
+_B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_B64_SPLIT = bytes(b if b in _B64_CHARS else 32 for b in range(256))
+_B64_MIN = 16  # base64 of anything a rule can recognise is longer
+_B64_URLSAFE = str.maketrans("-_", "+/")
+
+
+def _runs(text: str, min_len: int) -> Iterator[tuple[int, int]]:
+    """Spans of base64-alphabet runs of at least ``min_len`` characters (``=`` padding included)."""
+    raw = text.encode("latin-1", "replace").translate(_B64_SPLIT)
+    # split() runs in C: far cheaper than a character-class regex over the whole text
+    long_runs = [run for run in raw.split() if len(run) >= min_len]
+    pos = 0
+    n = len(raw)
+    for run in long_runs:
+        start = raw.find(run, pos)
+        while start > 0 and raw[start - 1] != 32:
+            start = raw.find(run, start + 1)
+        end = start + len(run)
+        while end < n and end - start - len(run) < 2 and text[end] == "=":
+            end += 1
+        pos = end
+        yield start, end
+
+
+def _wrapped(text: str, depth: int) -> list[tuple[int, int, str]]:
+    """Bare shapes (a lone AWS secret key) and base64 that decodes to text holding a secret."""
+    found: list[tuple[int, int, str]] = []
+    if len(text) < _B64_MIN:
+        return found
+    for start, end in _runs(text, _B64_MIN):
+        run = text[start:end]
+        rule = next((r for r in _TOKEN_RULES if r.token is not None and r.token(run)), None)
+        if rule is not None:
+            found.append((start, end, rule.rule_id))
+        elif depth == 0 and _ASCII_LEADS.issuperset(run[::4]) and not _STAND_IN.match(run) and (inner := _b64_decoded(run)) is not None:
+            if _findings(inner, depth + 1):
+                found.append((start, end, "base64-wrapped"))
+    return found
+
+
+_STAND_IN = re.compile(r"(?i)dummy|fake|example|sample|placeholder")  # a blob that says it is one
+# Each 4-character group of base64 that encodes ASCII starts with one of these (its first
+# six bits are below 32): a cheap test that a run could hide text at all.
+_ASCII_LEADS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef")
+
+
+def _b64_decoded(run: str) -> str | None:
+    """``run`` decoded as base64 when that gives readable text, else ``None``."""
+    core = run.rstrip("=")
+    if len(core) % 4 == 1:
+        return None
+    try:
+        raw = base64.b64decode(core.translate(_B64_URLSAFE) + "=" * (-len(core) % 4), validate=True)
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
+    return decoded if printable >= 0.95 * len(decoded) else None
+
+
+# Characters that fold to ASCII under NFKC one for one (full-width letters, digits and
+# punctuation, the ideographic space, mathematical letters): scanned folded, so
+# ``ｐａｓｓｗｏｒｄ＝…`` reads as ``password=…`` with every offset unchanged.
+_FOLD = {
+    c: f
+    for c in (*range(0xFF01, 0xFF5F), 0x3000, *range(0xFE50, 0xFE6C), *range(0x1D400, 0x1D800))
+    if len(f := unicodedata.normalize("NFKC", chr(c))) == 1 and f.isascii()
+}
+_UNUSUAL = re.compile("[\uff01-\uff5e\u3000\ufe50-\ufe6b\U0001d400-\U0001d7ff" + INVISIBLE.pattern[1:-1] + "]")
+_JOIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+_JOINED_PRIORITY = 20  # only the token families (below this) may read across a line break
+
+
+def _visible(text: str) -> tuple[str, list[int] | None]:
+    """``text`` folded to ASCII where NFKC allows and without invisible characters; the map back, if offsets moved."""
+    if text.isascii() or not _UNUSUAL.search(text):
+        return text, None
+    view = text.translate(_FOLD)
+    if not INVISIBLE.search(view):
+        return view, None
+    keep = [i for i, ch in enumerate(view) if not INVISIBLE.match(ch)]
+    return "".join(view[i] for i in keep), keep
+
+
+def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
+    """``text`` with line breaks inside a token removed (a key wrapped or split over two lines).
+
+    A break counts as inside a token when a run of at least eight token characters precedes
+    it, letters with digits (or with ``_-+/`` in mixed case), and two token characters follow
+    it (after indentation). Returns the joined text, the
+    map back and where each break was, or ``None`` when there is none.
+    """
+    if "\n" not in text:
+        return None
+    cuts: list[tuple[int, int]] = []
+    n = len(text)
+    at = text.find("\n")
+    while at >= 0:
+        lo = at - 1 if at and text[at - 1] == "\r" else at
+        end = at + 1
+        at = text.find("\n", end)
+        while end < n and text[end] in " \t":
+            end += 1
+        if lo < 4 or not _JOIN_CHARS.issuperset(text[lo - 4 : lo]) or not _JOIN_CHARS.issuperset(text[end : end + 2] or "."):
+            continue
+        run = lo
+        while run > 0 and lo - run < 200 and text[run - 1] in _JOIN_CHARS:
+            run -= 1
+        piece = text[run:lo]
+        if len(piece) < 8 or not any(c.isalpha() for c in piece) or not (any(c.isdigit() for c in piece) or (
+            any(c in "_-+/" for c in piece) and not piece.islower() and not piece.isupper()
+        )):
+            continue  # a word, a number or a path at the end of a line, not a wrapped key
+        cuts.append((lo, end))
+    if not cuts:
+        return None
+    parts: list[str] = []
+    keep: list[int] = []
+    joints: list[int] = []
+    last = 0
+    for lo, end in cuts:
+        parts.append(text[last:lo])
+        keep.extend(range(last, lo))
+        joints.append(len(keep))
+        last = end
+    parts.append(text[last:])
+    keep.extend(range(last, n))
+    return "".join(parts), keep, joints
+
+
+def _back(found: Iterable[tuple[int, int, str]], keep: list[int]) -> list[tuple[int, int, str]]:
+    return [(keep[s], keep[e - 1] + 1, r) for s, e, r in found if e > s]
+
+
+def _findings(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
+    """All validated secret spans as (start, end, rule_id), possibly overlapping.
+
+    The text is read as a person would: full-width letters as ASCII, zero-width characters
+    skipped, a key wrapped over two lines joined, base64 decoded.
+    """
+    view, keep = _visible(text)
+    found = _scan(view) + _wrapped(view, depth)
+    joined = _joins(view)
+    if joined is not None:
+        whole, where, joints = joined
+        across = [
+            (s, e, r)
+            for s, e, r in _scan(whole) + _wrapped(whole, depth)
+            if _PRIORITY.get(r, 99) < _JOINED_PRIORITY and any(s < j < e for j in joints)
+        ]
+        found += _back(across, where)
+    if keep is not None:
+        found = _back(found, keep)
+    return sorted(set(found))
 
 
 def _refine(rule: Rule, m: re.Match[str]) -> str:
@@ -337,9 +526,3 @@ def redact(text: str) -> Redaction:
 def contains_secret(text: str) -> bool:
     """Whether :func:`redact` would change ``text``."""
     return bool(_findings(text))
-
-
-def secret_hash(text: str) -> str:
-    """SHA-256 hex digest of the original text, stored instead of plaintext for redacted records."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-

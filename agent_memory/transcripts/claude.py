@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from agent_memory import places
+from agent_memory import layout
 from agent_memory.transcripts import listed
 
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
@@ -28,7 +28,7 @@ def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
     plus the folder of ``transcript``."""
     roots = {project_root} | ({cwd} if cwd else set())
     folders = {os.path.dirname(transcript)} if transcript else set()
-    base = os.path.join(places.agent_home("claude"), "projects")
+    base = os.path.join(layout.agent_home("claude"), "projects")
     # Claude Code names a project's folder after its path, every character but ASCII letters and digits a dash
     folders |= {os.path.join(base, "".join(c if c.isascii() and c.isalnum() else "-" for c in r)) for r in roots}
     found: set[str] = set()

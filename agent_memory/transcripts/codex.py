@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import time
 
-from agent_memory import places, wire
+from agent_memory import fastjson, layout
 from agent_memory.transcripts import listed
 
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
@@ -35,14 +35,14 @@ CATCHUP_DAYS = 14
 
 
 def _sessions() -> str:
-    return os.path.join(places.agent_home("codex"), "sessions")
+    return os.path.join(layout.agent_home("codex"), "sessions")
 
 
 def _day_folders(days: int) -> list[str]:
-    from agent_memory import lookup
+    from agent_memory import clock
 
     sessions = _sessions()
-    today = lookup.now_epoch()
+    today = clock.now_epoch()
     folders = []
     for back in range(days):
         day = time.gmtime(today - back * 86400)
@@ -74,7 +74,7 @@ def rollout_cwd(path: str) -> str:
     try:
         with open(path, "rb") as handle:
             first = handle.readline(256 * 1024)
-        record = wire.loads(first)
+        record = fastjson.loads(first)
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return ""
     if not isinstance(record, dict):
@@ -125,6 +125,7 @@ _IDE_CONTEXT = "# Context from my IDE setup:"
 _IDE_REQUEST = "## My request for Codex:"
 
 _PROMPT_FILE_LIMIT = 256 * 1024
+_ARGUMENTS_LIMIT = 16 * 1024  # the most a saved prompt's expansion may add to its body
 
 
 def _custom_prompts() -> list[Any]:
@@ -135,7 +136,7 @@ def _custom_prompts() -> list[Any]:
     """
     import re
 
-    folder = os.path.join(places.agent_home("codex"), "prompts")
+    folder = os.path.join(layout.agent_home("codex"), "prompts")
     patterns = []
     for path in sorted(listed(folder, (".md",))):
         try:
@@ -157,7 +158,7 @@ def _custom_prompts() -> list[Any]:
                     regex.insert(-1, r"\s*")
                 if piece[-1:].isspace():
                     regex.append(r"\s*")
-        patterns.append(re.compile("".join(regex), re.S))
+        patterns.append((len(body), re.compile("".join(regex), re.S)))
     return patterns
 
 
@@ -173,7 +174,9 @@ def _without_frontmatter(text: str) -> str:
 
 def _typed_arguments(text: str, prompts: list[Any]) -> str:
     """``text``, or only the arguments the person typed when it is a saved prompt's expansion."""
-    for pattern in prompts:
+    for size, pattern in prompts:
+        if len(text) > size + _ARGUMENTS_LIMIT:
+            continue  # far longer than the body: typed, not expanded (and no regex over megabytes)
         m = pattern.fullmatch(text.strip())
         if m:
             typed: list[str] = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from agent_memory import places
+from agent_memory import layout
 from agent_memory.transcripts import listed
 
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
@@ -29,16 +29,16 @@ AGENT = "gemini"
 
 def gemini_dir() -> str:
     """The ``.gemini`` folder: under ``$GEMINI_CLI_HOME`` when set (it stands in for the home), else under ``~``."""
-    return os.path.join(os.environ.get("GEMINI_CLI_HOME") or places.home(), ".gemini")
+    return os.path.join(os.environ.get("GEMINI_CLI_HOME") or layout.home(), ".gemini")
 
 
 def _project_slugs(base: str, roots: set[str]) -> set[str]:
     """The short names ``projects.json`` gives these project folders (``{"projects": {path: slug}}``)."""
-    from agent_memory import wire
+    from agent_memory import fastjson
 
     try:
         with open(os.path.join(base, "projects.json"), "rb") as handle:
-            registry = wire.loads(handle.read(4 * 1024 * 1024))
+            registry = fastjson.loads(handle.read(4 * 1024 * 1024))
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return set()
     projects = registry.get("projects") if isinstance(registry, dict) else None

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from typing import IO, Any
 
-from agent_memory.model import AGENTS, AgentMemoryError, ReadResult, Turn, UsageError
+from agent_memory.errors import AgentMemoryError, UsageError
+from agent_memory.model import AGENTS, ReadResult, Turn
 
 __all__ = [
     "UnknownFormat",

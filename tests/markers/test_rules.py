@@ -34,6 +34,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("No, leave it as is.", None),
         ("No, it's not deployed yet.", None),
         ("Nope, the CI badge is still red.", None),
+        ("No, not that one, the other one.", None),
         ("'no-undef': 'off',", None),
     ],
     "en.correction.actually": [
@@ -50,7 +51,6 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("PRs target develop, not main.", C),
         ("I'm on fish, not bash, so give me fish syntax.", C),
         ("we run Postgres 16, not 15", C),
-        ("use yarn, not npm", None),
         ("The default is 10, not 20, right?", None),
         ("It's fast, not just correct, I guess.", None),
     ],
@@ -116,6 +116,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("My preference is tabs for Go and spaces everywhere else.", P),
         ("Whichever you prefer is fine.", None),
         ("I prefer not to.", None),
+        ("I prefer tabs.", P),
+        ("Prefer composition over inheritance.", P),
         ("Do you prefer Jest or Vitest?", None),
     ],
     "en.preference.rather": [
@@ -307,6 +309,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     "ja.instruction.kongo": [
         ("今後はpnpmを使ってください。", INS),
+        ("以後はyarnではなくpnpmを使います。", INS),
+        ("以降は英語で返答してください。", INS),
+        ("以降は省略します。", None),
         ("これからはテストを先に書いてから実装してね。", INS),
         ("次回からはマイグレーションを実行する前にバックアップを取ってください。", INS),
         ("今後の予定を教えてください。", None),
@@ -394,6 +399,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Please don't use default exports in new modules.", INS),
         ("Fix the date parser, and don't add new dependencies without asking me.", INS),
         ("don't install packages globally", INS),
+        ("Don't ask me for permission to run tests.", INS),
+        ("Do not ask the user to run commands you can run yourself.", INS),
+        ("Don't ask me about it.", None),
         ("don't touch the header yet, I'm still designing it", None),
         ("Don't commit anything for now, another branch is being rebased.", None),
         ("Don't worry about the tests.", None),
@@ -461,6 +469,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Only fix the header.", None),
         ("When I'm back we can look at the logs.", None),
         ("Before you merge, ping me.", None),
+        ("make sure you run the linter before every push", INS),
         ("Should I run the tests before committing?", None),
     ],
     "en.instruction.caps": [
@@ -477,6 +486,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("you have to use the repository pattern for data access here", INS),
         ("You should be using pnpm for everything.", INS),
         ("Every migration needs a down step.", INS),
+        ("Commits should follow conventional commits.", INS),
+        ("Results should show up in a minute.", None),
         ("Commit messages must be in English.", INS),
         ("We need to fix the login bug.", None),
         ("We need to use a queue here because the requests time out.", None),
@@ -490,6 +501,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("We use uv for dependency management.", INS),
         ("we deploy with Helm charts", INS),
         ("We write changelog entries by hand.", INS),
+        ("We don't do squash merges here.", INS),
+        ("We don't do that.", None),
         ("We use a lot of memory on startup.", None),
         ("we use it in two places", None),
         ("We use the staging key to test this.", None),
@@ -541,6 +554,114 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Update CLAUDE.md.", None),
         ("What is in AGENTS.md?", None),
     ],
+    "en.instruction.told_you": [
+        ("I told you not to use mocks in the integration tests.", INS),
+        ("I already told you to never run migrations on prod.", INS),
+        ("I said never push to main directly.", INS),
+        ("I told you to fix the header.", None),
+        ("I said don't touch that file.", None),
+        ("I told you it was the cache.", None),
+    ],
+    "en.instruction.remember_to": [
+        ("Remember to run the tests before committing.", INS),
+        ("please don't forget to bump the version when you cut a release", INS),
+        ("Remember to update the changelog for every user-facing change.", INS),
+        ("Remember to push it.", None),
+        ("remember to commit when you're done", None),
+        ("Remember to update the changelog.", None),
+    ],
+    "en.instruction.use_instead": [
+        ("use yarn, not npm", INS),
+        ("Use pathlib instead of os.path.", INS),
+        ("please use bun instead of npm for this project", INS),
+        ("Use the other function instead of this one.", None),
+        ("use it instead of the old one", None),
+        ("Write the migration in SQL, not in the ORM.", None),
+        ("Should we use Redis instead of Memcached?", None),
+    ],
+    "en.instruction.everywhere": [
+        ("Use type hints everywhere.", INS),
+        ("Please use named exports throughout the codebase.", INS),
+        ("avoid default exports in every module", INS),
+        ("Rename foo to bar everywhere.", None),
+        ("Use the new logo everywhere on this page.", None),
+    ],
+    "en.instruction.avoid": [
+        ("Avoid global state.", INS),
+        ("Try to avoid regex for parsing HTML.", INS),
+        ("avoid one-letter variable names", INS),
+        ("Avoid that.", None),
+        ("Avoid the cache for this request.", None),
+        ("How do I avoid the race?", None),
+    ],
+    "en.instruction.reply_language": [
+        ("Please respond in English.", INS),
+        ("Answer in Chinese.", INS),
+        ("Write commit messages in English.", INS),
+        ("Write the README in English.", None),
+        ("Can you answer in English?", None),
+    ],
+    "en.correction.setup": [
+        ("we're on node 20", C),
+        ("I'm on Windows.", C),
+        ("Our CI runs on GitHub Actions.", C),
+        ("The dev server runs on port 5173.", C),
+        ("Our main language is Go.", C),
+        ("My editor is open.", None),
+        ("The branch is broken.", None),
+        ("I'm on it.", None),
+        ("I'm on the main branch.", None),
+        ("I'm on my phone right now.", None),
+        ("Our test is on line 40, it fails.", None),
+    ],
+    "ja.instruction.naide": [
+        ("mainブランチに直接pushしないでください。", INS),
+        ("勝手にコミットしないで。", INS),
+        ("確認なしにファイルを削除しないこと。", INS),
+        ("このファイルは直接編集しないでください？", None),
+        ("それを勝手に消さないで。", None),
+    ],
+    "zh.instruction.yuyan": [
+        ("请用中文回答。", INS),
+        ("代码注释用英文写。", INS),
+        ("回答请用简体中文。", INS),
+        ("帮我用英文写一封邮件。", None),
+        ("用中文解释一下这个错误。", None),
+        ("能用英文回答吗？", None),
+    ],
+    "zh.instruction.suoyou": [
+        ("所有的日志都写到 stderr。", INS),
+        ("所有脚本都放在 scripts 目录。", INS),
+        ("全部配置都放在 config 目录。", INS),
+        ("所有这些文件都要删掉。", None),
+        ("所有测试都通过了吗？", None),
+    ],
+    "en.instruction.style": [
+        ("Please keep PRs small.", INS),
+        ("Write small functions.", INS),
+        ("Use single quotes for strings in JS.", INS),
+        ("2-space indentation please.", INS),
+        ("Make the tests pass.", None),
+        ("Keep the functions small in this file.", None),
+        ("Write a small function that parses dates.", None),
+        ("Use double quotes here.", None),
+    ],
+    "en.instruction.location": [
+        ("PRs go against develop.", INS),
+        ("Migrations live in db/migrations.", INS),
+        ("All fixtures belong under tests/fixtures.", INS),
+        ("Tests go red when I run them.", None),
+        ("My commits go to the wrong branch.", None),
+        ("Where do migrations live?", None),
+    ],
+    "en.preference.x_not_y": [
+        ("Tabs, not spaces.", P),
+        ("Postgres, not MySQL.", P),
+        ("snake_case, not camelCase", P),
+        ("Later, not now.", None),
+        ("Close, not exact.", None),
+        ("Yes, not bad.", None),
+    ],
     # ------------------------------------------ ja standing requests, conventions, reversals
     "ja.instruction.toki": [
         ("テストを書くときはモックを使わないでください。", INS),
@@ -555,12 +676,16 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("日本語で応答してください。", INS),
         ("コミットメッセージは英語で書いてください。", INS),
         ("この部分の説明を日本語でお願いします。", None),
+        ("変数名は英語にしてください。", INS),
+        ("PRのタイトルは英語で書くこと。", INS),
         ("今回は英語でお願いします。", None),
         ("返答は日本語ですか？", None),
     ],
     "ja.instruction.convention": [
         ("PR は Presentation 層と Application 層で分けて出しています。", INS),
         ("コミットは機能ごとに分けています。", INS),
+        ("コミットは小さく分けてください。", INS),
+        ("変数名はキャメルケースで統一してください。", INS),
         ("ブランチ名は feature/ 形式で統一しています。", INS),
         ("テストはまだ分けて書いていません？", None),
         ("PRは出しました。", None),
@@ -568,6 +693,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     "ja.instruction.shitagatte": [
         ("t-wadaのTDDに従ってテストしながら進める。", INS),
+        ("コミットメッセージは Conventional Commits に従ってください。", INS),
         ("Conventional Commitsに従って書いてください。", INS),
         ("チームの規約に沿って実装してください。", INS),
         ("この手順に従って設定して。", None),
@@ -582,12 +708,45 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("もう終わりましたか？", None),
         ("もう一度実行してください。", None),
     ],
+    "ja.instruction.kihon": [
+        ("基本的にTypeScriptで書いています。", INS),
+        ("原則としてmainには直接pushしません。", INS),
+        ("普段はVSCodeを使っています。", INS),
+        ("基本的に問題ないです。", None),
+        ("基本的にはこの方法でいいです。", None),
+    ],
+    "ja.instruction.youni": [
+        ("関数にはdocstringを書くようにしてください。", INS),
+        ("型はanyを使わないようにしてください。", INS),
+        ("大きな変更の前は相談するようにしてね。", INS),
+        ("このボタンが表示されるようにしてください。", None),
+        ("ログインできるようにしてください。", None),
+        ("それを使わないようにしてください。", None),
+    ],
+    "ja.instruction.naikoto": [
+        (".envファイルはコミットしないこと。", INS),
+        ("本番DBには接続しないこと。", INS),
+        ("生成されたコードは手で編集しないこと。", INS),
+        ("このファイルは変更しないこと。", None),
+        ("問題ないことを確認しました。", None),
+        ("使えないことがある。", None),
+    ],
+    "ja.correction.setup": [
+        ("パッケージマネージャーはpnpmです。", C),
+        ("テストフレームワークはvitestを使っています。", C),
+        ("私はMacを使っています。", C),
+        ("私は田中です。", None),
+        ("私はPythonが苦手です。", None),
+        ("言語は何ですか？", None),
+    ],
     # ------------------------------------------ zh standing prohibitions, requirements, reversals
     "zh.instruction.buyao": [
         ("不要重复确认，直接改就行。", INS),
         ("不要在代码里写死配置。", INS),
         ("別用 var 宣告變數。", INS),
         ("这次先不要提交。", None),
+        ("数据库迁移文件不要手动修改。", INS),
+        ("这个文件不要改。", None),
         ("先不要合并。", None),
         ("帮我修一下登录，不要动其他文件。", None),
         ("不要这个。", None),
@@ -608,6 +767,36 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("之前的版本要保留吗？", None),
         ("上线前要修好这个bug。", None),
         ("我之前要你做的改好了吗？", None),
+    ],
+    "zh.instruction.fengge": [
+        ("关于代码风格：缩进用两个空格。", INS),
+        ("测试统一放在 tests 目录下。", INS),
+        ("变量名统一用 snake_case。", INS),
+        ("日志用 grep 查一下。", None),
+        ("测试用例失败了。", None),
+        ("配置文件用的是旧版本吗？", None),
+    ],
+    "zh.instruction.women_yong": [
+        ("我们用 pnpm 管理依赖。", INS),
+        ("我們使用 Poetry 管理套件。", INS),
+        ("我们用 React 做前端。", INS),
+        ("我们用 Python 写一个脚本吧。", None),
+        ("我们用这个库试试。", None),
+    ],
+    "zh.preference.jianduan": [
+        ("回复请简短。", P),
+        ("请简洁地回答。", P),
+        ("回答尽量简短。", P),
+        ("回答太详细了。", None),
+        ("这个回答请简短一点。", None),
+    ],
+    "zh.instruction.shi": [
+        ("写代码时请加上类型注解。", INS),
+        ("提交代码的时候要写清楚提交信息。", INS),
+        ("新增接口时记得更新文档。", INS),
+        ("有时候测试会失败。", None),
+        ("你有空的时候看一下。", None),
+        ("运行时报错了。", None),
     ],
     "zh.instruction.reversal_buzai": [
         ("以后不再用 Docker Compose 了，改用 Podman。", INS),
@@ -716,6 +905,77 @@ def test_header_makes_following_bullets_durable() -> None:
         ("ja.instruction.kongo", "pnpmを使う", True),
         ("ja.instruction.kongo", "インデントは2スペース", True),
     ]
+
+
+# Task requests, feedback on the current output, reports, questions and material to work on:
+# no rule may fire on them.
+TASK_TURNS = [
+    "Summarize the following rules from our wiki:\n1. Every PR needs two approvals.\n2. Don't merge on Fridays.",
+    "The user story: As a user, I should be able to reset my password. Passwords must be at least 12 characters.",
+    "次の仕様で実装してください。ユーザーは必ずメールアドレスでログインする。",
+    "请按以下需求实现：所有接口都要有鉴权，不要返回密码字段。",
+    "my teammate said we should always use tabs, what do you think?",
+    "I ran the build and got this:\nERROR: Don't use require() in ES modules\n  at src/index.js:3:1\nhow do I fix it?",
+    "can you add a loading spinner to the dashboard",
+    "Now run the tests again.",
+    "Let's use the new API for the export feature.",
+    "Use the staging database for this test.",
+    "Don't delete that file, I still need it.",
+    "don't refactor anything yet, just get it working",
+    "Stop. Revert the last change.",
+    "Please avoid the deprecated endpoint in this PR.",
+    "I want the modal to close when I click outside.",
+    "The tests must pass before we merge this PR.",
+    "All the images need alt text on this page.",
+    "When I run npm test it fails with ENOENT.",
+    "After you fix this, update the README.",
+    "I'm on the login page and it shows a blank screen.",
+    "Remember to push it when you're done.",
+    "I switched to the feature branch.",
+    "Avoid that approach, it's too slow.",
+    "keep it simple for now",
+    "PLEASE FIX THE BUILD",
+    "WHY IS IT FAILING",
+    "まだコミットしないでください。",
+    "今回はドキュメントを更新しなくていいです。",
+    "このエラーを直してから、PRを出してください。",
+    "もう一度試してください。",
+    "不要管这个警告。",
+    "先不要推送。",
+    "这个文件不要改。",
+    "以后再优化性能。",
+    "所有测试都失败了。",
+    "我们不再讨论这个了。",
+]
+
+
+@pytest.mark.parametrize("text", TASK_TURNS)
+def test_task_requests_are_not_rules(text: str) -> None:
+    assert find_markers(text) == []
+
+
+# A rule in a clause of its own after a one-off request is heard, and only the rule is kept.
+APART_CASES = [
+    ("Skip the tests this time, but always run lint before pushing.", "always run lint before pushing."),
+    ("The build is currently broken, fix it and from now on run the tests first.", "from now on run the tests first."),
+    ("Fix the date test for now, but never commit generated files.", "never commit generated files."),
+    ("今回はテストを飛ばしていいですが、今後は必ずlintを通してください。", "今後は必ずlintを通してください。"),
+    ("这次先跳过测试，但是以后都要先跑测试再提交。", "以后都要先跑测试再提交。"),
+    ("For now, always return an empty list from that endpoint.", None),
+    ("Always return an empty list, at least for now.", None),
+    ("Always use the mock server for now, but check with me later.", None),
+    ("とりあえず、必ずlintを通してください。", None),
+    ("这次先不要提交，但是以后再说。", None),
+]
+
+
+@pytest.mark.parametrize(("text", "claim"), APART_CASES)
+def test_a_rule_apart_from_a_one_off_request(text: str, claim: str | None) -> None:
+    found = find_markers(text)
+    if claim is None:
+        assert found == []
+    else:
+        assert [m.text for m in found] == [claim]
 
 
 def test_empty_and_non_string_input() -> None:
