@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 
 from ..claims import cache as claimcache
 from ..claims.cache import L1View, Summary
-from ..claims.key import CONTRAST, Key, claim_key
+from ..claims.key import CONTRAST, Key, claim_key, normalise
 from ..claims.relate import relate
 from ..config import load_config
 from ..clock import now, parse_iso
@@ -318,11 +318,12 @@ def tidy_wording(text: str) -> str:
 
 
 def shown_text(texts: dict[str, list[Any]]) -> str:
-    """The text shown for a claim: its most complete wording (most words once tidied, a finished sentence),
-    then the most frequent, the earliest, the smallest; tidied."""
+    """The text shown for a claim: its most complete wording (most content words, a finished sentence, the
+    least filler), then the most frequent, the earliest, the smallest; tidied."""
     def rank(text: str) -> tuple[Any, ...]:
         tidy = tidy_wording(text)
-        return (-len(tidy.split()), not tidy.endswith(_SENTENCE_END), -len(tidy), -texts[text][0], texts[text][1], text)
+        content = len(normalise(tidy).split())  # words the claim is made of, scaffolding and filler left out
+        return (-content, not tidy.endswith(_SENTENCE_END), len(tidy.split()), -texts[text][0], texts[text][1], text)
 
     return tidy_wording(min(texts, key=rank))
 

@@ -17,7 +17,7 @@ from ..model import UsageError
 from ..promote import Claim, Proposal, plan, staged_proposals
 from ..promote.supersede import superseded_record, superseding_decision
 from ..store import Paths, StoreLock, iso, now
-from ..tiers import load_claims
+from ..tiers import load_claims, load_decisions
 from .backups import Change, claims_change, commit, instruction_change, read_or_none, rollback
 from .block import entry_targets
 from .targets import USER_FILES, Target, by_file, display, project_target, user_target
@@ -93,21 +93,23 @@ def _entry(claim: Claim, proposal: Proposal, targets: list[Target], scrub: Calla
     }
 
 
-def _supersede(paths: Paths, proposal: Proposal, new: dict[str, Any], tiers: dict[str, dict[str, dict[str, Any]]],
-               changed_ids: dict[str, list[str]], touched: dict[Path, Target]) -> list[dict[str, Any]]:
-    """Retire the adopted claims a proposal replaces (kept on record as superseded) and take their lines
-    out of their blocks; the decisions that keep them retired."""
+def _supersede(paths: Paths, replaces: list[str], new: dict[str, Any], tiers: dict[str, dict[str, dict[str, Any]]],
+               changed_ids: dict[str, list[str]], touched: dict[Path, Target],
+               recorded: set[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Retire the adopted claims ``new`` replaces (kept on record as superseded), take their lines out of
+    their blocks, and the decisions that keep them retired. Idempotent: a run cut short is completed."""
     decisions = []
-    if proposal.replaces:
-        new["replaces"] = list(proposal.replaces)
-    for old_id in proposal.replaces:
+    for old_id in replaces:
         for tier, records in tiers.items():
             old = records.get(old_id)
-            if old is None or old.get("retired"):
+            if old is None or (old.get("retired") and old.get("retired_for") != new["id"]):
                 continue
-            records[old_id] = superseded_record(old, new)
-            changed_ids[tier].append(old_id)
-            decisions.append(superseding_decision(old, new, str(new["adopted_at"])))
+            if not old.get("retired"):
+                records[old_id] = superseded_record(old, new)
+                changed_ids[tier].append(old_id)
+            if (old_id, str(new["id"])) not in recorded:
+                recorded.add((old_id, str(new["id"])))
+                decisions.append(superseding_decision(records[old_id], new, str(new.get("adopted_at", ""))))
             for name in entry_targets(old):
                 found = project_target(paths, name) if tier == "L2" else user_target(name)
                 if found is not None:
@@ -158,6 +160,8 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
         touched: dict[Path, Target] = {}
         changed_ids: dict[str, list[str]] = {"L2": [], "L3": []}
         decisions: list[dict[str, Any]] = []
+        recorded = {(str(d.get("claim_id", "")), str(d.get("keep_id", ""))) for d in load_decisions(paths.decisions)
+                    if d.get("action") == "resolve"}
         for pid in chosen:
             staged_path = staged_file(paths, pid)
             proposal = fresh.get(pid)
@@ -165,6 +169,9 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
             if proposal is None:
                 if pid in done:
                     report.unchanged.append({"id": pid, "claim_id": done[pid]["id"], "text": done[pid]["text"]})
+                    # an adopt cut short after writing the claim still retires what it replaces
+                    decisions += _supersede(paths, list(done[pid].get("replaces", [])), done[pid], {"L2": l2, "L3": l3},
+                                            changed_ids, touched, recorded)
                 else:
                     claim = by_id.get(str(front.get("claim_id", "")))
                     to_tier = str(front.get("to", "L2"))
@@ -196,7 +203,10 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
                 changed_ids[tier].append(claim.id)
                 for t in targets:
                     touched[t.path] = t
-                decisions += _supersede(paths, proposal, store[claim.id], {"L2": l2, "L3": l3}, changed_ids, touched)
+                if proposal.replaces:
+                    store[claim.id]["replaces"] = list(proposal.replaces)
+                decisions += _supersede(paths, list(proposal.replaces), store[claim.id], {"L2": l2, "L3": l3},
+                                        changed_ids, touched, recorded)
                 report.adopted.append(
                     {"id": pid, "claim_id": claim.id, "text": store[claim.id]["text"], "to": tier,
                      "targets": [display(t) for t in targets]}

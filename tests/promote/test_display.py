@@ -27,6 +27,10 @@ def _clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
       "mainブランチには絶対に直接プッシュしないでください。"], "mainブランチには絶対に直接プッシュしないでください。"),
     (["src/billing is generated, never edit it", "src/billing is generated, never edit it."],
      "src/billing is generated, never edit it."),
+    (["Never commit .env files, please.", "Never commit .env files, please.", "never commit .env files."],
+     "Never commit .env files."),
+    (["From now on, always squash before merging.", "always squash before merging", "Always squash before merging."],
+     "Always squash before merging."),
 ])
 def test_a_merged_claim_shows_its_clearest_wording(wordings: list[str], shown: str, tmp_path: Path) -> None:
     atoms = [atom(w, f"s{n}", f"2026-03-0{n + 1}", line=n + 1) for n, w in enumerate(wordings)]

@@ -120,3 +120,17 @@ def test_rejecting_the_replacement_keeps_the_old_rule_uncontested(tmp_path: Path
     stage(store.paths)
     assert f"- {OLD}" in _session_start(store, "codex").splitlines()
     assert not plan(store.paths).by_id()[old_id].contested
+
+
+def test_a_reversal_as_the_marker_rules_hear_it_proposes_the_replacement(tmp_path: Path) -> None:
+    from agent_memory.ingest import atoms_from_turn
+    from agent_memory.model import Turn
+
+    store, old_id = _adopted(tmp_path)
+    turn = Turn(agent="claude", session="s9", cwd="", timestamp="2026-03-10T10:00:00Z", role="user",
+                text=f"Thanks. {REVERSAL}", source="/tmp/s9.jsonl", line=4)
+    atoms = atoms_from_turn(turn, "shop")
+    assert [a.get("reverses") for a in atoms] == ["run make lint before committing"]
+    store.add(atoms)
+    [proposal] = stage(store.paths)[0].proposals
+    assert (proposal.path, proposal.replaces) == ("supersedes", (old_id,))
