@@ -10,7 +10,6 @@ user-prompt-submit hook's hot path); ``index.sync.Index`` builds and syncs it.
 from __future__ import annotations
 
 import os
-import time
 
 try:
     # the C module the sqlite3 package wraps: without the package's datetime adapters and
@@ -21,9 +20,10 @@ except ImportError:  # pragma: no cover - an interpreter that names it otherwise
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
-    from datetime import datetime
     from typing import Callable
 
+from ..clock import day_number, epoch, now_epoch, parse_iso  # noqa: F401  (re-exported for older callers)
+from ..transcripts.injected import strip_injected  # noqa: F401  (the one definition; re-exported)
 from . import fts
 from .schema import SCHEMA_VERSION
 
@@ -35,36 +35,6 @@ CANDIDATES = 200  # bm25's best matches that the time decay then reorders
 RECENCY_FLOOR = 0.8
 
 
-def strip_injected(text: str) -> str:
-    """``text`` without what our hooks injected into it, so recall never searches on its own context.
-
-    The readers' ``transcripts.injected.strip_injected`` is the one definition; until it is
-    importable without loading the readers, this keeps the two shapes every agent records:
-    Gemini's ``<hook_context>…</hook_context>`` and our context blocks (a heading naming
-    agent-memory, then its ``- `` lines and notes).
-    """
-    if "<hook_context>" not in text and "(agent-memory" not in text:
-        return text
-    while True:
-        start = text.find("<hook_context>")
-        if start < 0:
-            break
-        end = text.find("</hook_context>", start)
-        text = text[:start] + ("" if end < 0 else text[end + len("</hook_context>") :])
-    kept: list[str] = []
-    inside = False
-    for line in text.split("\n"):
-        bare = line.strip()
-        if "(agent-memory" in bare and bare.endswith(":"):
-            inside = True
-            continue
-        if inside and (bare.startswith("- ") or bare.startswith("(") or " await" in bare and "review" in bare):
-            continue
-        inside = False
-        kept.append(line)
-    return "\n".join(kept).strip()
-
-
 def signature(path: str) -> str | None:
     """Size, mtime and inode of a file; None when it is missing or cannot be used."""
     try:
@@ -74,73 +44,12 @@ def signature(path: str) -> str | None:
     return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
 
 
-def epoch(text: str) -> float | None:
-    """Seconds since the epoch of an ISO-8601 time (``Z``, an offset, or naive = UTC); None if it is not one."""
-    text = text.strip()
-    found = _plain_epoch(text)
-    if found is not None:
-        return found
-    moment = parse_iso(text)
-    return moment.timestamp() if moment is not None else None
 
 
-def parse_iso(text: str) -> "datetime | None":
-    """An ISO-8601 timestamp (``Z`` or offset, or naive = UTC) as an aware UTC datetime, or None."""
-    from datetime import datetime, timezone
-
-    text = text.strip()
-    if not text:
-        return None
-    if text[-1] in ("Z", "z"):
-        text = text[:-1] + "+00:00"
-    try:
-        value = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
 
 
-def _plain_epoch(text: str) -> float | None:
-    """``YYYY-MM-DD[THH:MM:SS[.fff]][Z|±HH:MM]`` without ``datetime`` (which the hot path does not load); else None."""
-    day = day_number(text[:10])
-    if day is None:
-        return None
-    rest = text[10:]
-    if not rest:
-        return day * 86400.0
-    if rest[0] not in "Tt " or len(rest) < 9 or rest[3] != ":" or rest[6] != ":" or not (rest[1:3] + rest[4:6] + rest[7:9]).isdigit():
-        return None
-    hour, minute, second = int(rest[1:3]), int(rest[4:6]), int(rest[7:9])
-    if hour > 23 or minute > 59 or second > 59:
-        return None
-    rest = rest[9:]
-    fraction = 0.0
-    if rest[:1] == ".":
-        digits = len(rest) - len(rest[1:].lstrip("0123456789")) - 1
-        if digits == 0:
-            return None
-        fraction, rest = float("0" + rest[: digits + 1]), rest[digits + 1 :]
-    offset = 0
-    if rest in ("Z", "z", ""):
-        pass
-    elif len(rest) == 6 and rest[0] in "+-" and rest[3] == ":" and (rest[1:3] + rest[4:6]).isdigit():
-        offset = (int(rest[1:3]) * 60 + int(rest[4:6])) * 60 * (1 if rest[0] == "+" else -1)
-    else:
-        return None
-    return day * 86400.0 + hour * 3600 + minute * 60 + second + fraction - offset
 
 
-def now_epoch() -> float:
-    """The current time; ``$AGENT_MEMORY_NOW`` replaces the wall clock (ValueError when it is not ISO-8601)."""
-    raw = os.environ.get("AGENT_MEMORY_NOW", "").strip()
-    if not raw:
-        return time.time()
-    found = epoch(raw)
-    if found is None:
-        raise ValueError(f"AGENT_MEMORY_NOW is not an ISO-8601 time: {raw!r}")
-    return found
 
 
 def decay_factor(now: float, half_life_days: float, date: str, floor: float = RECENCY_FLOOR) -> float:
@@ -160,19 +69,6 @@ def bounded(decay: float, floor: float = RECENCY_FLOOR) -> float:
     return float(floor + (1.0 - floor) * decay)
 
 
-def day_number(day: str) -> int | None:
-    """Days from 1970-01-01 to a ``YYYY-MM-DD`` date (proleptic Gregorian), without ``datetime``."""
-    if len(day) != 10 or day[4] != "-" or day[7] != "-" or not (day[:4] + day[5:7] + day[8:]).isdigit():
-        return None
-    year, month, mday = int(day[:4]), int(day[5:7]), int(day[8:])
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if not (1 <= year and 1 <= month <= 12 and 1 <= mday <= (29 if leap else 28, 31, 30)[0 if month == 2 else 2 if month in (4, 6, 9, 11) else 1]):
-        return None
-    year -= month <= 2
-    era, year_of_era = divmod(year, 400)
-    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + mday - 1
-    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
-    return era * 146097 + day_of_era - 719468
 
 
 def recency(now: float, half_life_days: float, floor: float = RECENCY_FLOOR) -> "Callable[[str], float]":

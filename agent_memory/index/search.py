@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Iterable, Sequence
 
-from .. import terms
+from .. import text as terms
 from . import fts
 from .prompt import RECENCY_FLOOR, decay_factor
 

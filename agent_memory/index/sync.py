@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ..model import SqliteTooOld
-from ..terms import identifier_words
+from ..text import identifier_words
 from .prompt import signature
 from .schema import DDL, SCHEMA_VERSION, drop_all
 from .search import Searcher

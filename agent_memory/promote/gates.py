@@ -1,0 +1,576 @@
+"""The promotion pass: atoms → claims → gates → proposals, and the reasons for every refusal.
+
+``plan()`` reads and never writes (the dry run); ``staging.stage()`` writes what it proposes.
+The same L1 gives the same plan whatever order it was ingested in. Standard library
+only: the session-end hook stages through here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from ..claims import cache as claimcache
+from ..claims.cache import L1View, Summary
+from ..claims.key import CONTRAST, Key, claim_key
+from ..claims.relate import relate
+from ..config import load_config
+from ..clock import now, parse_iso
+from ..store import Paths
+from .supersede import superseded
+from .tiers import load_claims, load_decisions, load_registry
+
+
+_NOTHING = frozenset({"", None, 0})  # values a gate does not count (as the sorted lists leave them out)
+
+
+def short_hash(*parts: Any) -> str:
+    return hashlib.sha1("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class Claim:
+    """Atoms that say the same thing, with everything a gate or a person needs to know."""
+
+    id: str
+    key: Key
+    keys: list[str]
+    text: str
+    kind: str
+    tier: str = "L1"  # where it lives now: L1, or L2 / L3 once adopted
+    summary: Summary = field(default_factory=Summary, repr=False)  # its atoms counted
+    atom_source: Callable[[], list[dict[str, Any]]] | None = field(default=None, repr=False, compare=False)
+    _atoms: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    record: dict[str, Any] | None = None  # the adopted L2/L3 entry, if any
+    stated: bool = False
+    verified: bool = False
+    redacted: bool = False
+    contested_by: dict[str, str] = field(default_factory=dict)  # other claim id → why
+    ambiguous_with: list[str] = field(default_factory=list)
+    retired_for: str = ""  # the claim kept over this one by resolve
+    superseded_by: dict[str, Any] | None = None  # what replaced it once adopted: id, text, at, sources
+    rejected: bool = False
+    rejected_l3: set[str] | None = None  # projects that held it when its L2→L3 proposal was rejected
+    blocking: list[str] = field(default_factory=list)
+
+    @property
+    def atoms(self) -> list[dict[str, Any]]:
+        """Its L1 atoms by id, read from L1 the first time any claim of the pass asks."""
+        if self._atoms is None:
+            found = self.atom_source() if self.atom_source else []
+            self._atoms = sorted(found, key=lambda a: a["id"])
+        return self._atoms
+
+    @property
+    def observations(self) -> int:
+        return self.summary.count
+
+    @property
+    def contested(self) -> bool:
+        return bool(self.contested_by)
+
+    def count(self, what: str) -> int:
+        """How many distinct non-empty sessions, days or projects (a gate's number, without sorting)."""
+        found = self.summary.counted(what)
+        if self.record and self.record.get(what):
+            found = found | set(self.record[what])
+        return len(found) - len(found & _NOTHING)
+
+    @property
+    def sessions(self) -> list[str]:
+        found = self.summary.counted("sessions") | set((self.record or {}).get("sessions", []))
+        return sorted(s for s in found if s)
+
+    @property
+    def days(self) -> list[str]:
+        found = self.summary.counted("days") | set((self.record or {}).get("days", []))
+        return sorted(d for d in found if d)
+
+    @property
+    def projects(self) -> list[str]:
+        found = self.summary.projects | set((self.record or {}).get("projects", []))
+        return sorted(p for p in found if p)
+
+    @property
+    def first_seen(self) -> str:
+        stamps = [self.summary.first] if self.summary.first else []
+        if self.record and self.record.get("first_seen"):
+            stamps.append(self.record["first_seen"])
+        return min(stamps) if stamps else ""
+
+    def sources(self, local: bool = True) -> list[dict[str, Any]]:
+        """One INTERFACE ``S`` per observation; ``local=False`` drops transcript paths."""
+        seen = []
+        for atom in sorted(self.atoms, key=lambda a: (a.get("timestamp", ""), a.get("session", ""), a.get("line", 0))):
+            seen.append(
+                {
+                    "session": atom.get("session", ""),
+                    "transcript": atom.get("transcript", "") if local else "",
+                    "line": atom.get("line", 0),
+                    "timestamp": atom.get("timestamp", ""),
+                    "quote": atom.get("quote", ""),
+                }
+            )
+        if self.record:
+            have = {(s["session"], s["line"]) for s in seen}
+            for src in self.record.get("sources", []):
+                if (src.get("session", ""), src.get("line", 0)) not in have:
+                    seen.append({"session": src.get("session", ""), "transcript": "", "line": src.get("line", 0),
+                                 "timestamp": src.get("timestamp", ""), "quote": src.get("quote", "")})
+        return seen
+
+    def as_json(self, local: bool = True) -> dict[str, Any]:
+        """The INTERFACE ``A`` shape."""
+        return {
+            "id": self.id,
+            "text": self.text,
+            "kind": self.kind,
+            "tier": self.tier,
+            "stated": self.stated,
+            "verified": self.verified,
+            "redacted": self.redacted,
+            "contested": self.contested,
+            "sessions": self.sessions,
+            "days": self.days,
+            "projects": self.projects,
+            "sources": self.sources(local),
+            "blocking": list(self.blocking),
+        }
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A staged promotion waiting for a human."""
+
+    id: str
+    claim_id: str
+    text: str
+    source_tier: str
+    target_tier: str
+    path: str  # default | stated | verified | cross-project
+    kind: str
+    sessions: tuple[str, ...]
+    days: tuple[str, ...]
+    projects: tuple[str, ...]
+    keys: tuple[str, ...]
+    replaces: tuple[str, ...] = ()
+    evidence_source: Callable[[], tuple[dict[str, Any], ...]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def evidence(self) -> tuple[dict[str, Any], ...]:
+        """The observations a reviewer reads (from L1, only when asked: the dry run never is)."""
+        return self.evidence_source() if self.evidence_source else ()
+
+    def as_json(self) -> dict[str, Any]:
+        """The INTERFACE ``P`` shape (plus kind and replaces)."""
+        return {
+            "id": self.id,
+            "claim_id": self.claim_id,
+            "text": self.text,
+            "from": self.source_tier,
+            "to": self.target_tier,
+            "path": self.path,
+            "sessions": list(self.sessions),
+            "days": list(self.days),
+            "projects": list(self.projects),
+            "kind": self.kind,
+            "replaces": list(self.replaces),
+        }
+
+
+@dataclass
+class Plan:
+    """What one promotion pass found."""
+
+    claims: list[Claim]
+    proposals: list[Proposal]
+    blocked: list[dict[str, Any]]
+
+    def by_id(self) -> dict[str, Claim]:
+        return {c.id: c for c in self.claims}
+
+
+# ---------------------------------------------------------------- building claims
+
+
+@dataclass
+class _Group:
+    key: Key
+    summary: Summary = field(default_factory=Summary)
+    record: dict[str, Any] | None = None
+    tier: str = "L1"
+    superseded_by: dict[str, Any] | None = None  # from a retired record: what replaced it
+
+
+def _groups(paths: Paths, view: L1View) -> list[_Group]:
+    keys = view.relations.keys
+    groups = {text: _Group(keys[text], summary) for text, summary in view.summaries.items()}
+    for tier, path in (("L2", paths.l2), ("L3", paths.l3)):
+        for record in load_claims(path):
+            if record.get("retired"):
+                former = groups.get(_record_key(record, keys).text)
+                if former is not None and isinstance(record.get("superseded_by"), dict):
+                    former.superseded_by = record["superseded_by"]
+                continue
+            key = _record_key(record, keys)
+            group = groups.setdefault(key.text, _Group(key))
+            if group.record is None or tier == "L3":
+                group.record, group.tier = record, tier
+    return sorted(groups.values(), key=lambda g: (g.key.text, g.key.negated))
+
+
+def _record_key(record: dict[str, Any], known: dict[str, Key]) -> Key:
+    """An adopted claim's key: its wording's, unless L1 holds one of the keys it was adopted under (a
+    reversal's key comes from the claim it revokes, not from its words)."""
+    key = claim_key(record["text"])
+    if key.text in known:
+        return key
+    for text in record.get("keys", []) or []:
+        if isinstance(text, str) and text in known:
+            return known[text]
+    return key
+
+
+def _similarity(config: dict[str, Any]) -> float:
+    return float(config["identity"]["merge_similarity"])
+
+
+def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = None) -> list[Claim]:
+    """Every claim of the store: L1 atoms clustered, adopted L2/L3 entries, decisions applied."""
+    similarity = _similarity(config)
+    view = view or claimcache.load(paths, similarity)
+    groups = _groups(paths, view)
+    # adopted wordings L1 does not hold join the candidate pairs here, never in the cache
+    relations = view.relations.extend([g.key for g in groups if g.key.text not in view.relations.keys], similarity)
+    position = {g.key.text: i for i, g in enumerate(groups)}
+    same: dict[int, set[int]] = defaultdict(set)
+    clashes: list[tuple[int, int, str]] = []
+    for (i, j), (kind, reason, i_corrects, j_corrects) in sorted(
+        ((position[a], position[b]), rel) for (a, b), rel in relations.pairs.items()
+    ):
+        if kind == "same":
+            same[i].add(j)
+            same[j].add(i)
+        elif kind == "contradiction":
+            clashes.append((i, j, reason))
+        elif i_corrects and _is_correction(groups[i]):
+            clashes.append((i, j, "corrected"))
+        elif j_corrects and _is_correction(groups[j]):
+            clashes.append((j, i, "corrected"))
+
+    # a group whose near neighbours are not all one claim is ambiguous: it merges with none
+    ambiguous = {i for i, near in same.items() if any(y not in same[x] for x in near for y in near if x < y)}
+    owner: dict[int, int] = {}
+    for i in range(len(groups)):
+        if i in owner:
+            continue
+        owner[i] = i
+        if i in ambiguous:
+            continue
+        for j in same.get(i, ()):
+            if j not in ambiguous:
+                owner[j] = i
+    members: dict[int, list[int]] = defaultdict(list)
+    for i, head in owner.items():
+        members[head].append(i)
+
+    claims: dict[int, Claim] = {}
+    for head, idxs in members.items():
+        claims[head] = _claim_of([groups[i] for i in idxs], view)
+    by_group = {i: claims[owner[i]] for i in owner}
+    for i in ambiguous:
+        near = sorted({by_group[j].id for j in same[i]})
+        by_group[i].ambiguous_with = near
+    for i, j, reason in clashes:
+        ci, cj = by_group[i], by_group[j]
+        if ci is cj:
+            continue
+        ci.contested_by.setdefault(cj.id, reason)
+        cj.contested_by.setdefault(ci.id, reason)
+    result = sorted(claims.values(), key=lambda c: c.id)
+    _apply_decisions(paths, result)
+    return result
+
+
+_LEADING_CONJUNCTION = re.compile(
+    r"^\s*(?:(?:and|also|so|but|then|plus|or)\b[\s,]*|(?:あと|それと|それから|また|还有|另外|而且)[、，,\s]+)+",
+    re.IGNORECASE)
+
+
+_SENTENCE_END = (".", "!", "?", "。", "！", "？")
+
+
+def tidy_wording(text: str) -> str:
+    """A wording as shown: one line, no leading conjunction ("And always …"), the first letter upper case."""
+    flat = " ".join(text.split())
+    trimmed = _LEADING_CONJUNCTION.sub("", flat) or flat
+    first = trimmed.split(" ", 1)[0].rstrip(",:;")
+    if first.isascii() and first.isalpha() and first.islower() and trimmed.isascii():
+        return trimmed[:1].upper() + trimmed[1:]  # a sentence, not an identifier or a Japanese line
+    return trimmed
+
+
+def shown_text(texts: dict[str, list[Any]]) -> str:
+    """The text shown for a claim: its most complete wording (most words once tidied, a finished sentence),
+    then the most frequent, the earliest, the smallest; tidied."""
+    def rank(text: str) -> tuple[Any, ...]:
+        tidy = tidy_wording(text)
+        return (-len(tidy.split()), not tidy.endswith(_SENTENCE_END), -len(tidy), -texts[text][0], texts[text][1], text)
+
+    return tidy_wording(min(texts, key=rank))
+
+
+def _is_correction(group: _Group) -> bool:
+    return CONTRAST in group.key.tokens and group.summary.correction
+
+
+def _atoms_of(view: L1View, groups: list[_Group]) -> list[dict[str, Any]]:
+    return [a for g in groups for a in view.atoms_of(g.key.text)]
+
+
+def _claim_of(groups: list[_Group], view: L1View) -> Claim:
+    adopted = [g for g in groups if g.record is not None]
+    summary = groups[0].summary
+    if len(groups) > 1:
+        summary = Summary()
+        for group in groups:
+            summary.merge(group.summary)
+    keys = sorted({g.key.text for g in groups})
+    if adopted:
+        best = sorted(adopted, key=lambda g: (g.tier != "L3", g.key.text))[0]
+        record = best.record or {}
+        claim = Claim(
+            id=str(record["id"]), key=best.key, keys=sorted(set(keys) | set(record.get("keys", []))),
+            text=str(record["text"]), kind=str(record.get("kind", "instruction")), tier=best.tier, record=record,
+        )
+        claim.stated = bool(record.get("stated"))
+        claim.verified = bool(record.get("verified"))
+    else:
+        head = min(groups, key=lambda g: g.key.text)
+        texts, kinds = summary.texts, summary.kinds
+        text = shown_text(texts)
+        kind = sorted(kinds, key=lambda k: (-kinds[k], k))[0]
+        claim = Claim(id=short_hash("claim", head.key.text), key=head.key, keys=keys, text=text, kind=kind)
+    claim.summary = summary
+    claim.superseded_by = next((g.superseded_by for g in groups if g.superseded_by), None)
+    claim.atom_source = partial(_atoms_of, view, groups)
+    claim.stated = claim.stated or summary.stated
+    claim.redacted = summary.redacted
+    return claim
+
+
+def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
+    decisions = load_decisions(paths.decisions)
+    if not decisions:
+        return
+    by_key: dict[str, Claim] = {}
+    by_id: dict[str, Claim] = {}
+    for claim in claims:
+        by_id[claim.id] = claim
+        for key in claim.keys:
+            by_key.setdefault(key, claim)
+
+    def find(claim_id: str, keys: Iterable[str]) -> Claim | None:
+        if claim_id in by_id:
+            return by_id[claim_id]
+        for key in keys:
+            if key in by_key:
+                return by_key[key]
+        return None
+
+    for decision in decisions:
+        target = find(str(decision.get("claim_id", "")), decision.get("keys", []))
+        if target is None:
+            continue
+        action = decision["action"]
+        if action == "verify":
+            target.verified = True
+        elif action == "reject":
+            if decision.get("proposal_id") == short_hash("proposal", target.id, "L3"):
+                # an L2→L3 proposal: new evidence is a project that did not hold it yet
+                target.rejected_l3 = set(decision.get("projects", []))
+            else:
+                seen = set(decision.get("atoms", []))
+                target.rejected = bool(target.observations) and all(i in seen for i in target.summary.ids)
+        elif action == "resolve":
+            kept = find(str(decision.get("keep_id", "")), decision.get("keep_keys", []))
+            target.retired_for = kept.id if kept else str(decision.get("keep_id", ""))
+            if kept is not None:
+                kept.contested_by.pop(target.id, None)
+                target.contested_by.pop(kept.id, None)
+    for claim in claims:
+        if claim.retired_for or claim.rejected:
+            # a retired claim, or one a person rejected (a replacement they did not want), contests nothing
+            for other_id in list(claim.contested_by):
+                other = by_id.get(other_id)
+                if other is not None:
+                    other.contested_by.pop(claim.id, None)
+
+
+# ---------------------------------------------------------------- the gates
+
+
+def _gate_l2(claim: Claim, gates: dict[str, Any], replaces: Iterable[str] = ()) -> tuple[str, list[str]]:
+    """The path a claim takes from L1 to L2, or the reasons it cannot yet.
+
+    A claim that replaces adopted ones (``replaces``: a later reversal or correction) needs no
+    more evidence: the person changed their mind once, and a reviewer decides.
+    """
+    replaced = set(replaces)
+    hard = _hard_reasons(claim, replaced)
+    sessions, days = claim.count("sessions"), claim.count("days")
+    default, stated, verified = gates["l2"], gates["l2_stated"], gates["l2_verified"]
+    if not hard:
+        if replaced:
+            return "supersedes", []
+        if sessions >= default["sessions"] and days >= default["days"]:
+            return "default", []
+        if claim.stated and sessions >= stated["sessions"] and days >= stated["days"]:
+            return "stated", []
+        if claim.verified and claim.observations >= verified["observations"]:
+            return "verified", []
+    need = stated if claim.stated else default
+    reasons = list(hard)
+    if sessions < need["sessions"]:
+        reasons.append(f"{sessions} of {need['sessions']} sessions")
+    if days < need["days"]:
+        reasons.append(f"{days} of {need['days']} distinct days")
+    if claim.verified and claim.observations < verified["observations"]:
+        reasons.append(f"{claim.observations} of {verified['observations']} observations")
+    return "", reasons
+
+
+def _hard_reasons(claim: Claim, replaced: set[str] | None = None) -> list[str]:
+    reasons = []
+    if claim.redacted:
+        reasons.append("redacted")
+    if claim.retired_for:
+        reasons.append(f"retired in favour of {claim.retired_for}")
+    clashes = sorted(set(claim.contested_by) - (replaced or set()))
+    if clashes:
+        reasons.append("contested by " + ", ".join(clashes))
+    if claim.ambiguous_with:
+        reasons.append("ambiguous: close to " + ", ".join(claim.ambiguous_with))
+    if claim.rejected:
+        reasons.append("rejected, no new evidence since")
+    return reasons
+
+
+def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], moment: datetime) -> tuple[list[Proposal], list[dict[str, Any]]]:
+    """L2 → L3: claims held in the L2 of enough projects for long enough, contested nowhere."""
+    gate = config["gates"]["l3"]
+    similarity = float(config["identity"]["merge_similarity"])
+    held: dict[str, list[tuple[str, dict[str, Any]]]] = defaultdict(list)  # claim id → (project, record)
+    local = [c for c in claims if c.tier == "L2"]
+    local_by_key = {k: c for c in local for k in c.keys}
+    current = os.path.realpath(paths.store)
+    for claim in local:
+        held[claim.id].append((paths.project_name, claim.record or {}))
+    for name, entry in sorted(load_registry(paths).items()):
+        store = Path(entry["store"])
+        if os.path.realpath(store) == current:
+            continue
+        for record in load_claims(store / "L2.jsonl"):
+            if record.get("retired"):
+                continue
+            key = claim_key(record["text"])
+            match = local_by_key.get(key.text)
+            if match is None:
+                for claim in local:
+                    if relate(claim.key, key, similarity).kind == "same":
+                        match = claim
+                        break
+            if match is not None:
+                held[match.id].append((name, record))
+    proposals, blocked = [], []
+    in_l3 = {c.id for c in claims if c.tier == "L3"}
+    for claim in local:
+        if claim.id in in_l3:
+            continue
+        entries = held[claim.id]
+        projects = sorted({name for name, _r in entries})
+        stamps = [r.get("first_seen", "") for _n, r in entries if r.get("first_seen")] + ([claim.first_seen] if claim.first_seen else [])
+        first = parse_iso(min(stamps)) if stamps else None
+        age = (moment - first).days if first else 0
+        reasons = _hard_reasons(claim)
+        if any(r.get("contested") for _n, r in entries) and not claim.contested:
+            reasons.append("contested in another project")
+        if claim.rejected_l3 is not None and set(projects) <= claim.rejected_l3:
+            reasons.append("rejected, no new evidence since")
+        if len(projects) < gate["projects"]:
+            reasons.append(f"held in {len(projects)} of {gate['projects']} projects")
+        if age < gate["age_days"]:
+            reasons.append(f"{max(age, 0)} of {gate['age_days']} days")
+        if reasons:
+            blocked.append({"claim_id": claim.id, "text": claim.text, "reasons": reasons, "to": "L3"})
+            continue
+        sessions = sorted({s for _n, r in entries for s in r.get("sessions", [])} | set(claim.sessions))
+        days = sorted({d for _n, r in entries for d in r.get("days", [])} | set(claim.days))
+        proposals.append(
+            Proposal(
+                id=short_hash("proposal", claim.id, "L3"), claim_id=claim.id, text=claim.text, source_tier="L2",
+                target_tier="L3", path="cross-project", kind=claim.kind, sessions=tuple(sessions), days=tuple(days),
+                projects=tuple(projects), keys=tuple(claim.keys), evidence_source=partial(_evidence, claim, 5),
+            )
+        )
+    return proposals, blocked
+
+
+def _evidence(claim: Claim, limit: int | None) -> tuple[dict[str, Any], ...]:
+    return tuple(claim.sources(local=False)[:limit])
+
+
+def plan(paths: Paths, config: dict[str, Any] | None = None, view: L1View | None = None) -> Plan:
+    """The dry run: every proposal and every refusal with its reasons; writes nothing.
+
+    ``view`` is L1 as already read (``stage`` passes the one it saves to the claim cache).
+    """
+    config = config or load_config(paths.config)
+    with claimcache.gc_paused():
+        return _plan(paths, config, view)
+
+
+def _plan(paths: Paths, config: dict[str, Any], view: L1View | None) -> Plan:
+    moment = now()
+    claims = build_claims(paths, config, view)
+    gates = config["gates"]
+    proposals: list[Proposal] = []
+    blocked: list[dict[str, Any]] = []
+    retired_for: dict[str, list[str]] = defaultdict(list)  # kept claim → adopted claims it replaces
+    for claim in claims:
+        if claim.retired_for and claim.tier in ("L2", "L3"):
+            retired_for[claim.retired_for].append(claim.id)
+    by_id = {c.id: c for c in claims}
+    for claim in claims:
+        if claim.tier != "L1":
+            continue
+        later = superseded(claim, by_id)
+        path, reasons = _gate_l2(claim, gates, later)
+        claim.blocking = reasons
+        if not path:
+            blocked.append({"claim_id": claim.id, "text": claim.text, "reasons": reasons, "to": "L2"})
+            continue
+        replaces = tuple(sorted({*retired_for.get(claim.id, ()), *later}))
+        proposals.append(
+            Proposal(
+                id=short_hash("proposal", claim.id, "L2"), claim_id=claim.id, text=claim.text, source_tier="L1",
+                target_tier="L2", path=path, kind=claim.kind, sessions=tuple(claim.sessions), days=tuple(claim.days),
+                projects=tuple(claim.projects), keys=tuple(claim.keys), replaces=replaces,
+                evidence_source=partial(_evidence, claim, None),
+            )
+        )
+    cross, cross_blocked = _cross_project(paths, claims, config, moment)
+    for item in cross_blocked:
+        by_id[item["claim_id"]].blocking = item["reasons"]
+    proposals.extend(cross)
+    blocked.extend(cross_blocked)
+    proposals.sort(key=lambda p: p.id)
+    blocked.sort(key=lambda b: (b["to"], b["claim_id"]))
+    return Plan(claims=claims, proposals=proposals, blocked=blocked)

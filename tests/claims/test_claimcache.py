@@ -1,0 +1,247 @@
+"""The claim cache: a promotion pass that uses it gives exactly what one that re-reads every atom gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agent_memory import claimcache
+from agent_memory.claims import Key, claim_key, relate, replaced_by_correction
+from agent_memory.ingest import ingest
+from agent_memory.promote import Plan, plan, stage
+from agent_memory.store import Paths, StoreLock, write_jsonl
+
+from promote.test_promote import NOW, TEXTS, _as_atoms, _tree, atom, make_store
+
+SIMILARITY = 0.85
+_ROWS = st.lists(
+    st.tuples(st.sampled_from(TEXTS), st.sampled_from(["s1", "s2", "s3", "s4"]),
+              st.sampled_from(["2026-03-01", "2026-03-02", "2026-03-03"]), st.booleans()),
+    min_size=1, max_size=16,
+)
+
+
+@pytest.fixture(autouse=True)
+def _clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def _everything(result: Plan) -> Any:
+    """All a pass says, evidence and every claim's atoms included."""
+    return (
+        [(p.as_json(), p.evidence) for p in result.proposals],
+        result.blocked,
+        [(c.as_json(), c.keys, c.contested_by, c.ambiguous_with, [a["id"] for a in c.atoms]) for c in result.claims],
+    )
+
+
+def _refresh(paths: Paths) -> None:
+    with StoreLock(paths.store):
+        claimcache.refresh(paths, SIMILARITY, slack=0)
+
+
+def _append(paths: Paths, atoms: list[dict[str, Any]]) -> None:
+    with open(paths.atoms, "a", encoding="utf-8") as handle:
+        for a in atoms:
+            handle.write(json.dumps(a) + "\n")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=_ROWS, cut=st.integers(0, 16), adopted=st.sampled_from([None, *TEXTS]))
+def test_a_cache_behind_L1_gives_the_same_pass_as_none(tmp_path_factory: pytest.TempPathFactory, rows: list[Any],
+                                                       cut: int, adopted: str | None) -> None:
+    atoms = _as_atoms(rows)
+    cached = make_store(tmp_path_factory.mktemp("cached"), atoms[:cut])
+    _refresh(cached)
+    _append(cached, atoms[cut:])
+    plain = make_store(tmp_path_factory.mktemp("plain"), atoms)
+    if adopted:
+        for paths in (cached, plain):
+            write_jsonl(paths.l2, [{"id": "a1b2c3d4e5f6", "text": adopted, "kind": "instruction", "keys": [],
+                                    "sessions": ["old"], "days": ["2026-02-01"], "projects": ["shop"],
+                                    "first_seen": "2026-02-01T10:00:00Z", "sources": []}])
+    assert cached.claim_cache.exists()
+    assert _everything(plan(cached)) == _everything(plan(plain))
+    _refresh(cached)  # caught up: the pass now comes from the cache alone
+    assert json.loads(cached.claim_cache.read_bytes().partition(b"\n")[0])["l1_bytes"] == cached.atoms.stat().st_size
+    assert _everything(plan(cached)) == _everything(plan(plain))
+
+
+def test_a_rewritten_L1_is_not_read_through_the_cache(tmp_path: Path) -> None:
+    days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
+    paths = make_store(tmp_path / "a", [atom("Always squash commits", s, d) for s, d in days])
+    _refresh(paths)
+    # same length, other words: only the content hash can tell
+    rewritten = make_store(tmp_path / "a", [atom("Always squash COMMITS", s, d) for s, d in days])
+    assert rewritten.atoms.stat().st_size == json.loads(paths.claim_cache.read_bytes().split(b"\n")[0])["l1_bytes"]
+    fresh = make_store(tmp_path / "b", [atom("Always squash COMMITS", s, d) for s, d in days])
+    assert _everything(plan(rewritten)) == _everything(plan(fresh))
+    assert plan(rewritten).proposals[0].text == "Always squash COMMITS"
+
+
+@pytest.mark.parametrize("damage", [
+    lambda body: b"",
+    lambda body: body[: len(body) // 2],
+    lambda body: b"not json\n" + body,
+    lambda body: body.replace(b'"version":"', b'"version":"x', 1),
+    lambda body: body.replace(b'"similarity":0.85', b'"similarity":0.9', 1),
+    lambda body: body.split(b"\n")[0] + b"\n{broken\n",  # only the buckets line: derivable again
+])
+def test_a_damaged_cache_costs_time_never_the_result(tmp_path: Path, damage: Any) -> None:
+    rows = [(t, s, d, False) for t in TEXTS for s, d in (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-02"))]
+    atoms = _as_atoms(rows)
+    paths = make_store(tmp_path / "a", atoms[:10])
+    _refresh(paths)
+    paths.claim_cache.write_bytes(damage(paths.claim_cache.read_bytes()))
+    _append(paths, atoms[10:])
+    plain = make_store(tmp_path / "b", atoms)
+    assert _everything(plan(paths)) == _everything(plan(plain))
+
+
+def test_the_dry_run_writes_nothing_even_when_the_cache_is_behind(tmp_path: Path) -> None:
+    days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
+    paths = make_store(tmp_path, [atom("Always squash commits", s, d) for s, d in days])
+    _refresh(paths)
+    _append(paths, [atom("Always open PRs against dev", "s4", "2026-03-04")])
+    before = _tree(tmp_path)
+    result = plan(paths)
+    _ = [a for c in result.claims for a in c.atoms]  # reading the atoms writes nothing either
+    assert _tree(tmp_path) == before
+
+
+def test_stage_and_ingest_keep_the_cache_up_to_date(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(claimcache, "SLACK_MIN", 0)  # a tiny store lags by a sixteenth: one atom is more
+    days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
+    paths = make_store(tmp_path, [atom("Always squash commits", s, d) for s, d in days])
+    stage(paths)
+    covered = json.loads(paths.claim_cache.read_bytes().split(b"\n")[0])["l1_bytes"]
+    assert covered == paths.atoms.stat().st_size
+    transcript = tmp_path / "t.jsonl"
+    turn = {"type": "user", "sessionId": "s9", "cwd": str(paths.project_root), "uuid": "u1", "parentUuid": None,
+            "timestamp": "2026-03-05T10:00:00Z", "message": {"role": "user", "content": "From now on, always use pnpm."}}
+    transcript.write_text(json.dumps(turn) + "\n", encoding="utf-8")
+    assert ingest(paths, [str(transcript)]).atoms_added == 1
+    covered = json.loads(paths.claim_cache.read_bytes().split(b"\n")[0])["l1_bytes"]
+    assert covered == paths.atoms.stat().st_size
+
+
+def test_the_cache_holds_nothing_an_atom_keeps_out_of_claims(tmp_path: Path) -> None:
+    days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
+    atoms = [{**atom("Always squash commits", s, d), "quote": "QUOTE-ONLY words", "transcript": "/private/t.jsonl",
+              "cwd": "/private/cwd"} for s, d in days]
+    paths = make_store(tmp_path, atoms)
+    _refresh(paths)
+    body = paths.claim_cache.read_text(encoding="utf-8")
+    assert "Always squash commits" in body
+    assert "QUOTE-ONLY" not in body and "/private" not in body
+
+
+# ---------------------------------------------------------------- relations grown key by key
+
+_WORDS = ["use", "pnpm", "npm", "port", "8080", "8443", "always", "never", "run", "tests", "test", "commit", "not"]
+
+
+def _brute_force(keys: list[Key], limit: int) -> dict[tuple[str, str], claimcache.Relation]:
+    """What promote did before the cache: every candidate pair of the whole key set, related."""
+    buckets: dict[tuple[str, ...], list[Key]] = {}
+    for key in keys:
+        for bucket in claimcache._buckets(key):
+            buckets.setdefault(bucket, []).append(key)
+    found = {}
+    for members in buckets.values():
+        if 2 <= len(members) <= limit:
+            for a in members:
+                for b in members:
+                    if a.text < b.text:
+                        rel = relate(a, b, SIMILARITY)
+                        if rel.kind != "distinct":
+                            found[(a.text, b.text)] = (rel.kind, rel.reason, False, False)
+                        elif replaced_by_correction(a, b) or replaced_by_correction(b, a):
+                            found[(a.text, b.text)] = ("distinct", "", replaced_by_correction(a, b),
+                                                       replaced_by_correction(b, a))
+    return found
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join), min_size=1, max_size=24),
+       steps=st.lists(st.integers(1, 6), min_size=1, max_size=6), limit=st.integers(2, 5))
+def test_growing_relations_key_by_key_equals_relating_all_candidates(texts: list[str], steps: list[int], limit: int,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(claimcache, "BUCKET_LIMIT", limit)  # small buckets overflow as keys arrive
+    keys = list({k.text: k for k in map(claim_key, texts) if k.tokens}.values())
+    relations = claimcache.Relations()
+    start = 0
+    for step in steps + [len(keys)]:
+        relations = relations.extend(keys[start : start + step], SIMILARITY)
+        start += step
+        assert relations.pairs == _brute_force(keys[:start], limit)
+
+
+# ---------------------------------------------------------------- staging from the record of what was staged
+
+
+def _staged(paths: Paths) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(paths.staged.iterdir())}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=_ROWS, more=_ROWS)
+def test_staging_again_writes_what_staging_afresh_writes(tmp_path_factory: pytest.TempPathFactory, rows: list[Any],
+                                                          more: list[Any]) -> None:
+    atoms = _as_atoms(rows)
+    later = [{**a, "id": "x" + a["id"][1:], "line": a["line"] + 100} for a in _as_atoms(more)]
+    kept = make_store(tmp_path_factory.mktemp("kept"), atoms)
+    stage(kept)
+    _append(kept, later)
+    _result, counts = stage(kept)
+    fresh = make_store(tmp_path_factory.mktemp("fresh"), atoms + later)
+    _result, fresh_counts = stage(fresh)
+    assert _staged(kept) == _staged(fresh)
+    assert counts["staged"] + counts["unchanged"] == fresh_counts["staged"]
+
+
+def test_a_staged_file_edited_by_hand_is_put_back(tmp_path: Path) -> None:
+    days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
+    paths = make_store(tmp_path, [atom("Always squash commits", s, d) for s, d in days])
+    stage(paths)
+    before = _staged(paths)
+    target = next(paths.staged.iterdir())
+    target.write_text("edited\n", encoding="utf-8")
+    _result, counts = stage(paths)
+    assert counts["staged"] == 1 and _staged(paths) == before
+    _result, counts = stage(paths)
+    assert counts == {"staged": 0, "unchanged": 1, "withdrawn": 0}
+
+
+def test_atoms_asked_for_after_L1_was_rewritten_are_refused_not_misread(tmp_path: Path) -> None:
+    from agent_memory.model import StoreError
+
+    rows = [(t, s, d, False) for t in TEXTS for s, d in (("s1", "2026-03-01"), ("s2", "2026-03-02"))]
+    paths = make_store(tmp_path, _as_atoms(rows))
+    _refresh(paths)
+    result = plan(paths)
+    first, second = result.claims[0], result.claims[1]
+    plain = {c.id: c for c in plan(make_store(tmp_path / "b", _as_atoms(rows))).claims}
+    assert first.atoms == plain[first.id].atoms  # read line by line from the cached offsets
+    make_store(tmp_path, _as_atoms(list(reversed(rows))))
+    with pytest.raises(StoreError):
+        _ = second.atoms
+
+
+def test_a_cache_a_little_behind_is_left_for_the_pass_to_catch_up(tmp_path: Path) -> None:
+    days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
+    paths = make_store(tmp_path, [atom("Always squash commits", s, d) for s, d in days])
+    stage(paths)
+    cache = paths.claim_cache.read_bytes()
+    _append(paths, [atom("Always open PRs against dev", "s4", "2026-03-04")])
+    stage(paths)  # a few hundred bytes behind: not worth rewriting the cache
+    assert paths.claim_cache.read_bytes() == cache
+    plain = make_store(tmp_path / "b", [atom("Always squash commits", s, d) for s, d in days]
+                       + [atom("Always open PRs against dev", "s4", "2026-03-04")])
+    assert _everything(plan(paths)) == _everything(plan(plain))

@@ -1,0 +1,1087 @@
+"""Marker rules: one table per rule id, plus stated, splitting and property tests."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_memory.markers import RULES, MarkerRule, find_markers, is_stated, split_sentences
+from agent_memory.model import KINDS
+
+INS, C, P, L, F = "instruction", "correction", "preference", "lesson", "failure"
+
+# rule id -> rows of (user turn, kind the rule must yield or None).
+# A None row must produce no marker at all: it is a near miss for that rule.
+RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
+    # ------------------------------------------------------------------ en correction
+    "en.correction.wrong": [
+        ("No, that's wrong — the API base path is /v2.", C),
+        ("That's not right. The cron job runs at 02:00 UTC.", C),
+        ("You got it backwards: the primary is in us-east-1 and the replica in eu-west-1.", C),
+        ("That's incorrect, the staging cluster is in eu-west-1.", C),
+        ("that's wrong", None),
+        ("That's wrong, please fix it.", None),
+        ("Is that wrong?", None),
+    ],
+    "en.correction.no": [
+        ("No, the default branch is main.", C),
+        ("nope, the config lives in ~/.config/app/settings.toml", C),
+        ("No — we deploy with Helm, the Terraform module is only for the VPC.", C),
+        ("No, don't do that.", None),
+        ("No, leave it as is.", None),
+        ("No, it's not deployed yet.", None),
+        ("Nope, the CI badge is still red.", None),
+        ("No, not that one, the other one.", None),
+        ("'no-undef': 'off',", None),
+    ],
+    "en.correction.actually": [
+        ("Actually, the default branch is trunk.", C),
+        ("actually it should be snake_case for the JSON keys", C),
+        ("Actually the worker runs on Python 3.12.", C),
+        ("Actually, can you also add a loading spinner?", None),
+        ("Actually this is fine, ship it.", None),
+        ("Actually never mind.", None),
+    ],
+    "en.correction.x_not_y": [
+        ("The port is 8080, not 8000.", C),
+        ("It's Postgres 15, not 14.", C),
+        ("PRs target develop, not main.", C),
+        ("I'm on fish, not bash, so give me fish syntax.", C),
+        ("we run Postgres 16, not 15", C),
+        ("The default is 10, not 20, right?", None),
+        ("It's fast, not just correct, I guess.", None),
+    ],
+    # ------------------------------------------------------------------ en failure
+    "en.failure.always_fails": [
+        ("`pnpm build` always crashes with an OOM when sourcemaps are on.", F),
+        ("test_upload consistently fails when the tmp dir is on another filesystem.", F),
+        ("It never fails locally but always fails in CI.", F),
+        ("It doesn't always fail, only on Mondays.", None),
+        ("Write a test that always fails so we can check the CI gate.", None),
+        ("For now, always return an empty list from that endpoint.", None),
+    ],
+    "en.failure.every_time": [
+        ("The e2e suite fails every time on the macOS runner.", F),
+        ("Every time I run the migrations locally, alembic hangs on the lock.", F),
+        ("Hot reload breaks whenever I edit a file under shared/.", F),
+        ("The test is flaky, it sometimes fails on CI.", None),
+        ("Make the CLI fail fast whenever the config file is missing.", None),
+        ("Every time I look at this file I find another bug, lol.", None),
+    ],
+    "en.failure.reproducible": [
+        ("It's 100% reproducible: open the settings page twice.", F),
+        ("The race reproduces consistently with two workers.", F),
+        ("I can reproduce it every single time on a clean checkout.", F),
+        ("Can you reproduce it?", None),
+        ("Add a reproducible build flag to the Dockerfile.", None),
+    ],
+    # ------------------------------------------------------------------ en lesson
+    "en.lesson.lesson_learned": [
+        ("Lesson learned: never run terraform apply without a saved plan.", L),
+        ("The lesson here is that mocks hid the timezone bug.", L),
+        ("Never deploy on a Friday afternoon, lesson learned.", L),
+        ("The lesson component needs a new prop.", None),
+        ("Lesson learned.", None),
+    ],
+    "en.lesson.til": [
+        ("TIL git worktree shares the object store with the main clone.", L),
+        ("Today I learned that pytest's -k matches substrings of test names.", L),
+        ("TIL:\nuv caches wheels globally across projects.", L),
+        ("What I learned today: the webhook retries up to five times, so handlers have to be idempotent.", L),
+        ("wait til the build finishes, then deploy", None),
+        ("What I learned today is not much.", None),
+        ("TIL", None),
+    ],
+    "en.lesson.gotcha": [
+        ("Gotcha: Next.js caches fetch() calls by default in server components.", L),
+        ("One gotcha with uv: it ignores requirements.txt unless you pass -r.", L),
+        ("Pitfall: the S3 client retries PUTs silently on 500s.", L),
+        ("Gotcha, thanks!", None),
+        ("what's the gotcha with async fixtures in pytest", None),
+    ],
+    "en.lesson.note_to_self": [
+        ("Note to self: the Stripe webhook secret differs between test and live mode.", L),
+        ("For future reference, the prod DB password rotates on the first of each month.", L),
+        ("note to self -- bump the chart version together with the image tag", L),
+        ("Note to self: buy milk", None),
+        ("Add a memo field to the invoice form.", None),
+    ],
+    # ------------------------------------------------------------------ en preference
+    "en.preference.prefer": [
+        ("I prefer pytest fixtures over setUp/tearDown.", P),
+        ("Prefer pathlib over os.path for new code.", P),
+        ("My preference is tabs for Go and spaces everywhere else.", P),
+        ("Whichever you prefer is fine.", None),
+        ("I prefer not to.", None),
+        ("I prefer tabs.", P),
+        ("Prefer composition over inheritance.", P),
+        ("Do you prefer Jest or Vitest?", None),
+    ],
+    "en.preference.rather": [
+        ("I'd rather have one small PR per fix than a giant one.", P),
+        ("I would rather keep the config in TOML than in YAML.", P),
+        ("We'd rather pay for CI minutes than maintain self-hosted runners.", P),
+        ("I'd rather not.", None),
+        ("Rather than patching it, rewrite the parser?", None),
+    ],
+    "en.preference.like_better": [
+        ("I like f-strings better than .format().", P),
+        ("honestly I like plain SQL more than the ORM for reports", P),
+        ("I'm a big fan of early returns.", P),
+        ("I like the new layout better.", None),
+        ("Is this better than the old one?", None),
+    ],
+    # ------------------------------------------------------------------ en instruction
+    "en.instruction.always": [
+        ("Always run `pnpm lint` before you commit anything.", INS),
+        ("Make sure to always bump the version when you cut a release.", INS),
+        ("Commit messages should always be in English.", INS),
+        ("We always squash-merge PRs here.", INS),
+        ("Should we always use pnpm for this?", None),
+        ("Add an always-on display toggle to the settings screen.", None),
+        ("As always, thanks for the help!", None),
+        ("Maybe we should always pin exact versions.", None),
+    ],
+    "en.instruction.never": [
+        ("Never force-push to a shared branch.", INS),
+        ("Please don't ever commit the .env file.", INS),
+        ("Under no circumstances should you run migrations against prod.", INS),
+        ("Never mind, I found it.", None),
+        ("The worker is stuck in a never-ending loop.", None),
+        ("I never said that.", None),
+    ],
+    "en.instruction.from_now_on": [
+        ("From now on, open PRs against develop.", INS),
+        ("ok that works. from now on respond in Japanese please", INS),
+        ("From now on:\n- use pnpm\n- 2-space indent", INS),
+        ("I'll always run the linter before committing from now on.", None),
+        ("What changes from now on?", None),
+    ],
+    "en.instruction.going_forward": [
+        ("Going forward, use conventional commit messages.", INS),
+        ("In the future, ask me before deleting any files.", INS),
+        ("Next time, check the CI logs before guessing.", INS),
+        ("Going forward with the migration — run step 2 next.", None),
+        ("Reject dates in the future in the booking form.", None),
+        ("In the future we might split this service.", None),
+    ],
+    "en.instruction.whenever": [
+        ("Whenever you change the GraphQL schema, regenerate the types.", INS),
+        ("Run `make test` every time you touch anything under src/core.", INS),
+        ("Each time you add an endpoint, update the OpenAPI spec.", INS),
+        ("Fix it whenever you get a chance.", None),
+        ("Every time you push, CI runs twice — can you figure out why?", None),
+    ],
+    "en.instruction.in_this_project": [
+        ("In this repo, tests live under tests/unit.", INS),
+        ("Don't use `any` in this codebase.", INS),
+        ("Here we use tabs for indentation.", INS),
+        ("Create a new component in this repo.", None),
+        ("In this PR, always use the new logger.", None),
+    ],
+    "en.instruction.remember": [
+        ("Remember that the staging database is wiped every Sunday night.", INS),
+        ("Keep in mind that the CI runners only have 4GB of RAM.", INS),
+        ("Please keep in mind: staging deploys need a manual approval.", INS),
+        ("Remember when we fixed this last week?", None),
+        ("Don't forget to push.", None),
+    ],
+    # ------------------------------------------------------------------ ja
+    "ja.correction.chigau": [
+        ("違います。ポートは5432です。", C),
+        ("いや、違う。デフォルトブランチはdevelopです。", C),
+        ("ちがうよ、本番はeu-west-1だよ。", C),
+        ("違うブランチにpushしてください。", None),
+        ("違う方法を試してみて。", None),
+        ("違う、そっちじゃない。", None),
+    ],
+    "ja.correction.soujanakute": [
+        ("そうじゃなくて、設定ファイルはconfig/settings.tomlにあります。", C),
+        ("そうではなくて、認証はミドルウェアで行っています。", C),
+        ("そういう意味じゃなくて、テストはCIでしか動かないんです。", C),
+        ("そうじゃなくて", None),
+        ("そうじゃなくて、もう一回やり直して。", None),
+    ],
+    "ja.correction.tadashiku": [
+        ("正しくはsrc/lib配下です。", C),
+        ("いや、正しくはNode 20です。", C),
+        ("正しいのはv2のエンドポイントです。", C),
+        ("正しく動くか確認して。", None),
+        ("正しいですか？", None),
+    ],
+    "ja.correction.dewanaku": [
+        ("デフォルトブランチはmasterではなくmainです。", C),
+        ("このエラーの原因はDBではなくキャッシュです。", C),
+        ("うちはJestじゃなくてVitestを使っています。", C),
+        ("npmではなくyarnでインストールして。", None),
+        ("mainではなくdevelopにPRを作ってください。", None),
+    ],
+    "ja.failure.maikai": [
+        ("CIのmacOSジョブが毎回失敗する。", F),
+        ("何度やってもDockerのビルドがタイムアウトする。", F),
+        ("ログイン画面でいつも固まります。", F),
+        ("このテストってたまに落ちるよね。", None),
+        ("なぜ毎回失敗するのか調べてもらえますか", None),
+    ],
+    "ja.failure.kanarazu": [
+        ("このテストはタイムゾーンがUTC以外だと必ず落ちます。", F),
+        ("M1のMacだとsharpのインストールで必ずエラーになる。", F),
+        ("並列実行すると確実にデッドロックで止まる。", F),
+        ("必ず失敗するテストを書いてください。", None),
+        ("テストが失敗したら必ず教えてください？", None),
+    ],
+    "ja.lesson.kyoukun": [
+        ("教訓: マイグレーションの前には必ずバックアップを取る。", L),
+        ("今日の学び：git bisect runで二分探索を自動化できる。", L),
+        ("環境変数を変えたらサーバーを再起動しないと反映されない、という教訓。", L),
+        ("教訓になりました、ありがとう。", None),
+        ("教訓：", None),
+    ],
+    "ja.lesson.memo": [
+        ("メモ: Stripeのテストモードとライブモードでwebhookシークレットが違う。", L),
+        ("備忘録：brew upgradeするとpostgresのデータディレクトリが変わる。", L),
+        ("自分用メモ: ステージングのDBは毎晩リセットされる", L),
+        ("メモ帳アプリを作って。", None),
+        ("メモ：明日やる", None),
+    ],
+    "ja.lesson.hamari": [
+        ("ハマりポイント：Dockerのボリュームはrootユーザーで作成される。", L),
+        ("落とし穴は、Next.jsのfetchがデフォルトでキャッシュされること。", L),
+        ("ハマりどころとして、pytestのfixtureはモジュールをまたいで共有されない。", L),
+        ("ハマりポイントを教えてください。", None),
+        ("落とし穴がありそうですか？", None),
+    ],
+    "ja.preference.hou_ga": [
+        ("npmよりpnpmの方が好きです。", P),
+        ("私はタブよりスペースの方が好みです。", P),
+        ("PRは小さい方が助かります。", P),
+        ("こっちの方がいいですね。", None),
+        ("どっちの方がいいですか？", None),
+        ("このままの方がいいです。", None),
+    ],
+    "ja.preference.suki": [
+        ("私はReactが好きです。", P),
+        ("私はVimよりVS Code派です。", P),
+        ("私はダークテーマが大好きです。", P),
+        ("好きなように実装してください。", None),
+        ("好きなライブラリを使ってください。", None),
+    ],
+    "ja.instruction.kanarazu": [
+        ("PRを出す前に必ず`pnpm lint`を通してください。", INS),
+        ("コミットメッセージは必ず英語で書くこと。", INS),
+        ("依存関係を追加するときは必ず理由をPRに書いてください。", INS),
+        ("必要なパッケージをインストールしてください。", None),
+        ("必ずテストを書く必要がありますか？", None),
+        ("とりあえず必ず動くようにしておいて。", None),
+    ],
+    "ja.instruction.tsuneni": [
+        ("常に型ヒントを付けてください。", INS),
+        ("常にブランチを切ってから作業すること。", INS),
+        ("常に最新版を使ってください。", INS),
+        ("常時表示のトグルを追加して。", None),
+        ("常にキャッシュを使う方がいいような気がします。", None),
+    ],
+    "ja.instruction.zettai": [
+        ("絶対にmainブランチへ直接pushしないでください。", INS),
+        (".envファイルは絶対にコミットしないで。", INS),
+        ("本番環境では絶対にデバッグログを出さないこと。", INS),
+        ("絶対パスで指定してください。", None),
+        ("絶対に動かない。", None),
+        ("今回だけは絶対にmainにpushしないで。", None),
+    ],
+    "ja.instruction.itsumo": [
+        ("いつも日本語で返答してください。", INS),
+        ("PRのタイトルにはいつもチケット番号を入れるようにしてください。", INS),
+        ("いつもレビューコメントは箇条書きでお願いします。", INS),
+        ("いつも通りPRを作ってマージして。", None),
+        ("いつもありがとうございます！", None),
+        ("いつも使っているコマンドを教えてください。", None),
+    ],
+    "ja.instruction.maikai": [
+        ("毎回コミット前にテストを実行してください。", INS),
+        ("毎回作業が終わったら変更点を要約すること。", INS),
+        ("毎回ブランチ名にチケット番号を入れるようにしてください。", INS),
+        ("毎回同じ質問をしてすみません。", None),
+        ("毎回ありがとうございます。", None),
+    ],
+    "ja.instruction.kongo": [
+        ("今後はpnpmを使ってください。", INS),
+        ("以後はyarnではなくpnpmを使います。", INS),
+        ("以降は英語で返答してください。", INS),
+        ("以降は省略します。", None),
+        ("これからはテストを先に書いてから実装してね。", INS),
+        ("次回からはマイグレーションを実行する前にバックアップを取ってください。", INS),
+        ("今後の予定を教えてください。", None),
+        ("これからテストを実行します。", None),
+        ("今後ともよろしくお願いします。", None),
+    ],
+    "ja.instruction.kono_project": [
+        ("このリポジトリではPRはdevelopブランチに向けます。", INS),
+        ("このプロジェクトでは状態管理にZustandを使っています。", INS),
+        ("うちのチームではコミットメッセージを英語で書きます。", INS),
+        ("このプロジェクトで新しいコンポーネントを作ってください。", None),
+        ("このリポジトリではどのテストランナーを使っていますか？", None),
+    ],
+    "ja.instruction.oboete": [
+        ("mainブランチは保護されていることを覚えておいて。", INS),
+        ("覚えておいてください：ステージング環境は毎晩リセットされます。", INS),
+        ("APIキーは1Passwordにあると覚えといて。", INS),
+        ("覚えておいて", None),
+        ("これ覚えてる？", None),
+    ],
+    "ja.instruction.kinshi": [
+        ("本番DBへの直接接続は禁止です。", INS),
+        ("console.logの使用は禁止。", INS),
+        ("mainへのforce pushは厳禁です。", INS),
+        ("禁止ワードのリストを追加して。", None),
+        ("禁止されている操作を一覧にしてください。", None),
+    ],
+    # ------------------------------------------------------------------ zh
+    "zh.correction.budui": [
+        ("不对，端口是5432。", C),
+        ("错了，测试框架应该是pytest。", C),
+        ("不对。默认分支是main。", C),
+        ("不对 帮我查一下golang文档", None),
+        ("不对吗？", None),
+    ],
+    "zh.correction.bushi_ershi": [
+        ("不是Jest，而是Vitest。", C),
+        ("不是npm而是pnpm。", C),
+        ("端口是5432，不是5433。", C),
+        ("是不是要用pnpm？", None),
+        ("这不是我想要的。", None),
+    ],
+    "zh.failure.meici": [
+        ("CI上的macOS任务每次都失败。", F),
+        ("这个测试总是报错。", F),
+        ("构建一直超时，必现。", F),
+        ("为什么每次都失败？", None),
+        ("这个测试偶尔会失败。", None),
+    ],
+    "zh.lesson.jiaoxun": [
+        ("踩坑：Docker卷默认是root权限。", L),
+        ("教训：迁移之前一定要先备份数据库。", L),
+        ("今天学到：git worktree 共享对象存储。", L),
+        ("总结一下今天的教训吧？", None),
+        ("帮我写一个备忘录应用。", None),
+    ],
+    "zh.preference.xihuan": [
+        ("我更喜欢用函数式组件。", P),
+        ("我们比较偏好小的PR。", P),
+        ("我宁愿多写几个测试也不要用mock。", P),
+        ("你喜欢哪个？", None),
+        ("这个喜欢按钮要放在右上角。", None),
+    ],
+    "zh.instruction.yihou": [
+        ("以后都用pnpm。", INS),
+        ("以後請一律使用繁體中文回覆。", INS),
+        ("从现在开始，提交信息用英文写。", INS),
+        ("以后回答简短一点。", INS),
+        ("以后再说吧。", None),
+        ("以后会有更多用户吗？", None),
+        ("这次先跳过测试吧。", None),
+    ],
+    "zh.instruction.yongyuan": [
+        ("永远不要直接推送到main分支。", INS),
+        ("千万不要提交.env文件。", INS),
+        ("务必先跑测试再提交。", INS),
+        ("永遠用繁體中文回覆。", INS),
+        ("也许我们应该总是用pnpm。", None),
+        ("请把toolchain也改成1.23。", None),
+    ],
+    # ------------------------------------------ en standing rules without always / never
+    "en.instruction.dont": [
+        ("Don't add docstrings that only repeat the function name.", INS),
+        ("Do NOT edit anything under vendor/, it's synced from upstream.", INS),
+        ("Please don't use default exports in new modules.", INS),
+        ("Fix the date parser, and don't add new dependencies without asking me.", INS),
+        ("don't install packages globally", INS),
+        ("Don't ask me for permission to run tests.", INS),
+        ("Do not ask the user to run commands you can run yourself.", INS),
+        ("Don't ask me about it.", None),
+        ("don't touch the header yet, I'm still designing it", None),
+        ("Don't commit anything for now, another branch is being rebased.", None),
+        ("Don't worry about the tests.", None),
+        ("Don't change it.", None),
+        ("I don't use semicolons.", None),
+        ("Don't you think the tests are slow?", None),
+        ("don't rename the variables in this function", None),
+    ],
+    "en.instruction.no_x": [
+        ("No emojis in commit messages.", INS),
+        ("No print statements in production code.", INS),
+        ("no force pushes, ever", INS),
+        ("No mocks inside integration tests.", INS),
+        ("No errors in the logs now.", None),
+        ("No, there's still an error on line 40", None),
+        ("No idea why the tests fail.", None),
+        ("No changes in the diff.", None),
+    ],
+    "en.instruction.reversal_anymore": [
+        ("don't run the linter before every commit anymore, CI does it now", INS),
+        ("You don't need to ask before running tests anymore.", None),
+        ("Please don't squash merge PRs anymore.", INS),
+        ("We don't deploy on Fridays anymore.", INS),
+        ("Don't do that anymore.", None),
+        ("I don't know anymore.", None),
+        ("It doesn't crash anymore.", None),
+    ],
+    "en.instruction.reversal_stop": [
+        ("Stop mocking the database in the integration tests, use the docker one.", INS),
+        ("Please stop adding type: ignore comments.", INS),
+        ("stop apologizing and just fix things", INS),
+        ("Stop doing that.", None),
+        ("stop working on the login page and look at the crash", None),
+        ("Stop the dev server.", None),
+        ("It stopped working after the upgrade.", None),
+        ("Stop changing it.", None),
+    ],
+    "en.instruction.reversal_no_more": [
+        ("No more force pushes.", INS),
+        ("no more inline styles, please", INS),
+        ("No more print debugging going forward.", INS),
+        ("No more errors!", None),
+        ("No more than three files per PR.", None),
+        ("no more questions?", None),
+    ],
+    "en.instruction.reversal_no_longer": [
+        ("Redis is no longer needed for the unit tests.", INS),
+        ("btw we no longer support Python 3.8.", INS),
+        ("The legacy API is no longer used anywhere.", INS),
+        ("The bug is no longer reproducible.", None),
+        ("It's no longer crashing.", None),
+        ("The page no longer loads.", None),
+    ],
+    "en.instruction.conditional": [
+        ("Before you start any task, show me a short plan and wait for my ok.", INS),
+        ("When you add a new endpoint, document it in docs/api.md.", INS),
+        ("When you finish this, push it.", None),
+        ("Before committing, run the formatter.", INS),
+        ("Ask me before deleting any files.", INS),
+        ("Only ever touch the generated client through the wrapper in src/api.", INS),
+        ("Only use the public API when writing tests.", INS),
+        ("When you're done, push the branch.", None),
+        ("Before you go, fix the header.", None),
+        ("Test it before merging.", None),
+        ("Only fix the header.", None),
+        ("When I'm back we can look at the logs.", None),
+        ("Before you merge, ping me.", None),
+        ("make sure you run the linter before every push", INS),
+        ("Should I run the tests before committing?", None),
+    ],
+    "en.instruction.caps": [
+        ("RUN THE LINTER FIRST.", INS),
+        ("USE PNPM.", INS),
+        ("ASK ME FIRST!!", INS),
+        ("FIX IT", None),
+        ("CHECK THIS AGAIN", None),
+        ("The CI job uses AWS S3 for caching.", None),
+    ],
+    "en.instruction.must": [
+        ("All tests must pass before any commit.", INS),
+        ("Handlers have to be idempotent.", INS),
+        ("you have to use the repository pattern for data access here", INS),
+        ("You should be using pnpm for everything.", INS),
+        ("Every migration needs a down step.", INS),
+        ("Commits should follow conventional commits.", INS),
+        ("Results should show up in a minute.", None),
+        ("Commit messages must be in English.", INS),
+        ("We need to fix the login bug.", None),
+        ("We need to use a queue here because the requests time out.", None),
+        ("It must be the cache.", None),
+        ("Users should be able to export their data.", None),
+        ("You have to use it like this.", None),
+        ("All of them must be fixed today.", None),
+        ("you should use a different approach here", None),
+    ],
+    "en.instruction.we_use": [
+        ("We use uv for dependency management.", INS),
+        ("we deploy with Helm charts", INS),
+        ("We write changelog entries by hand.", INS),
+        ("We don't do squash merges here.", INS),
+        ("We don't do that.", None),
+        ("We use a lot of memory on startup.", None),
+        ("we use it in two places", None),
+        ("We use the staging key to test this.", None),
+    ],
+    "en.correction.called": [
+        ("the main branch here is called trunk", C),
+        ("Our staging cluster is named blue.", C),
+        ("The design system package is called ui-kit.", C),
+        ("The function is called twice.", None),
+        ("The hook is called on every render.", None),
+        ("What is the branch called?", None),
+    ],
+    "en.correction.moved": [
+        ("We moved off Jest, the test runner is Vitest now.", C),
+        ("we switched to pnpm last month", C),
+        ("I migrated from zsh to fish.", C),
+        ("I switched to the other branch.", None),
+        ("We moved the file to src/utils.", None),
+        ("I moved it to the new folder.", None),
+    ],
+    "en.preference.i_want": [
+        ("I want everything in TypeScript.", P),
+        ("I want this to be type safe end to end, no any.", P),
+        ("I like small, focused commits.", P),
+        ("I hate magic numbers.", P),
+        ("I want you to fix the login bug.", None),
+        ("I like the new layout.", None),
+        ("I want to see the logs.", None),
+        ("I like it.", None),
+    ],
+    "en.preference.keep_short": [
+        ("Keep answers short. I read them on my phone.", P),
+        ("Please keep commit messages under 72 characters.", P),
+        ("Be concise.", P),
+        ("Keep it short for this one.", None),
+        ("Keep the answers from the survey in a table.", None),
+    ],
+    "en.instruction.keep_in_mind_after": [
+        ("I run the API in WSL and open it from Chrome on Windows, keep that in mind for localhost URLs.", INS),
+        ("The CI runners have 4 GB of RAM, so keep that in mind.", INS),
+        ("our users are mostly on Safari — keep this in mind when styling", INS),
+        ("ok, keep that in mind", None),
+        ("Keep that in mind?", None),
+    ],
+    "en.instruction.note_in_file": [
+        ("Add the export button and put a note in CLAUDE.md that UI strings always go through the i18n helper.", INS),
+        ("Write a rule into AGENTS.md saying that migrations are never edited after merge.", INS),
+        ("Add to CLAUDE.md: dates are stored as UTC strings.", INS),
+        ("Update CLAUDE.md.", None),
+        ("What is in AGENTS.md?", None),
+    ],
+    "en.instruction.told_you": [
+        ("I told you not to use mocks in the integration tests.", INS),
+        ("I already told you to never run migrations on prod.", INS),
+        ("I said never push to main directly.", INS),
+        ("I told you to fix the header.", None),
+        ("I said don't touch that file.", None),
+        ("I told you it was the cache.", None),
+    ],
+    "en.instruction.remember_to": [
+        ("Remember to run the tests before committing.", INS),
+        ("please don't forget to bump the version when you cut a release", INS),
+        ("Remember to update the changelog for every user-facing change.", INS),
+        ("Remember to push it.", None),
+        ("remember to commit when you're done", None),
+        ("Remember to update the changelog.", None),
+    ],
+    "en.instruction.use_instead": [
+        ("use yarn, not npm", INS),
+        ("Use pathlib instead of os.path.", INS),
+        ("please use bun instead of npm for this project", INS),
+        ("Use the other function instead of this one.", None),
+        ("use it instead of the old one", None),
+        ("Write the migration in SQL, not in the ORM.", None),
+        ("Should we use Redis instead of Memcached?", None),
+    ],
+    "en.instruction.everywhere": [
+        ("Use type hints everywhere.", INS),
+        ("Please use named exports throughout the codebase.", INS),
+        ("avoid default exports in every module", INS),
+        ("Rename foo to bar everywhere.", None),
+        ("Use the new logo everywhere on this page.", None),
+    ],
+    "en.instruction.avoid": [
+        ("Avoid global state.", INS),
+        ("Try to avoid regex for parsing HTML.", INS),
+        ("avoid one-letter variable names", INS),
+        ("Avoid that.", None),
+        ("Avoid the cache for this request.", None),
+        ("How do I avoid the race?", None),
+    ],
+    "en.instruction.reply_language": [
+        ("Please respond in English.", INS),
+        ("Answer in Chinese.", INS),
+        ("Write commit messages in English.", INS),
+        ("Write the README in English.", None),
+        ("Can you answer in English?", None),
+    ],
+    "en.correction.setup": [
+        ("we're on node 20", C),
+        ("I'm on Windows.", C),
+        ("Our CI runs on GitHub Actions.", C),
+        ("The dev server runs on port 5173.", C),
+        ("Our main language is Go.", C),
+        ("My editor is open.", None),
+        ("The branch is broken.", None),
+        ("I'm on it.", None),
+        ("I'm on the main branch.", None),
+        ("I'm on my phone right now.", None),
+        ("Our test is on line 40, it fails.", None),
+    ],
+    "ja.instruction.naide": [
+        ("mainブランチに直接pushしないでください。", INS),
+        ("勝手にコミットしないで。", INS),
+        ("確認なしにファイルを削除しないこと。", INS),
+        ("このファイルは直接編集しないでください？", None),
+        ("それを勝手に消さないで。", None),
+    ],
+    "zh.instruction.yuyan": [
+        ("请用中文回答。", INS),
+        ("代码注释用英文写。", INS),
+        ("回答请用简体中文。", INS),
+        ("帮我用英文写一封邮件。", None),
+        ("用中文解释一下这个错误。", None),
+        ("能用英文回答吗？", None),
+    ],
+    "zh.instruction.suoyou": [
+        ("所有的日志都写到 stderr。", INS),
+        ("所有脚本都放在 scripts 目录。", INS),
+        ("全部配置都放在 config 目录。", INS),
+        ("所有这些文件都要删掉。", None),
+        ("所有测试都通过了吗？", None),
+    ],
+    "en.instruction.style": [
+        ("Please keep PRs small.", INS),
+        ("Write small functions.", INS),
+        ("Use single quotes for strings in JS.", INS),
+        ("2-space indentation please.", INS),
+        ("Make the tests pass.", None),
+        ("Keep the functions small in this file.", None),
+        ("Write a small function that parses dates.", None),
+        ("Use double quotes here.", None),
+    ],
+    "en.instruction.location": [
+        ("PRs go against develop.", INS),
+        ("Migrations live in db/migrations.", INS),
+        ("All fixtures belong under tests/fixtures.", INS),
+        ("Tests go red when I run them.", None),
+        ("My commits go to the wrong branch.", None),
+        ("Where do migrations live?", None),
+    ],
+    "en.preference.x_not_y": [
+        ("Tabs, not spaces.", P),
+        ("Postgres, not MySQL.", P),
+        ("snake_case, not camelCase", P),
+        ("Later, not now.", None),
+        ("Close, not exact.", None),
+        ("Yes, not bad.", None),
+    ],
+    # ------------------------------------------ ja standing requests, conventions, reversals
+    "ja.instruction.toki": [
+        ("テストを書くときはモックを使わないでください。", INS),
+        ("コミットする前にlintを実行してください。", INS),
+        ("新しいAPIを追加する場合はドキュメントも更新すること。", INS),
+        ("このファイルを直すときは注意してください。", None),
+        ("時間があるときに見てください。", None),
+        ("ビルドが終わった後にデプロイしてください。", None),
+    ],
+    "ja.instruction.reply_style": [
+        ("返答は日本語でお願いします。", INS),
+        ("日本語で応答してください。", INS),
+        ("コミットメッセージは英語で書いてください。", INS),
+        ("この部分の説明を日本語でお願いします。", None),
+        ("変数名は英語にしてください。", INS),
+        ("PRのタイトルは英語で書くこと。", INS),
+        ("今回は英語でお願いします。", None),
+        ("返答は日本語ですか？", None),
+    ],
+    "ja.instruction.convention": [
+        ("PR は Presentation 層と Application 層で分けて出しています。", INS),
+        ("コミットは機能ごとに分けています。", INS),
+        ("コミットは小さく分けてください。", INS),
+        ("変数名はキャメルケースで統一してください。", INS),
+        ("ブランチ名は feature/ 形式で統一しています。", INS),
+        ("テストはまだ分けて書いていません？", None),
+        ("PRは出しました。", None),
+        ("このPRは機能ごとに分けています。", None),
+    ],
+    "ja.instruction.shitagatte": [
+        ("t-wadaのTDDに従ってテストしながら進める。", INS),
+        ("コミットメッセージは Conventional Commits に従ってください。", INS),
+        ("Conventional Commitsに従って書いてください。", INS),
+        ("チームの規約に沿って実装してください。", INS),
+        ("この手順に従って設定して。", None),
+        ("上記のルールに従って進めますか？", None),
+    ],
+    "ja.instruction.reversal_mou": [
+        ("worktree はもう使いません。", INS),
+        ("もうモックは使わないでください。", INS),
+        ("changelogはもう手で書かなくていいです。", INS),
+        ("もう少し短くしてください。", None),
+        ("もう動作しない。", None),
+        ("もう終わりましたか？", None),
+        ("もう一度実行してください。", None),
+    ],
+    "ja.instruction.kihon": [
+        ("基本的にTypeScriptで書いています。", INS),
+        ("原則としてmainには直接pushしません。", INS),
+        ("普段はVSCodeを使っています。", INS),
+        ("基本的に問題ないです。", None),
+        ("基本的にはこの方法でいいです。", None),
+    ],
+    "ja.instruction.youni": [
+        ("関数にはdocstringを書くようにしてください。", INS),
+        ("型はanyを使わないようにしてください。", INS),
+        ("大きな変更の前は相談するようにしてね。", INS),
+        ("このボタンが表示されるようにしてください。", None),
+        ("ログインできるようにしてください。", None),
+        ("それを使わないようにしてください。", None),
+    ],
+    "ja.instruction.naikoto": [
+        (".envファイルはコミットしないこと。", INS),
+        ("本番DBには接続しないこと。", INS),
+        ("生成されたコードは手で編集しないこと。", INS),
+        ("このファイルは変更しないこと。", None),
+        ("問題ないことを確認しました。", None),
+        ("使えないことがある。", None),
+    ],
+    "ja.correction.setup": [
+        ("パッケージマネージャーはpnpmです。", C),
+        ("テストフレームワークはvitestを使っています。", C),
+        ("私はMacを使っています。", C),
+        ("私は田中です。", None),
+        ("私はPythonが苦手です。", None),
+        ("言語は何ですか？", None),
+    ],
+    # ------------------------------------------ zh standing prohibitions, requirements, reversals
+    "zh.instruction.buyao": [
+        ("不要重复确认，直接改就行。", INS),
+        ("不要在代码里写死配置。", INS),
+        ("別用 var 宣告變數。", INS),
+        ("这次先不要提交。", None),
+        ("数据库迁移文件不要手动修改。", INS),
+        ("这个文件不要改。", None),
+        ("先不要合并。", None),
+        ("帮我修一下登录，不要动其他文件。", None),
+        ("不要这个。", None),
+    ],
+    "zh.instruction.bixu": [
+        ("提交前必须跑测试。", INS),
+        ("所有接口都要有类型注解。", INS),
+        ("新功能一定要写单元测试。", INS),
+        ("你必须先修复这个bug。", None),
+        ("你必须告诉我原因。", None),
+        ("今天必须完成。", None),
+        ("这个函数必须改吗？", None),
+    ],
+    "zh.instruction.zhiqian": [
+        ("使用大量工具之前需要先经过我同意。", INS),
+        ("发布前要更新 CHANGELOG。", INS),
+        ("修改数据库结构之前请先告诉我。", INS),
+        ("之前的版本要保留吗？", None),
+        ("上线前要修好这个bug。", None),
+        ("我之前要你做的改好了吗？", None),
+    ],
+    "zh.instruction.fengge": [
+        ("关于代码风格：缩进用两个空格。", INS),
+        ("测试统一放在 tests 目录下。", INS),
+        ("变量名统一用 snake_case。", INS),
+        ("日志用 grep 查一下。", None),
+        ("测试用例失败了。", None),
+        ("配置文件用的是旧版本吗？", None),
+    ],
+    "zh.instruction.women_yong": [
+        ("我们用 pnpm 管理依赖。", INS),
+        ("我們使用 Poetry 管理套件。", INS),
+        ("我们用 React 做前端。", INS),
+        ("我们用 Python 写一个脚本吧。", None),
+        ("我们用这个库试试。", None),
+    ],
+    "zh.preference.jianduan": [
+        ("回复请简短。", P),
+        ("请简洁地回答。", P),
+        ("回答尽量简短。", P),
+        ("回答太详细了。", None),
+        ("这个回答请简短一点。", None),
+    ],
+    "zh.instruction.shi": [
+        ("写代码时请加上类型注解。", INS),
+        ("提交代码的时候要写清楚提交信息。", INS),
+        ("新增接口时记得更新文档。", INS),
+        ("有时候测试会失败。", None),
+        ("你有空的时候看一下。", None),
+        ("运行时报错了。", None),
+    ],
+    "zh.instruction.reversal_buzai": [
+        ("以后不再用 Docker Compose 了，改用 Podman。", INS),
+        ("别再加 console.log 了。", INS),
+        ("以后都用pnpm，不要再用npm了。", INS),
+        ("我们不再支持 Python 3.8。", INS),
+        ("不再报错了。", None),
+        ("这个函数不再需要了。", None),
+        ("他不再用 Vim 了。", None),
+    ],
+    "zh.instruction.jizhu": [
+        ("记住：我们的测试框架是pytest。", INS),
+        ("請記住，部署只在週二進行。", INS),
+        ("记住默认分支是develop。", INS),
+        ("记住", None),
+        ("你还记住吗？", None),
+    ],
+}
+
+_ROWS = [
+    pytest.param(rule_id, text, expected, id=f"{rule_id}-{n}")
+    for rule_id, rows in RULE_CASES.items()
+    for n, (text, expected) in enumerate(rows)
+]
+
+
+@pytest.mark.parametrize(("rule_id", "text", "expected"), _ROWS)
+def test_rule_table(rule_id: str, text: str, expected: str | None) -> None:
+    found = find_markers(text)
+    if expected is None:
+        assert found == [], f"expected no marker, got {found}"
+    else:
+        assert any(m.rule_id == rule_id and m.kind == expected for m in found), (
+            f"expected {rule_id} → {expected}, got {found}"
+        )
+
+
+def test_every_rule_has_a_table_with_enough_rows() -> None:
+    ids = {r.rule_id for r in RULES}
+    assert ids == set(RULE_CASES), ids ^ set(RULE_CASES)
+    for rule_id, rows in RULE_CASES.items():
+        positives = [t for t, e in rows if e is not None]
+        negatives = [t for t, e in rows if e is None]
+        assert len(positives) >= 3 and len(negatives) >= 2, rule_id
+
+
+def test_rule_ids_are_stable_shaped_and_unique() -> None:
+    ids = [r.rule_id for r in RULES]
+    assert len(ids) == len(set(ids))
+    for rule in RULES:
+        assert isinstance(rule, MarkerRule)
+        assert rule.kind in KINDS
+        assert re.fullmatch(rf"(en|ja|zh)\.({'|'.join(KINDS)})\.[a-z_]+", rule.rule_id)
+        assert rule.rule_id.startswith(rule.lang + "." + rule.kind + ".")
+        assert rule.cue == rule.cue.lower() and rule.cue.strip("|") == rule.cue
+
+
+def test_rules_are_tried_in_kind_priority() -> None:
+    order = ("correction", "failure", "lesson", "preference", "instruction")
+    ranks = [order.index(r.kind) for r in RULES]
+    assert ranks == sorted(ranks)
+
+
+def test_one_sentence_one_marker_by_priority() -> None:
+    # a lesson that also says 必ず / always is reported once, as the lesson
+    found = find_markers("教訓: マイグレーションの前には必ずバックアップを取る。")
+    assert [m.kind for m in found] == ["lesson"]
+    found = find_markers("Remember: the nightly job always fails when the VPN is down.")
+    assert [m.kind for m in found] == ["failure"] and found[0].stated
+
+
+def test_several_claims_in_one_turn() -> None:
+    found = find_markers(
+        "Thanks! Always rebase before pushing. Also, never commit to main.\n"
+        "TIL: uv caches wheels across projects."
+    )
+    assert [(m.rule_id, m.text) for m in found] == [
+        ("en.instruction.always", "Always rebase before pushing."),
+        ("en.instruction.never", "Also, never commit to main."),
+        ("en.lesson.til", "uv caches wheels across projects."),
+    ]
+
+
+def test_marker_text_is_trimmed_to_the_claim() -> None:
+    (m,) = find_markers("ok.   Lesson learned:\n   pin the   Node version in .nvmrc")
+    assert m.text == "pin the Node version in .nvmrc"
+    (m,) = find_markers("That's wrong.\nThe port is 5432.")
+    assert m.text == "That's wrong. The port is 5432."
+    (m,) = find_markers("- [ ] Always run `make lint` before pushing")
+    assert m.text == "Always run `make lint` before pushing"
+
+
+def test_quoted_code_and_pasted_text_never_fire() -> None:
+    assert find_markers('The README says "never run this script as root".') == []
+    assert find_markers("> Always use the staging DB\n> Never use prod") == []
+    assert find_markers("```\n# always run migrations first\n```") == []
+    assert find_markers("Check that `always_on` is false.") == []
+    assert find_markers("<system-reminder>Whenever you read a file, you should check it.</system-reminder>") == []
+    long = "Always " + "use the shared retry helper and keep the timeout small " * 8 + "."
+    assert find_markers(long) == []
+
+
+def test_header_makes_following_bullets_durable() -> None:
+    found = find_markers("今後は以下のルールでお願いします:\n- pnpmを使う\n- インデントは2スペース\n\nよろしく")
+    assert [(m.rule_id, m.text, m.stated) for m in found] == [
+        ("ja.instruction.kongo", "pnpmを使う", True),
+        ("ja.instruction.kongo", "インデントは2スペース", True),
+    ]
+
+
+# Task requests, feedback on the current output, reports, questions and material to work on:
+# no rule may fire on them.
+TASK_TURNS = [
+    "Summarize the following rules from our wiki:\n1. Every PR needs two approvals.\n2. Don't merge on Fridays.",
+    "The user story: As a user, I should be able to reset my password. Passwords must be at least 12 characters.",
+    "次の仕様で実装してください。ユーザーは必ずメールアドレスでログインする。",
+    "请按以下需求实现：所有接口都要有鉴权，不要返回密码字段。",
+    "my teammate said we should always use tabs, what do you think?",
+    "I ran the build and got this:\nERROR: Don't use require() in ES modules\n  at src/index.js:3:1\nhow do I fix it?",
+    "can you add a loading spinner to the dashboard",
+    "Now run the tests again.",
+    "Let's use the new API for the export feature.",
+    "Use the staging database for this test.",
+    "Don't delete that file, I still need it.",
+    "don't refactor anything yet, just get it working",
+    "Stop. Revert the last change.",
+    "Please avoid the deprecated endpoint in this PR.",
+    "I want the modal to close when I click outside.",
+    "The tests must pass before we merge this PR.",
+    "All the images need alt text on this page.",
+    "When I run npm test it fails with ENOENT.",
+    "After you fix this, update the README.",
+    "I'm on the login page and it shows a blank screen.",
+    "Remember to push it when you're done.",
+    "I switched to the feature branch.",
+    "Avoid that approach, it's too slow.",
+    "keep it simple for now",
+    "PLEASE FIX THE BUILD",
+    "WHY IS IT FAILING",
+    "まだコミットしないでください。",
+    "今回はドキュメントを更新しなくていいです。",
+    "このエラーを直してから、PRを出してください。",
+    "もう一度試してください。",
+    "不要管这个警告。",
+    "先不要推送。",
+    "这个文件不要改。",
+    "以后再优化性能。",
+    "所有测试都失败了。",
+    "我们不再讨论这个了。",
+]
+
+
+@pytest.mark.parametrize("text", TASK_TURNS)
+def test_task_requests_are_not_rules(text: str) -> None:
+    assert find_markers(text) == []
+
+
+# A rule in a clause of its own after a one-off request is heard, and only the rule is kept.
+APART_CASES = [
+    ("Skip the tests this time, but always run lint before pushing.", "always run lint before pushing."),
+    ("The build is currently broken, fix it and from now on run the tests first.", "from now on run the tests first."),
+    ("Fix the date test for now, but never commit generated files.", "never commit generated files."),
+    ("今回はテストを飛ばしていいですが、今後は必ずlintを通してください。", "今後は必ずlintを通してください。"),
+    ("这次先跳过测试，但是以后都要先跑测试再提交。", "以后都要先跑测试再提交。"),
+    ("For now, always return an empty list from that endpoint.", None),
+    ("Always return an empty list, at least for now.", None),
+    ("Always use the mock server for now, but check with me later.", None),
+    ("とりあえず、必ずlintを通してください。", None),
+    ("这次先不要提交，但是以后再说。", None),
+]
+
+
+@pytest.mark.parametrize(("text", "claim"), APART_CASES)
+def test_a_rule_apart_from_a_one_off_request(text: str, claim: str | None) -> None:
+    found = find_markers(text)
+    if claim is None:
+        assert found == []
+    else:
+        assert [m.text for m in found] == [claim]
+
+
+def test_empty_and_non_string_input() -> None:
+    assert find_markers("") == []
+    assert find_markers("   \n\t") == []
+    assert find_markers(None) == []  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- stated
+
+STATED_CASES = [
+    ("Remember that the staging DB resets nightly.", True),
+    ("remember: always use pnpm", True),
+    ("Keep in mind that CI has 4GB of RAM.", True),
+    ("From now on, open PRs against develop.", True),
+    ("Going forward, squash-merge everything.", True),
+    ("Don't forget that prod is read-only on weekends.", True),
+    ("For future reference, the VPN is required for staging.", True),
+    ("今後はpnpmを使ってください。", True),
+    ("これからはテストを先に書いて。", True),
+    ("mainは保護ブランチだと覚えておいて。", True),
+    ("记住：测试用pytest。", True),
+    ("以后都用pnpm。", True),
+    ("Always run the linter.", False),
+    ("I don't remember the port.", False),
+    ("Do you remember the port?", False),
+    ("Going forward with option B.", False),
+    ("必ずlintを通してください。", False),
+    ("The port is 8080, not 8000.", False),
+]
+
+
+@pytest.mark.parametrize(("sentence", "stated"), STATED_CASES)
+def test_is_stated(sentence: str, stated: bool) -> None:
+    assert is_stated(sentence) is stated
+
+
+def test_markers_carry_stated() -> None:
+    (m,) = find_markers("From now on, open PRs against develop.")
+    assert m.stated
+    (m,) = find_markers("Always open PRs against develop.")
+    assert not m.stated
+    # a bare "remember that" next to a claim asks to keep that claim
+    (m,) = find_markers("Always open PRs against develop. Remember that.")
+    assert m.stated
+    (m,) = find_markers("これは覚えておいてください。\nPRは必ずdevelopに向けてください。")
+    assert m.stated and m.rule_id == "ja.instruction.kanarazu"
+    (m,) = find_markers("I forgot. Always open PRs against develop.")
+    assert not m.stated
+
+
+# ------------------------------------------------------------------------- splitting
+
+SPLIT_CASES = [
+    ("Use pnpm, e.g. for installs. Always pin versions.", ["Use pnpm, e.g. for installs.", "Always pin versions."]),
+    ("Edit main.py and utils.py. Then run it.", ["Edit main.py and utils.py.", "Then run it."]),
+    ("Upgrade to v1.2.3 now. Thanks!", ["Upgrade to v1.2.3 now.", "Thanks!"]),
+    ("See https://example.com/docs?x=1. Never skip CI.", ["See https://example.com/docs?x=1.", "Never skip CI."]),
+    ("Is it done? Great! Ship it.", ["Is it done?", "Great!", "Ship it."]),
+    ("- first item\n- second item\n1. numbered\n2) another", ["first item", "second item", "numbered", "another"]),
+    ("テストを実行して。必ずlintも通して！終わった？", ["テストを実行して。", "必ずlintも通して！", "終わった？"]),
+    ("・必ずテストを書く\n・mainに直接pushしない", ["必ずテストを書く", "mainに直接pushしない"]),
+    ("Use i.e. the default. Done.", ["Use i.e. the default.", "Done."]),
+    ("The file is config.yaml.", ["The file is config.yaml."]),
+    ("mixed English. そして日本語。OK?", ["mixed English.", "そして日本語。", "OK?"]),
+    ("Run `pytest -k foo.bar`. Then stop.", ["Run `pytest -k foo.bar`.", "Then stop."]),
+    ("line one\n\n\nline   two", ["line one", "line two"]),
+    ("「必ず」と書いた。次へ", ["「必ず」と書いた。", "次へ"]),
+]
+
+
+@pytest.mark.parametrize(("text", "sentences"), SPLIT_CASES)
+def test_split_sentences(text: str, sentences: list[str]) -> None:
+    assert split_sentences(text) == sentences
+
+
+# ------------------------------------------------------------------------ properties
+
+_FRAGMENTS = st.sampled_from(
+    [
+        "Always", "never", "from now on", "No,", "that's wrong", "TIL", "lesson learned:", "I prefer",
+        "fails every time", "必ず", "今後は", "違います", "ではなく", "方が好き", "教訓:", "毎回失敗する",
+        "以后都", "不对，", "`code`", '"quoted"', "```", "\n", "> ", "- ", ". ", "。", "?", "e.g.",
+        "main.py", "https://x.io/a.b", "\u3000", "\u2028", "ｆｕｌｌ", "ﾃｽﾄ", " use pnpm", "です",
+    ]
+)
+_TEXT = st.one_of(
+    st.text(max_size=400),
+    st.lists(st.one_of(_FRAGMENTS, st.text(max_size=12)), max_size=40).map("".join),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT)
+def test_find_markers_never_raises_and_is_deterministic(text: str) -> None:
+    first = find_markers(text)
+    assert first == find_markers(text)
+    normalised = " ".join(text.split())
+    for marker in first:
+        assert marker.kind in KINDS
+        assert marker.text and marker.text in normalised
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXT)
+def test_split_and_stated_never_raise(text: str) -> None:
+    for sentence in split_sentences(text):
+        assert sentence == " ".join(sentence.split())
+    assert isinstance(is_stated(text), bool)

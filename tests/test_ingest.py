@@ -1,0 +1,181 @@
+"""The one ingest pipeline: inline or with a pool of readers, the same atoms, lines and state; nothing added twice."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from agent_memory.backfill import backfill, peak_rss_kb
+from agent_memory.ingest import ingest
+from agent_memory.model import UsageError
+from agent_memory.store import Paths
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "agent_memory" / "samples"
+
+
+def _synth() -> ModuleType:
+    """The benchmark's history generator (``bench/synth.py``), loaded by path."""
+    name = "bench_synth_for_tests"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "synth.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture()
+def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "user"))
+    monkeypatch.delenv("AGENT_MEMORY_DIR", raising=False)
+    synth = _synth()
+    root = tmp_path / "history"
+    synth.write_history(root, atoms=40, seed=3, profile=synth.DENSE, weeks=2)
+    return root
+
+
+def _store(tmp_path: Path, name: str) -> Paths:
+    project = tmp_path / name
+    (project / ".git").mkdir(parents=True)
+    return Paths.resolve(cwd=str(project))
+
+
+def _snapshot(paths: Paths) -> dict[str, object]:
+    def text(path: Path) -> str:
+        return path.read_text(encoding="utf-8") if path.exists() else ""
+
+    return {
+        "atoms": text(paths.atoms),
+        "chunks": text(paths.chunks),
+        "ingested": json.loads(text(paths.ingested) or "{}"),
+    }
+
+
+def _report(report: object) -> dict[str, object]:
+    fields = ("atoms_added", "quarantined", "chunks_added", "files", "skipped_lines", "errors")
+    found = {f: getattr(report, f) for f in fields}
+    found["sessions"] = sorted(getattr(report, "sessions"))
+    return found
+
+
+def _inputs(history: Path, tmp_path: Path) -> list[str]:
+    first = sorted(history.rglob("*.jsonl"))[0]
+    # a folder, the bundled samples, one file twice over, and a file that is not there
+    return [str(history), str(SAMPLES), str(first), str(tmp_path / "missing.jsonl")]
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2])
+def test_backfill_writes_what_serial_ingest_writes(history: Path, tmp_path: Path, workers: int) -> None:
+    inputs = _inputs(history, tmp_path)
+    serial, parallel = _store(tmp_path, "serial"), _store(tmp_path, "parallel")
+    expected = ingest(serial, inputs)
+    got = backfill(parallel, inputs, workers=workers, flush_records=7)
+    assert expected.atoms_added > 40
+    assert expected.errors  # the missing file is reported, not fatal
+    assert _report(got) == _report(expected)
+    assert _snapshot(parallel) == _snapshot(serial)  # same atoms and chunks, line for line; same resume points
+
+
+def test_backfill_twice_adds_nothing(history: Path, tmp_path: Path) -> None:
+    paths = _store(tmp_path, "store")
+    first = backfill(paths, [str(history)], workers=2)
+    before = _snapshot(paths)
+    again = backfill(paths, [str(history)], workers=2)
+    assert first.atoms_added > 0
+    assert again.atoms_added == 0 and again.chunks_added == 0
+    assert again.sessions == first.sessions
+    assert _snapshot(paths) == before
+
+
+def test_backfill_after_serial_ingest_adds_nothing(history: Path, tmp_path: Path) -> None:
+    paths = _store(tmp_path, "store")
+    ingest(paths, [str(history)])
+    before = _snapshot(paths)
+    (paths.ingested).unlink()  # forget how far each file was read: everything is read again
+    again = backfill(paths, [str(history)], workers=2)
+    assert again.atoms_added == 0
+    assert _snapshot(paths)["atoms"] == before["atoms"]
+
+
+def test_backfill_reads_only_what_a_transcript_grew_by(history: Path, tmp_path: Path) -> None:
+    synth = _synth()
+    serial, parallel = _store(tmp_path, "serial"), _store(tmp_path, "parallel")
+    ingest(serial, [str(history)])
+    backfill(parallel, [str(history)], workers=2)
+    grown = sorted(history.rglob("*.jsonl"))[-1]
+    extra = tmp_path / "extra.jsonl"
+    synth.write_transcript(extra, megabytes=0.05, seed=5, profile=synth.DENSE)
+    with open(grown, "a", encoding="utf-8") as handle:
+        handle.write(extra.read_text(encoding="utf-8"))
+    expected = ingest(serial, [str(history)])
+    got = backfill(parallel, [str(history)], workers=2)
+    assert expected.atoms_added > 0
+    assert _report(got) == _report(expected)
+    assert got.bytes_read < grown.stat().st_size  # only the new tail was read
+    assert _snapshot(parallel)["atoms"] == _snapshot(serial)["atoms"]
+
+
+def test_backfill_reports_memory_of_writer_and_workers(history: Path, tmp_path: Path) -> None:
+    report = backfill(_store(tmp_path, "store"), [str(history)], workers=2)
+    assert report.workers == 2
+    assert 0 < report.writer_peak_kb <= peak_rss_kb()
+    assert report.worker_peak_kb and all(kb > 0 for kb in report.worker_peak_kb.values())
+
+
+def test_negative_workers_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError):
+        backfill(_store(tmp_path, "store"), [str(SAMPLES)], workers=-1)
+
+
+SHARED = ROOT.parent / "shared" / "data" / "transcripts"
+
+
+def test_workers_keep_the_claim_cache_current_like_inline_ingest(history: Path, tmp_path: Path) -> None:
+    from agent_memory.promote import stage
+
+    inputs = [str(p) for p in sorted(history.rglob("*.jsonl"))]
+    first, rest = inputs[:1], inputs[1:]
+    inline, pooled = _store(tmp_path, "inline"), _store(tmp_path, "pooled")
+    for paths in (inline, pooled):
+        ingest(paths, first)
+        stage(paths)  # promote --write leaves a claim cache behind
+        assert paths.claim_cache.exists()
+    ingest(inline, rest)
+    backfill(pooled, rest, workers=2)
+    # both folded the new atoms in: the caches cover the same L1, byte for byte
+    assert inline.atoms.read_bytes() == pooled.atoms.read_bytes()
+    assert inline.claim_cache.read_bytes() == pooled.claim_cache.read_bytes()
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="needs ../shared/data/transcripts")
+@pytest.mark.parametrize("workers", [0, 2])
+def test_shared_transcripts_inline_and_pooled_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "user"))
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-01T00:00:00Z")
+    inputs = [str(SHARED), str(SAMPLES)]
+    serial, other = _store(tmp_path / "a", "shop"), _store(tmp_path / "b", "shop")  # one name: a project's fallback name
+    expected = ingest(serial, inputs)
+    got = ingest(other, inputs, workers=workers)
+    assert expected.files > 20 and expected.chunks_added > 0
+    assert _report(got) == _report(expected)
+    assert _snapshot(other) == _snapshot(serial)
+    again = ingest(other, inputs, workers=workers)
+    assert again.atoms_added == 0 and again.chunks_added == 0 and _snapshot(other) == _snapshot(serial)
+
+
+def test_a_failed_registry_is_logged_not_fatal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    user = tmp_path / "user"
+    user.write_text("a file where the user store's folder should be")
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(user))
+    paths = _store(tmp_path, "store")
+    report = ingest(paths, [str(SAMPLES)])
+    assert report.atoms_added > 0
+    log = (paths.logs / "errors.log").read_text(encoding="utf-8")
+    assert "project registry" in log
