@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -67,8 +68,10 @@ def project_of(turn_cwd: str, fallback: str, override: str | None) -> str:
     if override:
         return override
     if turn_cwd:
-        root = find_project_root(turn_cwd) if os.path.isdir(turn_cwd) else Path(turn_cwd)
-        return root.name or fallback
+        if os.path.isdir(turn_cwd):
+            return find_project_root(turn_cwd).name or fallback
+        # another machine's folder: its last part, whichever separator it was written with
+        return re.split(r"[\\/]", turn_cwd.rstrip("\\/"))[-1] or fallback
     return fallback
 
 
@@ -84,27 +87,70 @@ def redacted_prefix(text: str, limit: int) -> Redaction:
     return Redaction(window.text[:limit], window.rule_ids)
 
 
-def atoms_from_turn(turn: Turn, project: str) -> list[dict[str, Any]]:
-    """The atoms a person's turn holds, redacted, each citing its transcript line."""
+BLOCK_CHARS = 300  # a turn this long (whitespace folded) may be pasted material: its atoms carry its block
+
+
+def paste_block(text: str) -> str:
+    """The block id of a long turn (16 hex of the SHA-256 of its whitespace-folded text), else "".
+
+    The gates count every atom of one block as one session at most, so a template pasted
+    verbatim every session is not taken for the person restating its rules.
+    """
+    folded = " ".join(text.split())
+    if len(folded) < BLOCK_CHARS:
+        return ""
+    return hashlib.sha256(folded.encode("utf-8")).hexdigest()[:16]
+
+
+_REDACTED = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
+
+
+def _session_scrubber(cwd: str) -> Any:
+    """Scrubbing for a session run in ``cwd`` (maybe on another machine): its project's paths made relative."""
+    root = str(find_project_root(cwd)) if cwd and os.path.isdir(cwd) else cwd
+    return redact.session_scrubber(cwd, root)
+
+
+def atoms_from_turn(turn: Turn, project: str, cwd: str = "") -> list[dict[str, Any]]:
+    """The atoms a person's turn holds, each citing its transcript line.
+
+    Their text and quote are made once, here, before any claim key is derived from them:
+    control and format characters dropped, secrets redacted, paths and user names scrubbed
+    (paths under the session's project, ``cwd`` or the turn's own, become relative to it).
+    """
     if turn.role != "user":
         return []
-    found = markers.find_markers(turn.text)
+    said = redact.neutralise(turn.text)
+    found = markers.find_markers(said)
     if not found:
         return []
-    quote = redacted_prefix(turn.text, QUOTE_LIMIT)
+    # Redact the whole turn before cutting it into sentences: a key wrapped over two lines is
+    # only recognisable whole, and the quote may then be cut anywhere.
+    whole = redact.redact(said)
+    if whole.redacted:
+        found = markers.find_markers(whole.text)
+    scrub = _session_scrubber(cwd or turn.cwd)
+    quote = whole.text[:QUOTE_LIMIT]
+    quote_rules = set(_REDACTED.findall(quote))
+    quote_text = scrub(quote)
+    block = paste_block(whole.text)
     atoms = []
     for marker in found:
         clean = redact.redact(marker.text)
+        text = scrub(clean.text)
+        rules = set(_REDACTED.findall(clean.text))
         anchor = turn.timestamp or f"line{turn.line}"
         atom = {
-            "id": _hash(turn.agent, turn.session, anchor, marker.kind, marker.text),
+            # the id hashes the text as kept: a hash of the original would let anyone who reads
+            # L1 test guesses at a redacted secret or a scrubbed user name
+            "id": _hash(turn.agent, turn.session, anchor, marker.kind, text),
             "kind": marker.kind,
             "rule": marker.rule_id,
-            "text": clean.text,
+            "text": text,
             "stated": marker.stated,
-            "redacted": clean.redacted,
-            "redaction_rules": sorted(set(clean.rule_ids) | set(quote.rule_ids)),
-            "quote": quote.text,
+            "redacted": bool(rules),
+            "redaction_rules": sorted(rules | quote_rules),
+            "quote": quote_text,
             "agent": turn.agent,
             "session": turn.session,
             "project": project,
@@ -114,8 +160,10 @@ def atoms_from_turn(turn: Turn, project: str) -> list[dict[str, Any]]:
             "transcript": turn.source,
             "line": turn.line,
         }
-        if clean.redacted:
-            atom["secret_hash"] = redact.secret_hash(marker.text)
+        if marker.reverses:
+            atom["reverses"] = scrub(redact.redact(marker.reverses).text)
+        if block:
+            atom["block"] = block
         atoms.append(atom)
     return atoms
 
@@ -133,10 +181,12 @@ def chunks_from_turns(turns: Iterable[Turn], project: str) -> list[dict[str, Any
         answer = " ".join(replies).strip()
         if answer:
             body = f"{body}\n{answer}"
-        clean = redacted_prefix(body, CHUNK_LIMIT)
+        clean = redacted_prefix(redact.neutralise(body), CHUNK_LIMIT)
+        quote = redacted_prefix(redact.neutralise(current["question"]), QUOTE_LIMIT).text
         chunks.append(
             {
-                "id": _hash("chunk", current["session"], current["timestamp"] or current["line"], current["question"][:200]),
+                # hashed from the redacted question, so no secret can be guessed from the id
+                "id": _hash("chunk", current["session"], current["timestamp"] or current["line"], quote[:200]),
                 "text": clean.text,
                 "redacted": clean.redacted,
                 "session": current["session"],
@@ -145,7 +195,7 @@ def chunks_from_turns(turns: Iterable[Turn], project: str) -> list[dict[str, Any
                 "timestamp": current["timestamp"],
                 "transcript": current["transcript"],
                 "line": current["line"],
-                "quote": redacted_prefix(current["question"], QUOTE_LIMIT).text,
+                "quote": quote,
             }
         )
 
@@ -281,7 +331,7 @@ def read_file(task: FileTask) -> FileResult:
     atoms: list[dict[str, Any]] = []
     for turn in result.turns:
         name = project_of(turn.cwd or result.cwd, task.fallback, task.project)
-        atoms.extend(atoms_from_turn(turn, name))
+        atoms.extend(atoms_from_turn(turn, name, turn.cwd or result.cwd))
     chunks: list[dict[str, Any]] = []
     if task.with_chunks:
         chunks = chunks_from_turns(result.turns, project_of(result.cwd, task.fallback, task.project))

@@ -21,12 +21,12 @@ from typing import Callable, Sequence
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import latency, promote_speed, quality, session_end, stores, synth, throughput  # noqa: E402
+from bench import contradictions, latency, promote_speed, quality, session_end, stores, synth, throughput  # noqa: E402
 from bench.measure import machine  # noqa: E402
 from bench.profiling import ROOT  # noqa: E402
 from bench.report import Section, render  # noqa: E402
 
-SECTIONS = ("hooks", "ingest", "backfill", "session-end", "promote", "quality")
+SECTIONS = ("hooks", "ingest", "backfill", "session-end", "promote", "quality", "contradictions")
 NEEDS_STORES = ("hooks", "session-end", "promote")
 NOW = "2026-02-24T00:00:00Z"  # a week after the synthetic history ends
 SWITCHES = ("AGENT_MEMORY_DIR", "AGENT_MEMORY_SESSIONSTART", "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND",
@@ -185,6 +185,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python bench/run.py") -
             ("backfill", "2b. Backfill (parallel ingest of a large history)",
              lambda: throughput.run_backfill(work, backfill_mb, backfill_reps, args.workers, progress)),
             ("quality", "5. Quality", lambda: quality.run(data, quick)),
+            ("contradictions", "6. Contradictions", lambda: contradictions.run(quick)),
         ]
         for key, title, step in steps:
             if key in args.only:
@@ -195,7 +196,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python bench/run.py") -
         if not args.workdir:
             shutil.rmtree(work, ignore_errors=True)
     elapsed = time.perf_counter() - started
-    order = {key: i for i, key in enumerate(("hooks", "ingest", "backfill", "session-end", "promote", "quality"))}
+    order = {key: i for i, key in enumerate(SECTIONS[:4] + ("promote", "quality", "contradictions"))}
     sections.sort(key=lambda s: order.get(s.key, 99))
     machine_section = Section("machine", "Machine and command")
     machine_section.table(("", ""), list(about.items()))

@@ -41,6 +41,7 @@ class Profile:
     reply_chars: tuple[int, int]  # assistant's closing text
     japanese_share: float = 0.12
     secret_share: float = 0.01  # of claim turns
+    mixed: bool = False  # claims as a heavy user says them: habits restated in many wordings, a few revoked, one-offs
 
 
 # What a working history looks like: mostly tool traffic, a claim every few turns.
@@ -49,7 +50,11 @@ REALISTIC = Profile("realistic", turns=(5, 40), marker_share=0.12, tool_calls=(0
 # Many claims per megabyte, for building large stores quickly (same line shapes).
 DENSE = Profile("dense", turns=(10, 40), marker_share=0.8, tool_calls=(0, 1),
                 tool_bytes=(150, 1200), reply_chars=(80, 400))
-PROFILES = {p.name: p for p in (REALISTIC, DENSE)}
+# Dense shapes, claims as a heavy user says them: a third restate a few hundred habits in varied wording,
+# about 1% revoke one, the rest are one-off rules naming files and modules.
+MIXED = Profile("mixed", turns=(10, 40), marker_share=0.8, tool_calls=(0, 1),
+                tool_bytes=(150, 1200), reply_chars=(80, 400), mixed=True)
+PROFILES = {p.name: p for p in (REALISTIC, DENSE, MIXED)}
 
 # ---------------------------------------------------------------- vocabulary
 
@@ -329,6 +334,86 @@ class _Claims:
         return self.texts[bisect.bisect_left(self.cumulative, rng.random() * self.total)]
 
 
+HABITS = 300  # distinct habits of the mixed profile
+HABIT_SHARE = 0.33  # of claim turns
+REVOKE_SHARE = 0.01  # of claim turns
+HABIT_TEMPLATES: tuple[str, ...] = (
+    "Always run {c} before you commit.", "Always run {c} before pushing to {br}.", "Never push directly to {br}.",
+    "Always open PRs against {br=}.", "Always use {a=} for {p}.", "Never use {b} in the {m} package.",
+    "Always add type hints to new functions in {m}.", "Always write tests for new {m} endpoints.",
+    "Never call the {m} service directly from {m2}.", "Always keep {m} migrations backwards compatible for {n=} releases.",
+    "Always put new {m} tests under tests/{m}/.", "Never log {m} payloads at info level.",
+    "Always update the {m} changelog when you change its API.", "Never commit {f} files in the {m} package.",
+    "今後は必ず{c}を実行してからコミットしてください。", "{br}ブランチには絶対に直接プッシュしないでください。",
+    "{m}のテストは必ず{c=}で実行してください。",
+)
+ONE_OFF_TEMPLATES: tuple[str, ...] = (
+    "Never edit src/{m}/{m2}_{k}.{x} by hand.", "Don't touch migrations/{k4}_{m}.py.",
+    "Never change the public API of src/{m}/v{n}/{m2}.{x}.", "Always keep src/{m}/{m2}_{k}.{x} under {n}0 lines.",
+    "Put the new {m} helpers in src/{m}/{m2}/utils_{k}.{x}.",
+    "When you change src/{m}/{m2}_{k}.{x}, always update docs/{m}/{m2}.md.",
+    "Never import from {m}/internal/{m2}_{k}.{x} outside {m}.",
+    "Always regenerate src/{m}/generated/{m2}_v{k}.{x} after changing the schema.",
+    "Remember that the {m} fixtures for {m2} live in tests/fixtures/{m}/{m2}_{k}.json.",
+    "src/{m}/{m2}_{k}.{x}は手で編集しないでください。",
+)
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+class _Mixed:
+    """Claims as a heavy user says them: habits in many wordings, now and then one revoked, many one-offs."""
+
+    def __init__(self, rng: random.Random) -> None:
+        seen: set[str] = set()
+        subjects: set[str] = set()
+        self.habits: list[str] = []
+        attempts = 0
+        while len(self.habits) < HABITS and attempts < HABITS * 20:
+            attempts += 1
+            template = HABIT_TEMPLATES[attempts % len(HABIT_TEMPLATES)]
+            slots = _Slots(rng)
+            text = _VALUE_SLOT.sub(r"{\1}", template).format_map(slots)
+            subject = _VALUE_SLOT.sub("·", template).format_map(slots)
+            if text in seen or subject in subjects:
+                continue  # one value per subject: a habit is not contradicted by another habit
+            seen.add(text)
+            subjects.add(subject)
+            self.habits.append(text)
+        weights = [1.0 / (i + 1) ** 0.6 for i in range(len(self.habits))]
+        self.cumulative = [sum(weights[: i + 1]) for i in range(len(weights))]
+        self.total = self.cumulative[-1]
+
+    def _habit(self, rng: random.Random) -> str:
+        return self.habits[bisect.bisect_left(self.cumulative, rng.random() * self.total)]
+
+    def draw(self, rng: random.Random) -> str:
+        pick = rng.random()
+        if pick < REVOKE_SHARE:
+            habit = self._habit(rng)
+            if habit.startswith("Always "):
+                rest = habit[len("Always "):].rstrip(".")
+                return rng.choice((f"Don't {rest} anymore.", f"No need to {rest} anymore.", f"Stop and don't {rest} anymore."))
+            return habit
+        if pick < REVOKE_SHARE + HABIT_SHARE:
+            return self._variant(self._habit(rng), rng)
+        slots = _Slots(rng)
+        slots["k"], slots["k4"] = rng.randrange(1, 1000), f"{rng.randrange(1, 10000):04d}"
+        return rng.choice(ONE_OFF_TEMPLATES).format_map(slots)
+
+    @staticmethod
+    def _variant(habit: str, rng: random.Random) -> str:
+        if not habit.isascii():
+            return rng.choice((habit, "覚えておいて：" + habit, habit.rstrip("。")))
+        return rng.choice((
+            habit, "From now on, " + _lower_first(habit), "Please " + _lower_first(habit), habit.lower().rstrip("."),
+            "And " + _lower_first(habit), "Remember: " + _lower_first(habit), habit.rstrip(".") + "!",
+            "IMPORTANT: " + habit,
+        ))
+
+
 class _Blobs:
     """A pool of bulky tool outputs (file contents, test logs) of varied sizes."""
 
@@ -372,7 +457,7 @@ def _fake_secret(rng: random.Random) -> str:
 class _Session:
     """Writes one session's lines, in Claude Code's own shapes, to an open file."""
 
-    def __init__(self, out: TextIO, rng: random.Random, profile: Profile, blobs: _Blobs, claims: _Claims,
+    def __init__(self, out: TextIO, rng: random.Random, profile: Profile, blobs: _Blobs, claims: "_Claims | _Mixed",
                  project: str, start: datetime, counter: AtomCounter | None, history: History, session: str) -> None:
         self.out = out
         self.rng = rng
@@ -617,8 +702,12 @@ def write_history(
     else:
         per_turn = 1200 + (sum(profile.tool_calls) / 2) * (sum(profile.tool_bytes) / 2) * 1.2
         estimate = max(4, int(target_bytes / (mean_turns * per_turn)))
-    claims = _Claims(max(50, (atoms or estimate * int(mean_turns * profile.marker_share) or 100) // 3), rng,
-                     profile.japanese_share)
+    claims: _Claims | _Mixed
+    if profile.mixed:
+        claims = _Mixed(rng)
+    else:
+        claims = _Claims(max(50, (atoms or estimate * int(mean_turns * profile.marker_share) or 100) // 3), rng,
+                         profile.japanese_share)
     blobs = _Blobs(rng, profile.tool_bytes)
     names = PROJECTS[: max(1, min(projects, len(PROJECTS)))]
     span = timedelta(weeks=weeks)

@@ -18,6 +18,7 @@ SECTIONS = (
     "3. SessionEnd",
     "4. Promote",
     "5. Quality",
+    "6. Contradictions",
     "Synthetic history and stores",
 )
 # a measured figure: a time, a ratio, a rate, a size or a share
@@ -52,7 +53,7 @@ def test_quick_benchmark_reports_every_section_with_figures(tmp_path: Path) -> N
     for what in ("cores", "ram", "python", "sqlite"):
         assert re.search(rf"\| {what} \| \S", machine), what
     for figure in ("hook user-prompt-submit", "hook session-start", "ingest throughput", "SessionEnd done",
-                   "promote dry run", "backfill peak RSS"):
+                   "promote dry run", "backfill peak RSS", "contradiction precision", "contested share"):
         assert figure in found["Summary"], figure
 
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.index import Index, Row, Source, plan_query
@@ -63,6 +63,40 @@ def index(tmp_path: Path) -> Index:
 )
 def test_routes_find_their_records(index: Index, query: str, expected: str) -> None:
     assert expected in [h.text for h in index.search(query)]
+
+
+IDENTIFIER_RECORDS = [
+    "Never edit src/cart/v3/handlers.py by hand",
+    "Never edit src/cart/v2/handlers.py by hand",
+    "Never edit src/billing/v3/handlers_test.py by hand",
+    "Call getUserName instead of reading the field",
+    "Rename fetch_order_items before the release",
+    "Pin python3.11 in the container",
+    "Keep numpy at 1.26.4 until the build is fixed",
+    "Keep numpy at 2.0.1 on the new image",
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Can I edit src/cart/v3/handlers.py by hand?", IDENTIFIER_RECORDS[0]),  # whole path, not v2 or billing's
+        ("Can I edit src/cart/v2/handlers.py by hand?", IDENTIFIER_RECORDS[1]),
+        ("what about handlers_test.py", IDENTIFIER_RECORDS[2]),  # a file name alone
+        ("getUserName", IDENTIFIER_RECORDS[3]),  # camelCase whole
+        ("the user name getter", IDENTIFIER_RECORDS[3]),  # and by its parts
+        ("fetch_order_items", IDENTIFIER_RECORDS[4]),  # snake_case whole
+        ("order items", IDENTIFIER_RECORDS[4]),  # and by its parts
+        ("which python version", IDENTIFIER_RECORDS[5]),  # a number attached to a word
+        ("numpy 1.26.4", IDENTIFIER_RECORDS[6]),  # a version whole, not another version
+        ("numpy 2.0.1", IDENTIFIER_RECORDS[7]),
+    ],
+)
+def test_identifiers_match_whole_and_by_their_parts(tmp_path: Path, query: str, expected: str) -> None:
+    _write(tmp_path / "atoms.jsonl", IDENTIFIER_RECORDS)
+    with _index(tmp_path) as ix:
+        ix.sync()
+        assert ix.search(query)[0].text == expected
 
 
 @pytest.mark.parametrize(
@@ -174,3 +208,20 @@ def test_any_inserted_text_is_found_by_one_of_its_words_or_cjk_substrings(
 @given(query=st.text(max_size=40))
 def test_no_query_string_raises(index: Index, query: str) -> None:
     index.search(query)
+
+
+_PIECE = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", min_size=1, max_size=6)
+_IDENT = st.builds(lambda first, rest: first + "".join(j + p for j, p in rest), _PIECE,
+                   st.lists(st.tuples(st.sampled_from(["/", ".", "_", "-"]), _PIECE), min_size=1, max_size=4))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ident=_IDENT, other=_IDENT)
+def test_an_identifier_in_a_record_finds_it_first(tmp_path_factory: pytest.TempPathFactory, ident: str, other: str) -> None:
+    assume(ident.lower() not in other.lower())  # src/cart/v3 holds src/cart: both records match that
+    tmp = tmp_path_factory.mktemp("ident")
+    _write(tmp / "atoms.jsonl", [f"never touch {other} by hand", f"never touch {ident} by hand"])
+    with _index(tmp) as ix:
+        ix.sync()
+        hits = ix.search(f"may I touch {ident}?")
+        assert hits and hits[0].text == f"never touch {ident} by hand"

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USER
     odd = [p for p in args.paths if not (os.path.isfile(p) or os.path.isdir(p))]
     if odd:  # a device or a pipe (/dev/null, a FIFO) is no transcript, and reading one could block
-        print(f"agent-memory: not a transcript file or folder: {odd[0]}", file=sys.stderr)
+        print(f"agent-memory: not a transcript: {odd[0]} is not a regular file or folder", file=sys.stderr)
         return EXIT_USER
     report: Any
     if args.workers is not None:

@@ -15,9 +15,11 @@ from typing import Any, Callable
 from ..config import load_config
 from ..model import UsageError
 from ..promote import Claim, Proposal, plan, staged_proposals
+from ..promote.supersede import superseded_record, superseding_decision
 from ..store import Paths, StoreLock, iso, now
-from ..tiers import load_claims
+from ..tiers import load_claims, load_decisions
 from .backups import Change, claims_change, commit, instruction_change, read_or_none, rollback
+from .block import entry_targets
 from .targets import USER_FILES, Target, by_file, display, project_target, user_target
 from .why import match_id
 
@@ -91,6 +93,30 @@ def _entry(claim: Claim, proposal: Proposal, targets: list[Target], scrub: Calla
     }
 
 
+def _supersede(paths: Paths, replaces: list[str], new: dict[str, Any], tiers: dict[str, dict[str, dict[str, Any]]],
+               changed_ids: dict[str, list[str]], touched: dict[Path, Target],
+               recorded: set[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Retire the adopted claims ``new`` replaces (kept on record as superseded), take their lines out of
+    their blocks, and the decisions that keep them retired. Idempotent: a run cut short is completed."""
+    decisions = []
+    for old_id in replaces:
+        for tier, records in tiers.items():
+            old = records.get(old_id)
+            if old is None or (old.get("retired") and old.get("retired_for") != new["id"]):
+                continue
+            if not old.get("retired"):
+                records[old_id] = superseded_record(old, new)
+                changed_ids[tier].append(old_id)
+            if (old_id, str(new["id"])) not in recorded:
+                recorded.add((old_id, str(new["id"])))
+                decisions.append(superseding_decision(records[old_id], new, str(new.get("adopted_at", ""))))
+            for name in entry_targets(old):
+                found = project_target(paths, name) if tier == "L2" else user_target(name)
+                if found is not None:
+                    touched[found.path] = found
+    return decisions
+
+
 def _why_not(claim: Claim | None, to_tier: str) -> str:
     if claim is None:
         return "its claim is no longer in the store"
@@ -122,7 +148,7 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
         else:
             known = set(staged) | set(fresh) | set(done)
             chosen = list(dict.fromkeys(match_id(i, known, "proposal") for i in ids))
-        if any(pid in fresh and fresh[pid].target_tier == "L3" for pid in chosen):
+        if any(pid in fresh and (fresh[pid].target_tier == "L3" or set(fresh[pid].replaces) & set(l3)) for pid in chosen):
             locks.enter_context(StoreLock(paths.user))
             l3 = {str(r["id"]): r for r in load_claims(paths.l3, strict=True)}  # again, now that no other project writes it
         l2_before, l3_before = read_or_none(paths.l2), read_or_none(paths.l3)
@@ -133,6 +159,9 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
         changes: list[Change] = []
         touched: dict[Path, Target] = {}
         changed_ids: dict[str, list[str]] = {"L2": [], "L3": []}
+        decisions: list[dict[str, Any]] = []
+        recorded = {(str(d.get("claim_id", "")), str(d.get("keep_id", ""))) for d in load_decisions(paths.decisions)
+                    if d.get("action") == "resolve"}
         for pid in chosen:
             staged_path = staged_file(paths, pid)
             proposal = fresh.get(pid)
@@ -140,6 +169,9 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
             if proposal is None:
                 if pid in done:
                     report.unchanged.append({"id": pid, "claim_id": done[pid]["id"], "text": done[pid]["text"]})
+                    # an adopt cut short after writing the claim still retires what it replaces
+                    decisions += _supersede(paths, list(done[pid].get("replaces", [])), done[pid], {"L2": l2, "L3": l3},
+                                            changed_ids, touched, recorded)
                 else:
                     claim = by_id.get(str(front.get("claim_id", "")))
                     to_tier = str(front.get("to", "L2"))
@@ -171,12 +203,20 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
                 changed_ids[tier].append(claim.id)
                 for t in targets:
                     touched[t.path] = t
+                if proposal.replaces:
+                    store[claim.id]["replaces"] = list(proposal.replaces)
+                decisions += _supersede(paths, list(proposal.replaces), store[claim.id], {"L2": l2, "L3": l3},
+                                        changed_ids, touched, recorded)
                 report.adopted.append(
                     {"id": pid, "claim_id": claim.id, "text": store[claim.id]["text"], "to": tier,
                      "targets": [display(t) for t in targets]}
                 )
             if staged_path.exists():
                 changes.append(Change(staged_path, "staged", "project", staged_path.read_bytes(), None))
+        if decisions:
+            from .decisions import decisions_change  # decisions imports this module
+
+            changes.append(decisions_change(paths, decisions))
         if changed_ids["L2"]:
             changes.append(claims_change(paths.l2, "project", l2_before, list(l2.values()), changed_ids["L2"]))
         if changed_ids["L3"]:

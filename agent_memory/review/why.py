@@ -131,6 +131,8 @@ def why_json(claim: Claim) -> dict[str, Any]:
     for source in found["sources"]:
         source["exists"] = bool(source["transcript"]) and Path(source["transcript"]).is_file()
     found["contested_by"] = sorted(claim.contested_by)
+    if claim.superseded_by:
+        found["superseded_by"] = claim.superseded_by
     return found
 
 
@@ -211,6 +213,11 @@ def _print_why(found: dict[str, Any], out: TextIO) -> None:
         out.write(f"  blocked: {'; '.join(found['blocking'])}\n")
     if found["contested_by"]:
         out.write(f"  contested by: {', '.join(found['contested_by'])}\n")
+    replaced = found.get("superseded_by")
+    if replaced:
+        out.write(f"  superseded by {replaced['id']} on {str(replaced['at'])[:10]}: {replaced['text']}\n")
+        for src in replaced.get("sources", []):
+            out.write(f"    said in session {src['session']} line {src['line']} ({str(src['timestamp'])[:10] or 'no date'})\n")
     out.write(f"\n{len(found['sources'])} observation(s):\n")
     for src in found["sources"]:
         if src["transcript"]:

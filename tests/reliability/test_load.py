@@ -146,7 +146,7 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
     """
     import threading
 
-    from agent_memory import index as index_module
+    from agent_memory.index import sync as index_module
     from agent_memory import ingest as ingest_module
     from agent_memory.ingest import ingest
     from agent_memory.tiers import index_sources
@@ -180,14 +180,14 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
     thread.start()
     assert read_done.wait(60)
     ingest(paths, [str(second)])  # session 1 lands while the reader holds its old view
-    original_seen = ingest_module._Seen.__init__
+    original_writer = ingest_module._Writer.__init__
 
-    def seen_then_reader_commits(self: object, index: object) -> None:
-        original_seen(self, index)  # type: ignore[arg-type]
-        may_commit.set()
+    def writer_then_reader_commits(self: object, *args: object) -> None:
+        original_writer(self, *args)  # type: ignore[arg-type]
+        may_commit.set()  # the one writer holds its view of the index: now the stale reader commits
         thread.join(60)
 
-    monkeypatch.setattr(ingest_module._Seen, "__init__", seen_then_reader_commits)
+    monkeypatch.setattr(ingest_module._Writer, "__init__", writer_then_reader_commits)
     ingest(paths, [str(copies(env, [second])[0])])  # the same session read from a second file
     thread.join(60)
     counts = env.atom_ids()

@@ -22,8 +22,8 @@ from agent_memory.model import UsageError
 from agent_memory.promote import plan, read_staged, stage, staged_proposals
 from agent_memory.store import write_json, write_jsonl
 
-PYTEST = "run pytest before pushing"
-PNPM = "use pnpm, not npm"
+PYTEST = "Run pytest before pushing"
+PNPM = "Use pnpm, not npm"
 
 
 @pytest.fixture(autouse=True)
@@ -338,9 +338,9 @@ def test_unknown_or_ambiguous_ids_exit_3(tmp_path: Path) -> None:
 
 
 def test_a_stale_proposal_is_refused_with_its_reason(tmp_path: Path) -> None:
-    text = "use port 8080 for the dev server"
+    text = "Use port 8080 for the dev server"
     store, ids = staged_store(tmp_path, text)
-    store.add([atom("use port 8443 for the dev server", "late", "2026-03-03")])
+    store.add([atom("Use port 8443 for the dev server", "late", "2026-03-03")])
     done = store.run("adopt", ids[text])
     assert done.returncode == 1
     assert "contested" in done.stderr and ids[text] in done.stderr
@@ -375,7 +375,7 @@ def test_reject_drops_the_proposal_and_it_stays_dropped(tmp_path: Path) -> None:
 
 
 def test_verify_opens_the_one_observation_path(tmp_path: Path) -> None:
-    store = make_store(tmp_path, atoms=[atom("never commit .env files", "s1", "2026-03-01")])
+    store = make_store(tmp_path, atoms=[atom("Never commit .env files", "s1", "2026-03-01")])
     claim = plan(store.paths).claims[0]
     done = store.run("verify", claim.id[:7])
     assert done.returncode == 0 and len(done.stdout.strip().splitlines()) == 1
@@ -388,14 +388,14 @@ def test_verify_opens_the_one_observation_path(tmp_path: Path) -> None:
 
 
 def test_resolve_retires_an_adopted_claim_and_rewrites_the_block(tmp_path: Path) -> None:
-    old = "use port 8080 for the dev server"
+    old = "Use port 8080 for the dev server"
     store, ids = staged_store(tmp_path, old)
     claude = store.project / "CLAUDE.md"
     adopt(store.paths, [ids[old]])
-    store.add(seen("use port 8443 for the dev server", "2026-03-05", "2026-03-06", prefix="n"))
+    store.add(seen("Use port 8443 for the dev server", "2026-03-05", "2026-03-06", prefix="n"))
     stage(store.paths)
     claims = {c.text: c for c in plan(store.paths).claims}
-    new = claims["use port 8443 for the dev server"]
+    new = claims["Use port 8443 for the dev server"]
     assert claims[old].contested and claims[old].tier == "L2"
     before = claude.read_bytes()
     backups = store.backups()

@@ -24,8 +24,8 @@ from agent_memory.review.block import BEGIN, END, BlockDamaged, UnsupportedEncod
 from agent_memory.review.targets import UnsafeTarget
 from agent_memory.store import FileChanged, StoreError, StoreLock, atomic_write
 
-PYTEST = "run pytest before pushing"
-PNPM = "use pnpm, not npm"
+PYTEST = "Run pytest before pushing"
+PNPM = "Use pnpm, not npm"
 
 
 @pytest.fixture(autouse=True)

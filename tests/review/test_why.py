@@ -65,7 +65,7 @@ def test_why_shows_every_observation_with_its_transcript_line_and_quote(tmp_path
 def test_why_keeps_the_quote_after_the_transcript_is_deleted(tmp_path: Path) -> None:
     store = make_store(tmp_path)
     path = _transcript(tmp_path / "t", "s1", ["from now on use pnpm, not npm"])
-    store.add([atom("use pnpm, not npm", "s1", "2026-03-01", transcript=str(path), quote="from now on use pnpm, not npm")])
+    store.add([atom("Use pnpm, not npm", "s1", "2026-03-01", transcript=str(path), quote="from now on use pnpm, not npm")])
     path.unlink()
     done = store.run("inspect", "--why", "pnpm", "--json")
     source = json.loads(done.stdout)["claim"]["sources"][0]
@@ -78,8 +78,8 @@ def test_why_keeps_the_quote_after_the_transcript_is_deleted(tmp_path: Path) -> 
 @pytest.mark.parametrize("query", ["pytest", "run pytest"])
 def test_why_refuses_to_guess_between_claims(tmp_path: Path, query: str) -> None:
     store = make_store(tmp_path, atoms=[
-        atom("run pytest before pushing", "s1", "2026-03-01"),
-        atom("run pytest with -x when debugging", "s2", "2026-03-01"),
+        atom("Run pytest before pushing", "s1", "2026-03-01"),
+        atom("Run pytest with -x when debugging", "s2", "2026-03-01"),
     ])
     done = store.run("inspect", "--why", query)
     assert done.returncode == 3
@@ -89,7 +89,7 @@ def test_why_refuses_to_guess_between_claims(tmp_path: Path, query: str) -> None
 
 
 def test_why_with_no_match_exits_3_with_one_line(tmp_path: Path) -> None:
-    store = make_store(tmp_path, atoms=[atom("run pytest before pushing", "s1", "2026-03-01")])
+    store = make_store(tmp_path, atoms=[atom("Run pytest before pushing", "s1", "2026-03-01")])
     done = store.run("inspect", "--why", "kubernetes helm", "--json")
     assert (done.returncode, done.stdout) == (3, "")
     assert len(done.stderr.strip().splitlines()) == 1 and "no claim matches" in done.stderr
@@ -97,18 +97,18 @@ def test_why_with_no_match_exits_3_with_one_line(tmp_path: Path) -> None:
 
 def test_why_exact_wording_wins_over_longer_claims(tmp_path: Path) -> None:
     store = make_store(tmp_path, atoms=[
-        atom("use pnpm", "s1", "2026-03-01"),
-        atom("use pnpm for workspace scripts", "s2", "2026-03-01"),
+        atom("Use pnpm", "s1", "2026-03-01"),
+        atom("Use pnpm for workspace scripts", "s2", "2026-03-01"),
     ])
     done = store.run("inspect", "--why", "Use pnpm.", "--json")
     assert done.returncode == 0
-    assert json.loads(done.stdout)["claim"]["text"] == "use pnpm"
+    assert json.loads(done.stdout)["claim"]["text"] == "Use pnpm"
 
 
 def test_why_takes_an_id_prefix_and_refuses_a_short_one(tmp_path: Path) -> None:
-    store = make_store(tmp_path, atoms=[atom("use pnpm", "s1", "2026-03-01"), atom("squash commits", "s1", "2026-03-01")])
+    store = make_store(tmp_path, atoms=[atom("Use pnpm", "s1", "2026-03-01"), atom("Squash commits", "s1", "2026-03-01")])
     claims = build_claims(store.paths, DEFAULTS)
-    target = next(c for c in claims if c.text == "use pnpm")
+    target = next(c for c in claims if c.text == "Use pnpm")
     assert resolve_why(target.id[:6], claims) is target
     assert resolve_why(target.id, claims) is target
     with pytest.raises(NotFound):
@@ -126,17 +126,17 @@ def test_why_handles_japanese_by_substring(tmp_path: Path) -> None:
 
 def test_contested_lists_each_side_of_a_contradiction(tmp_path: Path) -> None:
     store = make_store(tmp_path, atoms=[
-        *seen("use port 8080 for the dev server", "2026-03-01", "2026-03-02"),
-        atom("use port 8443 for the dev server", "s9", "2026-03-03"),
-        atom("run pytest before pushing", "s1", "2026-03-01"),
+        *seen("Use port 8080 for the dev server", "2026-03-01", "2026-03-02"),
+        atom("Use port 8443 for the dev server", "s9", "2026-03-03"),
+        atom("Run pytest before pushing", "s1", "2026-03-01"),
     ])
     done = store.run("inspect", "--contested", "--json")
     assert done.returncode == 0
     entries = json.loads(done.stdout)["contested"]
     pairs = {(e["claim"]["text"], tuple(o["text"] for o in e["contested_by"])) for e in entries}
     assert pairs == {
-        ("use port 8080 for the dev server", ("use port 8443 for the dev server",)),
-        ("use port 8443 for the dev server", ("use port 8080 for the dev server",)),
+        ("Use port 8080 for the dev server", ("Use port 8443 for the dev server",)),
+        ("Use port 8443 for the dev server", ("Use port 8080 for the dev server",)),
     }
     assert all(e["claim"]["contested"] for e in entries)
     plain = store.run("inspect", "--contested")
@@ -145,23 +145,23 @@ def test_contested_lists_each_side_of_a_contradiction(tmp_path: Path) -> None:
 
 def test_tier_l1_says_what_blocks_each_claim(tmp_path: Path) -> None:
     store = make_store(tmp_path, atoms=[
-        *seen("squash commits before merging", "2026-03-01", "2026-03-01", "2026-03-01"),
-        *seen("run pytest before pushing", *PROMOTABLE),
+        *seen("Squash commits before merging", "2026-03-01", "2026-03-01", "2026-03-01"),
+        *seen("Run pytest before pushing", *PROMOTABLE),
     ])
     done = store.run("inspect", "--tier", "L1", "--json")
     found = {a["text"]: a for a in json.loads(done.stdout)["atoms"]}
-    assert found["squash commits before merging"]["blocking"] == ["1 of 2 distinct days"]
-    assert found["run pytest before pushing"]["blocking"] == []
+    assert found["Squash commits before merging"]["blocking"] == ["1 of 2 distinct days"]
+    assert found["Run pytest before pushing"]["blocking"] == []
     assert all(a["tier"] == "L1" for a in found.values())
     assert json.loads(store.run("inspect", "--tier", "L2", "--json").stdout) == {"atoms": []}
 
 
 def test_tier_listing_is_plain_text_when_piped_and_a_table_on_a_terminal(tmp_path: Path) -> None:
-    store = make_store(tmp_path, atoms=seen("squash commits before merging", "2026-03-01", "2026-03-01"))
+    store = make_store(tmp_path, atoms=seen("Squash commits before merging", "2026-03-01", "2026-03-01"))
     piped = store.run("inspect", "--tier", "L1")
     assert piped.returncode == 0
     assert "\x1b[" not in piped.stdout
-    assert "squash commits before merging" in piped.stdout and "2 of 3 sessions" in piped.stdout
+    assert "Squash commits before merging" in piped.stdout and "2 of 3 sessions" in piped.stdout
     forced = store.run("inspect", "--tier", "L1", extra_env={"TTY_COMPATIBLE": "1", "FORCE_COLOR": "1", "COLUMNS": "160"})
     assert forced.returncode == 0
     assert "\x1b[" in forced.stdout and "━" in forced.stdout  # rich's table rules
@@ -181,7 +181,7 @@ def test_table_shows_flags_and_blocking(tmp_path: Path) -> None:
 
 
 def test_json_output_is_one_document_when_piped(tmp_path: Path) -> None:
-    store = make_store(tmp_path, atoms=[atom("use pnpm", "s1", "2026-03-01")])
+    store = make_store(tmp_path, atoms=[atom("Use pnpm", "s1", "2026-03-01")])
     for args in (["--tier", "L1"], ["--why", "pnpm"], ["--contested"]):
         done = store.run("inspect", *args, "--json")
         assert done.returncode == 0, done.stderr
@@ -189,7 +189,7 @@ def test_json_output_is_one_document_when_piped(tmp_path: Path) -> None:
 
 
 def test_inspect_writes_nothing(tmp_path: Path) -> None:
-    store = make_store(tmp_path, atoms=[atom("use pnpm", "s1", "2026-03-01")])
+    store = make_store(tmp_path, atoms=[atom("Use pnpm", "s1", "2026-03-01")])
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     for args in (["--tier", "L1"], ["--why", "pnpm"], ["--contested"], ["--tier", "L3", "--json"]):
         store.run("inspect", *args)
@@ -197,7 +197,7 @@ def test_inspect_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_the_script_takes_the_same_arguments(tmp_path: Path) -> None:
-    store = make_store(tmp_path, atoms=[atom("use pnpm", "s1", "2026-03-01")])
+    store = make_store(tmp_path, atoms=[atom("Use pnpm", "s1", "2026-03-01")])
     via_cli = store.run("inspect", "--why", "pnpm", "--json")
     via_script = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "memory_inspect.py"), "--why", "pnpm", "--json"],

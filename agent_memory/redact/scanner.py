@@ -1,0 +1,531 @@
+"""Compile the rule table into a few byte-level passes and run them: ``redact`` and ``contains_secret``."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from agent_memory.model import Redaction
+
+from .checks import _F
+from .scrub import INVISIBLE
+from .rules import (
+    RULES,
+    Rule,
+    _PRIORITY,
+)
+
+# ---------------------------------------------------------------------------
+# the scanner
+#
+# CPython's ``re`` searches quickly only for a pattern that starts with one fixed
+# character (an alternation of many literals makes it interpret a character set at
+# every position, some forty times slower); each alternative tried and each search
+# call also cost. So hooks are grouped by an anchor, a rare character they contain,
+# and each group becomes one pattern: the anchor, then a trie of what follows it.
+# Text is scanned as latin-1 bytes (one byte per character, so offsets equal string
+# indexes), lower-cased except for hooks that must match case exactly.
+
+# Share (%) of each anchor character in agent transcripts; a hook is anchored on its rarest.
+_ANCHOR_FREQ: dict[str, float] = {
+    "~": 0.01, "@": 0.06, "|": 0.09, "z": 0.13, "=": 0.3, "x": 0.4, "k": 0.5, "_": 0.5,
+    ":": 0.9, "b": 0.9, ".": 1.2, "p": 1.9, "-": 2.0, "c": 2.6,
+}  # fmt: skip
+# For hooks with none of those (mysql, sudo, 7z): rough shares of other characters in English and code.
+_FALLBACK_FREQ: dict[str, float] = {
+    "q": 0.1, "7": 0.1, "j": 0.15, "v": 0.9, "y": 1.5, "w": 1.5, "g": 1.8, "f": 2.0, "u": 2.7, "m": 2.8,
+    "d": 3.3, "l": 3.8, "h": 4.0, "r": 5.5, "s": 5.8, "n": 6.2, "i": 6.5, "o": 7.0, "a": 7.5, "t": 8.5, "e": 11.0,
+}  # fmt: skip
+# Hooks written in capitals (AKIA, ASIA, AC, SK, -H, GR1348941) match case exactly; those
+# without a lower-case anchor are scanned in the original text, anchored on a capital.
+_EXACT_ANCHOR_FREQ: dict[str, float] = {"G": 0.18, "A": 0.33}
+_LOW, _EXACT = 0, 1  # which copy of the text a pass scans
+_LOWER = [ord(chr(b).lower()) if b < 128 else b for b in range(256)]
+_IDENTITY = list(range(256))
+
+
+@dataclass(frozen=True, eq=False)
+class _Hook:
+    literal: bytes  # as written if ``exact``, else lower case
+    anchor: int  # index of the anchor character in ``literal``
+    after: re.Pattern[str] | None  # checked on the original text, ignoring case
+    rules: tuple[Rule, ...]
+    exact: bool
+
+
+def _choose_anchor(literal: str, freq: dict[str, float], has_after: bool) -> int | None:
+    best: tuple[float, int] | None = None
+    for i, ch in enumerate(literal):
+        if ch not in freq:
+            continue
+        # An anchor with nothing after it is confirmed by look-arounds, which cost
+        # several times a literal comparison.
+        cost = freq[ch] * (1.0 if i + 1 < len(literal) else (3.0 if has_after else 50.0))
+        if best is None or cost < best[0]:
+            best = (cost, i)
+    return None if best is None else best[1]
+
+
+def _byte_class(members: Iterable[int]) -> str:
+    """Regex text (to be latin-1 encoded) for exactly the bytes ``members``."""
+    ms = sorted(set(members))
+    if len(ms) == 1:
+        return re.escape(chr(ms[0]))
+    return "[" + "".join("\\" + chr(b) if chr(b) in "^-]\\" else re.escape(chr(b)) for b in ms) + "]"
+
+
+def _atom(atom: str, table: list[int], ignore_case: bool = True) -> str:
+    """One regex atom (literal, escape or class) mapped through ``table`` as a byte class."""
+    matcher = re.compile(atom, _F | (re.IGNORECASE if ignore_case else 0))
+    return _byte_class(table[b] for b in range(256) if matcher.fullmatch(chr(b)))
+
+
+_ATOM_RE = re.compile(r"\\.|\[(?:\\.|[^\]\\])+\]|[^\\\[\](){}|*+?]")
+_QUANT_RE = re.compile(r"\{\d+(?:,\d*)?\}")
+
+
+def _mapped_regex(pattern: str, table: list[int]) -> str:
+    """A hook's look-ahead rewritten for a scanned copy of the text, without case flags.
+
+    Negative look-arounds are dropped: the result only has to accept whatever the
+    original accepts, since the original is checked afterwards.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith(("(?!", "(?<!"), i):
+            depth = 0
+            while True:
+                if pattern[i] == "\\":
+                    i += 2
+                    continue
+                depth += {"(": 1, ")": -1}.get(pattern[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+            continue
+        head = next((h for h in ("(?<=", "(?:", "(?=") if pattern.startswith(h, i)), None)
+        quant = _QUANT_RE.match(pattern, i)
+        if head or quant or pattern[i] in "()|*+?":
+            token = head or (quant.group(0) if quant else pattern[i])
+            out.append(token)
+            i += len(token)
+            continue
+        atom = _ATOM_RE.match(pattern, i)
+        if atom is None:
+            raise ValueError(f"cannot rewrite {pattern!r} at {i}")
+        out.append(_atom(atom.group(0), table))
+        i = atom.end()
+    return "".join(out)
+
+
+def _trie(branches: list[tuple[list[str], str]]) -> str:
+    """Alternation of ``(atoms, tail)`` nested on the first atom."""
+    by_first: dict[str, list[tuple[list[str], str]]] = {}
+    ends: list[str] = []
+    for atoms, tail in branches:
+        if atoms:
+            by_first.setdefault(atoms[0], []).append((atoms[1:], tail))
+        else:
+            ends.append(tail)
+    alts = [first + _trie(rest) for first, rest in sorted(by_first.items())] + ends
+    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+def _overlap(a: _Hook, b: _Hook, space: int) -> bool:
+    """Whether two hooks of one pass (scanning copy ``space``) can both match at the same position."""
+    for offset in range(-max(a.anchor, b.anchor), max(len(a.literal) - a.anchor, len(b.literal) - b.anchor)):
+        i, j = a.anchor + offset, b.anchor + offset
+        if 0 <= i < len(a.literal) and 0 <= j < len(b.literal):
+            x, y = a.literal[i], b.literal[j]
+            if x != y and (space == _EXACT or _LOWER[x] != _LOWER[y]):
+                return False
+    return True
+
+
+_Pass = tuple[int, int, "re.Pattern[bytes]"]  # (space, anchor byte, pattern)
+
+
+def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
+    grouped: dict[tuple[str, str], list[Rule]] = {}
+    for rule in RULES:
+        for hook in rule.hooks:
+            literal, after = hook if isinstance(hook, tuple) else (hook, rule.after)
+            key = literal if literal.isupper() else literal.lower()
+            grouped.setdefault((key, after), []).append(rule)
+    by_pass: dict[tuple[int, int], list[_Hook]] = {}
+    for (literal, after), rules in grouped.items():
+        exact = literal.isupper()
+        anchor = _choose_anchor(literal.lower(), _ANCHOR_FREQ, bool(after))
+        if anchor is None and not exact:
+            anchor = _choose_anchor(literal.lower(), _FALLBACK_FREQ, bool(after))
+        space = _LOW
+        if anchor is None and exact:
+            anchor, space = _choose_anchor(literal, _EXACT_ANCHOR_FREQ, bool(after)), _EXACT
+        if anchor is None:
+            raise ValueError(f"hook {literal!r} has no anchor character")
+        text = literal if exact else literal.lower()
+        after_re = re.compile(after, _F | re.IGNORECASE) if after else None
+        entry = _Hook(text.encode("latin-1"), anchor, after_re, tuple(dict.fromkeys(rules)), exact)
+        scanned = text if space == _EXACT else text.lower()
+        by_pass.setdefault((space, ord(scanned[anchor])), []).append(entry)
+    passes: list[_Pass] = []
+    groups: dict[str, tuple[_Hook, ...]] = {}
+    for (space, anchor_byte), hooks in sorted(by_pass.items()):
+        table = _LOWER if space == _LOW else _IDENTITY
+        literal_branches: list[tuple[list[str], str]] = []
+        assert_branches: dict[str, list[str]] = {}  # look-ahead → look-behinds sharing it
+        for h in hooks:
+            name = f"h{len(groups)}"
+            # Hooks that can match at the same spot as this one are confirmed with it.
+            groups[name] = (h,) + tuple(g for g in hooks if g is not h and _overlap(h, g, space))
+            atoms = [_atom(re.escape(chr(b)), table, space == _LOW) for b in h.literal]
+            behind = f"(?<={''.join(atoms)})" if h.anchor else ""  # checked after the suffix
+            ahead = f"(?={_mapped_regex(h.after.pattern, table)})" if h.after is not None else ""
+            suffix = atoms[h.anchor + 1 :]
+            if suffix:
+                literal_branches.append((suffix, behind + ahead + f"(?P<{name}>)"))
+            else:
+                assert_branches.setdefault(ahead, []).append(behind + f"(?P<{name}>)")
+        alts = [_trie(literal_branches)] if literal_branches else []
+        for ahead, behinds in sorted(assert_branches.items()):
+            # the look-behinds first: each is one fixed-length check, the look-ahead may scan far
+            alts.append(("(?:" + "|".join(behinds) + ")" if len(behinds) > 1 else behinds[0]) + ahead)
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        pattern = re.compile((re.escape(chr(anchor_byte)) + body).encode("latin-1"))
+        passes.append((space, anchor_byte, pattern))
+    return tuple(passes), groups
+
+
+_PASSES, _HOOK_GROUPS = _build_scanner()
+
+
+def _hook_hits(text: str) -> dict[Rule, list[tuple[int, int]]]:
+    """Every (rule → hook spans) present in ``text``; empty for text with nothing secret-like."""
+    raw = text.encode("latin-1", "replace")  # one byte per character: offsets stay valid
+    low = raw.lower()
+    copies = (low, raw)
+    short = len(raw) < 4096  # for short text a membership test is cheaper than a search
+    hits: dict[Rule, list[tuple[int, int]]] = {}
+    for space, anchor_byte, pattern in _PASSES:
+        data = copies[space]
+        if short and anchor_byte not in data:
+            continue
+        # search() in a loop: a finditer() scanner object costs more than the scan itself
+        m = pattern.search(data)
+        while m is not None:
+            pos = m.start()
+            for hook in _HOOK_GROUPS[m.lastgroup]:  # type: ignore[index]
+                s = pos - hook.anchor
+                if s < 0 or not (raw if hook.exact else low).startswith(hook.literal, s):
+                    continue
+                e = s + len(hook.literal)
+                if hook.after is not None and not hook.after.match(text, e):
+                    continue
+                for rule in hook.rules:
+                    hits.setdefault(rule, []).append((s, e))
+            m = pattern.search(data, pos + 1)
+    for spans in hits.values():
+        spans.sort()
+    return hits
+
+
+def _windows(spans: list[tuple[int, int]], back: int, reach: int, n: int) -> Iterator[tuple[int, int]]:
+    """Merge the search windows around each hook so no character is scanned twice per rule."""
+    lo = hi = -1
+    for s, e in spans:
+        a, b = max(0, s - back), min(n, e + reach)
+        if a <= hi:
+            hi = max(hi, b)
+            continue
+        if hi >= 0:
+            yield lo, hi
+        lo, hi = a, b
+    if hi >= 0:
+        yield lo, hi
+
+
+def _expand(text: str, start: int, end: int, chars: str) -> tuple[int, int]:
+    allowed = re.compile(f"[{chars}]")
+    while start > 0 and allowed.match(text[start - 1]):
+        start -= 1
+    while end < len(text) and allowed.match(text[end]):
+        end += 1
+    return start, end
+
+
+def _scan(text: str) -> list[tuple[int, int, str]]:
+    """Validated spans of the hooked rules as (start, end, rule_id), possibly overlapping."""
+    hits = _hook_hits(text)
+    if not text.isascii():
+        for rule in _WORD_RULES:
+            spans = [(i, i + len(w)) for w in rule.words for i in _occurrences(text, w)]
+            if spans:
+                hits[rule] = sorted(spans)
+    if not hits:
+        return []
+    found: set[tuple[int, int, str]] = set()
+    n = len(text)
+    for rule, spans in hits.items():
+        if rule.finder is not None:
+            covered = -1
+            for s, e in spans:
+                if s < covered:
+                    continue  # inside a value this rule already took
+                for finding in rule.finder(text, s, e):
+                    found.add(finding)
+                    covered = max(covered, finding[1])
+            continue
+        if rule.anchored:
+            for s, e in spans:
+                for pattern in rule.patterns:
+                    m = pattern.match(text, s, min(n, e + rule.reach))
+                    if m is not None and (rule.validator is None or rule.validator(m)):
+                        start, end = m.span("s") if "s" in pattern.groupindex and m.group("s") is not None else m.span()
+                        if end > start:
+                            found.add((start, end, rule.rule_id))
+            continue
+        for lo, hi in _windows(spans, rule.back, rule.reach, n):
+            for pattern in rule.patterns:
+                for m in pattern.finditer(text, lo, hi):
+                    if m.end() == hi < n:
+                        # The window may have cut the match short: match again unbounded.
+                        m = pattern.match(text, m.start()) or m
+                    if rule.validator is not None and not rule.validator(m):
+                        continue
+                    if "s" in pattern.groupindex and m.group("s") is not None:
+                        start, end = m.span("s")
+                    else:
+                        start, end = m.span()
+                    if rule.expand:
+                        start, end = _expand(text, start, end, rule.expand)
+                    if end > start:
+                        found.add((start, end, _refine(rule, m)))
+    return sorted(found)
+
+
+
+
+def _occurrences(text: str, word: str) -> Iterator[int]:
+    i = text.find(word)
+    while i >= 0:
+        yield i
+        i = text.find(word, i + 1)
+
+
+_WORD_RULES = tuple(r for r in RULES if r.words)
+_TOKEN_RULES = tuple(r for r in RULES if r.token is not None)
+_B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_B64_SPLIT = bytes(b if b in _B64_CHARS else 32 for b in range(256))
+_B64_MIN = 16  # base64 of anything a rule can recognise is longer
+_B64_URLSAFE = str.maketrans("-_", "+/")
+
+
+def _runs(text: str, min_len: int) -> Iterator[tuple[int, int]]:
+    """Spans of base64-alphabet runs of at least ``min_len`` characters (``=`` padding included)."""
+    raw = text.encode("latin-1", "replace").translate(_B64_SPLIT)
+    # split() runs in C: far cheaper than a character-class regex over the whole text
+    long_runs = [run for run in raw.split() if len(run) >= min_len]
+    pos = 0
+    n = len(raw)
+    for run in long_runs:
+        start = raw.find(run, pos)
+        while start > 0 and raw[start - 1] != 32:
+            start = raw.find(run, start + 1)
+        end = start + len(run)
+        while end < n and end - start - len(run) < 2 and text[end] == "=":
+            end += 1
+        pos = end
+        yield start, end
+
+
+def _wrapped(text: str, depth: int) -> list[tuple[int, int, str]]:
+    """Bare shapes (a lone AWS secret key) and base64 that decodes to text holding a secret."""
+    found: list[tuple[int, int, str]] = []
+    if len(text) < _B64_MIN:
+        return found
+    for start, end in _runs(text, _B64_MIN):
+        run = text[start:end]
+        rule = next((r for r in _TOKEN_RULES if r.token is not None and r.token(run)), None)
+        if rule is not None:
+            found.append((start, end, rule.rule_id))
+        elif depth == 0 and _ASCII_LEADS.issuperset(run[::4]) and not _STAND_IN.match(run) and (inner := _b64_decoded(run)) is not None:
+            if _findings(inner, depth + 1):
+                found.append((start, end, "base64-wrapped"))
+    return found
+
+
+_STAND_IN = re.compile(r"(?i)dummy|fake|example|sample|placeholder")  # a blob that says it is one
+# Each 4-character group of base64 that encodes ASCII starts with one of these (its first
+# six bits are below 32): a cheap test that a run could hide text at all.
+_ASCII_LEADS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef")
+
+
+def _b64_decoded(run: str) -> str | None:
+    """``run`` decoded as base64 when that gives readable text, else ``None``."""
+    core = run.rstrip("=")
+    if len(core) % 4 == 1:
+        return None
+    try:
+        raw = base64.b64decode(core.translate(_B64_URLSAFE) + "=" * (-len(core) % 4), validate=True)
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
+    return decoded if printable >= 0.95 * len(decoded) else None
+
+
+# Characters that fold to ASCII under NFKC one for one (full-width letters, digits and
+# punctuation, the ideographic space, mathematical letters): scanned folded, so
+# ``ｐａｓｓｗｏｒｄ＝…`` reads as ``password=…`` with every offset unchanged.
+_FOLD = {
+    c: f
+    for c in (*range(0xFF01, 0xFF5F), 0x3000, *range(0xFE50, 0xFE6C), *range(0x1D400, 0x1D800))
+    if len(f := unicodedata.normalize("NFKC", chr(c))) == 1 and f.isascii()
+}
+_UNUSUAL = re.compile("[\uff01-\uff5e\u3000\ufe50-\ufe6b\U0001d400-\U0001d7ff" + INVISIBLE.pattern[1:-1] + "]")
+_JOIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+_JOINED_PRIORITY = 20  # only the token families (below this) may read across a line break
+
+
+def _visible(text: str) -> tuple[str, list[int] | None]:
+    """``text`` folded to ASCII where NFKC allows and without invisible characters; the map back, if offsets moved."""
+    if text.isascii() or not _UNUSUAL.search(text):
+        return text, None
+    view = text.translate(_FOLD)
+    if not INVISIBLE.search(view):
+        return view, None
+    keep = [i for i, ch in enumerate(view) if not INVISIBLE.match(ch)]
+    return "".join(view[i] for i in keep), keep
+
+
+def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
+    """``text`` with line breaks inside a token removed (a key wrapped or split over two lines).
+
+    A break counts as inside a token when a run of at least eight token characters precedes
+    it, letters with digits (or with ``_-+/`` in mixed case), and two token characters follow
+    it (after indentation). Returns the joined text, the
+    map back and where each break was, or ``None`` when there is none.
+    """
+    if "\n" not in text:
+        return None
+    cuts: list[tuple[int, int]] = []
+    n = len(text)
+    at = text.find("\n")
+    while at >= 0:
+        lo = at - 1 if at and text[at - 1] == "\r" else at
+        end = at + 1
+        at = text.find("\n", end)
+        if lo < 8 or text[lo - 1] not in _JOIN_CHARS:
+            continue  # most lines end in punctuation or a blank
+        while end < n and text[end] in " \t":
+            end += 1
+        if not _JOIN_CHARS.issuperset(text[end : end + 2] or "."):
+            continue
+        run = lo
+        while run > 0 and lo - run < 200 and text[run - 1] in _JOIN_CHARS:
+            run -= 1
+        piece = text[run:lo]
+        if len(piece) < 8 or not any(c.isalpha() for c in piece) or not (any(c.isdigit() for c in piece) or (
+            any(c in "_-+/" for c in piece) and not piece.islower() and not piece.isupper()
+        )):
+            continue  # a word, a number or a path at the end of a line, not a wrapped key
+        cuts.append((lo, end))
+    if not cuts:
+        return None
+    parts: list[str] = []
+    keep: list[int] = []
+    joints: list[int] = []
+    last = 0
+    for lo, end in cuts:
+        parts.append(text[last:lo])
+        keep.extend(range(last, lo))
+        joints.append(len(keep))
+        last = end
+    parts.append(text[last:])
+    keep.extend(range(last, n))
+    return "".join(parts), keep, joints
+
+
+def _back(found: Iterable[tuple[int, int, str]], keep: list[int]) -> list[tuple[int, int, str]]:
+    return [(keep[s], keep[e - 1] + 1, r) for s, e, r in found if e > s]
+
+
+def _findings(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
+    """All validated secret spans as (start, end, rule_id), possibly overlapping.
+
+    The text is read as a person would: full-width letters as ASCII, zero-width characters
+    skipped, a key wrapped over two lines joined, base64 decoded.
+    """
+    view, keep = _visible(text)
+    found = _scan(view) + _wrapped(view, depth)
+    joined = _joins(view)
+    if joined is not None:
+        whole, where, joints = joined
+        across = [
+            (s, e, r)
+            for s, e, r in _scan(whole) + _wrapped(whole, depth)
+            if _PRIORITY.get(r, 99) < _JOINED_PRIORITY and any(s < j < e for j in joints)
+        ]
+        found += _back(across, where)
+    if keep is not None:
+        found = _back(found, keep)
+    return sorted(set(found))
+
+
+def _refine(rule: Rule, m: re.Match[str]) -> str:
+    if rule.rule_id == "llm-api-key" and "T3BlbkFJ" in m.group(0):
+        return "openai-api-key"
+    return rule.rule_id
+
+
+def _merge(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Union overlapping spans; the most specific (lowest priority number) rule names the result."""
+    merged: list[tuple[int, int, str]] = []
+    for start, end, rule_id in found:
+        if merged and start < merged[-1][1]:
+            ps, pe, pid = merged[-1]
+            best = pid if _PRIORITY.get(pid, 99) <= _PRIORITY.get(rule_id, 99) else rule_id
+            merged[-1] = (ps, max(pe, end), best)
+        else:
+            merged.append((start, end, rule_id))
+    return merged
+
+
+# ---------------------------------------------------------------------------
+# public API
+
+_MAX_ROUNDS = 8
+
+
+def redact(text: str) -> Redaction:
+    """Replace every secret in ``text`` by ``[REDACTED:<rule_id>]``; clean text comes back as is."""
+    found = _findings(text)
+    if not found:
+        return Redaction(text)
+    ids: set[str] = set()
+    # A marker's brackets can make a token boundary where a secret was glued to the one
+    # just removed, so repeat until nothing is found (every round removes original text).
+    for _ in range(_MAX_ROUNDS):
+        parts: list[str] = []
+        last = 0
+        for start, end, rule_id in _merge(found):
+            parts.append(text[last:start])
+            parts.append(f"[REDACTED:{rule_id}]")
+            ids.add(rule_id)
+            last = end
+        parts.append(text[last:])
+        text = "".join(parts)
+        found = _findings(text)
+        if not found:
+            break
+    return Redaction(text, tuple(sorted(ids)))
+
+
+def contains_secret(text: str) -> bool:
+    """Whether :func:`redact` would change ``text``."""
+    return bool(_findings(text))

@@ -1,0 +1,218 @@
+"""Tables for the redaction families that read commands, sentences and config files, and for the
+ways a secret is disguised (full-width letters, a zero-width space, a line break, base64).
+
+«…» marks what must disappear; ``None`` means the text must come back unchanged. Each family
+also has a hypothesis property that plants fresh random secrets of its shape and reads every
+file the tool writes (tests/reliability/test_secrets_privacy.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_memory.redact import contains_secret, redact
+
+_RNG = random.Random(20261201)
+ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+B64 = ALNUM + "+/"
+
+
+def pw(n: int = 12, rng: random.Random = _RNG) -> str:
+    """A password with capitals, small letters and digits (no stand-in words)."""
+    while True:
+        value = "".join(rng.choice(ALNUM) for _ in range(n))
+        if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value):
+            if not any(w in value.lower() for w in ("test", "fake", "xxx", "example", "sample", "dummy")):
+                return value
+
+
+def aws_secret(rng: random.Random = _RNG) -> str:
+    while True:
+        value = "".join(rng.choice(B64) for _ in range(40))
+        if sum(c.isdigit() for c in value) >= 3 and not value.startswith("/") and "//" not in value:
+            return value
+
+
+def fullwidth(text: str) -> str:
+    """ASCII letters, digits and punctuation in their full-width forms."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+# fmt: off
+FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
+    "cli-password": [
+        (f"mysql -uroot -p«{pw()}» shop", "cli-password"),
+        (f"mysqldump -h db -u app -p'«{pw()}»' shop > dump.sql", "cli-password"),
+        (f"mysql --password=«{pw()}» shop", "password-assignment"),
+        ("mysql -u root -p shop", None),  # -p then a blank: mysql asks for the password
+        (f"sshpass -p «{pw()}» ssh deploy@build", "cli-password"),
+        ("sshpass -p $SSHPASS ssh deploy@build", None),
+        (f"docker login -u ci -p «{pw()}» registry.internal", "cli-password"),
+        (f"podman login --username ci --password «{pw()}» quay.io", "cli-password"),
+        ("docker login -u ci --password-stdin registry.internal", None),
+        (f"mongo -u admin -p «{pw()}» --authenticationDatabase admin", "cli-password"),
+        (f"mongosh --username admin --password=«{pw()}»", "cli-password"),
+        (f"redis-cli -h cache -a «{pw()}» ping", "cli-password"),
+        (f"zip -P «{pw()}» backup.zip notes.txt", "cli-password"),
+        (f"7z a -p«{pw()}» archive.7z dir", "cli-password"),
+        (f"openssl enc -aes-256-cbc -k «{pw()}» -in a -out b", "cli-password"),
+        (f"openssl pkcs12 -export -passout pass:«{pw()}» -out cert.p12", "cli-password"),
+        ("zip -r backup.zip src && docker ps", None),
+        (f"curl -u deploy:«{pw()}» https://ci.internal/api", "curl-credentials"),
+        (f"PGPASSWORD=«{pw()}» psql -h db shop", "password-assignment"),
+        (f"SSHPASS=«{pw()}» sshpass -e ssh build", "cli-password"),
+    ],
+    "sudo-password": [
+        (f"echo «{pw()}» | sudo -S apt-get update", "sudo-password"),
+        (f"printf '%s\\n' «{pw()}» | sudo -S true", "sudo-password"),
+        (f"sudo -S id <<< '«{pw()}»'", "sudo-password"),
+        ('echo "$PASSWORD" | sudo -S apt-get update', None),
+        ("echo done | sudo tee /etc/motd", None),
+    ],
+    "stated-password": [
+        (f"the staging database password is «{pw()}»", "stated-password"),
+        (f"The password for the staging db is now «{pw()}».", "stated-password"),
+        ("the password for the wiki is 'hunter'", "stated-password"),
+        (f"log in with password «{pw()}» and then reset it", "stated-password"),
+        ("the password is required", None),
+        ("the password is stored in the vault", None),
+        ("the password is at least 12 characters", None),
+        (f"パスワードは «{pw()}» です", "stated-password"),
+        (f"パスワードは«{pw()}»です", "stated-password"),
+        (f"DBパスワード: «{pw()}»", "stated-password"),
+        (f"パスワード：«{pw()}»", "stated-password"),
+        ("パスワードは変更しました", None),
+        ("パスワードは8文字以上にしてください", None),
+        (f"密码是 «{pw()}»", "stated-password"),
+        (f"数据库密码：«{pw()}»", "stated-password"),
+        ("密码是必填项", None),
+    ],
+    "netrc-password": [
+        (f"machine api.example.com login bob password «{pw()}»", "netrc-password"),
+        (f"machine git.internal\nlogin ci\npassword «{pw()}»\n", "netrc-password"),
+        (f"default login anonymous password «{pw()}»", "netrc-password"),
+        ("the machine learning login page", None),
+        ("login with password reset", None),
+    ],
+    "pgpass-password": [
+        (f"db.internal:5432:shop:app:«{pw()}»", "pgpass-password"),
+        (f"echo 'localhost:5432:*:postgres:«{pw()}»' > ~/.pgpass", "pgpass-password"),
+        (f"use `db.internal:5432:shop:app:«{pw()}»` there", "pgpass-password"),
+        ("00:11:22:33:44:55", None),  # a MAC address
+        ("12:30:00:12:45", None),
+    ],
+    "cloud-signature": [
+        (f"https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&se=2026-01-01&sp=r&sig=«{pw(30)}%3D»",
+         "cloud-signature"),
+        (f"https://b.s3.amazonaws.com/k?X-Amz-Signature=«{''.join(_RNG.choice('0123456789abcdef') for _ in range(64))}»",
+         "cloud-signature"),
+        ("the sig=short value", None),
+    ],
+    "bare-aws-secret": [
+        (f"the aws secret is «{aws_secret()}» for now", "bare-aws-secret"),
+        (f"«{aws_secret()}»", "bare-aws-secret"),
+        (f"aws_secret_access_key = «{aws_secret()}»", "aws-secret-access-key"),
+        ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", None),  # AWS's documented sample
+        ("commit da39a3ee5e6b4b0d3255bfef95601890afd80709", None),  # hex: a SHA-1
+        ("src/components/Button/index/ListItem42", None),
+    ],
+    "base64-wrapped": [
+        (f"echo «{base64.b64encode(('ghp_' + pw(36)).encode()).decode()}» | base64 -d", "base64-wrapped"),
+        (f"data: «{base64.b64encode(('password=' + pw()).encode()).decode()}»", "base64-wrapped"),
+        (f"echo {base64.b64encode(b'hello there, general kenobi').decode()} | base64 -d", None),
+    ],
+}
+# Disguises of a known shape: read as a person would, so the usual rule still names it.
+# (text, the part that must go, rule)
+_P1, _P2, _P3, _P4, _P5 = pw(), pw(32), pw(36), pw(18), pw(20)
+DISGUISED: list[tuple[str, str, str]] = [
+    (fullwidth(f"password={_P1}"), fullwidth(_P1), "password-assignment"),
+    (f"password＝{_P1}", _P1, "password-assignment"),
+    (f"API_TOKEN：{_P2}", _P2, "generic-secret"),
+    (fullwidth("ghp_" + _P3), fullwidth(_P3), "github-token"),
+    ("ghp_" + _P4 + "\u200b" + _P4, _P4, "github-token"),
+    ("AKIAQ3EGRTFQ\u2060WXYZ2345", "Q3EGRTFQ", "aws-access-key-id"),
+    ("ghp_" + _P5 + "\n" + _P4[:16], _P5, "github-token"),
+    ("key: AKIAQ3EGRTFQ\n  WXYZ2345", "Q3EGRTFQ", "aws-access-key-id"),
+]
+# Item 15: look-alikes that must stay.
+BENIGN = [
+    "session_key=session_id_v2",
+    "AKIAIOSFODNN7EXAMPLE",
+    "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "cache_key = user_profile_v2",
+    "the line ends with build42\nnext line",
+]
+# fmt: on
+
+_MARKED = re.compile("«(.*?)»", re.S)
+
+
+def _unmark(text: str) -> tuple[str, list[str]]:
+    return _MARKED.sub(lambda m: m.group(1), text), _MARKED.findall(text)
+
+
+@pytest.mark.parametrize(
+    ("family", "marked", "expected"),
+    [(family, text, expected) for family, cases in FAMILY_TABLES.items() for text, expected in cases],
+    ids=[f"{family}-{i}" for family, cases in FAMILY_TABLES.items() for i in range(len(cases))],
+)
+def test_family_table(family: str, marked: str, expected: str | None) -> None:
+    text, secrets = _unmark(marked)
+    result = redact(text)
+    if expected is None:
+        assert result.text == text and not contains_secret(text), result
+        return
+    assert expected in result.rule_ids, result
+    for secret in secrets:
+        assert secret not in result.text, result.text
+
+
+@pytest.mark.parametrize(("text", "secret", "expected"), DISGUISED)
+def test_a_disguised_secret_is_read_as_what_it_is(text: str, secret: str, expected: str) -> None:
+    result = redact(text)
+    assert expected in result.rule_ids, result
+    assert secret not in result.text, result
+
+
+@pytest.mark.parametrize("text", BENIGN)
+def test_documented_samples_and_field_names_stay(text: str) -> None:
+    assert redact(text).text == text
+
+
+def _random(seed: int, n: int) -> str:
+    """``n`` characters that look random whatever the seed (shrinking never yields '0000…Aa')."""
+    rng = random.Random(seed)
+    return pw(n, rng)
+
+
+PASSWORD = st.builds(_random, st.integers(0, 2**32), st.integers(10, 24))
+FORMS = [
+    "mysql -uapp -p{s} shop", "sshpass -p {s} ssh build", "docker login -u ci -p {s} reg.internal",
+    "mongo -u admin -p {s} admin", "redis-cli -a {s} ping", "zip -P {s} out.zip a", "openssl enc -k {s} -in a",
+    "echo {s} | sudo -S true", "the staging database password is {s}", "パスワードは {s} です", "DBパスワード: {s}",
+    "密码是 {s}", "password＝{s}", "machine h.internal login ci password {s}", "db.internal:5432:shop:app:{s}",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(secret=PASSWORD, form=st.sampled_from(FORMS))
+def test_no_form_keeps_a_random_password(secret: str, form: str) -> None:
+    """Whatever the password, each command, sentence and config form loses it."""
+    result = redact(form.format(s=secret))
+    assert secret not in result.text, result.text
+
+
+@settings(max_examples=40, deadline=None)
+@given(secret=PASSWORD, cut=st.integers(1, 9), how=st.sampled_from(["\u200b", "\u2060", "\ufeff", "\u00ad"]))
+def test_an_invisible_character_does_not_hide_a_key(secret: str, cut: int, how: str) -> None:
+    key = "ghp_" + (secret * 4)[:36]
+    result = redact(f"use {key[:4 + cut]}{how}{key[4 + cut:]} here")
+    assert key[6:18] not in result.text.replace(how, ""), result.text
