@@ -39,7 +39,7 @@ ATOM: dict[str, Check] = {
     "redaction_rules": STRS, "agent": STR, "session": STR, "project": STR, "cwd": STR, "timestamp": STR,
     "day": STR, "transcript": STR, "line": INT, "secret_hash": STR, "reverses": STR, "block": STR,
 }
-ATOM_REQUIRED = ("id", "kind", "text", "session", "project", "timestamp", "day", "line")
+ATOM_REQUIRED = ("id", "text")  # what every reader of L1 needs; other fields are checked when present
 
 SOURCE = _dict_of({"session": STR, "line": INT, "timestamp": STR, "quote": STR})
 CLAIM: dict[str, Check] = {
@@ -51,7 +51,7 @@ CLAIM: dict[str, Check] = {
 CLAIM_REQUIRED = ("id", "text")
 
 DECISION: dict[str, Check] = {
-    "action": lambda v: v in ("reject", "verify", "resolve"), "claim_id": STR, "proposal_id": STR,
+    "action": lambda v: v in ("reject", "verify", "resolve", "forget"), "claim_id": STR, "proposal_id": STR,
     "keys": STRS, "atoms": STRS, "projects": STRS, "keep_id": STR, "keep_keys": STRS, "at": STR,
 }
 DECISION_REQUIRED = ("action",)
