@@ -420,16 +420,17 @@ def _indexes(values: Any, size: int) -> bool:
 
 def _row_ok(row: Any, tables: tuple[int, int, int]) -> bool:
     """Whether one cached key row has the shape ``_head`` writes (a hand-edited or foreign cache is rebuilt)."""
-    if not isinstance(row, list) or len(row) != 13:
+    if not isinstance(row, list) or len(row) != 14:
         return False
-    negated, tokens, count, ids, offsets, ss, dd, pp, first, texts, kinds, stated, redacted = row
+    negated, tokens, count, ids, offsets, ss, dd, pp, first, texts, kinds, stated, redacted, blocks = row
     return (isinstance(negated, bool) and STRS(tokens) and type(count) is int and STRS(ids)
             and isinstance(offsets, list) and all(type(o) is int and o >= 0 for o in offsets)
             and _indexes(ss, tables[0]) and _indexes(dd, tables[1]) and _indexes(pp, tables[2]) and isinstance(first, str)
             and isinstance(texts, dict) and all(isinstance(t, list) and len(t) == 2 and type(t[0]) is int
                                                 and isinstance(t[1], str) for t in texts.values())
             and isinstance(kinds, dict) and all(type(n) is int for n in kinds.values())
-            and isinstance(stated, bool) and isinstance(redacted, bool))
+            and isinstance(stated, bool) and isinstance(redacted, bool)
+            and isinstance(blocks, dict) and all(isinstance(f, list) and len(f) == 3 and STRS(f) for f in blocks.values()))
 
 
 def _pair_ok(pair: Any, size: int) -> bool:

@@ -68,7 +68,7 @@ def test_a_wrong_shaped_claim_cache_row_is_rebuilt(tmp_path: Path, damage: Any) 
     assert outputs(store) == clean
     assert store.run("promote", "--write").returncode == 0
     rebuilt, _rest = _cache_rows(store)
-    assert all(isinstance(row, list) and len(row) == 13 for row in rebuilt["keys"])
+    assert all(isinstance(row, list) and len(row) == 14 for row in rebuilt["keys"])
 
 
 @pytest.mark.parametrize("entry", ["x", {"sig": [1, 2], "sessions": 3}, {"sig": [1, 2], "line": "x"}])
