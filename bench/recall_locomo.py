@@ -439,7 +439,8 @@ def evaluate_japanese(path: Path = JA_QUERIES, semantic: bool = False) -> dict[s
                 stamp = _iso(datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(hours=i))
                 handle.write(
                     json.dumps(
-                        {"id": doc["doc"], "text": doc["text"], "timestamp": stamp, "session": f"ja-{i}", "line": 1},
+                        {"id": doc["doc"], "text": doc["text"], "kind": "instruction", "timestamp": stamp,
+                         "day": stamp[:10], "session": f"ja-{i}", "project": "ja", "line": 1},
                         ensure_ascii=False,
                     )
                     + "\n"

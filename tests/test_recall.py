@@ -35,7 +35,17 @@ def _paths(tmp: Path) -> Paths:
 def _write(path: Path, records: list[dict[str, Any]]) -> None:
     with open(path, "a", encoding="utf-8") as handle:
         for record in records:
+            if path.name == "atoms.jsonl":
+                record = _as_atom(record)
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def _as_atom(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with every field an L1 atom must have (the index skips atoms missing one)."""
+    stamp = str(record.get("timestamp") or "2026-01-02T03:04:05Z")
+    filled = {"kind": "instruction", "session": f"s-{record['id']}", "project": "shop", "timestamp": stamp,
+              "day": stamp[:10], "line": 1}
+    return {**filled, **record}
 
 
 def _atoms(texts: list[str], stamp: str = "2026-01-02T03:04:05Z") -> list[dict[str, Any]]:

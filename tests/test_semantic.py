@@ -34,7 +34,8 @@ def _store(tmp: Path, texts: list[str] = DOCS) -> Paths:
     paths.l1_dir.mkdir(parents=True)
     with open(paths.atoms, "w", encoding="utf-8") as handle:
         for i, text in enumerate(texts):
-            record = {"id": f"a{i}", "text": text, "timestamp": "2026-01-02T03:04:05Z", "session": f"s{i}", "line": 1}
+            record = {"id": f"a{i}", "text": text, "kind": "instruction", "timestamp": "2026-01-02T03:04:05Z",
+                      "day": "2026-01-02", "session": f"s{i}", "project": "shop", "line": 1}
             handle.write(json.dumps(record) + "\n")
     return paths
 
@@ -175,9 +176,10 @@ def test_decay_lowers_an_old_neighbour(tmp_path: Path, encoder: Any, monkeypatch
     paths = Paths(store=tmp_path / "store", user=tmp_path / "home", project_root=tmp_path)
     paths.l1_dir.mkdir(parents=True)
     records = [
-        {"id": "old", "text": "rebuild the staging cluster nightly", "timestamp": "2025-01-01T00:00:00Z"},
-        {"id": "new", "text": "rebuild the staging cluster nightly", "timestamp": "2026-01-01T00:00:00Z"},
+        {"id": "old", "text": "rebuild the staging cluster nightly", "timestamp": "2025-01-01T00:00:00Z", "day": "2025-01-01"},
+        {"id": "new", "text": "rebuild the staging cluster nightly", "timestamp": "2026-01-01T00:00:00Z", "day": "2026-01-01"},
     ]
+    records = [{**r, "kind": "instruction", "session": f"s-{r['id']}", "project": "shop", "line": 1} for r in records]
     paths.atoms.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     now = parse_time("2026-01-02T00:00:00Z")
     assert now is not None
