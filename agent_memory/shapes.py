@@ -39,7 +39,7 @@ ATOM: dict[str, Check] = {
     "redaction_rules": STRS, "agent": STR, "session": STR, "project": STR, "cwd": STR, "timestamp": STR,
     "day": STR, "transcript": STR, "line": INT, "secret_hash": STR, "reverses": STR, "block": STR,
 }
-ATOM_REQUIRED = ("id", "kind", "text", "session", "project", "timestamp", "day", "line")
+ATOM_REQUIRED = ("id", "text")  # what readers index by; every other field is checked when present
 
 SOURCE = _dict_of({"session": STR, "line": INT, "timestamp": STR, "quote": STR})
 CLAIM: dict[str, Check] = {
