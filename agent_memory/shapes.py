@@ -145,3 +145,20 @@ def read_committed(path: Path, fields: dict[str, Check], required: tuple[str, ..
         if strict:
             raise MalformedLine(path, number, why)
         report(path, number, why)
+
+
+def malformed_lines(data: bytes | None, fields: dict[str, Check], required: tuple[str, ...]) -> bytes:
+    """The lines of a committed file that ``read_committed`` skips, as they are (each ending in a newline):
+    a rewrite keeps them, so a person's line is never dropped by the tool."""
+    kept = []
+    for raw in (data or b"").split(b"\n"):
+        if not raw.strip():
+            continue
+        try:
+            record: Any = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            kept.append(raw + b"\n")
+            continue
+        if problem(record, fields, required):
+            kept.append(raw + b"\n")
+    return b"".join(kept)
