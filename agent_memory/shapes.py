@@ -39,7 +39,7 @@ ATOM: dict[str, Check] = {
     "redaction_rules": STRS, "agent": STR, "session": STR, "project": STR, "cwd": STR, "timestamp": STR,
     "day": STR, "transcript": STR, "line": INT, "secret_hash": STR, "reverses": STR, "block": STR,
 }
-ATOM_REQUIRED = ("id", "text")  # what every reader of L1 needs; other fields are checked when present
+ATOM_REQUIRED = ("id", "text")  # what readers index by; every other field is checked when present
 
 SOURCE = _dict_of({"session": STR, "line": INT, "timestamp": STR, "quote": STR})
 CLAIM: dict[str, Check] = {
@@ -145,3 +145,20 @@ def read_committed(path: Path, fields: dict[str, Check], required: tuple[str, ..
         if strict:
             raise MalformedLine(path, number, why)
         report(path, number, why)
+
+
+def malformed_lines(data: bytes | None, fields: dict[str, Check], required: tuple[str, ...]) -> bytes:
+    """The lines of a committed file that ``read_committed`` skips, as they are (each ending in a newline):
+    a rewrite keeps them, so a person's line is never dropped by the tool."""
+    kept = []
+    for raw in (data or b"").split(b"\n"):
+        if not raw.strip():
+            continue
+        try:
+            record: Any = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            kept.append(raw + b"\n")
+            continue
+        if problem(record, fields, required):
+            kept.append(raw + b"\n")
+    return b"".join(kept)

@@ -140,8 +140,8 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
             return report
         result = plan(paths, config)
         fresh = {p.id: p for p in result.proposals}
-        l2 = {str(r["id"]): r for r in load_claims(paths.l2, strict=True)}
-        l3 = {str(r["id"]): r for r in load_claims(paths.l3, strict=True)}
+        l2 = {str(r["id"]): r for r in load_claims(paths.l2)}
+        l3 = {str(r["id"]): r for r in load_claims(paths.l3)}
         done = {str(r.get("proposal")): r for r in [*l2.values(), *l3.values()] if r.get("proposal") and not r.get("retired")}
         if every:
             chosen = sorted(staged)
@@ -150,7 +150,7 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
             chosen = list(dict.fromkeys(match_id(i, known, "proposal") for i in ids))
         if any(pid in fresh and (fresh[pid].target_tier == "L3" or set(fresh[pid].replaces) & set(l3)) for pid in chosen):
             locks.enter_context(StoreLock(paths.user))
-            l3 = {str(r["id"]): r for r in load_claims(paths.l3, strict=True)}  # again, now that no other project writes it
+            l3 = {str(r["id"]): r for r in load_claims(paths.l3)}  # again, now that no other project writes it
         l2_before, l3_before = read_or_none(paths.l2), read_or_none(paths.l3)
         by_id = result.by_id()
         scrub = scrubber_for(paths)

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from ..store import FileChanged, Paths, StoreLock, atomic_write, check_unchanged, iso, now, read_json, write_json, write_jsonl
+from ..store import FileChanged, Paths, StoreLock, atomic_write, check_unchanged, iso, now, read_json, write_json
+from ..shapes import CLAIM, CLAIM_REQUIRED, malformed_lines
 from ..tiers import load_claims
 from .block import check_untouched, decode_file, decode_text, encode_text, lines_for, locate, remove_block, rewrite_file
 from .targets import Target, display
@@ -212,7 +213,9 @@ def locked(paths: Paths, user: bool) -> Iterator[None]:
 
 
 def claims_change(path: Path, scope: str, before: bytes | None, records: list[dict[str, Any]], ids: list[str]) -> Change:
-    return Change(path, "claims", scope, before, jsonl_bytes(records), ids=sorted(set(ids)))
+    """A rewrite of an L2/L3 file: the records sorted by id, then any wrong-shaped line it held, kept as it was."""
+    after = jsonl_bytes(records) + malformed_lines(before, CLAIM, CLAIM_REQUIRED)
+    return Change(path, "claims", scope, before, after, ids=sorted(set(ids)))
 
 
 def instruction_change(same_file: list[Target], entries: list[dict[str, Any]]) -> Change:
@@ -286,13 +289,13 @@ def rollback(paths: Paths) -> dict[str, Any] | None:
                         restored.append(str(path))
                 elif record["kind"] == "claims":
                     previous = {str(r["id"]): r for r in (json.loads(x) for x in json_lines((copy or b"").decode("utf-8")) if x.strip())}
-                    now_records = {str(r["id"]): r for r in load_claims(path, strict=True)}
+                    now_records = {str(r["id"]): r for r in load_claims(path)}
                     for claim_id in record.get("ids", []):
                         if claim_id in previous:
                             now_records[claim_id] = previous[claim_id]
                         else:
                             now_records.pop(claim_id, None)
-                    write_jsonl(path, sorted(now_records.values(), key=lambda r: str(r["id"])), expect=current)
+                    atomic_write(path, jsonl_bytes(now_records.values()) + malformed_lines(current, CLAIM, CLAIM_REQUIRED), expect=current)
                     restored.append(str(path))
                 elif record["kind"] == "decisions":
                     lines = json_lines(decode_text(current) if current else "")

@@ -113,7 +113,7 @@ def resolve(paths: Paths, claim_ref: str, keep_ref: str) -> dict[str, Any]:
         retired_in: list[str] = []
         for tier, path, scope in (("L2", paths.l2, "project"), ("L3", paths.l3, "user")):
             before = read_or_none(path)
-            records = {str(r["id"]): r for r in load_claims(path, strict=True)}
+            records = {str(r["id"]): r for r in load_claims(path)}
             ids: list[str] = []
             entry = records.get(claim.id)
             if entry is not None and not entry.get("retired"):
