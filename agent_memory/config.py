@@ -30,6 +30,7 @@ DEFAULTS: dict[str, Any] = {
     },
     "recall": {"half_life_days": 30, "min_score": 0.3},
     "identity": {"merge_similarity": 0.85},
+    "health": {"stale_days": 90, "ingest_days": 3, "not_followed_sessions": 2},
 }
 
 CONFIG_TEMPLATE = """\
@@ -78,6 +79,14 @@ identity:
   # two wordings are one claim at or above this character-trigram similarity (and no value differs);
   # a wording near two claims that are not one is merged with neither (ambiguity is refused)
   merge_similarity: 0.85
+
+health:
+  # report: an adopted claim not said again for this many days is stale
+  stale_days: 90
+  # status: sessions going on while nothing was ingested for this many days is unhealthy
+  ingest_days: 3
+  # report: a correction of an adopted claim in this many sessions after its adoption means it is not followed
+  not_followed_sessions: 2
 """
 
 
@@ -144,10 +153,10 @@ _RECALL_NUMBERS = frozenset({"half_life_days", "min_score", "semantic_weight"})
 
 
 def _check(config: dict[str, Any], path: Path) -> None:
-    for section in ("gates", "budgets", "recall", "identity"):
+    for section in ("gates", "budgets", "recall", "identity", "health"):
         if not isinstance(config.get(section), dict):
             raise UsageError(f"{path}: {section} must be a mapping")
-    for section in ("budgets", "recall", "identity"):
+    for section in ("budgets", "recall", "identity", "health"):
         for key, value in config[section].items():
             if section == "recall" and key not in _RECALL_NUMBERS:
                 continue
