@@ -68,7 +68,7 @@ LEAD = {
 # the agent whose user-level instruction file a project file name selects (CLAUDE.md → ~/.claude/CLAUDE.md)
 USER_FILES = {name: agent for agent, name in INSTRUCTION_FILES.items()}
 
-ROLLBACK_COMMANDS = ("adopt", "resolve")  # the commands whose changes rollback undoes
+ROLLBACK_COMMANDS = ("adopt", "resolve", "forget")  # the commands whose changes rollback undoes
 
 
 class BlockEdited(UsageError):

@@ -237,6 +237,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("rollback", _lazy("adopt", "cmd_rollback"), "restore the files the last adopt changed from their backups")
 
+    add("status", _lazy("health", "cmd_status"), "health of the memory: ingest, swallowed hook errors, hook timings, sizes; exit 1 when unhealthy")
+    add("report", _lazy("review.report", "cmd_report"), "read-only review of adopted claims: stale, near-duplicate, over budget, naming what is gone, not followed")
+    p = add("forget", _lazy("review.forget", "cmd_forget"), "take back an adopted claim: out of the block after a backup, kept on record as retracted")
+    p.add_argument("claim", metavar="ID|TEXT", help="an adopted claim's id (a unique prefix of ≥6 characters works) or words of it")
+    p.add_argument("--dry-run", action="store_true", help="say what would change and write nothing")
+
     p = add("search", cmd_search, "ranked recall over atoms, adopted claims and past sessions")
     p.add_argument("query", metavar="QUERY")
     p.add_argument("-n", type=_count, default=10, metavar="N", help="how many hits (default 10)")

@@ -56,6 +56,7 @@ class Claim:
     retired_for: str = ""  # the claim kept over this one by resolve
     rejected: bool = False
     rejected_l3: set[str] | None = None  # projects that held it when its L2→L3 proposal was rejected
+    retracted_at: str = ""  # a person took it back with forget (ISO time); it waits until said again after that
     blocking: list[str] = field(default_factory=list)
 
     @property
@@ -359,6 +360,11 @@ def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
             if kept is not None:
                 kept.contested_by.pop(target.id, None)
                 target.contested_by.pop(kept.id, None)
+        elif action == "forget":
+            target.retracted_at = max(target.retracted_at, str(decision.get("at", "")))
+    for claim in claims:
+        if claim.retracted_at and _said_since(claim, claim.retracted_at):
+            claim.retracted_at = ""  # the person said it again after taking it back: new evidence
     for claim in claims:
         if claim.retired_for:
             # a retired claim no longer contests anything
@@ -392,10 +398,24 @@ def _gate_l2(claim: Claim, gates: dict[str, Any]) -> tuple[str, list[str]]:
     return "", reasons
 
 
+def _said_since(claim: Claim, moment: str) -> bool:
+    """Whether an observation of the claim is timestamped after ``moment`` (reads only this claim's atoms)."""
+    after = parse_time(moment)
+    if after is None:
+        return False
+    for atom in claim.atoms:
+        stamp = parse_time(str(atom.get("timestamp") or "")) if atom.get("timestamp") else None
+        if stamp is not None and stamp > after:
+            return True
+    return False
+
+
 def _hard_reasons(claim: Claim) -> list[str]:
     reasons = []
     if claim.redacted:
         reasons.append("redacted")
+    if claim.retracted_at:
+        reasons.append(f"retracted on {claim.retracted_at[:10]}, not said again since")
     if claim.retired_for:
         reasons.append(f"retired in favour of {claim.retired_for}")
     if claim.contested:

@@ -1,0 +1,104 @@
+"""Forget: take back an adopted claim. It leaves every block it was written into, after a backup.
+
+The L2/L3 entry stays on record, retired and stamped ``retracted_at``; a ``forget`` decision in
+``decisions.jsonl`` keeps the gates from proposing the claim again until the person says it
+again after that moment. It goes through adopt's backup transaction, so ``rollback`` undoes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..adopt import (
+    Change,
+    _claims_change,
+    _decisions_change,
+    _instruction_change,
+    _locked,
+    _read,
+    _scrubber,
+    _short,
+    by_file,
+    commit,
+    entry_targets,
+    project_target,
+    user_target,
+)
+from ..inspect import resolve_why
+from ..model import NotFound
+from ..promote import plan
+from ..store import Paths, iso, now
+from ..tiers import load_claims
+
+
+@dataclass
+class Forgotten:
+    """What one forget did (or, in a dry run, would do)."""
+
+    claim_id: str
+    text: str
+    tiers: list[str] = field(default_factory=list)  # L2 / L3: where it was adopted
+    files: list[str] = field(default_factory=list)  # the files that change
+    backup: str = ""
+    at: str = ""
+    dry_run: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {"claim_id": self.claim_id, "text": self.text, "tiers": self.tiers, "files": self.files,
+                "backup": self.backup or None, "retracted_at": self.at, "dry_run": self.dry_run}
+
+
+def forget(paths: Paths, ref: str, dry_run: bool = False) -> Forgotten:
+    """Retract the one adopted claim ``ref`` names (an id, a prefix of ≥6, or its words).
+
+    Raises ``NotFound`` / ``Ambiguous`` when ``ref`` names no adopted claim or several.
+    """
+    with _locked(paths, user=paths.l3.exists()):
+        result = plan(paths)
+        adopted = [c for c in result.claims if c.tier in ("L2", "L3")]
+        if not adopted:
+            raise NotFound("no adopted claim to forget (see 'agent-memory inspect --tier L2')")
+        claim = resolve_why(ref, adopted)
+        moment = iso(now())
+        scrub = _scrubber(paths)
+        decision = {"action": "forget", "claim_id": claim.id, "keys": sorted({scrub(k) for k in claim.keys}), "at": moment}
+        changes: list[Change] = [_decisions_change(paths, [decision])]
+        done = Forgotten(claim.id, claim.text, at=moment, dry_run=dry_run)
+        for tier, path, scope in (("L2", paths.l2, "project"), ("L3", paths.l3, "user")):
+            records = {str(r["id"]): r for r in load_claims(path)}
+            entry = records.get(claim.id)
+            if entry is None or entry.get("retired"):
+                continue
+            before = _read(path)
+            records[claim.id] = dict(entry, retired=True, retired_for="", retracted_at=moment)
+            changes.append(_claims_change(path, scope, before, list(records.values()), [claim.id]))
+            done.tiers.append(tier)
+            found = [project_target(paths, n) if scope == "project" else user_target(n) for n in entry_targets(entry)]
+            for same_file in by_file(t for t in found if t is not None):
+                changes.append(_instruction_change(same_file, list(records.values())))
+        done.files = [str(c.path) for c in changes if c.changes_anything]
+        if not dry_run:
+            done.backup = commit(paths, "forget", f"forgot {claim.id}", changes)
+    return done
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    """``agent-memory forget ID|TEXT [--dry-run]``."""
+    paths = Paths.resolve(getattr(args, "memory_dir", None))
+    done = forget(paths, args.claim, dry_run=args.dry_run)
+    if args.json:
+        sys.stdout.write(json.dumps({"forgotten": done.as_json()}, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    where = " and ".join(done.tiers) or "no tier"
+    if done.dry_run:
+        print(f"would forget {done.claim_id} ({where}): {_short(done.text)}; {len(done.files)} file(s) would change (dry run: nothing written)")
+        return 0
+    print(f"forgot {done.claim_id} ({where}): {_short(done.text)}")
+    print(f"out of the block, kept on record as retracted; not proposed again unless said again after {done.at[:10]}")
+    if done.backup:
+        print(f"backup {done.backup} in {paths.backups} (undo with 'agent-memory rollback')")
+    return 0
