@@ -118,14 +118,22 @@ def _lines(path: Path) -> int:
         return 0
 
 
-def sizes(paths: Paths) -> dict[str, int]:
-    """What the store holds, in records and bytes."""
+def _adopted(path: Path, problems: list[str]) -> int:
     from .tiers import load_claims
 
+    try:
+        return sum(1 for r in load_claims(path) if not r.get("retired"))
+    except Exception as exc:  # noqa: BLE001 - an unreadable tier is a finding, not a crash
+        problems.append(f"{path.name} cannot be read: {exc}")
+        return 0
+
+
+def sizes(paths: Paths, problems: list[str]) -> dict[str, int]:
+    """What the store holds, in records and bytes (an unreadable tier adds to ``problems``)."""
     return {
         "atoms": _lines(paths.atoms),
-        "adopted_l2": sum(1 for r in load_claims(paths.l2) if not r.get("retired")),
-        "adopted_l3": sum(1 for r in load_claims(paths.l3) if not r.get("retired")),
+        "adopted_l2": _adopted(paths.l2, problems),
+        "adopted_l3": _adopted(paths.l3, problems),
         "l1_bytes": _bytes(paths.l1_dir),
         "index_bytes": sum(_bytes(paths.store / n) for n in ("index.db", "index.db-wal", "index.db-shm")),
         "backups_bytes": _bytes(paths.backups),
@@ -156,8 +164,10 @@ def status(paths: Paths) -> dict[str, Any]:
         when = f"since {ingested_at[:10]}" if ingested_at else "yet"
         problems.append(f"nothing ingested {when} while {len(starts)} sessions started")
     proposals = len(list(paths.staged.glob("*.md"))) if paths.staged.is_dir() else 0
+    before = len(problems)
+    held = sizes(paths, problems)
     contested = 0
-    if paths.store.is_dir():
+    if paths.store.is_dir() and len(problems) == before:  # an unreadable tier already said why the pass cannot run
         try:
             from .promote import plan
 
@@ -173,7 +183,7 @@ def status(paths: Paths) -> dict[str, Any]:
         "agents": agents(paths),
         "errors": {"total": hooklog.errors_since(store, 0), "new": new, "last": last},
         "hooks": timings,
-        "sizes": sizes(paths),
+        "sizes": held,
         "proposals": proposals,
         "contested": contested,
     }

@@ -452,8 +452,10 @@ def cached_session_start(where: Where, agent: str, cwd: str, cache: HookCache) -
     found = cache.get(name, sig)
     if isinstance(found, str):
         return found
+    failed = _RUN["errors"]
     text = session_start_context(where.paths(), agent, cached_config(where, cache), cwd)
-    cache.put(name, sig, text)
+    if _RUN["errors"] == failed:  # a context computed while something failed is not remembered: it fails visibly each time
+        cache.put(name, sig, text)
     return text
 
 
