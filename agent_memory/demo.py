@@ -201,8 +201,8 @@ def _stages(demo: _Demo) -> dict[str, Any]:
 
     # 8. health and review
     c.rule("8 · status and report: is memory working, and is what was adopted still right?")
-    from .health import print_status
-    from .review.report import print_report
+    from .cli.report import print_report
+    from .cli.status import print_status
 
     code, out, err = demo.run("webshop", ["status", "--json"], LATER_NOW)
     health = json.loads(out) if out.strip() else {}

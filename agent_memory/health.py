@@ -10,14 +10,13 @@ Reads only; writes nothing.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 from . import hooklog
+from .clock import epoch
 from .config import load_config
 from .store import Paths
 
@@ -159,7 +158,7 @@ def status(paths: Paths) -> dict[str, Any]:
     ingested_at = hooklog.last_ingest(str(paths.ingested))
     starts = hooklog.starts_since(found, ingested_at)
     days = float(config["health"]["ingest_days"])
-    latest, then = (hooklog.epoch(found[-1].at) if found else None), (hooklog.epoch(ingested_at) if ingested_at else None)
+    latest, then = (epoch(found[-1].at) if found else None), (epoch(ingested_at) if ingested_at else None)
     if len(starts) >= 2 and latest is not None and (then is None or latest - then >= days * 86400):
         when = f"since {ingested_at[:10]}" if ingested_at else "yet"
         problems.append(f"nothing ingested {when} while {len(starts)} sessions started")
@@ -187,66 +186,3 @@ def status(paths: Paths) -> dict[str, Any]:
         "proposals": proposals,
         "contested": contested,
     }
-
-
-# ---------------------------------------------------------------- the command
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return str(n)
-
-
-def print_status(found: dict[str, Any], console: Any) -> None:
-    """Tables for a person: the verdict first, then agents, hooks, the store."""
-    from rich.table import Table
-
-    if found["healthy"]:
-        console.print("[bold green]healthy[/]" + ("" if found["store_exists"] else f" (no store yet at {found['store']})"))
-    else:
-        console.print("[bold red]not healthy[/]")
-        for problem in found["problems"]:
-            console.print("  - " + problem, markup=False)
-    console.print(f"last ingest: {found['last_ingest'] or 'never'}", markup=False)
-    if found["agents"]:
-        table = Table(title="transcripts of this project", title_justify="left")
-        for column in ("agent", "transcripts", "ingested", "waiting", "last ingested"):
-            table.add_column(column, justify="left" if column in ("agent", "last ingested") else "right")
-        for row in found["agents"]:
-            table.add_row(row["agent"], str(row["transcripts"]), str(row["ingested"]), str(row["waiting"]), row["last_ingest"] or "-")
-        console.print(table)
-    if found["hooks"]:
-        table = Table(title="hook runs on record", title_justify="left")
-        for column in ("hook", "runs", "with errors", "p50 ms", "p95 ms", "latest"):
-            table.add_column(column, justify="left" if column in ("hook", "latest") else "right")
-        for row in found["hooks"]:
-            latest = row["last_at"] + ("" if row["last_ok"] else " (error)")
-            table.add_row(row["event"], str(row["runs"]), str(row["failed"]), f"{row['p50_ms']:.1f}", f"{row['p95_ms']:.1f}", latest)
-        console.print(table)
-    errors = found["errors"]
-    if errors["total"]:
-        last = errors["last"] or {}
-        console.print(f"hook errors: {errors['total']} logged, {errors['new']} since the last clean run; latest {last.get('at', '')} "
-                      f"{last.get('where', '')}: {last.get('error', '')[:200]}", markup=False)
-    s = found["sizes"]
-    console.print(
-        f"store: {s['atoms']} atoms, {s['adopted_l2']} adopted here, {s['adopted_l3']} across projects; "
-        f"L1 {_size(s['l1_bytes'])}, index {_size(s['index_bytes'])}, backups {_size(s['backups_bytes'])}, logs {_size(s['logs_bytes'])}",
-        markup=False,
-    )
-    console.print(f"{found['proposals']} proposal(s) waiting for review, {found['contested']} claim(s) with an open contradiction")
-
-
-def cmd_status(args: argparse.Namespace) -> int:
-    """``agent-memory status [--json]``: exit 0 when healthy, 1 when not."""
-    found = status(Paths.resolve(getattr(args, "memory_dir", None)))
-    if args.json:
-        sys.stdout.write(json.dumps(found, ensure_ascii=False, indent=2) + "\n")
-    else:
-        from rich.console import Console
-
-        print_status(found, Console(highlight=False, soft_wrap=True))
-    return 0 if found["healthy"] else 1

@@ -4,13 +4,15 @@
 when the run ended, how long it took, how many errors it logged, and the size of ``errors.log``
 after it (so the errors logged since the last clean run can be counted without trusting any
 clock). The file is bounded: past ``LIMIT`` bytes it becomes ``hooks.log.1`` and a new one
-starts. Standard library (``os``, ``time``) only: every hook writes here on its way out.
+starts. Standard library (``os``, ``time``) and ``clock`` only: every hook writes here on its way out.
 """
 
 from __future__ import annotations
 
 import os
 import time
+
+from .clock import epoch, now_epoch
 
 RUNS = "hooks.log"
 ERRORS = "errors.log"
@@ -19,11 +21,12 @@ EVENTS = ("session-start", "user-prompt-submit", "session-end", "worker")
 
 
 def stamp() -> str:
-    """Now as ``YYYY-MM-DDTHH:MM:SSZ``: ``$AGENT_MEMORY_NOW`` when set (the one clock), else the wall clock."""
-    fixed = os.environ.get("AGENT_MEMORY_NOW", "").strip()
-    if len(fixed) >= 19 and fixed[4:5] == "-" and fixed[10:11] == "T":
-        return fixed[:19] + "Z"
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    """Now as ``YYYY-MM-DDTHH:MM:SSZ`` from the one clock (``$AGENT_MEMORY_NOW`` when set; a bad one: the wall clock)."""
+    try:
+        moment = now_epoch()
+    except ValueError:
+        moment = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
 
 
 def record(store: str, event: str, agent: str, seconds: float, errors: int) -> None:
@@ -115,23 +118,6 @@ def new_errors(store: str, found: list[Run]) -> int:
     """Errors logged since the last run that logged none (every error when no run was clean)."""
     clean = [r for r in found if r.errors == 0]
     return errors_since(store, clean[-1].errors_end if clean else 0)
-
-
-def epoch(text: str) -> float | None:
-    """Seconds since 1970 of ``YYYY-MM-DDTHH:MM:SS…`` (UTC), without loading ``datetime``."""
-    try:
-        y, m, d = int(text[0:4]), int(text[5:7]), int(text[8:10])
-        hh, mm, ss = int(text[11:13]), int(text[14:16]), int(text[17:19])
-    except (ValueError, IndexError):
-        return None
-    # days from the civil date (proleptic Gregorian)
-    y -= m <= 2
-    era = y // 400
-    yoe = y - era * 400
-    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    days = era * 146097 + doe - 719468
-    return days * 86400 + hh * 3600 + mm * 60 + ss
 
 
 def last_ingest(ingested: str) -> str:

@@ -7,9 +7,6 @@ again after that moment. It goes through adopt's backup transaction, so ``rollba
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +18,6 @@ from ..adopt import (
     _locked,
     _read,
     _scrubber,
-    _short,
     by_file,
     commit,
     entry_targets,
@@ -84,21 +80,3 @@ def forget(paths: Paths, ref: str, dry_run: bool = False) -> Forgotten:
         if not dry_run:
             done.backup = commit(paths, "forget", f"forgot {claim.id}", changes)
     return done
-
-
-def cmd_forget(args: argparse.Namespace) -> int:
-    """``agent-memory forget ID|TEXT [--dry-run]``."""
-    paths = Paths.resolve(getattr(args, "memory_dir", None))
-    done = forget(paths, args.claim, dry_run=args.dry_run)
-    if args.json:
-        sys.stdout.write(json.dumps({"forgotten": done.as_json()}, ensure_ascii=False, indent=2) + "\n")
-        return 0
-    where = " and ".join(done.tiers) or "no tier"
-    if done.dry_run:
-        print(f"would forget {done.claim_id} ({where}): {_short(done.text)}; {len(done.files)} file(s) would change (dry run: nothing written)")
-        return 0
-    print(f"forgot {done.claim_id} ({where}): {_short(done.text)}")
-    print(f"out of the block, kept on record as retracted; not proposed again unless said again after {done.at[:10]}")
-    if done.backup:
-        print(f"backup {done.backup} in {paths.backups} (undo with 'agent-memory rollback')")
-    return 0
