@@ -11,7 +11,9 @@ Reads only; writes nothing.
 from __future__ import annotations
 
 import json
+import math
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +28,11 @@ AGENTS = ("claude", "codex", "gemini")
 def _percentile(values: list[float], share: float) -> float:
     """Nearest-rank percentile (``share`` in 0..1) of a non-empty list."""
     ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * share // 1))  # ceil without math
-    return round(ordered[int(rank) - 1], 1)
+    rank = max(1, math.ceil(len(ordered) * share))
+    return round(ordered[rank - 1], 1)
 
 
 def _iso_ns(ns: int) -> str:
-    import time
-
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ns / 1e9))
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from agent_formats import claude_transcript
 from helpers_store import ROOT, load_schema
 
@@ -113,6 +115,27 @@ def test_errors_since_the_last_clean_run(tmp_path: Path, runs: list[tuple[str, s
     (tmp_path / "logs" / "hooks.log").write_text(lines(*runs) + "torn\tline", encoding="utf-8")
     (tmp_path / "logs" / "errors.log").write_text(errors, encoding="utf-8")
     assert hooklog.new_errors(str(tmp_path), hooklog.runs(str(tmp_path))) == new
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), max_size=30))
+def test_new_errors_are_exactly_those_after_the_last_clean_run(steps: list[tuple[int, int]]) -> None:
+    """Each step: a hook run that logs some errors, then a worker that logs some outside any hook run."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        logs = Path(folder) / "logs"
+        logs.mkdir()
+        expected = 0
+        for in_run, outside in steps:
+            with open(logs / "errors.log", "a", encoding="utf-8") as handle:
+                handle.write(ERR * in_run)
+            hooklog.record(folder, "session-start", "claude", 0.01, in_run)
+            expected = 0 if in_run == 0 else expected + in_run
+            with open(logs / "errors.log", "a", encoding="utf-8") as handle:
+                handle.write(ERR * outside)
+            expected += outside
+        assert hooklog.new_errors(folder, hooklog.runs(folder)) == expected
 
 
 def test_the_run_log_stays_bounded(tmp_path: Path) -> None:
