@@ -63,10 +63,9 @@ def agents(paths: Paths) -> list[dict[str, Any]]:
     return found
 
 
-def _last_error(store: str) -> dict[str, str] | None:
-    path = os.path.join(store, "logs", hooklog.ERRORS)
+def _last_error(paths: Paths) -> dict[str, str] | None:
     try:
-        with open(path, "rb") as handle:
+        with open(paths.errors_log, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             handle.seek(max(0, size - 16384))
             lines = handle.read().decode("utf-8", "replace").splitlines()
@@ -147,7 +146,7 @@ def status(paths: Paths) -> dict[str, Any]:
     config = load_config(paths.config)
     found = hooklog.runs(store)
     new = hooklog.new_errors(store, found)
-    last = _last_error(store)
+    last = _last_error(paths)
     timings = hook_timings(found)
     if new:
         said = f" (last: {last['where']}: {last['error'][:120]})" if last else ""

@@ -13,11 +13,15 @@ import os
 import time
 
 from .clock import epoch, now_epoch
+from .layout import Layout
 
-RUNS = "hooks.log"
-ERRORS = "errors.log"
 LIMIT = 32 * 1024  # bytes per file; with the one before it, the last ~500-1000 runs
 EVENTS = ("session-start", "user-prompt-submit", "session-end", "worker")
+
+
+def _layout(store: str) -> Layout:
+    """Where a store's logs are (only its store-side paths are used)."""
+    return Layout(store, "", "")
 
 
 def stamp() -> str:
@@ -34,17 +38,17 @@ def record(store: str, event: str, agent: str, seconds: float, errors: int) -> N
     try:
         if not store or not os.path.isdir(store):
             return
-        logs = os.path.join(store, "logs")
+        layout = _layout(store)
         try:
-            errors_end = os.stat(os.path.join(logs, ERRORS)).st_size
+            errors_end = os.stat(layout.errors_log).st_size
         except OSError:
             errors_end = 0
         line = f"{stamp()}\t{event}\t{agent}\t{seconds * 1000:.1f}\t{int(errors)}\t{errors_end}\n"
-        path = os.path.join(logs, RUNS)
+        path = layout.run_log
         try:
             handle = open(path, "a", encoding="utf-8")
         except FileNotFoundError:
-            os.makedirs(logs, exist_ok=True)
+            os.makedirs(layout.logs, exist_ok=True)
             handle = open(path, "a", encoding="utf-8")
         with handle:
             handle.write(line)
@@ -78,7 +82,7 @@ def parse(line: str) -> Run | None:
 
 def runs(store: str, tail: int = 0) -> list[Run]:
     """The runs still on record, oldest first; ``tail`` > 0 reads only about that many bytes of the newest file."""
-    path = os.path.join(store, "logs", RUNS)
+    path = _layout(store).run_log
     found: list[Run] = []
     names = [path] if tail else [path + ".1", path]
     for name in names:
@@ -99,9 +103,8 @@ def runs(store: str, tail: int = 0) -> list[Run]:
 
 def errors_since(store: str, offset: int) -> int:
     """How many lines ``errors.log`` gained past byte ``offset`` (all of them if it shrank since)."""
-    path = os.path.join(store, "logs", ERRORS)
     try:
-        with open(path, "rb") as handle:
+        with open(_layout(store).errors_log, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             handle.seek(offset if 0 <= offset <= size else 0)
             count = 0
