@@ -63,7 +63,6 @@ CONTEXT_CAP = 10_000  # Claude Code and Codex cut additionalContext beyond this 
 CATCHUP_FILES = 200
 # an index built from scratch over more L1 than this takes longer than an agent waits on a prompt hook
 INLINE_REBUILD_BYTES = 8 * 1024 * 1024
-CODEX_CATCHUP_DAYS = 14
 CACHE_FILE = "hook-cache.json"  # in L1/ (or the user store when a project has no store): local, never committed
 CACHE_ENTRIES = 64
 RECORDED_FILE = "catchup-cache.json"  # in L1/: what ingested.json says of the project's transcript folders
@@ -702,15 +701,15 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str) -> 
     """
     if not os.path.isfile(str(paths.atoms)):
         return ""
-    terms = prompt_terms(prompt)
+    from . import lookup
+
+    terms = prompt_terms(lookup.strip_injected(prompt))  # never search on what we injected ourselves
     if not terms:
         return ""
     limit = max(1, int(_budget(config, "prompt_atoms", 5)))
     budget = min(int(_budget(config, "prompt_chars", 1500)), CONTEXT_CAP)
     min_score = min(_setting(config, "recall", "min_score", 0.3), 1.0)
     half_life = _setting(config, "recall", "half_life_days", 30.0) or 30.0
-    from . import lookup
-
     con, index = _recall_connection(paths)
     if con is None:
         return ""
@@ -776,7 +775,9 @@ def _session_end(where: "AnyPaths", agent: str, payload: "dict[str, Any]", confi
     transcript = _str(payload, "transcript_path")
     if agent == "codex" and not os.path.isfile(transcript):
         # Codex may send transcript_path null; its rollout is found by session id
-        transcript = codex_rollout(_str(payload, "session_id")) or transcript
+        from .transcripts import codex
+
+        transcript = codex.rollout(_str(payload, "session_id")) or transcript
     if not transcript:
         _log(where, "hook session-end", "no transcript_path in the hook input")
         return
@@ -844,101 +845,11 @@ def recorded_sigs(paths: "AnyPaths", folders: list[str], cache: HookCache | None
     return recorded
 
 
-def _listed(folder: str, suffixes: tuple[str, ...], prefix: str = "") -> list[str]:
-    """Absolute paths of the regular files in ``folder`` named ``prefix…suffix``."""
-    base = os.path.abspath(folder)
-    try:
-        with os.scandir(base) as entries:
-            return [os.path.join(base, e.name) for e in entries
-                    if e.name.startswith(prefix) and e.name.endswith(suffixes) and e.is_file()]
-    except OSError:
-        return []
-
-
 def _project_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]") -> list[str]:
-    transcript = _str(payload, "transcript_path")
-    cwd = _str(payload, "cwd")
-    roots = {str(paths.project_root)} | ({cwd} if cwd else set())
-    found: set[str] = set()
-    folders = {os.path.dirname(transcript)} if transcript else set()
-    if agent == "claude":
-        base = os.path.join(places.agent_home("claude"), "projects")
-        # Claude Code names a project's folder after its path, every character but ASCII letters and digits a dash
-        folders |= {os.path.join(base, "".join(c if c.isascii() and c.isalnum() else "-" for c in r)) for r in roots}
-        for folder in folders:
-            found.update(_listed(folder, (".jsonl",)))
-    elif agent == "gemini":
-        import hashlib
+    from .transcripts import claude, codex, gemini
 
-        base = os.path.join(places.home(), ".gemini", "tmp")
-        folders |= {os.path.join(base, hashlib.sha256(r.encode("utf-8")).hexdigest(), "chats") for r in roots}
-        for folder in folders:
-            found.update(_listed(folder, (".json", ".jsonl"), "session-"))
-    else:
-        found.update(_codex_project_rollouts(str(paths.project_root)))
-        if transcript and os.path.isfile(transcript):
-            found.add(os.path.abspath(transcript))
-    return sorted(found)
-
-
-def _codex_sessions() -> str:
-    return os.path.join(places.agent_home("codex"), "sessions")
-
-
-def codex_rollout(session_id: str) -> str:
-    """The rollout file of one Codex session (``sessions/YYYY/MM/DD/rollout-*-<id>.jsonl``), or ""."""
-    if not session_id or "/" in session_id or "*" in session_id or "?" in session_id or "[" in session_id:
-        return ""
-    sessions = _codex_sessions()
-    if not os.path.isdir(sessions):
-        return ""
-    for folder in _codex_day_folders(3):
-        for path in _listed(folder, (f"{session_id}.jsonl",), "rollout-"):
-            return path
-    import glob
-
-    for path in sorted(glob.glob(os.path.join(glob.escape(sessions), "*", "*", "*", f"rollout-*{session_id}.jsonl"))):
-        return path
-    return ""
-
-
-def _codex_day_folders(days: int) -> list[str]:
-    from . import lookup
-
-    sessions = _codex_sessions()
-    today = lookup.now_epoch()
-    folders = []
-    for back in range(days):
-        day = time.gmtime(today - back * 86400)
-        folder = os.path.join(sessions, f"{day.tm_year:04d}", f"{day.tm_mon:02d}", f"{day.tm_mday:02d}")
-        if os.path.isdir(folder):
-            folders.append(folder)
-    return folders
-
-
-def _codex_project_rollouts(root: str) -> list[str]:
-    """Recent Codex rollouts whose session ran inside this project (from their first record's cwd)."""
-    found = []
-    for folder in _codex_day_folders(CODEX_CATCHUP_DAYS):
-        for path in _listed(folder, (".jsonl",), "rollout-"):
-            cwd = _rollout_cwd(path)
-            if cwd and (cwd == root or cwd.startswith(root.rstrip(os.sep) + os.sep)):
-                found.append(path)
-    return found
-
-
-def _rollout_cwd(path: str) -> str:
-    try:
-        with open(path, "rb") as handle:
-            first = handle.readline(256 * 1024)
-        record = wire.loads(first)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-        return ""
-    if not isinstance(record, dict):
-        return ""
-    body = record.get("payload") if isinstance(record.get("payload"), dict) else record
-    cwd = body.get("cwd") if isinstance(body, dict) else None
-    return cwd if isinstance(cwd, str) else ""
+    reader = {"claude": claude, "codex": codex}.get(agent, gemini)
+    return reader.locate(str(paths.project_root), _str(payload, "cwd"), _str(payload, "transcript_path"))
 
 
 def _run_worker(where: "AnyPaths", files: list[str], stage: str, wait: float) -> None:

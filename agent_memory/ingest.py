@@ -83,6 +83,21 @@ def redacted_prefix(text: str, limit: int) -> Redaction:
     return Redaction(window.text[:limit], window.rule_ids)
 
 
+BLOCK_CHARS = 300  # a turn this long (whitespace folded) may be pasted material: its atoms carry its block
+
+
+def paste_block(text: str) -> str:
+    """The block id of a long turn (16 hex of the SHA-256 of its whitespace-folded text), else "".
+
+    The gates count every atom of one block as one session at most, so a template pasted
+    verbatim every session is not taken for the person restating its rules.
+    """
+    folded = " ".join(text.split())
+    if len(folded) < BLOCK_CHARS:
+        return ""
+    return hashlib.sha256(folded.encode("utf-8")).hexdigest()[:16]
+
+
 def atoms_from_turn(turn: Turn, project: str) -> list[dict[str, Any]]:
     """The atoms a person's turn holds, redacted, each citing its transcript line."""
     if turn.role != "user":
@@ -91,6 +106,7 @@ def atoms_from_turn(turn: Turn, project: str) -> list[dict[str, Any]]:
     if not found:
         return []
     quote = redacted_prefix(turn.text, QUOTE_LIMIT)
+    block = paste_block(turn.text)
     atoms = []
     for marker in found:
         clean = redact.redact(marker.text)
@@ -113,8 +129,12 @@ def atoms_from_turn(turn: Turn, project: str) -> list[dict[str, Any]]:
             "transcript": turn.source,
             "line": turn.line,
         }
+        if marker.reverses:
+            atom["reverses"] = redact.redact(marker.reverses).text
         if clean.redacted:
             atom["secret_hash"] = redact.secret_hash(marker.text)
+        if block:
+            atom["block"] = block
         atoms.append(atom)
     return atoms
 

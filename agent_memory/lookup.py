@@ -1,160 +1,22 @@
-"""Prompt recall straight from the index file, for the user-prompt-submit hook's hot path.
-
-The index keeps one row per distinct claim key of the L1 atoms (``keys``, with FTS5 tables
-``keys_words`` and ``keys_tri`` beside it), so a prompt is matched against claims rather
-than every observation, and a claim's evidence is one indexed aggregate over ``docs``.
-This module reads that with ``sqlite3`` alone; ``index.Index`` builds and syncs it.
-"""
+"""The prompt hook's index reader under its former name; it lives in ``index.prompt`` now."""
 
 from __future__ import annotations
 
-import os
-import time
-
-try:
-    # the C module the sqlite3 package wraps: without the package's datetime adapters and
-    # collections imports, a prompt starts about 5 ms sooner; same classes, same errors
-    import _sqlite3 as sqlite3  # type: ignore[import-not-found,unused-ignore]
-except ImportError:  # pragma: no cover - an interpreter that names it otherwise
-    import sqlite3  # type: ignore[no-redef]
-
-from .clock import day_number, epoch, now_epoch, parse_iso  # noqa: F401  (parse_iso: older callers)
-
-TYPE_CHECKING = False  # typing itself is not imported on the hot path
-if TYPE_CHECKING:  # pragma: no cover - types only
-    from typing import Callable
-
-SCHEMA_VERSION = "4"
-ATOMS_SOURCE = "atoms"
-CANDIDATES = 200  # bm25's best matches that the time decay then reorders
-
-
-def signature(path: str) -> str | None:
-    """Size, mtime and inode of a file; None when it is missing or cannot be used."""
-    try:
-        stat = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
-
-
-def decay_factor(now: float, half_life_days: float, date: str) -> float:
-    """The weight of a record dated ``date``: halved every ``half_life_days`` (1.0 undated or future)."""
-    moment = epoch(date) if date else None
-    if moment is None or half_life_days <= 0:
-        return 1.0
-    return float(0.5 ** (max(now - moment, 0.0) / 86400.0 / half_life_days))
-
-
-def recency(now: float, half_life_days: float) -> "Callable[[str], float]":
-    """The time decay by calendar day (UTC midnight), memoised, for SQLite's ``recency(date)``.
-
-    A day is far finer than any half-life worth setting, and a query then weighs each day
-    once instead of parsing every matching row's timestamp.
-    """
-    memo: dict[str, float] = {}
-
-    def factor(date: str) -> float:
-        day = (date or "")[:10]
-        found = memo.get(day)
-        if found is None:
-            number = day_number(day)
-            if number is None or half_life_days <= 0:
-                found = 1.0
-            else:
-                found = float(0.5 ** (max(now / 86400.0 - number, 0.0) / half_life_days))
-            memo[day] = found
-        return found
-
-    return factor
-
-
-def connect(path: str) -> sqlite3.Connection | None:
-    """The index file if it exists and has the current schema, else None (the caller builds it)."""
-    if not os.path.isfile(path):
-        return None
-    con = sqlite3.connect(path, timeout=5.0, isolation_level=None, check_same_thread=False)
-    try:
-        con.execute("PRAGMA busy_timeout=5000")
-        found = con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if found and found[0] == SCHEMA_VERSION:
-            return con
-    except sqlite3.DatabaseError:
-        pass
-    con.close()
-    return None
-
-
-def atoms_fresh(con: sqlite3.Connection, atoms: str) -> bool:
-    """Whether the index holds everything ``atoms`` (L1/atoms.jsonl) holds now."""
-    found = con.execute("SELECT sig FROM sources WHERE name=?", (ATOMS_SOURCE,)).fetchone()
-    return found is not None and found[0] == signature(atoms)
-
-
-def _phrase(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
-def matching_keys(
-    con: sqlite3.Connection, words: list[str], cjk: list[str], depth: int, now: float, half_life_days: float
-) -> list[tuple[str, str, list[str]]]:
-    """``(key, text, terms)`` of the claim keys that match any term, best first, redacted ones left out.
-
-    Words go through ``keys_words`` (the best ``CANDIDATES`` by bm25, reordered by bm25 ×
-    recency); CJK terms of three or more characters through ``keys_tri``; shorter CJK terms,
-    which trigrams cannot index, by ``LIKE``. Routes are interleaved by rank, each key once.
-    """
-    con.create_function("recency", 1, recency(now, half_life_days), deterministic=True)
-    routes: list[list[tuple[str, str, str]]] = []
-    # the best CANDIDATES by bm25 alone, then ranked with the time decay: bm25 over every match is
-    # what a query costs, and joining each match to its key first would double it
-    select = (
-        "WITH top AS (SELECT rowid, bm25({t}) AS score FROM {t} WHERE {t} MATCH ? ORDER BY score LIMIT "
-        f"{CANDIDATES}) SELECT k.key, k.text, k.terms FROM top JOIN keys k ON k.rowid = top.rowid "
-        "WHERE k.redacted = 0 ORDER BY top.score * recency(k.last), k.rowid LIMIT ?"
-    )
-    if words:
-        routes.append(_rows(con, select.format(t="keys_words"), (" OR ".join(_phrase(w) for w in words), depth)))
-    long = [t for t in cjk if len(t) >= 3]
-    if long:
-        routes.append(_rows(con, select.format(t="keys_tri"), (" OR ".join(_phrase(t) for t in long), depth)))
-    for term in (t for t in cjk if len(t) < 3):
-        pattern = "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        sql = ("SELECT key, text, terms FROM keys WHERE text LIKE ? ESCAPE '\\' AND redacted = 0 "
-               "ORDER BY length(text) / recency(last), rowid LIMIT ?")
-        routes.append(_rows(con, sql, (pattern, depth)))
-    merged: dict[str, tuple[str, list[str]]] = {}
-    for rank in range(max((len(r) for r in routes), default=0)):
-        for route in routes:
-            if rank < len(route):
-                key, text, terms = route[rank]
-                merged.setdefault(key, (text, terms.split()))
-    return [(key, text, terms) for key, (text, terms) in merged.items()]
-
-
-def _rows(con: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> list[tuple[str, str, str]]:
-    try:
-        return [(str(k), str(t), str(w)) for k, t, w in con.execute(sql, params)]
-    except sqlite3.OperationalError:
-        return []  # a term FTS5 refuses is a term with no hits, never an error
-
-
-def contested_in_index(con: sqlite3.Connection, contested_file: str, keys: list[str]) -> set[str] | None:
-    """Which of ``keys`` are contested, from the index's copy of ``contested.json``; None when that copy is
-    not of the file as it is now (the caller then reads the file)."""
-    found = con.execute("SELECT value FROM meta WHERE key='contested'").fetchone()
-    sig = signature(contested_file)
-    if sig is None:
-        return set()  # no file: nothing is contested
-    if not found or found[0] != sig:
-        return None
-    return {k for k in keys if con.execute("SELECT 1 FROM contested WHERE key = ?", (k,)).fetchone()}
-
-
-def evidence(con: sqlite3.Connection, key: str) -> tuple[int, str]:
-    """How many distinct sessions observed a claim key, and the latest day (one covering-index scan, one lookup)."""
-    sessions = con.execute(
-        "SELECT count(DISTINCT session) FROM docs WHERE claim = ? AND claim != '' AND session != ''", (key,)
-    ).fetchone()
-    last = con.execute("SELECT last FROM keys WHERE key = ?", (key,)).fetchone()
-    return int(sessions[0]) if sessions else 0, str(last[0] if last else "")[:10]
+from .index.prompt import (  # noqa: F401
+    ATOMS_SOURCE,
+    CANDIDATES,
+    SCHEMA_VERSION,
+    atoms_fresh,
+    connect,
+    contested_in_index,
+    day_number,
+    decay_factor,
+    epoch,
+    evidence,
+    matching_keys,
+    now_epoch,
+    parse_iso,
+    recency,
+    signature,
+    strip_injected,
+)

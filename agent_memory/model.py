@@ -55,6 +55,7 @@ class Marker:
     rule_id: str  # stable id of the rule that fired (stored in atoms)
     text: str  # the claim in the person's own words, trimmed
     stated: bool  # the person explicitly asked to keep it
+    reverses: str = ""  # for a reversal ("don't X anymore"): the claim it revokes, in its positive wording
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from .config import load_config
 from .index import Decay, Hit, Index, Source, route_depth
+from .index.prompt import strip_injected
 from .store import Paths, now
 from .tiers import index_sources, open_index
 
@@ -35,6 +36,7 @@ def search(
     fuses a vector route from the semantic extra: None follows the config (on when
     ``recall.semantic_weight`` > 0), True insists (``SemanticUnavailable`` when the extra is missing).
     """
+    query = strip_injected(query)  # a query pasted with our own context in it searches on the person's words
     config = load_config(paths.config)
     found = config.get("recall")
     settings: dict[str, Any] = found if isinstance(found, dict) else {}

@@ -10,6 +10,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import tempfile
 import time
 from datetime import datetime, timezone
@@ -83,6 +84,7 @@ class Paths:
 
 def ensure_store(paths: Paths) -> None:
     """Create the project store's folders and its ``.gitignore`` if missing."""
+    refuse_foreign_store(paths.store)
     try:
         paths.l1_dir.mkdir(parents=True, exist_ok=True)
         gitignore = paths.store / ".gitignore"
@@ -95,22 +97,121 @@ def ensure_store(paths: Paths) -> None:
 # ---------------------------------------------------------------- writing
 
 
-def atomic_write(path: Path, data: str | bytes) -> None:
-    """Replace ``path`` with ``data`` all at once: temp file, fsync, rename, fsync the folder."""
+class FileChanged(StoreError):
+    """A file changed on disk between being read and being replaced; it was left as it was."""
+
+    def __init__(self, message: str, name: str = "") -> None:
+        super().__init__(message)
+        self.name = name  # the file's name, for a caller that words its own message
+
+
+class _Unchecked:
+    """The default of ``atomic_write(expect=...)``: replace whatever the file holds."""
+
+
+ANY = _Unchecked()
+_MASK = 0o777  # permission bits a replaced file keeps (never set-id or sticky bits)
+_STALE_MARGIN = 2.0  # seconds a temp file must predate the lock before it counts as left by a killed writer
+_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")  # what mkstemp(prefix=".NAME.", suffix=".tmp") makes
+_held: dict[str, tuple[float, str]] = {}  # real store folder -> (when this process took its lock, the folder as named)
+_swept: set[str] = set()  # folders already cleared of stale temp files under the current lock
+
+
+def atomic_write(path: Path, data: str | bytes, *, expect: bytes | None | _Unchecked = ANY) -> None:
+    """Replace ``path`` with ``data`` all at once: temp file, fsync, rename, fsync the folder.
+
+    The file keeps its permission bits (a new file gets 0666 less the umask). With ``expect``, the file
+    must still hold exactly those bytes (``None``: must not exist) just before the rename, else
+    ``FileChanged`` is raised and the file is left as it is.
+    """
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    _refuse_escape(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    _sweep_stale_temps(path.parent)
+    mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
         with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), mode)
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
+        if not isinstance(expect, _Unchecked):
+            check_unchanged(path, expect)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
     _fsync_dir(path.parent)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _foreign(store: Path) -> bool:
+    if store.name != ".memory" or not os.path.islink(store):
+        return False
+    target, project = os.path.realpath(store), os.path.realpath(store.parent)
+    return target == project or not _inside(target, project)
+
+
+def refuse_foreign_store(store: Path) -> None:
+    """Refuse a project's ``.memory`` that is a symlink out of its project: a repository that ships one must
+    not make the tool build a store wherever it points (a home's ``.ssh``, say)."""
+    if _foreign(store):
+        raise StoreError(f"{store} is a symlink out of the project, so no store is written through it")
+
+
+def _refuse_escape(path: Path) -> None:
+    """Refuse to write a file named inside a locked store whose folder really lies outside it (a symlinked
+    ``staged/`` or ``L1/``)."""
+    named = os.path.abspath(path.parent)
+    for store, (_since, store_named) in _held.items():
+        if _inside(named, store_named) and not _inside(os.path.realpath(named), store):
+            raise StoreError(f"{path.parent} is a symlink out of the store at {store_named}, so nothing is written there")
+
+
+def check_unchanged(path: Path, expect: bytes | None) -> None:
+    """Raise ``FileChanged`` unless ``path`` holds exactly ``expect`` (``None``: does not exist)."""
+    try:
+        current: bytes | None = path.read_bytes()
+    except FileNotFoundError:
+        current = None
+    if current != expect:
+        raise FileChanged(f"{path.name} changed while this command ran, so it was left as it is: run the command again", path.name)
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return os.stat(path).st_mode & _MASK
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    # the only way to read the umask is to set it (briefly to a safe 022) and put it back
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _sweep_stale_temps(folder: Path) -> None:
+    """Remove temp files a killed writer left in ``folder``: only under this process's store lock, only by
+    our naming pattern, and only those older than the lock (no live writer can own them)."""
+    real = os.path.realpath(folder)
+    since = next((t for store, (t, _named) in _held.items() if _inside(real, store)), None)
+    if since is None or real in _swept:
+        return
+    _swept.add(real)
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(real):
+            if not _TEMP.match(entry.name):
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < since - _STALE_MARGIN:
+                    os.unlink(entry.path)
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -162,17 +263,17 @@ def _cut_partial_tail(handle: Any) -> None:
     handle.truncate(0)
 
 
-def write_json(path: Path, value: Any) -> None:
+def write_json(path: Path, value: Any, *, expect: bytes | None | _Unchecked = ANY) -> None:
     """Write a JSON document atomically, stable key order, readable in a diff."""
-    atomic_write(path, json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
+    atomic_write(path, json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1) + "\n", expect=expect)
 
 
-def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> None:
+def write_jsonl(path: Path, records: Iterable[dict[str, Any]], *, expect: bytes | None | _Unchecked = ANY) -> None:
     """Rewrite a whole JSON-lines file atomically (for small, reviewable files like L2)."""
     body = "".join(
         json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n" for r in records
     )
-    atomic_write(path, body)
+    atomic_write(path, body, expect=expect)
 
 
 # ---------------------------------------------------------------- reading
@@ -220,10 +321,12 @@ class StoreLock:
         self.path = store / "lock"
         self.timeout = timeout
         self._fd: int | None = None
+        self._real = ""
 
     def __enter__(self) -> "StoreLock":
         import fcntl
 
+        refuse_foreign_store(self.path.parent)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._fd = os.open(str(self.path), os.O_RDWR | os.O_CREAT, 0o644)
@@ -234,6 +337,8 @@ class StoreLock:
         while True:
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._real = os.path.realpath(self.path.parent)
+                _held.setdefault(self._real, (time.time(), os.path.abspath(self.path.parent)))
                 return self
             except OSError as exc:
                 if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
@@ -249,6 +354,8 @@ class StoreLock:
         if self._fd is not None:
             import fcntl
 
+            if _held.pop(self._real, None) is not None:
+                _swept.difference_update([f for f in _swept if f == self._real or f.startswith(self._real + os.sep)])
             with contextlib.suppress(OSError):
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
@@ -264,7 +371,10 @@ def log_error(paths: Paths, where: str, error: BaseException | str) -> None:
     with contextlib.suppress(Exception):
         text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
         record = {"at": iso(datetime.now(timezone.utc)), "where": where, "error": text[:2000]}
-        for folder in (paths.logs, paths.user / "logs"):
+        folders = [paths.logs, paths.user / "logs"]
+        if _foreign(paths.store):  # never write through a .memory that leads out of the project
+            folders, record["store"] = folders[1:], str(paths.store)
+        for folder in folders:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
                 with open(folder / "errors.log", "a", encoding="utf-8") as handle:

@@ -131,6 +131,107 @@ def words(text: str) -> list[str]:
     return found
 
 
+# characters that join the pieces of one identifier: src/cart/v3/handlers.py, get_user_name, 1.26.4, x-request-id
+IDENT_JOINERS = "._/-\\"
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifiers of a text, whole, in order: paths, file names, versions, snake_case and camelCase names,
+    words with digits attached (``v3``, ``python3``, ``10am``). Plain words and plain numbers are not identifiers.
+    """
+    found: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if not (text[i].isalnum() or text[i] in IDENT_JOINERS):
+            i += 1
+            continue
+        j = i
+        while j < n and (text[j].isalnum() or text[j] in IDENT_JOINERS):
+            j += 1
+        run = text[i:j].strip(IDENT_JOINERS)
+        i = j
+        if len(run) >= 2 and _is_identifier(run) and run not in found:
+            found.append(run)
+    return found
+
+
+def _is_identifier(run: str) -> bool:
+    letters = digits = False
+    previous = ""
+    for ch in run:
+        if ch in IDENT_JOINERS:
+            if previous in IDENT_JOINERS:
+                return False  # "a..b", "--": punctuation, not one name
+            return True if _joined(run) else False
+        if ch.isdecimal():
+            digits = True
+        elif ch.isalpha():
+            if letters and ch.isupper() and previous.islower():
+                return True  # camelCase
+            letters = True
+        previous = ch
+    return letters and digits
+
+
+def _joined(run: str) -> bool:
+    """Whether every joiner in ``run`` stands between two letters or digits."""
+    for k, ch in enumerate(run):
+        if ch in IDENT_JOINERS and not (0 < k < len(run) - 1 and run[k - 1].isalnum() and run[k + 1].isalnum()):
+            return False
+    return True
+
+
+def identifier_parts(ident: str) -> list[str]:
+    """What an identifier is made of, casefolded: its file name (of a path), its pieces between joiners, and the
+    words and numbers of each piece (camelCase and digits split off): ``src/Cart/v3/getUser.py`` → getuser.py, src,
+    cart, v3, getuser, py, v, 3, get, user."""
+    parts: list[str] = []
+    if "/" in ident or "\\" in ident:
+        base = ident.replace("\\", "/").rsplit("/", 1)[-1]
+        if any(j in base for j in IDENT_JOINERS):
+            parts.append(base.casefold())
+    pieces = [p for p in _split_joiners(ident) if p]
+    parts.extend(p.casefold() for p in pieces)
+    for piece in pieces:
+        parts.extend(w.casefold() for w in _sub_words(piece))
+    return [p for p in dict.fromkeys(parts) if p != ident.casefold()]
+
+
+def identifier_words(text: str) -> list[str]:
+    """The words inside a text's identifiers that a word tokenizer does not see apart: camelCase pieces and
+    letters cut from digits (``getUserName`` → get, user, name; ``python3`` → python), casefolded."""
+    found: dict[str, None] = {}
+    for ident in identifiers(text):
+        for piece in _split_joiners(ident):
+            for word in _sub_words(piece):
+                if len(word) >= 2:
+                    found[word.casefold()] = None
+    return list(found)
+
+
+def _split_joiners(ident: str) -> list[str]:
+    pieces, start = [], 0
+    for k, ch in enumerate(ident):
+        if ch in IDENT_JOINERS:
+            pieces.append(ident[start:k])
+            start = k + 1
+    pieces.append(ident[start:])
+    return pieces
+
+
+def _sub_words(piece: str) -> list[str]:
+    """A piece cut where letters meet digits and where a lower-case letter meets an upper-case one."""
+    words_found: list[str] = []
+    start = 0
+    for k in range(1, len(piece)):
+        a, b = piece[k - 1], piece[k]
+        if a.isdecimal() != b.isdecimal() or (a.islower() and b.isupper()):
+            words_found.append(piece[start:k])
+            start = k
+    words_found.append(piece[start:])
+    return words_found if len(words_found) > 1 else []
+
+
 def _split_runs(word: str) -> list[tuple[bool, str]]:
     """A word cut where it changes between CJK and other letters: ``checkoutのテスト`` → two runs."""
     runs: list[tuple[bool, str]] = []
@@ -160,15 +261,26 @@ def stem(word: str) -> str:
 
 def content_terms(text: str, limit: int = 0) -> list[str]:
     """The distinct content terms of a text, in order: no grammar, no weak words, no single letters."""
-    folded = fold(text[:PROMPT_SCAN_CHARS])
-    folded = folded.replace("’", "'").replace("n't", " not").replace("'", "")
+    folded = text[:PROMPT_SCAN_CHARS]
+    if not folded.isascii():  # ASCII is its own NFKC form; case stays until identifiers are found (camelCase)
+        import unicodedata
+
+        folded = unicodedata.normalize("NFKC", folded)
     found: dict[str, None] = {}
-    for word in words(folded):
-        runs = _split_runs(word) if word[-1] >= _CJK_FIRST or word[0] >= _CJK_FIRST or not word.isascii() else [(False, word)]
-        for cjk, run in runs:
-            for term in _cjk_terms(run) if cjk else (stem(run),) if run not in _SKIP else ():
-                if len(term) >= 2 and term not in _SKIP:
-                    found[term] = None
+    for token in folded.split():
+        # an identifier counts whole (src/cart/v3/handlers.py, getUserName) and by the pieces plain words lose
+        for ident in identifiers(token):
+            found[ident.casefold()] = None
+            for part in identifier_parts(ident):
+                if len(part) >= 2 and part not in _SKIP and not part.isdecimal():
+                    found[part if not part.isalpha() else stem(part)] = None
+        token = token.casefold().replace("’", "'").replace("n't", " not").replace("'", "")
+        for word in words(token):
+            runs = _split_runs(word) if word[-1] >= _CJK_FIRST or word[0] >= _CJK_FIRST or not word.isascii() else [(False, word)]
+            for cjk, run in runs:
+                for term in _cjk_terms(run) if cjk else (stem(run),) if run not in _SKIP else ():
+                    if len(term) >= 2 and term not in _SKIP:
+                        found[term] = None
         if limit and len(found) >= limit:
             break
     terms = list(found)

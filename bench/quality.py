@@ -169,10 +169,20 @@ def _nested(section: Section, name: str, value: dict[str, Any]) -> None:
             _nested(section, label, child)
 
 
+def _extraction(section: Section, data: Path | None) -> None:
+    try:
+        module = importlib.import_module("bench.extraction")
+    except ImportError as exc:
+        section.say("### Extraction on real turns", "", f"**not measured** — `bench/extraction.py`: `{exc}`", "")
+        return
+    _call(section, "Extraction on real turns", lambda: module.add_section(section, data))
+
+
 def run(data: Path | None, quick: bool) -> Section:
-    """The three quality figures, each from its own module."""
+    """The quality figures, each from its own module."""
     section = Section("quality", "5. Quality")
     _markers(section)
+    _extraction(section, data)
     _redaction(section, data)
     _locomo(section, data, quick)
     return section

@@ -1,12 +1,15 @@
-"""Recall of evidence turns on LoCoMo: our planner against plain BM25 and a whole-query phrase match.
+"""Recall of evidence turns on LoCoMo, as users search: ``agent-memory search QUESTION -n 10``.
 
 Each LoCoMo session becomes a Claude Code transcript (speaker A is the person, speaker B the
 assistant) and goes through the real ingest into a temporary store; every question with
-evidence is then asked through ``recall.search``. A hit counts for an evidence turn when the
-question/answer chunk it cites covers that turn. The baselines run in the same pass: an Okapi
-BM25 over single turns (pure Python, k1 = 1.2, b = 0.75), the whole question as one FTS5 phrase
-on the same index, and (to tell the planner's share from the chunks') the same BM25 over our
-chunks. A small Japanese set (``data/ja_queries.jsonl``) is measured too.
+evidence is then asked through the CLI's ``search`` command with the shipped defaults (time
+decay on, every kind of row), the clock set to the day after the conversation's last session
+(the moment a user would ask). A hit counts for an evidence turn when the line it cites (a
+question/answer chunk, or an atom of that turn) covers that turn. The baselines run in the same
+pass: an Okapi BM25 over single turns (pure Python, k1 = 1.2, b = 0.75), the whole question as
+one FTS5 phrase on the same index, and (to tell the planner's share from the chunks') the same
+BM25 over our chunks. Beside the shipped figure, one variant with knobs turned: chunks only,
+no decay. A small Japanese set (``data/ja_queries.jsonl``) is measured too.
 
 Run ``python -m bench.recall_locomo [--conversations N] [--semantic]``.
 """
@@ -14,7 +17,10 @@ Run ``python -m bench.recall_locomo [--conversations N] [--semantic]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import os
 import math
 import re
 import sys
@@ -30,11 +36,17 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from agent_memory import recall  # noqa: E402
-from agent_memory.index import Index, Source, _fts_phrase  # noqa: E402
+from agent_memory.index import Index, Source  # noqa: E402
+from agent_memory.index.fts import phrase as _fts_phrase  # noqa: E402
 from agent_memory.store import Paths  # noqa: E402
 from agent_memory.tiers import index_sources  # noqa: E402
 
-DEFAULT_LOCOMO = REPO.parent / "shared" / "data" / "locomo" / "locomo10.json"
+# the shared data sits beside the repository's checkout (a linked worktree sits one folder deeper)
+DEFAULT_LOCOMO = next(
+    (p for p in (REPO.parent / "shared" / "data" / "locomo" / "locomo10.json",
+                 REPO.parent.parent / "shared" / "data" / "locomo" / "locomo10.json") if p.exists()),
+    REPO.parent / "shared" / "data" / "locomo" / "locomo10.json",
+)
 JA_QUERIES = Path(__file__).resolve().parent / "data" / "ja_queries.jsonl"
 KS = (5, 10)
 _SESSION_KEY = re.compile(r"session_(\d+)")
@@ -299,7 +311,7 @@ def evaluate(
     conversations = load_locomo(locomo_path, limit_conversations)
     if semantic:
         _one_thread()
-    systems = ["ours", "bm25", "phrase", "bm25_chunks"] + (["semantic"] if semantic else [])
+    systems = ["ours", "bm25", "ours_chunks_no_decay", "phrase", "bm25_chunks"] + (["semantic"] if semantic else [])
     tallies = {name: Tally() for name in systems}
     by_category: dict[int, dict[str, Tally]] = {}
     depth = max(KS)
@@ -312,9 +324,13 @@ def evaluate(
             bm25 = OkapiBM25([t.text for t in flat])
             chunks = _chunk_rows(paths)
             bm25_chunks = OkapiBM25([text for _key, text in chunks])
+            asked_at = _iso(conv.sessions[-1][1] + timedelta(days=1))
             for question, evidence, category in conv.questions:
                 found: dict[str, list[set[str]]] = {
-                    "ours": _covered(recall.search(paths, question, depth, kinds=["chunk"], decay=False), covers),
+                    "ours": _covered(shipped_search(paths, question, depth, asked_at), covers),
+                    "ours_chunks_no_decay": _covered(
+                        recall.search(paths, question, depth, kinds=["chunk"], decay=False), covers
+                    ),
                     "bm25": [{flat[i].dia_id} for i in bm25.top(question, depth)],
                     "phrase": [set(covers.get(key, [])) for key in _phrase_hits(paths, question, depth)],
                     "bm25_chunks": [set(covers.get(chunks[i][0], [])) for i in bm25_chunks.top(question, depth)],
@@ -335,6 +351,7 @@ def evaluate(
     }
     return {
         "ingest": "agent_memory.ingest" if _real_ingest() else "transcript reader + chunk rows (ingest not importable)",
+        "about": SYSTEMS,
         "conversations": len(conversations),
         "questions": tallies["ours"].count,
         "turns": turns_total,
@@ -343,6 +360,44 @@ def evaluate(
         "by_category": {str(c): {n: t.figures() for n, t in v.items()} for c, v in sorted(by_category.items())},
         "japanese": evaluate_japanese(semantic=semantic),
     }
+
+
+SYSTEMS = {
+    "ours": "agent-memory search QUESTION -n 10 --json, shipped defaults (decay on, every kind), asked the day after",
+    "bm25": "Okapi BM25 over single turns (k1 1.2, b 0.75)",
+    "ours_chunks_no_decay": "knobs turned: recall.search(kinds=['chunk'], decay=False)",
+    "phrase": "the whole question as one FTS5 phrase on the same index",
+    "bm25_chunks": "Okapi BM25 over our chunks",
+}
+
+
+def shipped_search(paths: Paths, question: str, limit: int, asked_at: str) -> list["_Cited"]:
+    """The hits of ``agent-memory search QUESTION -n LIMIT --json`` with the default config, as run at ``asked_at``."""
+    from agent_memory.cli import main as cli_main
+
+    saved = {k: os.environ.get(k) for k in ("AGENT_MEMORY_NOW", "AGENT_MEMORY_HOME")}
+    os.environ["AGENT_MEMORY_NOW"] = asked_at
+    os.environ["AGENT_MEMORY_HOME"] = str(paths.user)  # no real user store (L3) reaches the figures
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            code = cli_main(["--memory-dir", str(paths.store), "search", question, "-n", str(limit), "--json"])
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    if code != 0:
+        raise RuntimeError(f"agent-memory search exited {code}")
+    return [_Cited(h["source"]) for h in json.loads(out.getvalue())["hits"]]
+
+
+@dataclass(frozen=True)
+class _Cited:
+    """A CLI hit's provenance, in the shape ``_covered`` reads."""
+
+    meta: dict[str, Any]
 
 
 def _one_thread() -> None:
@@ -355,7 +410,7 @@ def _one_thread() -> None:
 
 
 def _covered(hits: list[Any], covers: dict[tuple[str, int], list[str]]) -> list[set[str]]:
-    return [set(covers.get((str(h.meta.get("transcript", "")), int(h.meta.get("line", 0))), [])) for h in hits]
+    return [set(covers.get((str(h.meta.get("transcript", "")), int(h.meta.get("line", 0) or 0)), [])) for h in hits]
 
 
 # ---------------------------------------------------------------- the Japanese set

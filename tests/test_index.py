@@ -65,6 +65,40 @@ def test_routes_find_their_records(index: Index, query: str, expected: str) -> N
     assert expected in [h.text for h in index.search(query)]
 
 
+IDENTIFIER_RECORDS = [
+    "Never edit src/cart/v3/handlers.py by hand",
+    "Never edit src/cart/v2/handlers.py by hand",
+    "Never edit src/billing/v3/handlers_test.py by hand",
+    "Call getUserName instead of reading the field",
+    "Rename fetch_order_items before the release",
+    "Pin python3.11 in the container",
+    "Keep numpy at 1.26.4 until the build is fixed",
+    "Keep numpy at 2.0.1 on the new image",
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Can I edit src/cart/v3/handlers.py by hand?", IDENTIFIER_RECORDS[0]),  # whole path, not v2 or billing's
+        ("Can I edit src/cart/v2/handlers.py by hand?", IDENTIFIER_RECORDS[1]),
+        ("what about handlers_test.py", IDENTIFIER_RECORDS[2]),  # a file name alone
+        ("getUserName", IDENTIFIER_RECORDS[3]),  # camelCase whole
+        ("the user name getter", IDENTIFIER_RECORDS[3]),  # and by its parts
+        ("fetch_order_items", IDENTIFIER_RECORDS[4]),  # snake_case whole
+        ("order items", IDENTIFIER_RECORDS[4]),  # and by its parts
+        ("which python version", IDENTIFIER_RECORDS[5]),  # a number attached to a word
+        ("numpy 1.26.4", IDENTIFIER_RECORDS[6]),  # a version whole, not another version
+        ("numpy 2.0.1", IDENTIFIER_RECORDS[7]),
+    ],
+)
+def test_identifiers_match_whole_and_by_their_parts(tmp_path: Path, query: str, expected: str) -> None:
+    _write(tmp_path / "atoms.jsonl", IDENTIFIER_RECORDS)
+    with _index(tmp_path) as ix:
+        ix.sync()
+        assert ix.search(query)[0].text == expected
+
+
 @pytest.mark.parametrize(
     "query",
     ['"', '""', "AND", "OR NOT", "NEAR(", "NEAR(a b, 3)", "text:pytest", "*", "^main", "(", ")", "a AND (", "-", "col:*^",

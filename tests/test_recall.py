@@ -5,13 +5,16 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from agent_memory import index as index_module
+from agent_memory.index import search as index_module
 from agent_memory import recall
 from agent_memory.index import Index, Row, Source, plan_query
 from agent_memory.store import Paths
@@ -115,16 +118,50 @@ def test_decay_orders_equal_matches_by_recency_and_is_off_when_asked(
     assert [h.ref for h in recall.search(paths, "blue pipeline", decay=False)] == ["old", "new"]
 
 
-def test_a_short_half_life_lets_a_recent_weaker_match_win(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_recency_never_overturns_a_clearly_better_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = _paths(tmp_path)
-    strong = {"id": "strong", "text": "pipeline pipeline pipeline", "timestamp": "2026-02-20T00:00:00Z"}
+    strong = {"id": "strong", "text": "pipeline pipeline pipeline", "timestamp": "2025-03-01T00:00:00Z"}
     weak = {"id": "weak", "text": "the pipeline of many other things to do today", "timestamp": "2026-03-01T00:00:00Z"}
     _write(paths.atoms, [strong, weak, {"id": "other", "text": "lunch", "timestamp": "2026-03-01T00:00:00Z"}])
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-03-02T00:00:00Z")
     assert recall.search(paths, "pipeline", decay=False)[0].ref == "strong"
-    assert recall.search(paths, "pipeline")[0].ref == "strong"  # ten days matter little at a 30-day half-life
+    assert recall.search(paths, "pipeline")[0].ref == "strong"  # a year older, still the better match
     paths.config.write_text("recall:\n  half_life_days: 1\n", encoding="utf-8")
-    assert recall.search(paths, "pipeline")[0].ref == "weak"
+    assert recall.search(paths, "pipeline")[0].ref == "strong"  # however short the half-life
+
+
+def _chunk(session: str, stamp: str, text: str) -> dict[str, Any]:
+    return {"id": f"{session}:3", "text": text, "session": session, "timestamp": stamp, "transcript": f"/t/{session}.jsonl",
+            "line": 3, "quote": text}
+
+
+@pytest.mark.parametrize("half_life", [None, 1, 365])
+def test_of_two_equally_relevant_past_sessions_the_newer_ranks_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, half_life: int | None
+) -> None:
+    paths = _paths(tmp_path)
+    text = "the staging deploy failed because the migration lock was held"
+    # written newest first, so neither file order nor row id can be what puts the newer first
+    _write(paths.chunks, [_chunk("s-new", "2026-02-27T10:00:00Z", text), _chunk("s-old", "2025-06-01T10:00:00Z", text),
+                          _chunk("s-other", "2026-02-28T10:00:00Z", "lunch at noon")])
+    if half_life:
+        paths.config.write_text(f"recall:\n  half_life_days: {half_life}\n", encoding="utf-8")
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-03-02T00:00:00Z")
+    hits = recall.search(paths, "why did the staging deploy fail?")
+    assert [h.meta["session"] for h in hits] == ["s-new", "s-old"]
+
+
+@given(
+    age_days=st.floats(min_value=0, max_value=1e5, allow_nan=False),
+    half_life=st.floats(min_value=0.01, max_value=1e4, allow_nan=False),
+)
+def test_the_recency_weight_stays_between_the_floor_and_one(age_days: float, half_life: float) -> None:
+    from agent_memory.index.prompt import RECENCY_FLOOR, decay_factor, recency
+
+    now = 1_800_000_000.0
+    day = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - age_days * 86400))
+    for weight in (decay_factor(now, half_life, day), recency(now, half_life)(day)):
+        assert RECENCY_FLOOR <= weight <= 1.0
 
 
 @pytest.mark.parametrize(
@@ -207,3 +244,66 @@ def test_bm25_baseline_prefers_the_rarer_term() -> None:
     bm25 = _bench().OkapiBM25(["the cat sat", "the dog sat", "the cat ran far away"])
     assert bm25.top("dog", 3) == [1]
     assert bm25.top("cat sat", 1) == [0]
+
+
+# ---------------------------------------------------------------- prompt recall (the hook's reader)
+
+CART_V3 = "Never edit src/cart/v3/handlers.py by hand."
+CART_V2 = "Never edit src/cart/v2/handlers.py by hand."
+BILLING = "Always deploy the billing service to staging first."
+INJECTED = (
+    "<hook_context>From earlier sessions in this project (agent-memory; not reviewed yet, a hint rather than a rule):\n"
+    f"- {BILLING} (2026-02-01; 1 session)\n</hook_context>\n"
+)
+
+
+def _rule(i: int, text: str, stamp: str) -> dict[str, Any]:
+    return {"id": f"r{i}", "text": text, "kind": "instruction", "session": f"s{i}", "timestamp": stamp, "line": 1,
+            "redacted": False}
+
+
+def _prompt_lines(paths: Paths, prompt: str) -> list[str]:
+    from agent_memory.config import DEFAULTS
+    from agent_memory.hooks import prompt_context
+
+    return [line for line in prompt_context(paths, DEFAULTS, prompt).splitlines() if line.startswith("- ")]
+
+
+@pytest.fixture
+def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Paths:
+    paths = _paths(tmp_path)
+    # the weaker match is the newer one: recency must not put it first
+    _write(paths.atoms, [_rule(1, CART_V3, "2026-01-10T10:00:00Z"), _rule(2, CART_V2, "2026-02-20T10:00:00Z"),
+                         _rule(3, BILLING, "2026-02-01T10:00:00Z")])
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-03-01T00:00:00Z")
+    return paths
+
+
+@pytest.mark.parametrize("contested", [(), (CART_V3,), (CART_V2,), (CART_V3, CART_V2)])
+def test_tagging_contested_never_changes_the_order_of_prompt_recall(rules: Paths, contested: tuple[str, ...]) -> None:
+    from agent_memory.claims import claim_key
+
+    rules.contested.write_text(json.dumps({claim_key(t).text: ["c"] for t in contested}), encoding="utf-8")
+    lines = _prompt_lines(rules, "Can I edit src/cart/v3/handlers.py by hand?")
+    assert [("v3" in line, "[contested]" in line) for line in lines] == [(True, CART_V3 in contested),
+                                                                         (False, CART_V2 in contested)]
+
+
+@pytest.mark.parametrize(
+    ("asked", "expected"),
+    [("src/cart/v3/handlers.py", CART_V3), ("src/cart/v2/handlers.py", CART_V2)],
+)
+def test_prompt_recall_puts_the_rule_about_the_very_file_first(rules: Paths, asked: str, expected: str) -> None:
+    assert expected in _prompt_lines(rules, f"Can I edit {asked} by hand?")[0]
+
+
+def test_prompt_recall_never_searches_on_context_we_injected(rules: Paths) -> None:
+    assert any(BILLING in line for line in _prompt_lines(rules, INJECTED + "Should I deploy the billing service?"))
+    lines = _prompt_lines(rules, INJECTED + "Can I edit src/cart/v3/handlers.py by hand?")
+    assert lines and not any(BILLING in line for line in lines)
+    assert _prompt_lines(rules, INJECTED) == []  # nothing but our own context: nothing to recall
+
+
+def test_search_never_searches_on_context_we_injected(rules: Paths) -> None:
+    question = "where are the cart handlers?"
+    assert [h.ref for h in recall.search(rules, INJECTED + question)] == [h.ref for h in recall.search(rules, question)]

@@ -31,6 +31,10 @@ def run(args: argparse.Namespace) -> int:
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         print(f"agent-memory: no such file or folder: {missing[0]}{more}", file=sys.stderr)
         return EXIT_USER
+    odd = [p for p in args.paths if not (os.path.isfile(p) or os.path.isdir(p))]
+    if odd:  # a device or a pipe (/dev/null, a FIFO) is no transcript, and reading one could block
+        print(f"agent-memory: not a transcript file or folder: {odd[0]}", file=sys.stderr)
+        return EXIT_USER
     report: Any
     if args.workers is not None:
         from ..backfill import backfill  # large histories: reader processes, one writer
@@ -41,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         report = ingest(paths(args), args.paths, project=args.project, agent=args.agent)
     for error in report.errors:
         print(f"agent-memory: skipped {error}", file=sys.stderr)
+    if report.files and len(report.errors) >= report.files:
+        return EXIT_USER  # every file given was skipped (each said why above): nothing was ingested
     if args.json:
         emit_json(report.as_json())
     else:

@@ -10,25 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..adopt import (
-    Change,
-    _claims_change,
-    _decisions_change,
-    _instruction_change,
-    _locked,
-    _read,
-    _scrubber,
-    by_file,
-    commit,
-    entry_targets,
-    project_target,
-    user_target,
-)
-from ..inspect import resolve_why
 from ..model import NotFound
 from ..promote import plan
 from ..store import Paths, iso, now
 from ..tiers import load_claims
+from .adopt import scrubber_for
+from .backups import Change, claims_change, commit, instruction_change, locked, read_or_none
+from .block import entry_targets
+from .decisions import decisions_change
+from .targets import by_file, project_target, user_target
+from .why import resolve_why
 
 
 @dataclass
@@ -53,29 +44,29 @@ def forget(paths: Paths, ref: str, dry_run: bool = False) -> Forgotten:
 
     Raises ``NotFound`` / ``Ambiguous`` when ``ref`` names no adopted claim or several.
     """
-    with _locked(paths, user=paths.l3.exists()):
+    with locked(paths, user=paths.l3.exists()):
         result = plan(paths)
         adopted = [c for c in result.claims if c.tier in ("L2", "L3")]
         if not adopted:
             raise NotFound("no adopted claim to forget (see 'agent-memory inspect --tier L2')")
         claim = resolve_why(ref, adopted)
         moment = iso(now())
-        scrub = _scrubber(paths)
+        scrub = scrubber_for(paths)
         decision = {"action": "forget", "claim_id": claim.id, "keys": sorted({scrub(k) for k in claim.keys}), "at": moment}
-        changes: list[Change] = [_decisions_change(paths, [decision])]
+        changes: list[Change] = [decisions_change(paths, [decision])]
         done = Forgotten(claim.id, claim.text, at=moment, dry_run=dry_run)
         for tier, path, scope in (("L2", paths.l2, "project"), ("L3", paths.l3, "user")):
             records = {str(r["id"]): r for r in load_claims(path)}
             entry = records.get(claim.id)
             if entry is None or entry.get("retired"):
                 continue
-            before = _read(path)
+            before = read_or_none(path)
             records[claim.id] = dict(entry, retired=True, retired_for="", retracted_at=moment)
-            changes.append(_claims_change(path, scope, before, list(records.values()), [claim.id]))
+            changes.append(claims_change(path, scope, before, list(records.values()), [claim.id]))
             done.tiers.append(tier)
             found = [project_target(paths, n) if scope == "project" else user_target(n) for n in entry_targets(entry)]
             for same_file in by_file(t for t in found if t is not None):
-                changes.append(_instruction_change(same_file, list(records.values())))
+                changes.append(instruction_change(same_file, list(records.values())))
         done.files = [str(c.path) for c in changes if c.changes_anything]
         if not dry_run:
             done.backup = commit(paths, "forget", f"forgot {claim.id}", changes)

@@ -149,10 +149,10 @@ def over_budget(paths: Paths, files: list[tuple[str, Path]]) -> list[dict[str, A
 
 def _block_and_rest(text: str) -> tuple[list[str], list[str]]:
     """The block's bullet texts and the file's other lines (as plain text)."""
-    from ..adopt import _locate
+    from .block import locate
 
     try:
-        found = _locate(text, "")
+        found = locate(text, "")
     except Exception:  # noqa: BLE001 - damaged markers: adopt says so; here there is simply no block to read
         return [], []
     if found is None:

@@ -1,436 +1,61 @@
 """Transcript readers: turn the raw session files of coding agents into turns.
 
-Three agents are understood: Claude Code (JSONL under ``~/.claude/projects``), Codex CLI
-(rollout JSONL under ``~/.codex/sessions``) and Gemini CLI (one-document JSON or JSONL
-under ``~/.gemini/tmp/<hash>/chats``). Every reader keeps only the words the person
-typed (``"user"``) and the assistant's prose (``"assistant"``); everything else is
-dropped. Bad lines are counted, never raised.
+Three agents are understood: Claude Code (``claude.py``), Codex CLI (``codex.py``) and
+Gemini CLI (``gemini.py``); each has ``read()`` (one file into turns) and ``locate()``
+(a project's transcript files). ``read.py`` detects the agent and dispatches. Every reader
+keeps only the words the person typed (``"user"``) and the assistant's prose
+(``"assistant"``). The hooks import ``locate()`` and ``injected`` on their hot path, so
+this package imports nothing at all until one of ``read.py``'s names is asked for.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
-from collections.abc import Iterable, Iterator
-from datetime import datetime, timezone
-from typing import IO, Any
 
-from agent_memory.model import AGENTS, AgentMemoryError, ReadResult, UsageError
+TYPE_CHECKING = False  # typing itself is not imported on the hot path
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import Any
 
-__all__ = [
-    "UnknownFormat",
-    "TranscriptUnreadable",
-    "detect_agent",
-    "read_transcript",
-    "iter_transcript_files",
-    "project_root",
-]
-
-
-class UnknownFormat(AgentMemoryError):
-    """The file is not a transcript of a known agent."""
-
-
-class TranscriptUnreadable(AgentMemoryError):
-    """The transcript file is missing or cannot be read."""
-
-
-# Lines longer than this are skipped without ever being held whole in memory.
-MAX_LINE_BYTES = 8 * 1024 * 1024
-_READ_LIMIT = MAX_LINE_BYTES + 1
-_DRAIN_LIMIT = 1024 * 1024
-# How much of a file agent detection may look at.
-_HEAD_BYTES = 256 * 1024
-_HEAD_LINES = 64
-
-_loads = json.loads
-JSON_ERRORS: tuple[type[Exception], ...] = (ValueError, RecursionError)
-
-
-# --------------------------------------------------------------------------- lines
-
-
-class LineReader:
-    """Iterate ``(line_number, raw_bytes)`` over a binary file from an offset.
-
-    Reads with bounded ``readline`` calls: a line longer than ``MAX_LINE_BYTES`` is
-    drained and counted in ``oversized`` instead of being yielded. A last line without
-    a newline is yielded (it may be valid JSON) but ``end_offset``/``end_line`` stop
-    before it, so a later read starts at that line again.
-    """
-
-    __slots__ = ("_f", "start_offset", "start_line", "end_offset", "end_line", "oversized")
-
-    def __init__(self, f: IO[bytes], start_offset: int = 0, start_line: int = 0) -> None:
-        self._f = f
-        self.start_offset = start_offset
-        self.start_line = start_line
-        self.end_offset = start_offset
-        self.end_line = start_line
-        self.oversized = 0
-
-    def __iter__(self) -> Iterator[tuple[int, bytes]]:
-        f = self._f
-        f.seek(self.start_offset)
-        readline = f.readline
-        limit = _READ_LIMIT
-        offset = self.start_offset
-        lineno = self.start_line
-        if offset == 0:
-            if f.read(3) == b"\xef\xbb\xbf":  # a UTF-8 byte-order mark is not content
-                offset = 3
-            else:
-                f.seek(0)
-        try:
-            while True:
-                raw = readline(limit)
-                if not raw:
-                    break
-                if raw[-1] == 10:  # b"\n"
-                    lineno += 1
-                    offset += len(raw)
-                    yield lineno, raw
-                    continue
-                if len(raw) < limit:  # end of file inside a line: still being written
-                    yield lineno + 1, raw
-                    break
-                # Oversized line: discard the rest of it in bounded pieces.
-                self.oversized += 1
-                consumed = len(raw)
-                del raw
-                complete = False
-                while True:
-                    more = readline(_DRAIN_LIMIT)
-                    if not more:
-                        break
-                    consumed += len(more)
-                    if more[-1] == 10:
-                        complete = True
-                        break
-                if not complete:
-                    break
-                lineno += 1
-                offset += consumed
-        finally:
-            self.end_offset = offset
-            self.end_line = lineno
-
-
-FAILED = object()
-
-
-def loads_line(raw: bytes) -> Any:
-    """Parse one line; return the ``FAILED`` marker when it is not JSON."""
-    try:
-        return _loads(raw)
-    except JSON_ERRORS:
-        return FAILED
-
-
-# ---------------------------------------------------------------------- timestamps
-
-_ISO_Z = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z\Z")
-_FRACTION = re.compile(r"(\.\d+)")
-
-
-def utc_timestamp(value: Any) -> str:
-    """Normalise a record timestamp to ISO-8601 UTC ending in ``Z`` ("" if unusable)."""
-    if isinstance(value, str):
-        if _ISO_Z.match(value):
-            return value
-        text = value.strip()
-        if not text:
-            return ""
-        if text[-1:] in ("Z", "z"):
-            text = text[:-1] + "+00:00"
-        # Python 3.10's fromisoformat wants exactly 3 or 6 fractional digits.
-        m = _FRACTION.search(text)
-        if m and len(m.group(1)) - 1 not in (3, 6):
-            digits = (m.group(1)[1:] + "000000")[:6]
-            text = text[: m.start()] + "." + digits + text[m.end() :]
-        try:
-            dt = datetime.fromisoformat(text)
-        except ValueError:
-            return ""
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        seconds = float(value)
-        if seconds > 1e11:  # milliseconds since the epoch
-            seconds /= 1000.0
-        try:
-            dt = datetime.fromtimestamp(seconds, tz=timezone.utc)
-        except (OverflowError, OSError, ValueError):
-            return ""
-    else:
-        return ""
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    try:
-        dt = dt.astimezone(timezone.utc)
-    except (OverflowError, ValueError):
-        return ""
-    naive = dt.replace(tzinfo=None)
-    return naive.isoformat(timespec="milliseconds" if dt.microsecond else "seconds") + "Z"
-
-
-# ----------------------------------------------------------------------- detection
-
-_CODEX_ENVELOPE_TYPES = frozenset(
-    {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
+# The names callers have always imported from here; they live in read.py.
+_FROM_READ = frozenset(
+    {
+        "UnknownFormat",
+        "TranscriptUnreadable",
+        "detect_agent",
+        "read_transcript",
+        "iter_transcript_files",
+        "project_root",
+        "is_subagent_file",
+        "classify_record",
+        "LineReader",
+        "loads_line",
+        "utc_timestamp",
+        "FAILED",
+        "JSON_ERRORS",
+        "MAX_LINE_BYTES",
+    }
 )
-_GEMINI_MESSAGE_TYPES = frozenset({"user", "gemini", "model", "info", "error", "warning"})
 
-_SIG_CODEX = re.compile(
-    rb'\A\s*\{"timestamp":"[^"]*","type":"(?:session_meta|response_item|event_msg|turn_context)"'
-)
-_SIG_CLAUDE = re.compile(rb'\A\s*\{"(?:parentUuid|type":"summary","summary)"')
-_SIG_GEMINI = re.compile(rb'"projectHash"\s*:')
-_SIG_GEMINI_SESSION = re.compile(rb'"sessionId"\s*:')
+__all__ = sorted(_FROM_READ | {"listed"})
 
 
-def classify_record(obj: Any) -> str | None:
-    """Which agent wrote this parsed record, or None when it cannot tell."""
-    if not isinstance(obj, dict):
-        return None
-    t = obj.get("type")
-    if t is not None and not isinstance(t, str):
-        return None
-    if "payload" in obj and t in _CODEX_ENVELOPE_TYPES:
-        return "codex"
-    if "record_type" in obj:
-        return "codex"
-    if "projectHash" in obj or "$set" in obj or "$rewindTo" in obj:
-        return "gemini"
-    if "parentUuid" in obj or "leafUuid" in obj:
-        return "claude"
-    if isinstance(t, str):
-        if t in ("user", "assistant") and isinstance(obj.get("message"), dict):
-            return "claude"
-        if "sessionId" in obj and "uuid" in obj:
-            return "claude"
-        if (
-            t in _GEMINI_MESSAGE_TYPES
-            and "id" in obj
-            and "message" not in obj
-            and ("content" in obj or "parts" in obj)
-        ):
-            return "gemini"
-        if t == "message" and "role" in obj and isinstance(obj.get("content"), list):
-            return "codex"  # pre-envelope rollout item
-        if "sessionId" in obj and "data" not in obj:
-            return "claude"  # Claude bookkeeping lines (mode, custom-title, …)
-        return None
-    if t is None:
-        if (
-            isinstance(obj.get("id"), str)
-            and "timestamp" in obj
-            and ("instructions" in obj or "git" in obj or "cwd" in obj)
-        ):
-            return "codex"  # pre-envelope rollout header
-        if isinstance(obj.get("message"), dict) and "sessionId" in obj:
-            return "claude"
-    return None
+def __getattr__(name: str) -> Any:
+    if name in _FROM_READ:
+        from agent_memory.transcripts import read
+
+        return getattr(read, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _detect_from_head(head: bytes, whole: bool) -> str | None:
-    stripped = head.lstrip()
-    if not stripped:
-        return None
-    if whole:
-        value = loads_line(stripped)
-        if isinstance(value, dict):
-            if "messages" in value and ("sessionId" in value or "projectHash" in value):
-                return "gemini"
-            found = classify_record(value)
-            if found:
-                return found
-    lines = head.split(b"\n")
-    if not whole:
-        lines = lines[:-1]  # the last piece may be cut short
-    for raw in lines[:_HEAD_LINES]:
-        if not raw.strip():
-            continue
-        value = loads_line(raw)
-        found = classify_record(value)
-        if found:
-            return found
-    # Nothing parseable decided it (pretty-printed JSON, or a first line bigger than the head).
-    if _SIG_CODEX.match(head):
-        return "codex"
-    if _SIG_CLAUDE.match(head):
-        return "claude"
-    if _SIG_GEMINI.search(head) and _SIG_GEMINI_SESSION.search(head):
-        return "gemini"
-    return None
-
-
-def _detect_open(f: IO[bytes], path: str) -> str:
-    f.seek(0)
-    head = f.read(_HEAD_BYTES)
-    whole = len(head) < _HEAD_BYTES
-    found = _detect_from_head(head, whole)
-    if found:
-        return found
-    name = os.path.basename(path)
-    if not head.strip():
-        hinted = _agent_from_name(path)
-        if hinted:
-            return hinted
-    raise UnknownFormat(f"not a Claude, Codex or Gemini transcript: {name}")
-
-
-def _agent_from_name(path: str) -> str | None:
-    name = os.path.basename(path)
-    parts = path.replace("\\", "/").split("/")
-    if name.startswith("rollout-") and name.endswith(".jsonl"):
-        return "codex"
-    if ".gemini" in parts and name.startswith("session-"):
-        return "gemini"
-    if ".claude" in parts or (name.startswith("agent-") and name.endswith(".jsonl")):
-        return "claude"
-    return None
-
-
-def _open(path: str) -> IO[bytes]:
+def listed(folder: str, suffixes: tuple[str, ...], prefix: str = "") -> list[str]:
+    """Absolute paths of the regular files in ``folder`` named ``prefix…suffix`` (none if unreadable)."""
+    base = os.path.abspath(folder)
     try:
-        if os.path.isdir(path):
-            raise TranscriptUnreadable(f"cannot read transcript {path}: is a directory")
-        return open(path, "rb")
-    except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        raise TranscriptUnreadable(f"cannot read transcript {path}: {reason}") from None
-
-
-def detect_agent(path: str) -> str:
-    """Tell which agent wrote a transcript file ("claude", "codex" or "gemini").
-
-    Looks only at the file name and the first few lines; raises UnknownFormat otherwise.
-    """
-    path = os.fspath(path)
-    f = _open(path)
-    try:
-        with f:
-            return _detect_open(f, path)
-    except OSError as exc:
-        raise TranscriptUnreadable(
-            f"cannot read transcript {path}: {exc.strerror or exc}"
-        ) from None
-
-
-# ------------------------------------------------------------------------- reading
-
-
-def is_subagent_file(path: str) -> bool:
-    """True for transcripts whose prompts were written by an agent, not by the person."""
-    norm = path.replace("\\", "/")
-    name = norm.rsplit("/", 1)[-1]
-    if name.startswith("agent-") and name.endswith(".jsonl"):
-        return True
-    return "subagents" in norm.split("/")[:-1]
-
-
-def _skim(f: IO[bytes], start_offset: int, start_line: int) -> ReadResult:
-    """Walk the lines only to know where the next read starts; no turns."""
-    lines = LineReader(f, start_offset, start_line)
-    for _ in lines:
-        pass
-    return ReadResult(
-        turns=(),
-        sessions=frozenset(),
-        skipped=lines.oversized,
-        end_offset=lines.end_offset,
-        end_line=lines.end_line,
-    )
-
-
-def read_transcript(
-    path: str, agent: str = "auto", start_offset: int = 0, start_line: int = 0
-) -> ReadResult:
-    """Read the user and assistant turns of one transcript, from an optional resume point.
-
-    ``start_offset``/``start_line`` come from a previous result's ``end_offset``/``end_line``.
-    """
-    path = os.fspath(path)
-    if agent != "auto" and agent not in AGENTS:
-        raise UsageError(f"unknown agent {agent!r}: expected auto, {', '.join(AGENTS)}")
-    if not isinstance(start_offset, int) or start_offset < 0:
-        raise UsageError(f"start_offset must be a non-negative integer, not {start_offset!r}")
-    if not isinstance(start_line, int) or start_line < 0:
-        raise UsageError(f"start_line must be a non-negative integer, not {start_line!r}")
-    f = _open(path)
-    try:
-        with f:
-            size = os.fstat(f.fileno()).st_size
-            if agent == "auto":
-                if size == 0 or (start_offset >= size and not path.endswith(".json")):
-                    return ReadResult(
-                        turns=(), sessions=frozenset(), end_offset=start_offset, end_line=start_line
-                    )
-                agent = _detect_open(f, path)
-            if is_subagent_file(path):
-                return _skim(f, start_offset, start_line)
-            if agent == "claude":
-                from agent_memory.transcripts import claude
-
-                return claude.read(f, path, start_offset, start_line)
-            if agent == "codex":
-                from agent_memory.transcripts import codex
-
-                return codex.read(f, path, start_offset, start_line)
-            from agent_memory.transcripts import gemini
-
-            return gemini.read(f, path, start_offset, start_line, size)
-    except OSError as exc:
-        raise TranscriptUnreadable(
-            f"cannot read transcript {path}: {exc.strerror or exc}"
-        ) from None
-
-
-# --------------------------------------------------------------------------- files
-
-_TRANSCRIPT_SUFFIXES = (".jsonl", ".json")
-
-
-def iter_transcript_files(paths: Iterable[str]) -> Iterator[str]:
-    """Expand files and folders into transcript paths, in a stable order.
-
-    Files are yielded as given; folders are walked recursively for ``*.jsonl``/``*.json``.
-    """
-    seen: set[str] = set()
-    for given in paths:
-        given = os.fspath(given)
-        if os.path.isdir(given):
-            found: list[str] = []
-            for root, dirs, files in os.walk(given):
-                dirs.sort()
-                for name in files:
-                    if name.endswith(_TRANSCRIPT_SUFFIXES):
-                        found.append(os.path.join(root, name))
-            found.sort()
-            for path in found:
-                key = os.path.normpath(path)
-                if key not in seen:
-                    seen.add(key)
-                    yield path
-        else:
-            key = os.path.normpath(given)
-            if key not in seen:
-                seen.add(key)
-                yield given
-
-
-def project_root(cwd: str) -> str:
-    """The project a working directory belongs to: nearest ancestor holding ``.git``.
-
-    Falls back to ``cwd`` itself when no ancestor has one; ``""`` stays ``""``.
-    """
-    if not cwd:
-        return ""
-    current = cwd.rstrip("/\\") or cwd
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if not parent or parent == current:
-            return cwd
-        current = parent
+        with os.scandir(base) as entries:
+            return [
+                os.path.join(base, e.name)
+                for e in entries
+                if e.name.startswith(prefix) and e.name.endswith(suffixes) and e.is_file()
+            ]
+    except OSError:
+        return []

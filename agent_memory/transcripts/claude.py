@@ -8,14 +8,33 @@ tool_use); only text blocks are kept, with ``message.id`` so blocks can be regro
 
 from __future__ import annotations
 
-import json
-import re
-from typing import IO, Any
+import os
 
-from agent_memory.model import ReadResult, Turn
-from agent_memory.transcripts import JSON_ERRORS, LineReader, utc_timestamp
+from agent_memory import places
+from agent_memory.transcripts import listed
+
+TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
+if TYPE_CHECKING:  # pragma: no cover - types only
+    import re
+    from typing import IO, Any
+
+    from agent_memory.model import ReadResult
 
 AGENT = "claude"
+
+
+def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
+    """This project's transcripts: ``<config>/projects/<folder>/*.jsonl`` for the project root and ``cwd``,
+    plus the folder of ``transcript``."""
+    roots = {project_root} | ({cwd} if cwd else set())
+    folders = {os.path.dirname(transcript)} if transcript else set()
+    base = os.path.join(places.agent_home("claude"), "projects")
+    # Claude Code names a project's folder after its path, every character but ASCII letters and digits a dash
+    folders |= {os.path.join(base, "".join(c if c.isascii() and c.isalnum() else "-" for c in r)) for r in roots}
+    found: set[str] = set()
+    for folder in folders:
+        found.update(listed(folder, (".jsonl",)))
+    return sorted(found)
 
 # A user or assistant entry always contains one of these tokens ("type":"user",
 # "role":"assistant", …); a line with neither cannot yield a turn.
@@ -24,7 +43,7 @@ _ASSISTANT_TOKEN = b'"assistant"'
 
 # Whole-message wrappers that the CLI writes in the person's name.
 _DROP_PREFIXES: tuple[str, ...] = (
-    "<command-name>",
+    "<command-name>",  # a slash command and its expansion
     "<command-message>",
     "<command-args>",
     "<command-contents>",
@@ -42,30 +61,93 @@ _DROP_PREFIXES: tuple[str, ...] = (
     "<fork-boilerplate>",
     "[Request interrupted by user",
     "This session is being continued from a previous conversation",
+    # hook output the CLI feeds back in the user role, where no field marks it
+    "Stop hook feedback:",
+    "SubagentStop hook feedback:",
 )
+# The events whose hook messages ("PreToolUse:Bash hook error: …") the CLI writes in the user role.
+_HOOK_EVENTS = frozenset(
+    {
+        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Notification",
+        "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop", "SubagentStart", "SubagentStop",
+        "PreCompact", "Setup",
+    }
+)
+_HOOK_MESSAGES = (" hook error", " hook blocking error", " operation blocked by hook", " hook feedback", " hook success")
 
-# Blocks injected into a real prompt; removed, the rest of the prompt is kept.
-_INJECTED_BLOCK = re.compile(
-    r"<(system-reminder|user-prompt-submit-hook|ide_opened_file|ide_selection|ide_diagnostics)>"
-    r".*?</\1>",
-    re.S,
-)
-_MEMORY_INPUT = re.compile(r"\A<user-memory-input>(.*?)</user-memory-input>\s*\Z", re.S)
+_PATTERNS: list[re.Pattern[str]] = []
+
+
+def _patterns() -> list[re.Pattern[str]]:
+    """Blocks injected into a real prompt (removed, the rest kept; an unclosed one runs to the end,
+    in any letter case) and the memory-input wrapper."""
+    if not _PATTERNS:
+        import re
+
+        _PATTERNS.append(
+            re.compile(
+                r"<(system-reminder|user-prompt-submit-hook|ide_opened_file|ide_selection|ide_diagnostics)>"
+                r".*?(?:</\1>|\Z)",
+                re.S | re.I,
+            )
+        )
+        _PATTERNS.append(re.compile(r"\A<user-memory-input>(.*?)</user-memory-input>\s*\Z", re.S))
+    return _PATTERNS
+
+
+def _is_hook_message(text: str) -> bool:
+    """``PreToolUse:Bash hook error: …``, ``UserPromptSubmit operation blocked by hook: …`` and the like:
+    an event name, its matcher, then what happened to the hook."""
+    first = text.split("\n", 1)[0]
+    end = 0
+    while end < len(first) and first[end].isascii() and first[end].isalpha():
+        end += 1
+    if first[:end] not in _HOOK_EVENTS:
+        return False
+    rest = first[end:]
+    if rest.startswith(":"):  # the matcher: "PreToolUse:Bash", "SessionStart:startup"
+        space = rest.find(" ")
+        rest = rest[space:] if space > 0 else ""
+    return rest.startswith(_HOOK_MESSAGES)
+
+
+def _is_image_note(text: str) -> bool:
+    """``[Image: source: /tmp/…png]``: where the CLI cached a pasted image, one note per line."""
+    lines = text.splitlines()
+    return bool(lines) and all(line.startswith("[Image:") and line.endswith("]") for line in lines)
 
 
 def clean_user_text(text: str) -> str:
     """What the person typed in one text block, or "" when it is not theirs."""
     if "<" in text:
-        text = _INJECTED_BLOCK.sub("", text)
+        text = _patterns()[0].sub("", text)
     text = text.strip()
     if not text:
         return ""
-    if text.startswith(_DROP_PREFIXES):
+    if text.startswith(_DROP_PREFIXES) or _is_hook_message(text) or _is_image_note(text):
         return ""
     if text.startswith("<user-memory-input>"):
-        m = _MEMORY_INPUT.match(text)
+        m = _patterns()[1].match(text)
         return m.group(1).strip() if m else ""
     return text
+
+
+def _typed_by_someone_else(obj: dict[str, Any]) -> bool:
+    """A user-role record the CLI, a tool, a hook or another agent wrote, told by its fields."""
+    if (
+        obj.get("isMeta") is True
+        or obj.get("isCompactSummary") is True
+        or obj.get("isVisibleInTranscriptOnly") is True
+        or obj.get("isSynthetic") is True
+        or obj.get("interruptedByShutdown") is True
+        or "toolUseResult" in obj
+        or obj.get("sourceToolUseID")
+        or obj.get("sourceToolAssistantUUID")
+    ):
+        return True
+    origin = obj.get("origin")
+    # the person's own prompts carry {"kind": "human"}; peers, tasks and channels say who else
+    return origin is not None and not (isinstance(origin, dict) and origin.get("kind") == "human")
 
 
 def _user_text(content: Any) -> str | None:
@@ -107,6 +189,11 @@ def _assistant_text(content: Any) -> str | None:
 
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
+    import json
+
+    from agent_memory.model import ReadResult, Turn
+    from agent_memory.transcripts.read import JSON_ERRORS, LineReader, utc_timestamp
+
     lines = LineReader(f, start_offset, start_line)
     turns: list[Turn] = []
     sessions: set[str] = set()
@@ -149,12 +236,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
         if obj.get("isSidechain") is True:
             continue
         if kind == "user":
-            if (
-                obj.get("isMeta") is True
-                or obj.get("isCompactSummary") is True
-                or obj.get("isVisibleInTranscriptOnly") is True
-                or "toolUseResult" in obj
-            ):
+            if _typed_by_someone_else(obj):
                 continue
             text = _user_text(message.get("content"))
             message_id = ""

@@ -1,23 +1,106 @@
 """Codex CLI rollouts (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``).
 
-Current rollouts wrap every record as ``{"timestamp", "type", "payload"}`` with types
+Rollouts wrap every record as ``{"timestamp", "type", "payload"}`` with types
 ``session_meta``, ``response_item``, ``event_msg``, ``turn_context`` and ``compacted``.
-The same prompt is stored twice (``response_item`` role=user and ``event_msg``
-user_message), and so is the assistant's prose; the ``event_msg`` copy is used, the
-``response_item`` one only when the file has no such events (older rollouts, whose
-records are bare response items after a ``{id, timestamp, instructions}`` header).
+The prompt itself is a ``response_item`` message with role ``user``, beside the user-role
+items Codex adds of its own (AGENTS.md, ``<environment_context>``, skill bodies), which are
+dropped; instructions and hook context are ``developer`` messages, never read. Rollouts
+written in the older history mode also keep an ``event_msg`` user_message / agent_message
+copy of each prompt and reply; where a file has those, they are used instead, as they hold
+no injected items. The oldest rollouts are bare response items after a
+``{id, timestamp, instructions}`` header. A custom prompt (``/prompts:name args``) is
+recorded expanded: its body is the prompt file's, and only the arguments are the person's.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from typing import IO, Any
+import os
+import time
 
-from agent_memory.model import ReadResult, Turn
-from agent_memory.transcripts import JSON_ERRORS, MAX_LINE_BYTES, LineReader, utc_timestamp
+from agent_memory import places, wire
+from agent_memory.transcripts import listed
+
+TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import IO, Any
+
+    from agent_memory.model import ReadResult
 
 AGENT = "codex"
+# How many days of rollout folders catching up looks through.
+CATCHUP_DAYS = 14
+
+
+# ------------------------------------------------------------------------ locating
+
+
+def _sessions() -> str:
+    return os.path.join(places.agent_home("codex"), "sessions")
+
+
+def _day_folders(days: int) -> list[str]:
+    from agent_memory import lookup
+
+    sessions = _sessions()
+    today = lookup.now_epoch()
+    folders = []
+    for back in range(days):
+        day = time.gmtime(today - back * 86400)
+        folder = os.path.join(sessions, f"{day.tm_year:04d}", f"{day.tm_mon:02d}", f"{day.tm_mday:02d}")
+        if os.path.isdir(folder):
+            folders.append(folder)
+    return folders
+
+
+def rollout(session_id: str) -> str:
+    """The rollout file of one Codex session (``sessions/YYYY/MM/DD/rollout-*-<id>.jsonl``), or ""."""
+    if not session_id or "/" in session_id or "*" in session_id or "?" in session_id or "[" in session_id:
+        return ""
+    sessions = _sessions()
+    if not os.path.isdir(sessions):
+        return ""
+    for folder in _day_folders(3):
+        for path in listed(folder, (f"{session_id}.jsonl",), "rollout-"):
+            return path
+    import glob
+
+    for path in sorted(glob.glob(os.path.join(glob.escape(sessions), "*", "*", "*", f"rollout-*{session_id}.jsonl"))):
+        return path
+    return ""
+
+
+def rollout_cwd(path: str) -> str:
+    """The working directory a rollout's first record names ("" when it names none)."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(256 * 1024)
+        record = wire.loads(first)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return ""
+    if not isinstance(record, dict):
+        return ""
+    body = record.get("payload") if isinstance(record.get("payload"), dict) else record
+    cwd = body.get("cwd") if isinstance(body, dict) else None
+    return cwd if isinstance(cwd, str) else ""
+
+
+def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
+    """Recent rollouts whose session ran inside the project (by their first record's cwd), plus ``transcript``.
+
+    Codex keeps every project's rollouts in one dated tree, so ``cwd`` adds nothing here.
+    """
+    found: set[str] = set()
+    for folder in _day_folders(CATCHUP_DAYS):
+        for path in listed(folder, (".jsonl",), "rollout-"):
+            ran_in = rollout_cwd(path)
+            if ran_in and (ran_in == project_root or ran_in.startswith(project_root.rstrip(os.sep) + os.sep)):
+                found.add(path)
+    if transcript and os.path.isfile(transcript):
+        found.add(os.path.abspath(transcript))
+    return sorted(found)
+
+
+# ------------------------------------------------------------------------- reading
 
 # Context the CLI injects in the user role (compared case-insensitively).
 _INJECTED_PREFIXES: tuple[str, ...] = (
@@ -40,7 +123,67 @@ _INJECTED_PREFIXES: tuple[str, ...] = (
 _INJECTED_MAX = max(len(p) for p in _INJECTED_PREFIXES)
 _IDE_CONTEXT = "# Context from my IDE setup:"
 _IDE_REQUEST = "## My request for Codex:"
-_ENV_CWD = re.compile(r"<cwd>(.*?)</cwd>", re.S)
+
+_PROMPT_FILE_LIMIT = 256 * 1024
+
+
+def _custom_prompts() -> list[Any]:
+    """The person's saved prompts (``<codex home>/prompts/*.md``) as patterns matching their expansion.
+
+    Each placeholder (``$1``…``$9``, ``$ARGUMENTS``, ``$NAME``) becomes a group capturing what
+    was typed for it; the rest must match the file's body, whitespace aside.
+    """
+    import re
+
+    folder = os.path.join(places.agent_home("codex"), "prompts")
+    patterns = []
+    for path in sorted(listed(folder, (".md",))):
+        try:
+            with open(path, "rb") as handle:
+                body = handle.read(_PROMPT_FILE_LIMIT).decode("utf-8", "replace")
+        except OSError:
+            continue
+        body = _without_frontmatter(body).strip()
+        if len(body) < 20:
+            continue  # too short to tell its expansion from a typed prompt
+        pieces = re.split(r"(\$\$|\$[1-9]|\$[A-Z][A-Z0-9_]*)", body)
+        regex = []
+        for i, piece in enumerate(pieces):
+            if i % 2:
+                regex.append(r"\$" if piece == "$$" else r"(.*?)")
+            else:
+                regex.append(r"\s+".join(re.escape(word) for word in piece.split()) if piece.strip() else "")
+                if piece[:1].isspace() and i:
+                    regex.insert(-1, r"\s*")
+                if piece[-1:].isspace():
+                    regex.append(r"\s*")
+        patterns.append(re.compile("".join(regex), re.S))
+    return patterns
+
+
+def _without_frontmatter(text: str) -> str:
+    if not text.startswith("---"):
+        return text
+    end = text.find("\n---", 3)
+    if end < 0:
+        return text
+    after = text.find("\n", end + 4)
+    return "" if after < 0 else text[after + 1 :]
+
+
+def _typed_arguments(text: str, prompts: list[Any]) -> str:
+    """``text``, or only the arguments the person typed when it is a saved prompt's expansion."""
+    for pattern in prompts:
+        m = pattern.fullmatch(text.strip())
+        if m:
+            typed: list[str] = []
+            for group in m.groups():
+                group = group.strip()
+                if group and group not in typed:
+                    typed.append(group)
+            return " ".join(typed)
+    return text
+
 
 # Exact serialisation of the event records, used to look for them in bytes not yet read.
 _EVENT_USER = b'"type":"event_msg","payload":{"type":"user_message"'
@@ -86,9 +229,10 @@ def _env_cwd(content: Any) -> str:
             if isinstance(item, dict):
                 text = item.get("text")
                 if isinstance(text, str) and "<environment_context>" in text:
-                    m = _ENV_CWD.search(text)
-                    if m:
-                        return m.group(1).strip()
+                    start = text.find("<cwd>")
+                    end = text.find("</cwd>", start + 5) if start >= 0 else -1
+                    if end >= 0:
+                        return text[start + 5 : end].strip()
     return ""
 
 
@@ -156,6 +300,10 @@ def _rfind_line(f: IO[bytes], end: int, needle: bytes, floor: int = 0) -> int:
 
 
 def _record_at(f: IO[bytes], offset: int) -> Any:
+    import json
+
+    from agent_memory.transcripts.read import JSON_ERRORS, MAX_LINE_BYTES
+
     f.seek(offset)
     try:
         return json.loads(f.readline(MAX_LINE_BYTES + 1))
@@ -191,6 +339,11 @@ def _resume_state(f: IO[bytes], start_offset: int) -> _State:
 
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Codex rollout from ``start_offset``."""
+    import json
+
+    from agent_memory.model import ReadResult, Turn
+    from agent_memory.transcripts.read import JSON_ERRORS, LineReader, utc_timestamp
+
     state = _resume_state(f, start_offset) if start_offset > 0 else _State()
     lines = LineReader(f, start_offset, start_line)
     loads = json.loads
@@ -320,9 +473,12 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
     else:
         agents = agent_items
 
+    prompts = _custom_prompts()
     turns = [
         Turn(AGENT, session, cwd, utc_timestamp(stamp), "user", text, source, lineno)
-        for lineno, stamp, session, cwd, text in users
+        for lineno, stamp, session, cwd, typed in users
+        for text in (_typed_arguments(typed, prompts),)
+        if text
     ]
     turns.extend(
         Turn(AGENT, session, cwd, utc_timestamp(stamp), "assistant", text, source, lineno, mid)

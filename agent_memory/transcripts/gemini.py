@@ -1,4 +1,4 @@
-"""Gemini CLI chat recordings (``~/.gemini/tmp/<project-hash>/chats/session-*``).
+"""Gemini CLI chat recordings (``~/.gemini/tmp/<project slug or hash>/chats/session-*``).
 
 Two forms exist. The older one is a single JSON document ``{sessionId, projectHash,
 startTime, messages: [...]}``, rewritten whole on every change; a turn's ``line`` is the
@@ -13,13 +13,62 @@ directory, so ``cwd`` is always "".
 
 from __future__ import annotations
 
-import json
-from typing import IO, Any
+import os
 
-from agent_memory.model import ReadResult, Turn
-from agent_memory.transcripts import JSON_ERRORS, MAX_LINE_BYTES, LineReader, utc_timestamp
+from agent_memory import places
+from agent_memory.transcripts import listed
+
+TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import IO, Any
+
+    from agent_memory.model import ReadResult
 
 AGENT = "gemini"
+
+
+def gemini_dir() -> str:
+    """The ``.gemini`` folder: under ``$GEMINI_CLI_HOME`` when set (it stands in for the home), else under ``~``."""
+    return os.path.join(os.environ.get("GEMINI_CLI_HOME") or places.home(), ".gemini")
+
+
+def _project_slugs(base: str, roots: set[str]) -> set[str]:
+    """The short names ``projects.json`` gives these project folders (``{"projects": {path: slug}}``)."""
+    from agent_memory import wire
+
+    try:
+        with open(os.path.join(base, "projects.json"), "rb") as handle:
+            registry = wire.loads(handle.read(4 * 1024 * 1024))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return set()
+    projects = registry.get("projects") if isinstance(registry, dict) else None
+    if not isinstance(projects, dict):
+        return set()
+    wanted = {os.path.normpath(r) for r in roots}
+    return {
+        slug
+        for path, slug in projects.items()
+        if isinstance(path, str) and isinstance(slug, str) and slug and "/" not in slug and "\\" not in slug
+        and os.path.normpath(path) in wanted
+    }
+
+
+def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
+    """This project's recordings, ``<.gemini>/tmp/<id>/chats/session-*``, for the project root and ``cwd``,
+    plus the folder of ``transcript``. The id is the project's slug in ``projects.json`` (newer
+    releases) or the sha256 of its path (older ones, and folders not yet migrated)."""
+    import hashlib
+
+    roots = {project_root} | ({cwd} if cwd else set())
+    folders = {os.path.dirname(transcript)} if transcript else set()
+    base = gemini_dir()
+    ids = {hashlib.sha256(r.encode("utf-8")).hexdigest() for r in roots} | _project_slugs(base, roots)
+    folders |= {os.path.join(base, "tmp", name, "chats") for name in ids}
+    found: set[str] = set()
+    for folder in folders:
+        found.update(listed(folder, (".json", ".jsonl"), "session-"))
+    return sorted(found)
+
 
 _USER_TYPES = frozenset({"user"})
 _ASSISTANT_TYPES = frozenset({"gemini", "model", "assistant"})
@@ -27,6 +76,7 @@ _REFERENCED_FILES = "\n--- Content from referenced files ---"
 _NOT_THE_PERSON: tuple[str, ...] = (
     "[Function Response:",
     "System: Please continue.",
+    "<session_context>",  # the environment Gemini describes to the model at the start
 )
 # How far back a resumed read looks for earlier copies of re-appended records.
 _RESUME_WINDOW = 4 * 1024 * 1024
@@ -98,6 +148,11 @@ def _record_turn(record: dict[str, Any]) -> tuple[str, str] | None:
 
 
 def _read_document(data: bytes, source: str, size: int) -> ReadResult:
+    import json
+
+    from agent_memory.model import ReadResult, Turn
+    from agent_memory.transcripts.read import JSON_ERRORS, utc_timestamp
+
     try:
         doc = json.loads(data)
     except JSON_ERRORS:
@@ -148,6 +203,10 @@ def _read_document(data: bytes, source: str, size: int) -> ReadResult:
 
 def _recent_texts(f: IO[bytes], start_offset: int) -> dict[str, str]:
     """Last text of each message id written shortly before ``start_offset``."""
+    import json
+
+    from agent_memory.transcripts.read import JSON_ERRORS
+
     begin = max(0, start_offset - _RESUME_WINDOW)
     f.seek(begin)
     pieces = f.read(start_offset - begin).split(b"\n")
@@ -167,6 +226,10 @@ def _recent_texts(f: IO[bytes], start_offset: int) -> dict[str, str]:
 
 
 def _header(f: IO[bytes]) -> dict[str, Any]:
+    import json
+
+    from agent_memory.transcripts.read import JSON_ERRORS, MAX_LINE_BYTES
+
     f.seek(0)
     try:
         obj = json.loads(f.readline(MAX_LINE_BYTES + 1))
@@ -176,6 +239,11 @@ def _header(f: IO[bytes]) -> dict[str, Any]:
 
 
 def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -> ReadResult:
+    import json
+
+    from agent_memory.model import ReadResult, Turn
+    from agent_memory.transcripts.read import JSON_ERRORS, LineReader, utc_timestamp
+
     header = _header(f) if start_offset > 0 else {}
     session = header.get("sessionId")
     session = session if isinstance(session, str) else ""
@@ -255,6 +323,10 @@ def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -
 
 def _is_document(f: IO[bytes]) -> bool:
     """A one-document JSON file (pretty-printed or a single line holding ``messages``)."""
+    import json
+
+    from agent_memory.transcripts.read import JSON_ERRORS
+
     f.seek(0)
     first = f.readline(64 * 1024).removeprefix(b"\xef\xbb\xbf")
     stripped = first.strip()

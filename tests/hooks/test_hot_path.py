@@ -17,7 +17,8 @@ DOCKER = "From now on, always run the integration tests with docker compose befo
 PYTEST = {"id": "c1aaaaaaaaaa", "text": "Always run pytest -x before pushing"}
 MAIN = {"id": "c3cccccccccc", "text": "Never commit to main directly"}
 # what a warm hook must not need: the claim machinery, the full index, the CLI, typing and pathlib
-HEAVY = ("agent_memory.claims", "agent_memory.index", "agent_memory.tiers", "agent_memory.store", "agent_memory.cli",
+HEAVY = ("agent_memory.claims", "agent_memory.promote", "agent_memory.index.sync", "agent_memory.index.search",
+         "agent_memory.tiers", "agent_memory.store", "agent_memory.cli",
          "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
 _IMPORTED = re.compile(r"import time:\s+\d+\s+\|\s+\d+\s+\|\s*(\S+)")
 

@@ -294,7 +294,7 @@ def history_transcripts(env: Env) -> list[Path]:
 
 def build_store(env: Env, patient: bool = True) -> Snapshot:
     """Ingest four past sessions, stage, adopt one proposal: L1, L2, CLAUDE.md and one staged proposal exist."""
-    from agent_memory.adopt import adopt
+    from agent_memory.review.adopt import adopt
     from agent_memory.ingest import ingest
     from agent_memory.promote import stage
 

@@ -30,6 +30,8 @@ NONSENSE: list[tuple[tuple[str, ...], int, str]] = [
     (("ingest", "x.jsonl", "--project"), USAGE, "--project"),
     (("ingest", MISSING), USER, "no such file"),
     (("ingest", MISSING, "--json"), USER, "no such file"),
+    (("ingest", "/dev/null"), USER, "not a transcript"),
+    (("ingest", "/dev/null", "--json"), USER, "not a transcript"),
     (("promote", "--bogus"), USAGE, "promote --help"),
     (("promote", "--write", "extra"), USAGE, "unrecognized"),
     (("inspect",), USAGE, "required"),
@@ -37,7 +39,8 @@ NONSENSE: list[tuple[tuple[str, ...], int, str]] = [
     (("inspect", "--tier", "L1", "--why", "x"), USAGE, "not allowed"),
     (("inspect", "--why", "purple elephants dancing", "--json"), NOT_FOUND, "no claim"),
     (("inspect", "--why", "zzzzzzzz"), NOT_FOUND, "no claim"),
-    (("inspect", "--why", ""), USER, "--why"),
+    (("inspect", "--why", ""), NOT_FOUND, "--why"),
+    (("inspect", "--why", "   ", "--json"), NOT_FOUND, "--why"),
     (("adopt",), USAGE, "--all"),
     (("adopt", "--all", "abcdef"), USAGE, "not both"),
     (("adopt", "zzzzzz", "--json"), NOT_FOUND, "zzzzzz"),
@@ -72,6 +75,17 @@ def assert_one_line(done: Proc, code: int, word: str = "") -> None:
     lines = done.err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("agent-memory: "), done.err
     assert word.lower() in lines[0].lower(), lines[0]
+
+
+@pytest.mark.parametrize("flags", [(), ("--json",), ("--workers", "0")])
+def test_ingest_of_files_that_hold_no_transcript_fails_with_one_line(tmp_path: Path, flags: tuple[str, ...]) -> None:
+    """A file that is not a transcript, given on its own, ingests nothing: exit 1, not a silent 0."""
+    from .support import make_env
+
+    env = make_env(tmp_path)
+    notes = env.root / "notes.txt"
+    notes.write_text("remember to always run make lint\n", encoding="utf-8")
+    assert_one_line(env.cli("ingest", str(notes), *flags), USER, "notes.txt")
 
 
 @pytest.fixture(scope="module")

@@ -146,7 +146,7 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
     """
     import threading
 
-    from agent_memory import index as index_module
+    from agent_memory.index import sync as index_module
     from agent_memory import ingest as ingest_module
     from agent_memory.ingest import ingest
     from agent_memory.tiers import index_sources

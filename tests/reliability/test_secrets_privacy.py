@@ -125,7 +125,7 @@ def transcripts(folder: Path, agent: str, text: str, root: Path) -> list[Path]:
 
 def run_pipeline(env: Env, files: list[Path]) -> None:
     """Everything that writes: ingest, staging, adopting into CLAUDE.md, a search that syncs the index."""
-    from agent_memory.adopt import adopt
+    from agent_memory.review.adopt import adopt
     from agent_memory.ingest import ingest
     from agent_memory.promote import stage
     from agent_memory.recall import search
@@ -213,7 +213,7 @@ def _texts(name: str, parts: list[str], env: Env) -> list[str]:
 
 def _privacy_run(env: Env, name: str, parts: list[str]) -> dict[Path, str]:
     """Two sessions on two days say the claims; stage and adopt everything; return the shareable files."""
-    from agent_memory.adopt import adopt
+    from agent_memory.review.adopt import adopt
     from agent_memory.ingest import ingest
     from agent_memory.promote import stage
 

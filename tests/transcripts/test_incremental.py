@@ -10,7 +10,9 @@ import pytest
 from agent_memory.model import ReadResult, Turn
 from agent_memory.transcripts import read_transcript
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+from .shared import shared_data
+
+DATA = shared_data()
 TRANSCRIPTS = DATA / "transcripts"
 
 GROWING = [

@@ -12,7 +12,9 @@ import pytest
 from agent_memory.model import AgentMemoryError, Turn
 from agent_memory.transcripts import UnknownFormat, detect_agent, read_transcript
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+from .shared import shared_data
+
+DATA = shared_data()
 TRANSCRIPTS = DATA / "transcripts"
 
 if not TRANSCRIPTS.is_dir():

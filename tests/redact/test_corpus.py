@@ -1,6 +1,6 @@
 """Recall and false positives of the redaction filter on the shared secrets corpus.
 
-The corpus lives next to the repository (``<repo>/../shared/data/secrets``); without
+The corpus lives next to the repository (``<repo>/../shared/data/secrets``, or one folder up); without
 it these tests are skipped. The figures are printed so they can go into a report;
 :func:`measure` is importable by benchmarks.
 """
@@ -17,7 +17,16 @@ import pytest
 
 from agent_memory.redact import corpus_report, redact
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+def _shared_data() -> Path:
+    """``shared/data`` beside the repository (or beside the folder that holds it)."""
+    repo = Path(__file__).resolve().parents[2]
+    for base in (repo.parent, repo.parent.parent):
+        if (base / "shared" / "data").is_dir():
+            return base / "shared" / "data"
+    return repo.parent / "shared" / "data"
+
+
+DATA = _shared_data()
 CORPUS = DATA / "secrets"
 TRANSCRIPTS = DATA / "transcripts"
 

@@ -10,7 +10,7 @@ from typing import Any
 from agent_memory.markers import corpus_report
 from agent_memory.model import KINDS
 
-CORPUS = Path(__file__).parent / "data" / "labelled_turns.jsonl"
+CORPUS = Path(__file__).parents[1] / "data" / "labelled_turns.jsonl"
 
 
 def _rows() -> list[dict[str, Any]]:

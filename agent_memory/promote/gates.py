@@ -1,29 +1,28 @@
 """The promotion pass: atoms → claims → gates → proposals, and the reasons for every refusal.
 
-``plan()`` reads and never writes (the dry run); ``stage()`` writes one reviewable file
-per proposal into ``<store>/staged/`` and marks adopted claims that became contested.
+``plan()`` reads and never writes (the dry run); ``staging.stage()`` writes what it proposes.
 The same L1 gives the same plan whatever order it was ingested in. Standard library
 only: the session-end hook stages through here.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
 import os
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import claimcache
-from .claimcache import L1View, Summary
-from .claims import CONTRAST, Key, claim_key, relate
-from .config import load_config
-from .store import Paths, StoreLock, atomic_write, now, parse_time, read_json, read_jsonl, write_json, write_jsonl
+from ..claims import cache as claimcache
+from ..claims.cache import L1View, Summary
+from ..claims.key import CONTRAST, Key, claim_key
+from ..claims.relate import relate
+from ..config import load_config
+from ..store import Paths, now, parse_time
 from .tiers import load_claims, load_decisions, load_registry
 
 
@@ -77,19 +76,19 @@ class Claim:
 
     def count(self, what: str) -> int:
         """How many distinct non-empty sessions, days or projects (a gate's number, without sorting)."""
-        found: set[str] = getattr(self.summary, what)
+        found = self.summary.counted(what)
         if self.record and self.record.get(what):
             found = found | set(self.record[what])
         return len(found) - len(found & _NOTHING)
 
     @property
     def sessions(self) -> list[str]:
-        found = self.summary.sessions | set((self.record or {}).get("sessions", []))
+        found = self.summary.counted("sessions") | set((self.record or {}).get("sessions", []))
         return sorted(s for s in found if s)
 
     @property
     def days(self) -> list[str]:
-        found = self.summary.days | set((self.record or {}).get("days", []))
+        found = self.summary.counted("days") | set((self.record or {}).get("days", []))
         return sorted(d for d in found if d)
 
     @property
@@ -214,11 +213,23 @@ def _groups(paths: Paths, view: L1View) -> list[_Group]:
         for record in load_claims(path):
             if record.get("retired"):
                 continue
-            key = claim_key(record["text"])
+            key = _record_key(record, keys)
             group = groups.setdefault(key.text, _Group(key))
             if group.record is None or tier == "L3":
                 group.record, group.tier = record, tier
     return sorted(groups.values(), key=lambda g: (g.key.text, g.key.negated))
+
+
+def _record_key(record: dict[str, Any], known: dict[str, Key]) -> Key:
+    """An adopted claim's key: its wording's, unless L1 holds one of the keys it was adopted under (a
+    reversal's key comes from the claim it revokes, not from its words)."""
+    key = claim_key(record["text"])
+    if key.text in known:
+        return key
+    for text in record.get("keys", []) or []:
+        if isinstance(text, str) and text in known:
+            return known[text]
+    return key
 
 
 def _similarity(config: dict[str, Any]) -> float:
@@ -282,6 +293,34 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
     return result
 
 
+_LEADING_CONJUNCTION = re.compile(
+    r"^\s*(?:(?:and|also|so|but|then|plus|or)\b[\s,]*|(?:あと|それと|それから|また|还有|另外|而且)[、，,\s]+)+",
+    re.IGNORECASE)
+
+
+_SENTENCE_END = (".", "!", "?", "。", "！", "？")
+
+
+def tidy_wording(text: str) -> str:
+    """A wording as shown: one line, no leading conjunction ("And always …"), the first letter upper case."""
+    flat = " ".join(text.split())
+    trimmed = _LEADING_CONJUNCTION.sub("", flat) or flat
+    first = trimmed.split(" ", 1)[0].rstrip(",:;")
+    if first.isascii() and first.isalpha() and first.islower() and trimmed.isascii():
+        return trimmed[:1].upper() + trimmed[1:]  # a sentence, not an identifier or a Japanese line
+    return trimmed
+
+
+def shown_text(texts: dict[str, list[Any]]) -> str:
+    """The text shown for a claim: its most complete wording (most words once tidied, a finished sentence),
+    then the most frequent, the earliest, the smallest; tidied."""
+    def rank(text: str) -> tuple[Any, ...]:
+        tidy = tidy_wording(text)
+        return (-len(tidy.split()), not tidy.endswith(_SENTENCE_END), -len(tidy), -texts[text][0], texts[text][1], text)
+
+    return tidy_wording(min(texts, key=rank))
+
+
 def _is_correction(group: _Group) -> bool:
     return CONTRAST in group.key.tokens and group.summary.correction
 
@@ -310,8 +349,7 @@ def _claim_of(groups: list[_Group], view: L1View) -> Claim:
     else:
         head = min(groups, key=lambda g: g.key.text)
         texts, kinds = summary.texts, summary.kinds
-        # the most frequent wording, then the earliest, then the smallest
-        text = sorted(texts, key=lambda t: (-texts[t][0], texts[t][1], t))[0]
+        text = shown_text(texts)
         kind = sorted(kinds, key=lambda k: (-kinds[k], k))[0]
         claim = Claim(id=short_hash("claim", head.key.text), key=head.key, keys=keys, text=text, kind=kind)
     claim.summary = summary
@@ -537,238 +575,3 @@ def _plan(paths: Paths, config: dict[str, Any], view: L1View | None) -> Plan:
     proposals.sort(key=lambda p: p.id)
     blocked.sort(key=lambda b: (b["to"], b["claim_id"]))
     return Plan(claims=claims, proposals=proposals, blocked=blocked)
-
-
-# ---------------------------------------------------------------- staging
-
-
-def render_proposal(proposal: Proposal, paths: Paths, clean: Callable[[str], str] | None = None) -> str:
-    """A staged proposal as Markdown with front matter (JSON values are valid YAML flow).
-
-    ``clean`` is this project's path scrubber, when the caller already made one.
-    """
-    if clean is None:
-        from .redact import scrubber
-
-        clean = scrubber(str(paths.project_root))
-
-    front = {
-        "id": proposal.id,
-        "claim_id": proposal.claim_id,
-        "from": proposal.source_tier,
-        "to": proposal.target_tier,
-        "path": proposal.path,
-        "kind": proposal.kind,
-        "sessions": list(proposal.sessions),
-        "days": list(proposal.days),
-        "projects": list(proposal.projects),
-        "replaces": list(proposal.replaces),
-        "keys": [clean(k) for k in proposal.keys],
-    }
-    lines = ["---"]
-    lines += [f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in front.items()]
-    lines += ["---", "", " ".join(clean(proposal.text).split()), ""]
-    lines.append(
-        f"Evidence: {len(proposal.sessions)} session(s) on {len(proposal.days)} day(s)"
-        f" in {', '.join(proposal.projects) or 'this project'}; path: {proposal.path}."
-    )
-    if proposal.replaces:
-        lines.append(f"Replaces adopted claim(s): {', '.join(proposal.replaces)}.")
-    lines.append("")
-    for src in proposal.evidence:
-        quote = clean(" ".join(str(src.get("quote", "")).split()))[:300]
-        lines.append(f"- {str(src.get('timestamp', ''))[:10]} session {str(src.get('session', ''))[:8]} line {src.get('line', 0)}: {json.dumps(quote, ensure_ascii=False)}")
-    lines.append("")
-    lines.append(f"Adopt: `agent-memory adopt {proposal.id}` · reject: `agent-memory reject {proposal.id}`")
-    return "\n".join(lines) + "\n"
-
-
-def read_staged(path: Path) -> dict[str, Any]:
-    """The front matter and claim text of one staged proposal file."""
-    text = path.read_text(encoding="utf-8")
-    front: dict[str, Any] = {}
-    lines = text.split("\n")
-    if not lines or lines[0] != "---":
-        raise ValueError(f"{path.name} has no front matter")
-    end = lines.index("---", 1)
-    for line in lines[1:end]:
-        key, _, value = line.partition(": ")
-        front[key] = json.loads(value)
-    body = [line for line in lines[end + 1 :]]
-    front["text"] = next((line for line in body if line.strip()), "")
-    return front
-
-
-def staged_proposals(paths: Paths) -> list[dict[str, Any]]:
-    """Every readable staged proposal, by id."""
-    found = []
-    if paths.staged.is_dir():
-        for path in sorted(paths.staged.glob("*.md")):
-            try:
-                found.append(read_staged(path))
-            except (ValueError, OSError, UnicodeDecodeError):
-                continue
-    return found
-
-
-def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dict[str, int]]:
-    """``promote --write``: stage proposals idempotently, drop stale ones, mark contested L2."""
-    config = config or load_config(paths.config)
-    counts = {"staged": 0, "unchanged": 0, "withdrawn": 0}
-    with StoreLock(paths.store):
-        view = claimcache.refresh(paths, _similarity(config))
-        result = plan(paths, config, view)
-        paths.staged.mkdir(parents=True, exist_ok=True)
-        written = _StagedFiles(paths, view)
-        claims = result.by_id()
-        wanted = {f"{p.id}.md": p for p in result.proposals}
-        for name, proposal in sorted(wanted.items()):
-            counts["staged" if written.stage(name, proposal, claims[proposal.claim_id]) else "unchanged"] += 1
-        for old in paths.staged.glob("*.md"):
-            if old.name not in wanted:
-                old.unlink()
-                counts["withdrawn"] += 1
-        written.save()
-        _mark_contested(paths, result)
-        contested = _contested_keys(result)
-        if read_json(paths.contested, None) != contested:
-            write_json(paths.contested, contested)
-        _index_contested(paths, contested)
-    return result, counts
-
-
-def _index_contested(paths: Paths, contested: dict[str, list[str]]) -> None:
-    """The contested keys into the index too, so the prompt hook need not scan ``contested.json``.
-
-    Only an optimisation: the hook checks the file's signature and reads the file when the
-    index disagrees, so a failure here is let go.
-    """
-    from .lookup import signature
-    from .tiers import open_index
-
-    sig = signature(str(paths.contested))
-    try:
-        with open_index(paths, sync=False) as index:
-            if index.path is not None and index.contested_signature() != (sig or ""):
-                index.set_contested(contested, sig)
-    except Exception:  # noqa: BLE001 - the hook falls back to the file
-        pass
-
-
-class _StagedFiles:
-    """Staged files and what each was rendered from, so an unchanged proposal is neither re-rendered nor re-read.
-
-    ``L1/stage-cache.json`` keeps, per staged file, a fingerprint of everything its bytes
-    depend on (the proposal, its atoms' ids, adopted sources) and the file's size and mtime
-    when written, under a digest of the scrubbing context and the code that renders. It holds for the L1 prefix it
-    names; a file edited since, a different fingerprint or a rewritten L1 means rendering
-    and comparing as if there were no record.
-    """
-
-    def __init__(self, paths: Paths, view: L1View) -> None:
-        from .redact import os_user_names, scrubber
-
-        self.paths, self.view = paths, view
-        self.clean = lru_cache(maxsize=None)(scrubber(str(paths.project_root)))
-        # a digest, so the record holds no home folder or user name of its own
-        self.context = short_hash(_render_version(), paths.project_root, Path.home(), *os_user_names())
-        self.files: dict[str, list[Any]] = {}
-        self.rendered = False
-        self.known = self._load()
-
-    def _load(self) -> dict[str, Any]:
-        found = read_json(self.paths.stage_cache, {})
-        try:
-            size, digest = int(found["l1_bytes"]), str(found["l1_sha1"])
-            if (size, digest) != (self.view.end, self.view.digest) and not claimcache.is_prefix(self.paths, size, digest):
-                return {}
-            return dict(found["files"]) if found.get("context") == self.context else {}
-        except (TypeError, KeyError, ValueError, AttributeError):
-            return {}
-
-    def stage(self, name: str, proposal: Proposal, claim: Claim) -> bool:
-        """Write one proposal's file when its bytes would change; True when written."""
-        target = self.paths.staged / name
-        inputs = _fingerprint(proposal, claim)
-        before = self.known.get(name)
-        if isinstance(before, list) and before[:1] == [inputs] and before[1:] == _stat(target):
-            self.files[name] = before
-            return False
-        body = render_proposal(proposal, self.paths, self.clean)
-        self.rendered = True
-        try:
-            changed = target.read_text(encoding="utf-8") != body
-        except (FileNotFoundError, UnicodeDecodeError):
-            changed = True
-        if changed:
-            atomic_write(target, body)
-        self.files[name] = [inputs, *_stat(target)]
-        return changed
-
-    def save(self) -> None:
-        """Record what was rendered, for the next pass; a pass that rendered nothing leaves the record as it is.
-
-        (Entries of withdrawn files stay until then: a file that is gone never matches its size and mtime.)
-        A record that cannot be written costs only time.
-        """
-        if not self.rendered:
-            return
-        record = {"context": self.context, "l1_bytes": self.view.end, "l1_sha1": self.view.digest, "files": self.files}
-        try:
-            write_json(self.paths.stage_cache, record)
-        except OSError:
-            pass
-
-
-def _stat(path: Path) -> list[int]:
-    try:
-        found = path.stat()
-    except OSError:
-        return [-1, -1]
-    return [found.st_size, found.st_mtime_ns]
-
-
-def _fingerprint(proposal: Proposal, claim: Claim) -> str:
-    """Everything a staged file's bytes depend on besides the scrubbing context and the code."""
-    adopted = (claim.record or {}).get("sources", []) if claim.record else []
-    body = json.dumps([proposal.as_json(), list(proposal.keys), sorted(claim.summary.ids), adopted],
-                      ensure_ascii=False, sort_keys=True, default=str)
-    return hashlib.sha1(body.encode("utf-8")).hexdigest()
-
-
-@lru_cache(maxsize=1)
-def _render_version() -> str:
-    """Changes with the code that renders staged files (this module and the path scrubber)."""
-    from . import redact
-
-    digest = hashlib.sha1()
-    for source in (__file__, redact.__file__):
-        with contextlib.suppress(OSError):
-            digest.update(Path(source).read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _contested_keys(result: Plan) -> dict[str, list[str]]:
-    """Claim keys with an open contradiction, for hooks that must tag them without the claim graph."""
-    found: dict[str, list[str]] = {}
-    for claim in result.claims:
-        if claim.contested:
-            for key in claim.keys:
-                found[key] = sorted(claim.contested_by)
-    return found
-
-
-def _mark_contested(paths: Paths, result: Plan) -> None:
-    """An adopted claim that new evidence contradicts stays in L2, marked contested."""
-    by_id = result.by_id()
-    records = [r for _n, r in read_jsonl(paths.l2)]
-    changed = False
-    for record in records:
-        claim = by_id.get(str(record.get("id")))
-        contested_by = sorted(claim.contested_by) if claim else []
-        if bool(record.get("contested")) != bool(contested_by) or record.get("contested_by", []) != contested_by:
-            record["contested"] = bool(contested_by)
-            record["contested_by"] = contested_by
-            changed = True
-    if changed:
-        write_jsonl(paths.l2, records)

@@ -16,7 +16,7 @@ from agent_memory.ingest import ingest
 from agent_memory.promote import Plan, plan, stage
 from agent_memory.store import Paths, StoreLock, write_jsonl
 
-from test_promote import NOW, TEXTS, _as_atoms, _tree, atom, make_store
+from promote.test_promote import NOW, TEXTS, _as_atoms, _tree, atom, make_store
 
 SIMILARITY = 0.85
 _ROWS = st.lists(

@@ -13,8 +13,11 @@ from helpers_store import NOW, PROMOTABLE, Store, atom, load_schema, make_store,
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_memory import adopt as adopt_module
-from agent_memory.adopt import BEGIN, END, adopt, body_digest, inert, resolve, rollback, verify
+from agent_memory.review import block as block_module
+from agent_memory.review.adopt import adopt
+from agent_memory.review.backups import rollback
+from agent_memory.review.block import BEGIN, END, body_digest, inert
+from agent_memory.review.decisions import resolve, verify
 from agent_memory.model import UsageError
 from agent_memory.promote import plan, read_staged, stage, staged_proposals
 from agent_memory.store import write_json, write_jsonl
@@ -285,7 +288,7 @@ def test_inert_text_is_always_one_harmless_line(text: str) -> None:
     assert "\n" not in line and "\r" not in line
     assert not set(line) & {"<", ">", "@"}
     assert not line.startswith(("#", "=", "-", "*", "+", ">"))
-    assert len(line) <= adopt_module.INERT_LIMIT + 1
+    assert len(line) <= block_module.INERT_LIMIT + 1
 
 
 # ---------------------------------------------------------------- what reaches shared files

@@ -1,0 +1,223 @@
+"""How two claim keys stand: one claim, a contradiction (and why), or two claims; and candidate blocking.
+
+Exact keys are one claim; near keys (a typo, an inflection) merge only when every difference
+is small and no value changed. Contradictions are negation flips, value swaps in the same
+frame, and swapped contrasts ("X not Y" / "Y not X"). Blocking buckets name every key a key
+could merge or clash with, so no pass compares all pairs. Standard library only.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+from .key import _CJK, _HIRAGANA, CONTRAST, Key, trigram_similarity
+
+# the word before a value that makes it single-valued: a swap there is a contradiction
+_SLOT_WORDS = frozenset(
+    """against into onto to port use using via version branch target targeting base on at with from
+    ポート ブランチ バージョン 用 使用""".split()
+)
+_SLOT_CUES_JA = re.compile("(?:ブランチ|ポート|バージョン|使う|使用|使って|向け|に対して|へ|に|用)")
+# what makes a number a quantity rather than a name: the word before it, or a unit after it
+_NUMBER_SLOTS = frozenset("port to at is be of timeout limit max min under over within after every".split())
+_NUMBER_SLOTS_CJK = ("ポート", "ポートは", "端口", "端口是", "は", "を", "に", "为", "是")
+_UNITS = ("second", "sec", "minute", "min", "hour", "day", "week", "month", "releas", "retri", "retry", "attempt",
+          "worker", "thread", "time", "char", "column", "space", "line", "ms", "mb", "gb", "kb", "percent", "%",
+          "秒", "分", "時間", "日", "回", "行", "文字", "天", "次", "个", "小时", "分钟")
+# values of a slot that takes one of them whatever the words around it: the language to write or answer in
+_LANGUAGES = tuple(sorted(
+    """english japanese chinese korean german french spanish portuguese russian italian dutch
+    英語 日本語 中国語 韓国語 ドイツ語 フランス語 スペイン語 英文 中文 日文 韓文 英语 汉语 漢語 日语 韩语 韩文 简体中文 繁体中文""".split(),
+    key=len, reverse=True))
+
+_DIGIT = re.compile(r"\d")
+_CJK_START = re.compile(f"[{_CJK}]")
+_OBJECT = re.compile(r"[/_]|\.[a-z]|^\.|^\d+\.\d")  # a path, file name, identifier or version
+
+
+def _is_value(token: str) -> bool:
+    return token == "redactedsecret" or _DIGIT.search(token) is not None or _is_object(token)
+
+
+def _is_object(token: str) -> bool:
+    """A path, file name, dotted identifier or version: it names one thing, so another one is another thing."""
+    return _OBJECT.search(token) is not None and not _CJK_START.match(token)
+
+
+def _language_swap(x: str, y: str) -> str:
+    """The same words with one language named instead of another ("英語" / "日本語", "用英文写" / "用中文写")."""
+    for first in _LANGUAGES:
+        if first not in x:
+            continue
+        for second in _LANGUAGES:
+            if second != first and second in y and x.replace(first, "\x00", 1) == y.replace(second, "\x00", 1):
+                return f"language: {first} / {second}"
+    return ""
+
+
+@lru_cache(maxsize=1 << 16)
+def _typo(a: str, b: str) -> bool:
+    """Two tokens that differ only by a slip of the keyboard or an inflection."""
+    if _is_value(a) or _is_value(b):
+        return False
+    if _CJK_START.match(a) and _CJK_START.match(b):
+        matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op != "equal" and not (_HIRAGANA.match(a[i1:i2]) and _HIRAGANA.match(b[j1:j2]) and max(i2 - i1, j2 - j1) <= 2):
+                return False
+        return True
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 2:
+        return False
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.8
+
+
+@dataclass(frozen=True)
+class Relation:
+    """How two keys stand: the same claim, a contradiction (with why), or unrelated."""
+
+    kind: str  # same | contradiction | distinct
+    reason: str = ""
+
+
+SAME = Relation("same")
+DISTINCT = Relation("distinct")
+
+
+def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
+    """Whether two claim keys are one claim, a contradiction, or two claims."""
+    if a.negated == b.negated and a.tokens == b.tokens:
+        return SAME
+    if not a.tokens or not b.tokens:
+        return DISTINCT
+    if a.negated != b.negated:
+        if a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity):
+            return Relation("contradiction", "negation flip")
+        return DISTINCT
+    if _swapped_contrast(a.tokens, b.tokens):
+        return Relation("contradiction", "swapped values")
+    if _near(a.tokens, b.tokens, merge_similarity):
+        return SAME
+    slot = _value_swap(a.tokens, b.tokens, a.negated)
+    if slot:
+        return Relation("contradiction", slot)
+    return DISTINCT
+
+
+def _near(a: tuple[str, ...], b: tuple[str, ...], threshold: float) -> bool:
+    """Same length, every differing token a slip or an inflection, and close as whole wordings."""
+    if len(a) != len(b):
+        return False
+    differing = [(x, y) for x, y in zip(a, b) if x != y]
+    if not differing or len(differing) > max(1, len(a) // 3):
+        return not differing
+    if not all(_typo(x, y) for x, y in differing):
+        return False
+    if all(_CJK_START.match(x) for x, _y in differing):
+        return True  # only okurigana or particles differ: short keys would fail a trigram bar for nothing
+    return trigram_similarity(" ".join(a), " ".join(b)) >= threshold
+
+
+def _swapped_contrast(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    if CONTRAST not in a or CONTRAST not in b or sorted(a) != sorted(b):
+        return False
+    ia, ib = a.index(CONTRAST), b.index(CONTRAST)
+    return a[:ia] != b[:ib]
+
+
+def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -> str:
+    """A value replaced in the same frame where the slot takes one value ("port 8080" / "port 8443").
+
+    Prohibitions hold for a set ("never push to main", "never push to release" both stand), and
+    a different path, file, identifier or version is a different object, never a new value.
+    """
+    if negated:
+        return ""
+    ca, cb = _core(a), _core(b)
+    if len(ca) != len(cb) or len(ca) < 1:
+        return ""
+    diffs = [i for i, (x, y) in enumerate(zip(ca, cb)) if x != y]
+    if len(diffs) != 1:
+        return ""
+    i = diffs[0]
+    x, y = ca[i], cb[i]
+    language = _language_swap(x, y)
+    if language:
+        return language
+    if len(ca) < 2 or _typo(x, y) or _is_object(x) or _is_object(y):
+        return ""
+    if x.isdigit() and y.isdigit():
+        # a port, a limit or an amount is a value; "migration 0041" / "PR 12" name something
+        return f"value swap: {x} / {y}" if _amount(ca, i) else ""
+    if CONTRAST in a and CONTRAST in b and not (set(_rejected(a)) & set(_rejected(b))) - _SLOT_WORDS:
+        return ""  # "pnpm, not npm" and "pytest, not unittest": two choices for two jobs
+    if len([t for t in ca if t not in _SLOT_WORDS]) < 2:
+        return ""  # "use pnpm" / "use pytest": nothing says it is the same job
+    before = ca[i - 1] if i > 0 else ""
+    if before in _SLOT_WORDS:
+        return f"value swap after '{before}': {x} / {y}"
+    joined = " ".join(ca)
+    if _CJK_START.search(joined) and not _CJK_START.match(x) and not _CJK_START.match(y) and _SLOT_CUES_JA.search(joined):
+        return f"value swap: {x} / {y}"
+    return ""
+
+
+def _amount(tokens: tuple[str, ...], i: int) -> bool:
+    """Whether the number at ``i`` is a quantity of its slot: after "port" / "to" / "is", or before a unit."""
+    before = tokens[i - 1] if i > 0 else ""
+    after = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if tokens[i].startswith("0") and len(tokens[i]) > 1:
+        return False  # zero-padded: a sequence number (0041), not an amount
+    return (before in _NUMBER_SLOTS or before.endswith(_NUMBER_SLOTS_CJK)
+            or (bool(after) and after.startswith(_UNITS)))
+
+
+def _rejected(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """What a contrast rejects: the tokens after it ("use X, not Y" → "Y")."""
+    return tokens[tokens.index(CONTRAST) + 1 :] if CONTRAST in tokens else ()
+
+
+def _core(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """The accepted part of a claim: what precedes a contrast ("use X, not Y" → "use X")."""
+    return tokens[: tokens.index(CONTRAST)] if CONTRAST in tokens else tokens
+
+
+def replaced_by_correction(correction: Key, other: Key) -> bool:
+    """A correction "X, not Y" contradicts an earlier claim that says Y in the same frame."""
+    if CONTRAST not in correction.tokens or correction.negated != other.negated:
+        return False
+    i = correction.tokens.index(CONTRAST)
+    accepted, rejected = correction.tokens[:i], correction.tokens[i + 1 :]
+    if not accepted or not rejected:
+        return False
+    # replace the accepted value (the last tokens before the contrast) by the rejected one(s)
+    for width in (1, 2):
+        if len(accepted) <= width:
+            continue
+        candidate = accepted[:-width] + rejected
+        if _core(other.tokens) == candidate:
+            return True
+    return False
+
+
+def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
+    """Buckets that hold every key this one could merge or clash with (for candidate pairs)."""
+    core = [t for t in key.tokens if t != CONTRAST]
+    skeleton = tuple(sorted(_skeleton(t) for t in core))
+    yield ("all",) + skeleton
+    if len(skeleton) <= 12:
+        for i in range(len(skeleton)):
+            yield ("but",) + skeleton[:i] + skeleton[i + 1 :]
+    accepted = _core(key.tokens)
+    if accepted != key.tokens and len(accepted) >= 2:
+        yield ("but",) + tuple(sorted(_skeleton(t) for t in accepted[:-1]))
+
+
+def _skeleton(token: str) -> str:
+    if re.match(f"[{_CJK}]", token[:1]):
+        # inflections live in hiragana; ASCII values inside a CJK run are blanked
+        return re.sub("[\u3040-\u309f]", "", token) or token
+    return token

@@ -1,0 +1,382 @@
+"""Query planning and ranked search over the index, for ``agent-memory search`` and recall.
+
+A query is cut into routes (content words by bm25, the whole phrase, the words near each
+other, CJK pieces by trigram or ``LIKE``); each route ranks rows on its own and the routes
+are fused by weighted reciprocal rank. User text reaches FTS5 only through ``fts``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable, Iterable, Sequence
+
+from .. import text as terms
+from . import fts
+from .prompt import RECENCY_FLOOR, decay_factor
+
+@dataclass(frozen=True)
+class Hit:
+    """A search result with where it came from and when."""
+
+    text: str
+    score: float
+    kind: str
+    ref: str
+    date: str
+    meta: dict[str, Any]
+    source_name: str
+
+    def source(self) -> dict[str, Any]:
+        """The hit's provenance in the INTERFACE ``S`` shape."""
+        return {
+            "session": self.meta.get("session", ""),
+            "transcript": self.meta.get("transcript", ""),
+            "line": self.meta.get("line", 0),
+            "timestamp": self.meta.get("timestamp", "") or self.date,
+            "quote": self.meta.get("quote", ""),
+        }
+
+
+
+_CJK = (
+    "\u3005-\u3007"  # 々 〆 〇
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
+    "\uac00-\ud7af"  # hangul
+    "\uff66-\uff9f"  # half-width katakana
+)
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+_WORD = re.compile(rf"[^\W{_CJK}_]+|\d+", re.UNICODE)
+# one script inside a CJK run: hiragana | katakana (with the long-vowel mark) | ideographs | hangul
+_SCRIPT = re.compile(
+    "(?P<hira>[\u3040-\u309f]+)"
+    "|(?P<kata>[\u30a0-\u30fa\u30fc-\u30ff\uff66-\uff9f]+)"
+    "|(?P<han>[\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)"
+    "|(?P<hangul>[\uac00-\ud7af]+)"
+)
+
+STOP_WORDS = frozenset(
+    """a about above after again all also am an and any are as at be been before being below between both but by
+    can could did do does doing down during each else ever few for from further get got had has have having he her
+    here hers herself him himself his how i if in into is it its itself just let me might more most much must my
+    myself now of off on once only or other ought our ours ourselves out over own per same shall she should so some
+    such than that the their theirs them themselves then there these they this those through to too under until up
+    upon us very was we were what whatever when whenever where whether which while who whom whose why will with
+    would yet you your yours yourself yourselves
+    d ll m re s t ve""".split()
+)
+# Japanese particles, copulas and endings that carry no search meaning on their own
+JA_STOP = frozenset(
+    """は が を に で と の も へ や か から まで より です ます した する して だ な ね よ
+    ので のに けど けれど など って という について には では とは ください でした ました ません""".split()
+)
+
+
+# Weight of each route in the reciprocal-rank fusion. Proximity counts half: it should decide
+# between otherwise close matches, not outvote bm25 (on LoCoMo, a full-weight route of neighbouring
+# word pairs cost 3.5 points of recall@5; the all-words group used here is neutral there).
+ROUTE_WEIGHTS: dict[str, float] = {
+    "words": 1.0,  # content words OR'd, bm25
+    "phrase": 1.0,  # the whole query as one phrase
+    "near": 0.5,  # all content words near each other
+    "cjk": 1.0,  # a CJK piece as a substring (trigram phrase, or LIKE under 3 characters)
+    "cjk_fuzzy": 0.5,  # most of a long CJK piece's trigrams
+    "compound": 1.0,  # a compound kept whole
+    "identifier": 1.0,  # an identifier kept whole (its tokens as one phrase): v3/handlers.py is not v2/handlers.py
+}
+NEAR_DISTANCE = 6  # tokens allowed per gap between the query's content words in the proximity route
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """How one query string is searched.
+
+    ``words`` are the content words (stop words dropped) for the bm25 route; ``sequence``
+    keeps every word in order for the phrase and proximity routes; CJK text is cut into
+    content pieces, ``cjk_long`` (≥ 3 characters, trigram index) and ``cjk_short`` (1–2
+    characters, ``LIKE``); ``compounds`` are runs of adjacent pieces kept whole for an
+    exact-substring boost; ``identifiers`` (paths, file names, versions, snake_case and
+    camelCase names) are matched whole, each as a phrase of its tokens, while their pieces
+    join ``words``.
+    """
+
+    words: tuple[str, ...]
+    cjk_long: tuple[str, ...]
+    cjk_short: tuple[str, ...]
+    sequence: tuple[str, ...] = ()
+    compounds: tuple[str, ...] = ()
+    identifiers: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.words or self.cjk_long or self.cjk_short)
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        return self.words + self.cjk_long + self.cjk_short
+
+
+def plan_query(query: str) -> QueryPlan:
+    """Split a query into routed terms; user text never reaches FTS5 syntax raw."""
+    lowered = query.lower()
+    sequence = _WORD.findall(_CJK_RUN.sub(" ", lowered))
+    words = [w for w in dict.fromkeys(sequence) if w not in STOP_WORDS]
+    if not words:  # a query of stop words only still means something
+        words = list(dict.fromkeys(sequence))
+    identifiers: list[str] = []
+    for ident in terms.identifiers(query):
+        for whole in (ident.casefold(), *(p for p in terms.identifier_parts(ident) if _joined_piece(p))):
+            if whole not in identifiers:
+                identifiers.append(whole)
+    words += [w for w in terms.identifier_words(query) if w not in words and w not in STOP_WORDS]
+    long_runs: list[str] = []
+    short_runs: list[str] = []
+    compounds: list[str] = []
+    for run in _CJK_RUN.findall(query):
+        pieces, compound = _split_cjk(run)
+        for piece in pieces:
+            target = long_runs if len(piece) >= 3 else short_runs
+            if piece not in target:
+                target.append(piece)
+        for whole in compound:
+            if whole not in pieces and whole not in compounds:
+                compounds.append(whole)
+    return QueryPlan(
+        tuple(words), tuple(long_runs), tuple(short_runs), tuple(sequence), tuple(compounds), tuple(identifiers)
+    )
+
+
+def _joined_piece(part: str) -> bool:
+    """Whether a part of an identifier is itself several tokens (a path's file name, ``handlers.py``)."""
+    return any(j in part for j in terms.IDENT_JOINERS)
+
+
+def _split_cjk(run: str) -> tuple[list[str], list[str]]:
+    """Content pieces of one CJK run, and the ideograph–katakana compounds they came from.
+
+    Japanese writes content in ideographs and katakana and grammar in hiragana, so a run
+    is cut where the script changes and its hiragana is dropped ("設定ファイルを読む" →
+    設定, ファイル, 読; compound 設定ファイル). A run of hiragana only is kept, less a closing particle.
+    """
+    segments = [(m.lastgroup or "", m.group()) for m in _SCRIPT.finditer(run)]
+    if not any(kind != "hira" for kind, _ in segments):
+        return [_strip_particles(run)], []
+    pieces: list[str] = []
+    compounds: list[str] = []
+    current = ""
+    for kind, text in segments:
+        if kind == "hira":
+            if len(current) >= 3:
+                compounds.append(current)
+            current = ""
+            continue
+        pieces.append(text)
+        if kind == "han" and 4 <= len(text) <= 6:
+            # ideograph compounds are mostly built of two-character words (障害報告 → 障害, 報告),
+            # which documents often write apart (障害が…報告する)
+            pieces.extend(_halves(text))
+        current += text
+    if len(current) >= 3:
+        compounds.append(current)
+    return pieces, compounds
+
+
+def _strip_particles(run: str) -> str:
+    """A hiragana run without the particles that close it ("すべての" → "すべて")."""
+    for particle in sorted(JA_STOP, key=len, reverse=True):
+        if run.endswith(particle) and len(run) - len(particle) >= 2:
+            return run[: -len(particle)]
+    return run
+
+
+def _halves(text: str) -> list[str]:
+    cut = [text[i : i + 2] for i in range(0, len(text) - len(text) % 2, 2)]
+    if len(text) % 2:
+        cut[-1] += text[-1]
+    return cut
+
+
+@dataclass(frozen=True)
+class Decay:
+    """Recency as a bounded prior: a match's weight falls from 1 towards ``floor`` with a ``half_life_days`` half-life.
+
+    Applied to each route's own score before fusion, it orders matches of about equal
+    relevance by age and never lets age outweigh a match more than 1/``floor`` better.
+    """
+
+    now: datetime
+    half_life_days: float
+    floor: float = RECENCY_FLOOR
+
+    def factor(self, date: str) -> float:
+        """The weight of a record dated ``date`` (1.0 for undated or future records)."""
+        return decay_factor(self.now.timestamp(), self.half_life_days, date, self.floor)
+
+
+def route_depth(limit: int) -> int:
+    """How many candidates each route contributes to the fusion."""
+    return max(limit * 4, 50)
+
+
+def fuse(routes: Iterable[tuple[float, Sequence[int]]], k: int = 60) -> list[tuple[int, float]]:
+    """Weighted reciprocal-rank fusion of ranked row lists, best first."""
+    fused: dict[int, float] = {}
+    for weight, ranking in routes:
+        for rank, rowid in enumerate(ranking):
+            fused[rowid] = fused.get(rowid, 0.0) + weight / (k + rank + 1)
+    return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
+
+
+
+class Searcher:
+    """Ranked reading of an open index (``Index`` brings it up to date and mixes this in)."""
+
+    con: sqlite3.Connection
+
+    def search(self, query: str, limit: int = 10, kinds: Iterable[str] | None = None) -> list[Hit]:
+        """Ranked hits for ``query``: routes fused by reciprocal rank (k = 60), no time decay."""
+        return self.rank(query, limit, kinds)
+
+    def rank(
+        self, query: str, limit: int = 10, kinds: Iterable[str] | None = None, *, decay: Decay | None = None
+    ) -> list[Hit]:
+        """Like ``search``, with optional time decay."""
+        return self.fused(self.routes(query, limit, kinds, decay=decay), limit)
+
+    def routes(
+        self, query: str, limit: int = 10, kinds: Iterable[str] | None = None, *, decay: Decay | None = None
+    ) -> list[tuple[float, list[int]]]:
+        """The weighted ranked row lists that ``query`` fuses from, for callers that add routes of their own."""
+        plan = plan_query(query)
+        if plan.empty or limit <= 0:
+            return []
+        return self._routes(plan, tuple(kinds) if kinds else (), route_depth(limit), decay)
+
+    def fused(self, routes: Iterable[tuple[float, Sequence[int]]], limit: int) -> list[Hit]:
+        """The best ``limit`` distinct hits of the routes fused by reciprocal rank."""
+        if limit <= 0:
+            return []
+        return self._hits(fuse(routes), limit)
+
+    def _routes(
+        self, plan: QueryPlan, kinds: tuple[str, ...], depth: int, decay: Decay | None
+    ) -> list[tuple[float, list[int]]]:
+        """One ranked list of row ids per way of matching the query."""
+        if decay is not None:
+            self.con.create_function("recency", 1, _cached(decay.factor), deterministic=True)
+        routes: list[tuple[float, list[int]]] = []
+        if plan.words:
+            expr = fts.any_of(plan.words)
+            routes.append((ROUTE_WEIGHTS["words"], self._match("docs_words", expr, kinds, depth, decay)))
+            for name, expr in _proximity(plan):
+                routes.append((ROUTE_WEIGHTS[name], self._match("docs_words", expr, kinds, depth, decay)))
+        if plan.identifiers:
+            expr = fts.any_of(plan.identifiers)
+            routes.append((ROUTE_WEIGHTS["identifier"], self._match("docs_words", expr, kinds, depth, decay)))
+        for run in plan.cjk_long:
+            routes.append((ROUTE_WEIGHTS["cjk"], self._match("docs_tri", fts.phrase(run), kinds, depth, decay)))
+            if len(run) >= 4:
+                # documents sharing most of the run's trigrams: other word forms, partial overlap
+                grams = fts.any_of(fts.trigrams(run))
+                routes.append((ROUTE_WEIGHTS["cjk_fuzzy"], self._match("docs_tri", grams, kinds, depth, decay)))
+        for run in plan.compounds:
+            routes.append((ROUTE_WEIGHTS["compound"], self._match("docs_tri", fts.phrase(run), kinds, depth, decay)))
+        for run in plan.cjk_short:
+            routes.append((ROUTE_WEIGHTS["cjk"], self._like(run, kinds, depth, decay)))
+        return [r for r in routes if r[1]]
+
+    def _kind_clause(self, kinds: tuple[str, ...], alias: str = "d") -> tuple[str, list[str]]:
+        if not kinds:
+            return "", []
+        return f" AND {alias}.kind IN ({','.join('?' * len(kinds))})", list(kinds)
+
+    def _match(
+        self, table: str, expr: str, kinds: tuple[str, ...], depth: int, decay: Decay | None = None
+    ) -> list[int]:
+        clause, params = self._kind_clause(kinds)
+        score = f"bm25({table}) * recency(d.date)" if decay is not None else f"bm25({table})"
+        sql = (
+            f"SELECT f.rowid FROM {table} f JOIN docs d ON d.rowid=f.rowid "
+            f"WHERE {table} MATCH ?{clause} ORDER BY {score}, f.rowid LIMIT ?"
+        )
+        try:
+            return [r for (r,) in self.con.execute(sql, [expr, *params, depth])]
+        except sqlite3.OperationalError:
+            return []  # a term FTS5 still refuses is a term with no hits, never an error
+
+    def _like(self, run: str, kinds: tuple[str, ...], depth: int, decay: Decay | None = None) -> list[int]:
+        # trigram cannot index runs shorter than 3 characters, so they fall back to LIKE;
+        # shorter texts first (the term weighs more in them), scaled by decay like a score
+        clause, params = self._kind_clause(kinds)
+        pattern = fts.like_pattern(run)
+        order = "length(d.text) / recency(d.date)" if decay is not None else "length(d.text)"
+        sql = f"SELECT d.rowid FROM docs d WHERE d.text LIKE ? ESCAPE '\\'{clause} ORDER BY {order}, d.rowid LIMIT ?"
+        return [r for (r,) in self.con.execute(sql, [pattern, *params, depth])]
+
+    def _hits(self, ranked: list[tuple[int, float]], limit: int) -> list[Hit]:
+        """The first ``limit`` distinct hits: one logical chunk counts once."""
+        hits: list[Hit] = []
+        seen: set[tuple[str, ...]] = set()
+        batch = max(limit * 2, 20)
+        for start in range(0, len(ranked), batch):
+            part = ranked[start : start + batch]
+            ids = [rowid for rowid, _ in part]
+            rows = {
+                r[0]: r
+                for r in self.con.execute(
+                    "SELECT rowid, text, kind, ref, date, meta, source FROM docs "
+                    f"WHERE rowid IN ({','.join('?' * len(ids))})",
+                    ids,
+                )
+            }
+            for rowid, score in part:
+                row = rows.get(rowid)
+                if not row:
+                    continue
+                hit = Hit(row[1], round(score, 6), row[2], row[3], row[4], json.loads(row[5]), row[6])
+                keys = _identity(hit)
+                if seen.intersection(keys):
+                    continue
+                seen.update(keys)
+                hits.append(hit)
+                if len(hits) >= limit:
+                    return hits
+        return hits
+
+
+def _proximity(plan: QueryPlan) -> list[tuple[str, str]]:
+    """Phrase and proximity routes: the query's words in order, and all its content words near each other."""
+    exprs: list[tuple[str, str]] = []
+    if len(plan.sequence) >= 2:
+        exprs.append(("phrase", fts.phrase(" ".join(plan.sequence))))
+    if len(plan.words) >= 2:
+        group = " ".join(fts.phrase(w) for w in plan.words)
+        exprs.append(("near", f"NEAR({group}, {NEAR_DISTANCE * (len(plan.words) - 1)})"))
+    return exprs
+
+
+def _identity(hit: Hit) -> list[tuple[str, ...]]:
+    """Keys under which two hits are the same thing: the record, or one chunk of one session read twice."""
+    keys: list[tuple[str, ...]] = [("ref", hit.kind, hit.ref)]
+    session = str(hit.meta.get("session", ""))
+    if hit.kind == "chunk" and session:
+        keys.append(("at", session, str(hit.meta.get("line", "")), str(hit.meta.get("timestamp", ""))))
+        keys.append(("text", session, hashlib.sha1(hit.text.encode("utf-8")).hexdigest()))
+    return keys
+
+
+def _cached(func: Callable[[str], float]) -> Callable[[str], float]:
+    memo: dict[str, float] = {}
+
+    def call(value: str) -> float:
+        found = memo.get(value)
+        if found is None:
+            found = memo[value] = func(value)
+        return found
+
+    return call

@@ -1,0 +1,303 @@
+"""Bringing the index up to date with the store's files: the rebuildable shadow.
+
+Rows are keyed by content hash; each source file is re-read only when its size, mtime or
+inode changed (an append-only log only from where the last sync stopped, while its head is
+unchanged), and rows whose source vanished go by set difference. A corrupt file or one of
+another schema version is rebuilt from the sources.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from ..model import SqliteTooOld
+from ..text import identifier_words
+from .prompt import signature
+from .schema import DDL, SCHEMA_VERSION, drop_all
+from .search import Searcher
+
+# A source file and how one of its records becomes an index row (None: not indexed).
+RowMaker = Callable[[dict[str, Any]], "Row | None"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One searchable document: an atom, a past-session chunk, or an adopted claim."""
+
+    kind: str  # atom | chunk | claim
+    ref: str  # the record's own id
+    text: str
+    date: str  # ISO timestamp from the record ("" → the source file's mtime is used)
+    meta: dict[str, Any] = field(default_factory=dict)
+    claim: str = ""  # an atom's claim key text (derived from ``text``, so not part of the row id)
+    terms: str = ""  # an atom's content terms for prompt recall, space-separated (derived from ``text`` too)
+
+    @property
+    def row_id(self) -> str:
+        body = json.dumps([self.kind, self.ref, self.text, self.date, self.meta], sort_keys=True, ensure_ascii=False)
+        return hashlib.sha1(body.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file that feeds the index; ``append_only`` lets a sync read just the new tail."""
+
+    name: str  # stable key in the index (e.g. "atoms", "L2")
+    path: Path
+    make_row: RowMaker
+    append_only: bool = False
+
+
+def check_sqlite() -> None:
+    """Raise SqliteTooOld unless this SQLite has FTS5 with the trigram tokenizer."""
+    if sqlite3.sqlite_version_info < (3, 34, 0):
+        raise SqliteTooOld(
+            f"SQLite {sqlite3.sqlite_version} is too old: FTS5's trigram tokenizer needs 3.34+; "
+            "use a Python built against a newer SQLite (e.g. python.org or a current distribution build)"
+        )
+    try:
+        con = sqlite3.connect(":memory:")
+        con.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram')")
+        con.close()
+    except sqlite3.Error as exc:
+        raise SqliteTooOld(f"this SQLite ({sqlite3.sqlite_version}) lacks FTS5 with trigram: {exc}") from exc
+
+
+_HEAD_BYTES = 4096
+
+
+class Index(Searcher):
+    """One SQLite database shadowing the given sources."""
+
+    def __init__(self, path: Path | str, sources: Iterable[Source]) -> None:
+        self.path = Path(path) if str(path) != ":memory:" else None
+        self.sources = {s.name: s for s in sources}
+        self.con = self._open(str(path))
+
+    # -- opening, with a corrupt file rebuilt from its sources
+    def _open(self, target: str) -> sqlite3.Connection:
+        try:
+            return self._connect(target)
+        except sqlite3.DatabaseError:
+            if self.path is None:
+                raise
+            self._discard_files()
+            return self._connect(target)
+
+    def _connect(self, target: str) -> sqlite3.Connection:
+        con = sqlite3.connect(target, timeout=30.0, isolation_level=None, check_same_thread=False)
+        try:
+            con.execute("PRAGMA busy_timeout=30000")
+            if target != ":memory:":
+                with contextlib.suppress(sqlite3.OperationalError):
+                    con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=NORMAL")
+            version = None
+            with contextlib.suppress(sqlite3.OperationalError):
+                found = con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                version = found[0] if found else None
+            if version != SCHEMA_VERSION:
+                con.executescript(drop_all())
+                con.executescript(DDL)
+                con.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            con.execute("SELECT count(*) FROM sources").fetchone()
+        except sqlite3.DatabaseError:
+            con.close()
+            raise
+        return con
+
+    def _discard_files(self) -> None:
+        assert self.path is not None
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(str(self.path) + suffix)
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.con.close()
+
+    def __enter__(self) -> "Index":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- keeping up with the sources
+    def sync(self) -> dict[str, int]:
+        """Bring the index up to date with its sources; cheap when nothing changed."""
+        counts = {"added": 0, "removed": 0}
+        known = {name: (sig, offset, head) for name, _p, sig, offset, head in self.con.execute("SELECT * FROM sources")}
+        for stale in set(known) - set(self.sources):
+            counts["removed"] += self._drop_source(stale)
+        for source in self.sources.values():
+            added, removed = self._sync_source(source, known.get(source.name))
+            counts["added"] += added
+            counts["removed"] += removed
+        return counts
+
+    def rebuild(self) -> dict[str, int]:
+        """Forget what was synced and re-read every source; unchanged rows stay (same hash)."""
+        self.con.execute("DELETE FROM sources")
+        return self.sync()
+
+    def _drop_source(self, name: str) -> int:
+        with self._write():
+            removed = self.con.execute("DELETE FROM docs WHERE source=?", (name,)).rowcount
+            self.con.execute("DELETE FROM sources WHERE name=?", (name,))
+        return removed
+
+    def _sync_source(self, source: Source, known: tuple[str, int, str] | None) -> tuple[int, int]:
+        sig = _signature(source.path)
+        if known and known[0] == sig:
+            return 0, 0  # the cheap path: one stat, no lock
+        if sig is None and not known:
+            return 0, 0
+        # Read the source inside the write transaction: a view read before taking the lock could be
+        # older than what another process committed meanwhile, and would delete its rows.
+        with self._write():
+            found = self.con.execute("SELECT sig, offset, head FROM sources WHERE name=?", (source.name,)).fetchone()
+            known = (found[0], found[1], found[2]) if found else None
+            sig = _signature(source.path)
+            if sig is None:
+                # missing, or unusable (a file where a folder should be, no permission): its rows go
+                removed = self.con.execute("DELETE FROM docs WHERE source=?", (source.name,)).rowcount if known else 0
+                self.con.execute("DELETE FROM sources WHERE name=?", (source.name,))
+                return 0, max(removed, 0)
+            if known and known[0] == sig:
+                return 0, 0
+            try:
+                rows, offset, grew, head = self._read_source(source, known)
+            except OSError:
+                return 0, 0  # unreadable right now: keep what is indexed, try again next time
+            added = self._insert(source.name, rows, _mtime_iso(source.path))
+            removed = 0
+            if not grew:
+                keep = {row.row_id for row in rows}
+                stale = [
+                    (rid,)
+                    for (rid,) in self.con.execute("SELECT id FROM docs WHERE source=?", (source.name,))
+                    if rid not in keep
+                ]
+                self.con.executemany("DELETE FROM docs WHERE id=?", stale)
+                removed = len(stale)
+            self.con.execute(
+                "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)", (source.name, str(source.path), sig, offset, head)
+            )
+        return added, removed
+
+    def _read_source(self, source: Source, known: tuple[str, int, str] | None) -> tuple[list[Row], int, bool, str]:
+        """The rows to add (only the new tail of an append-only file that grew), where reading stopped."""
+        with open(source.path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            prior_offset = known[1] if known else 0
+            grew = (
+                source.append_only
+                and known is not None
+                and 0 < prior_offset <= size
+                and known[2] == _head_of(handle, prior_offset)
+            )
+            start = prior_offset if grew else 0
+            handle.seek(start)
+            rows, offset = _read_rows(handle, source.make_row, start)
+            head = _head_of(handle, offset)
+        return rows, offset, grew, head
+
+    def _insert(self, source_name: str, rows: list[Row], fallback_date: str) -> int:
+        cursor = self.con.executemany(
+            "INSERT OR IGNORE INTO docs(id, source, kind, ref, date, text, meta, claim, terms, session, extra) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                (r.row_id, source_name, r.kind, r.ref, r.date or fallback_date, r.text,
+                 json.dumps(r.meta, ensure_ascii=False, sort_keys=True), r.claim, r.terms,
+                 str(r.meta.get("session") or "") if r.claim else "", " ".join(identifier_words(r.text)))
+                for r in rows
+            ),
+        )
+        return max(cursor.rowcount, 0)  # trigger writes are not counted here
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        self.con.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        self.con.execute("COMMIT")
+
+    def set_contested(self, keys: Iterable[str], signature: str | None) -> None:
+        """Copy the claim keys of ``L1/contested.json`` (whose signature is given) for the prompt hook.
+
+        The hook trusts the table only while the file still has that signature; otherwise it
+        reads the file itself, so a stale or emptied table can never hide a contradiction.
+        """
+        with self._write():
+            self.con.execute("DELETE FROM contested")
+            self.con.executemany("INSERT OR IGNORE INTO contested VALUES (?)", ((k,) for k in keys))
+            self.con.execute("INSERT OR REPLACE INTO meta VALUES ('contested', ?)", (signature or "",))
+
+    def contested_signature(self) -> str:
+        found = self.con.execute("SELECT value FROM meta WHERE key='contested'").fetchone()
+        return str(found[0]) if found else ""
+
+    # -- reading
+    def count(self, kind: str | None = None) -> int:
+        if kind:
+            return int(self.con.execute("SELECT count(*) FROM docs WHERE kind=?", (kind,)).fetchone()[0])
+        return int(self.con.execute("SELECT count(*) FROM docs").fetchone()[0])
+
+    def has(self, kind: str, ref: str) -> bool:
+        """Whether a row of this kind and record id is indexed."""
+        found = self.con.execute("SELECT 1 FROM docs WHERE ref=? AND kind=? LIMIT 1", (ref, kind)).fetchone()
+        return found is not None
+
+    def rows_of(self, kind: str) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """Every ``(ref, text, meta)`` of one kind, for candidate lookups."""
+        for ref, text, meta in self.con.execute("SELECT ref, text, meta FROM docs WHERE kind=?", (kind,)):
+            yield ref, text, json.loads(meta)
+
+
+
+def _read_rows(handle: Any, make_row: RowMaker, start: int) -> tuple[list[Row], int]:
+    rows: list[Row] = []
+    offset = start
+    for raw in handle:
+        if not raw.endswith(b"\n"):
+            break  # a record still being written is read by the next sync
+        offset += len(raw)
+        try:
+            record = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(record, dict):
+            row = make_row(record)
+            if row is not None:
+                rows.append(row)
+    return rows, offset
+
+
+def _head_of(handle: Any, upto: int) -> str:
+    handle.seek(0)
+    return hashlib.sha1(handle.read(min(upto, _HEAD_BYTES))).hexdigest()
+
+
+def _signature(path: Path) -> str | None:
+    """Size, mtime and inode of a source file; None when it is missing or cannot be used."""
+    return signature(str(path))
+
+
+def _mtime_iso(path: Path) -> str:
+    from datetime import datetime, timezone
+
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return ""
+    return datetime.fromtimestamp(mtime, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,83 @@
+"""What a marker rule is, and the few text facts every rule table shares.
+
+Kept apart from the engine so the per-language tables can build rules without importing the
+engine that runs them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..text import HAN, HIRAGANA, KATAKANA
+
+KIND_PRIORITY: tuple[str, ...] = ("correction", "failure", "lesson", "preference", "instruction")
+EVERYTHING: frozenset[str] = frozenset(KIND_PRIORITY)
+
+MAX_SENTENCE_CHARS = 300  # longer "sentences" are pasted prose, not something typed
+
+I = re.IGNORECASE
+
+Guard = Callable[[str, re.Match[str]], bool]  # extra check on a match: (sentence, match)
+Reverser = Callable[[str, re.Match[str]], str]  # the claim a reversal revokes: (sentence, match)
+
+
+@dataclass(frozen=True)
+class MarkerRule:
+    """One marker rule: a stable id, the kind it yields, and how it is recognised.
+
+    ``cue`` lists, ``|``-separated, lower-case words one of which must occur for
+    ``pattern`` to match; all cues together are the prefilter run on every turn (plain
+    substring tests: far cheaper than any regex over a long pasted turn).
+
+    ``claim`` says whether the words after the match must carry a claim: ``"none"``
+    (the sentence is the claim), ``"after"`` (in the same sentence) or
+    ``"after_or_next"`` (or in the next one: "That's wrong. The port is 5432.").
+
+    A pattern with a group named ``claim`` keeps only that clause of the sentence ("Fix the
+    header and note in CLAUDE.md that UI strings go through i18n" keeps the rule, not the
+    task). ``reverses`` gives, for a reversal ("don't X anymore"), the claim it revokes in its
+    positive wording ("X"), from the person's sentence and the match.
+    """
+
+    rule_id: str
+    kind: str
+    lang: str
+    cue: str
+    pattern: re.Pattern[str]
+    claim: str = "none"
+    guard: Guard | None = None  # extra check: (sentence, match)
+    description: str = ""
+    reverses: Reverser | None = None
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        return tuple(self.cue.split("|"))
+
+    def matches(self, sentence: str) -> re.Match[str] | None:
+        """The rule's match in a (masked) sentence, guard included; None when it does not fire."""
+        lowered = sentence.lower()
+        if not any(k in lowered for k in self.keywords):
+            return None
+        m = self.pattern.search(sentence)
+        if m is None or (self.guard is not None and not self.guard(sentence, m)):
+            return None
+        return m
+
+
+_KANA_RE = re.compile(f"[{HIRAGANA}{KATAKANA}]")
+_HAN_RE = re.compile(f"[{HAN}]")
+
+
+def lang_of(sentence: str) -> str:
+    """en / ja / zh by script: any kana is Japanese, other Han is Chinese."""
+    if _KANA_RE.search(sentence):
+        return "ja"
+    if _HAN_RE.search(sentence):
+        return "zh"
+    return "en"
+
+
+# trailing punctuation, laughter and emoji: cut before a sentence ending is read
+TRAIL_RE = re.compile(r"[\s.!。！~〜…)\]\"'\u201d」』w笑]+$|\s*[\U0001F300-\U0001FAFF\u2600-\u27bf]+$")

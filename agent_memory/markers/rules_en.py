@@ -1,0 +1,794 @@
+"""English marker rules, and the English vetoes and claim check the engine applies.
+
+The vetoes run on every sentence, whatever its language: English question words, hedges and
+"for now" show up inside Japanese and Chinese turns as well.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
+from .rule import I as _I
+
+__all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
+
+_TRAIL_RE = TRAIL_RE
+
+# ---------------------------------------------------------------------------- vetoes
+
+_EN_QUESTION_RE = re.compile(
+    r"\?\W*$|^\W*(?:(?:ok|okay|so|and|but|also|hey|hmm|then|btw)\s*,?\s+)*"
+    r"(?:should|shall|do|does|did|can|could|would|will|is|are|was|were|am|have|has|may|"
+    r"why|what(?!\s+(?:i|we)\s+(?:just\s+)?(?:learned|found\s+out)\b)|how|where|which|who|whom|whose|"
+    r"isn't|aren't|don't|doesn't|won't|wouldn't|"
+    r"shouldn't|can't|couldn't)\s+(?:we|i|you|it|they|this|that|there|he|she|the|a|an|my|"
+    r"our|your|these|those|all|any)\b",
+    _I,
+)
+_EN_HEDGE_RE = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|might|may\s+(?:be|want|need|have)|i\s+think|i\s+guess|"
+    r"i\s+suppose|i\s+feel\s+like|i'?m\s+not\s+sure|not\s+sure|unsure|i\s+wonder|wondering|"
+    r"could|kind\s+of|kinda|sort\s+of|seems?\s+(?:like|to)|i\s+believe|it\s+appears|"
+    r"presumably|arguably|in\s+theory|(?:un)?likely|hopefully|i'?m\s+guessing|not\s+certain|if\s+possible|"
+    r"if\s+you\s+can|would\s+be\s+(?:nice|good|great|better|ideal)|"
+    r"it'?d\s+be\s+(?:nice|good|great|better|ideal)|i\s+wish|not\s+100%|iirc|afaik)\b",
+    _I,
+)
+_EN_ONE_OFF_RE = re.compile(
+    r"\b(?:just\s+this\s+once|this\s+once|for\s+now|for\s+the\s+(?:time\s+being|moment)|"
+    r"this\s+time|temporar(?:y|ily)|for\s+today|today(?<!learned\stoday)|tonight|right\s+now|"
+    r"just\s+for\s+(?:this|now|the\s+demo)|only\s+(?:for\s+)?this\s+(?:once|time|pr|task|one|branch|commit)|"
+    r"for\s+this\s+(?:pr|task|ticket|commit|one|session|demo|run|release|sprint|change)|"
+    r"in\s+this\s+(?:pr|session|task|commit|ticket|sprint)|"
+    r"until\s+(?:we|i|the|it|next|further\s+testing)|yet|at\s+the\s+moment|currently|"
+    r"for\s+the\s+next\s+(?:hour|few|couple|day|week))\b",
+    _I,
+)
+_EN_NEGATED_RE = re.compile(
+    r"\b(?:never\s*mind|nevermind|nvm|scratch\s+that|"
+    r"(?<!n't\s)(?<!not\s)(?<!never\s)forget\s+(?:it|that|about\s+(?:it|that))\b(?!\s+\w+\s+(?:is|are))|"
+    r"ignore\s+(?:that|this|what\s+i\s+said|my\s+(?:last|previous))|disregard|cancel\s+that|"
+    r"doesn'?t\s+matter|not\s+(?:always|necessarily|every\s+time)|(?:isn'?t|aren'?t|doesn'?t|"
+    r"don'?t|won'?t|didn'?t|wasn'?t)\s+always|not\s+a\s+(?:hard\s+)?rule|no\s+need\s+to\s+always|"
+    r"(?:that'?s|it'?s)\s+(?:fine|ok|okay)\s+(?:either\s+way|as\s+is))\b",
+    _I,
+)
+_EN_REPORTED_RE = re.compile(
+    r"(?:\b(?:he|she|they|someone|somebody|people|everyone|it|the\s+(?:docs?|documentation|"
+    r"readme|guide|article|blog|post|tutorial|error(?:\s+message)?|message|log|linter|compiler|"
+    r"reviewer|bot|ticket|issue|spec|manual|comment|book|team|lead|manager|boss|client|"
+    r"customer|pm|output|warning|changelog|assistant|model|ai|agent|llm)|my\s+(?:boss|manager|"
+    r"lead|colleague|coworker|co-worker|teammate|friend|team)|(?-i:(?!You\b|We\b|As\b)[A-Z][a-z]+))"
+    r"\s+(?:said|says|told\s+(?:me|us)|tells\s+(?:me|us)|wrote|writes|mentioned|claims?|"
+    r"claimed|suggested|suggests|insists?|insisted|recommends?|recommended|thinks|"
+    r"thought)\b|\baccording\s+to\b|\b(?:i|we)\s+(?:was|were)\s+told\b|"
+    r"\bi\s+(?:heard|read)\s+(?:that|somewhere|online)\b|\bquote\s*:|\bquoting\b|"
+    r"\bthe\s+(?:agent|assistant|model|ai|bot)'?s?\s+(?:reply|answer|response|suggestion)\b)",
+    _I,
+)
+_EN_HYPOTHETICAL_RE = re.compile(
+    r"^\W*(?:what\s+if|suppose|supposing|imagine|hypothetically|in\s+theory|had\s+we|were\s+we)\b"
+    r"|^\W*(?:(?:and|but|so|also)\s+)?(?:if|even\s+if|unless)\b.*\b(?:would|could|might|'d|did|were|had)\b"
+    r"|\bwould\s+(?:have|be)\b.*\bif\b",
+    _I,
+)
+_EN_ASSISTANT_RE = re.compile(
+    r"^\W*(?:(?:sure|certainly|absolutely|of\s+course|understood|great|got\s+it|noted|"
+    r"will\s+do|you'?re\s+(?:absolutely\s+)?right|good\s+catch|thanks?(?:\s+you)?)[!,.\s]+)*"
+    r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|i'?ve|i\s+have|let\s+me|here'?s|here\s+is|"
+    r"i'?d\s+be\s+happy|i\s+apologi[sz]e|i\s+understand|i\s+now\s+understand|i\s+can\s+see|"
+    r"i\s+see\s+that|i\s+notice[sd]?|i\s+found|i\s+checked)\b",
+    _I,
+)
+_EN_I_WILL_RE = re.compile(r"\b(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+shall)\b", _I)
+
+# ------------------------------------------------------------------------ claim check
+
+_EN_CLAIM_RE = re.compile(
+    r"\b(?:is|are|was|were|isn't|aren't|should|must|needs?|uses?|lives?|runs?|goes|belongs|"
+    r"means|instead|not|only|never|always|has|have|it's|that's|they're|there's|"
+    r"we|listens|points|targets?|defaults?|returns?|expects?|requires?)\b|\b\w+'s\b|\d",
+    _I,
+)
+_EN_EMPTY_CLAIM_RE = re.compile(
+    r"^\W*(?:(?:it|that|this)(?:'s|\s+is)\s+(?:fine|ok|okay|good|great|perfect|correct|right|"
+    r"alright|done|enough|not\s+needed|not\s+necessary|unnecessary|not\s+a\s+problem|no\s+problem|"
+    r"what\s+i\s+(?:want|meant|asked))\b|let'?s\b|please\b|can\s+you\b|could\s+you\b|"
+    r"(?:try|do|redo|fix|revert|undo|change|go|start|stop)\b)",
+    _I,
+)
+# ----------------------------------------------------------------------- rules (en)
+
+# clause-opening filler an imperative may follow: "Also, please always ..."
+_LEAD = (
+    r"(?:^|[,;:—–]\s*|\s[-–—]\s+|\(\s*)"
+    r"(?:(?:please|pls|plz|and|also|but|so|then|ok|okay|oh|hey|just|again|seriously|"
+    r"remember\s+to|make\s+sure\s+(?:to|you|we|that\s+you)|be\s+sure\s+to|ensure\s+(?:you|we)|"
+    r"try\s+to|you\s+should|we\s+should|you\s+must|we\s+must|let'?s|let\s+us)\s*,?\s+)*"
+)
+_FAIL_WORDS = (
+    r"fails?|failed|failing|crash(?:es|ed)?|breaks?|broke|errors?|hangs?|hung|times?\s+out|"
+    r"timed\s+out|throws?|threw|dies|died"
+)
+_ALWAYS_BAD_NEXT = (
+    r"(?:been|be\s+(?:the\s+)?(?:case|like|same)|the|a|an|this|that|these|those|there|same|so|"
+    r"like|on|off|has|have|had|was|were|is|are|am|seems?|seemed|happens?|happened|gets?\s+stuck|"
+    r"got|fails?|failed|failing|crash(?:es|ed)?|breaks?|broke|errors?|hangs?|hung|times?\s+out|"
+    r"timed\s+out|throws?|threw|dies|died|appreciate|love|loved|liked?|enjoy|forget|forgets|forgot|"
+    r"wanted|thought|knew|felt|did|does|used\s+to|will|would|can|could|here|there|welcome|"
+    r"available|true|false|null|none|\d)\b"
+)
+# "X should always ...": after a modal only a few words show it is not a rule
+_MODAL = (
+    r"\b(?:should|must|shall|need\s+to|needs\s+to|have\s+to|has\s+to|ought\s+to|"
+    r"make\s+sure\s+(?:to|you|we|it|that)|be\s+sure\s+to|ensure\s+(?:you|we|it|that)|"
+    r"remember\s+to)\s+"
+)
+_MODAL_BAD_NEXT = (
+    r"(?:been|be\s+the\s+case|be\s+reached|happen|occur|have\s+to|need\s+to|the|a|an|"
+    + _FAIL_WORDS
+    + r"|\d)\b"
+)
+# "we always ...", "let's always ...": a habit unless the verb says otherwise
+_WE = r"\b(?:let'?s|let\s+us|we|please)\s+"
+_NEVER_BAD_NEXT = (
+    r"(?:mind|been|ending|the|a|an|this|that|seen|heard|knew|know|thought|worked|works|"
+    r"happened|happens|did|does|was|were|is|are|had|has|finish(?:es|ed)?|got|gets|used\s+to|"
+    r"ever\s+mind|really|actually|said|asked|told|received|returns?|loads?|shows?|"
+    r"completes?|completed|ends?|stops?|gonna|going|will|would|could|can|again|have\s+to|"
+    r"need\s+to|happens?|occurs?|\d)\b"
+)
+_IMPERATIVE = (
+    r"(?:add|apply|ask|avoid|await|back\s+up|base|be|bump|build|call|cd|check|clean|close|commit|"
+    r"compile|confirm|create|declare|default|define|delete|deploy|describe|document|"
+    r"double-check|drop|ensure|escape|explain|export|fetch|follow|format|generate|give|go|"
+    r"handle|ignore|import|include|install|keep|label|leave|let|lint|link|log|make|mark|"
+    r"mention|merge|migrate|move|name|notify|open|pass|pin|ping|prefer|prefix|print|pull|push|"
+    r"put|read|rebase|rebuild|regenerate|reference|remove|rename|reply|report|request|rerun|"
+    r"re-run|respond|restart|return|review|run|save|send|set|show|sign|skip|sort|source|"
+    r"specify|split|squash|start|stick|stop|store|suffix|switch|tag|target|tell|test|treat|"
+    r"type|update|upgrade|use|validate|verify|wait|wrap|write|answer|activate|attach|cache|"
+    r"cite|clear|comment|copy|cover|disable|enable|end|exclude|expose|fix|flag|freeze|get|"
+    r"group|hide|kill|limit|list|load|lock|lower|mock|note|order|parse|patch|place|post|"
+    r"protect|prune|quote|raise|record|reduce|refactor|refresh|register|reject|release|"
+    r"reload|replace|reset|resolve|restore|retry|reuse|revert|rotate|scan|search|seed|ship|"
+    r"simplify|snapshot|stage|strip|submit|summari[sz]e|sync|trim|truncate|upload|vendor|warn|"
+    r"watch|work|rebuild|don'?t|do\s+not|never|always|make\s+sure|please|no)\b"
+)
+
+RULES: list[MarkerRule] = []
+
+
+def _en(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
+        guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
+    RULES.append(
+        MarkerRule(rule_id, kind, "en", cue, re.compile(pattern, _I), claim, guard, description, reverses)
+    )
+
+
+_FAIL_VERB = (
+    r"(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|break(?:s|ing)?|broke|error(?:s|ed)?(?:\s+out)?|"
+    r"throws?(?:\s+an?\s+\w+)?|panic(?:s|ked)?|segfaults?|hangs?|hung|freezes?|froze|"
+    r"times?\s+out|timed\s+out|dies|died|blows?\s+up|explodes?|ooms?|oom-?kills?|goes\s+red|"
+    r"flatlines|deadlocks?|returns\s+(?:a\s+|an\s+)?(?:500|502|503|504|404|401|403|error|errors|"
+    r"nan|null|none|undefined|empty)|exits?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]\d*|"
+    r"(?:is|are|comes?\s+back|turns?)\s+(?:red|broken|empty)|gets?\s+killed|segv)"
+)
+# a negator or modal right before the failure verb: "doesn't always fail", "should fail"
+_FAIL_NEGATED_RE = re.compile(
+    r"\b(?:should|must|to|can|can't|cannot|could|would|might|may|won'?t|don'?t|doesn'?t|didn'?t|"
+    r"isn'?t|aren'?t|wasn'?t|not|never|make\s+it|let\s+it)\s+(?:\w+\s+)?(?:always\s+|consistently\s+|\w+ly\s+)?$",
+    _I,
+)
+_FAIL_NOT_RE = re.compile(
+    r"\b(?:sometimes|occasionally|intermittent(?:ly)?|flaky|flakes|flaking|randomly|"
+    r"once\s+in\s+a\s+while|now\s+and\s+then|some\s+of\s+the\s+time|rarely|"
+    r"fail[-\s]fast|fail[-\s]safe|fails?\s+(?:gracefully|loudly|fast|early|closed|open))\b"
+    # "write a test that always fails": the spec of something to build, not a report
+    r"|\b(?:a|an|one)\s+(?:\w+\s+){0,2}that\s+(?:always|consistently|reliably)\s+" + _FAIL_VERB + r"\b",
+    _I,
+)
+
+
+def _fail_ok(sentence: str, m: re.Match[str]) -> bool:
+    if _FAIL_NOT_RE.search(sentence):
+        return False
+    verb = _FAIL_VERB_RE.search(sentence, m.start())
+    at = verb.start() if verb is not None and verb.start() < m.end() else m.start()
+    return not _FAIL_NEGATED_RE.search(sentence[max(0, at - 40) : at])
+
+
+_FAIL_VERB_RE = re.compile(r"\b" + _FAIL_VERB + r"\b", _I)
+
+
+_STILL_BROKEN_RE = re.compile(
+    r"\b(?:still|again|there'?s|there\s+is|there\s+are|line\s+\d+|errors?|fails?|failing|failed|broken|red|"
+    r"crash(?:es|ed|ing)?|doesn'?t\s+work|not\s+working|same\s+(?:issue|problem|error))\b",
+    _I,
+)
+
+# correction
+_en(
+    "en.correction.wrong", "correction",
+    "wrong|incorrect|not right|not correct|not true|not accurate|not quite|not how|mistaken|inaccurate|backwards",
+    r"^\W*(?:(?:no+|nope|nah|hmm+|uh|um|wait|hold\s+on|oh|sorry)\s*[,.!—–-]*\s+)*"
+    r"(?:(?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|your\s+\w+\s+is|"
+    r"that\s+(?:part|assumption|claim|statement)\s+is)\s+(?:(?:all|completely|totally|still|just|"
+    r"simply|actually|definitely|not\s+quite|a\s+bit)\s+)?(?:wrong|incorrect|not\s+(?:right|correct|"
+    r"true|accurate|how\s+(?:it|this|that)\s+works)|mistaken|inaccurate|backwards)"
+    r"|you\s+(?:got|have)\s+(?:it|that|this)\s+(?:wrong|backwards)|(?:wrong|incorrect|not\s+quite))\b",
+    claim="after_or_next",
+    description="'that's wrong / not right' followed by the corrected claim",
+)
+_en(
+    "en.correction.no", "correction",
+    "no,|no.|no!|no -|no —|no –|no—|no–|nope",
+    r"^[^\w'\"`]*(?:no+|nope)(?:\s*[,.!]+|\s*[—–]+|\s+-+)\s*(?:no\s*[,.!]+\s*)?",
+    claim="after",
+    # "No, there's still an error on line 40" reports the state of the task, it corrects no belief
+    guard=lambda s, m: not _STILL_BROKEN_RE.search(s),
+    description="'No, the default branch is main' — a flat no followed by a claim",
+)
+_en(
+    "en.correction.actually", "correction",
+    r"actually",
+    r"^\W*(?:(?:no|wait|oh|hmm|sorry)\s*[,.!]*\s+)*actually\s*,?\s+"
+    r"(?:it|that|this|they|we|the\s+[\w.\-/` ]{1,40}?|our\s+[\w.\-/ ]{1,40}?|[\w.\-/`]{2,40})\s+"
+    r"(?:should\s+be|is\s+supposed\s+to\s+be|needs\s+to\s+be|has\s+to\s+be|must\s+be|is|are|was|"
+    r"were|'s|'re|uses?|lives?\s+(?:in|under)|runs?\s+on|listens\s+on|targets?|defaults\s+to)\s+"
+    r"(?!(?:fine|ok|okay|good|great|correct|right|done|working|better|worse|pretty|really|"
+    r"quite|not\s+(?:needed|necessary|a\s+problem))\b)\S",
+    description="'Actually it should be X' — a restated fact",
+)
+_en(
+    "en.correction.x_not_y", "correction",
+    ", not|,not|rather than|instead of",
+    r"\b(?:(?:is|are|was|were|should\s+be|must\s+be|needs\s+to\s+be|has\s+to\s+be|it'?s|that'?s|"
+    r"they'?re|we\s+use|it\s+uses|uses|lives\s+(?:in|under)|goes\s+(?:in|under|to|into)|"
+    r"runs\s+on|listens\s+on|targets?|points\s+to|defaults\s+to|i\s+meant|i\s+said|"
+    # the person's own setup: "I'm on fish, not bash", "we run Postgres, not MySQL"
+    r"i'?m\s+(?:on|using|running)|i\s+am\s+(?:on|using|running)|we'?re\s+(?:on|using|running)|"
+    r"(?:i|we)\s+(?:use|run|deploy\s+(?:to|on)|host\s+on|develop\s+on|work\s+on))\s+"
+    r"[^,;.!?]{1,60}?,\s*not"
+    # "instead of" is also how code is described ("it uses X instead of Y"): only after a norm
+    r"|(?:should\s+be|must\s+be|needs\s+to\s+be|has\s+to\s+be|is\s+supposed\s+to\s+be|we\s+use|"
+    r"it'?s|that'?s)\s+[^,;.!?]{1,60}?\s+(?:rather\s+than|instead\s+of))\s+"
+    r"(?!(?:just|only|even|sure|yet|now|always|necessarily|really|quite|working|needed|a\s+problem|"
+    r"that|this|the\s+other\s+way)\b)\S",
+    description="'the port is 5432, not 5433' — a claim set against what it replaces",
+)
+
+# failure
+_en(
+    "en.failure.always_fails", "failure",
+    "always|consistently|reliably|deterministically|invariably|100%|without fail",
+    r"\b(?:always|consistently|reliably|deterministically|invariably|100%\s+of\s+the\s+time|"
+    r"without\s+fail)\s+" + _FAIL_VERB + r"\b",
+    guard=_fail_ok,
+    description="'X always crashes when Y'",
+)
+_en(
+    "en.failure.every_time", "failure",
+    "every|each time|whenever|consistently|reliably|no matter|100%",
+    _FAIL_VERB + r"\b[^.?!]{0,80}?\b(?:every\s+(?:single\s+)?(?:time|run|build|attempt|push|deploy)|"
+    r"each\s+time|on\s+every\s+(?:run|build|push|commit|pr|deploy|ci\s+run|machine|platform)|"
+    r"whenever|100%\s+of\s+the\s+time|consistently|reliably|deterministically|without\s+fail|"
+    r"no\s+matter\s+what)\b"
+    r"|\b(?:every|each)\s+(?:single\s+)?time\s+(?:i|we|you|it|the|a|someone|ci|this)\b[^.?!]{0,80}?\b"
+    + _FAIL_VERB + r"\b",
+    guard=_fail_ok,
+    description="'the e2e job fails every time on macOS', 'every time I run X it hangs'",
+)
+_en(
+    "en.failure.reproducible", "failure",
+    r"reproduc|repro",
+    r"\b(?:100%\s+reproducible|reproducible\s+(?:every\s+time|100%|on\s+every|reliably|"
+    r"consistently)|reliably\s+reproducible|reproduces\s+(?:every\s+time|consistently|reliably|"
+    r"100%|always|on\s+every)|(?:always|consistently|reliably)\s+reproduces|can\s+reproduce\s+"
+    r"(?:it\s+|this\s+)?(?:every\s+(?:single\s+)?time|reliably|consistently|100%)|"
+    r"repros?\s+(?:every\s+time|100%|reliably|consistently))",
+    guard=_fail_ok,
+    description="'100% reproducible', 'reproduces every time'",
+)
+
+# lesson
+_en(
+    "en.lesson.lesson_learned", "lesson",
+    "lesson|takeaway|hard way",
+    r"^\W*(?:(?:ok|okay|so|well|big|important)\s*,?\s+)?(?:lessons?\s+learned|the\s+lesson(?:\s+here)?\s+(?:is|was)|"
+    r"lesson|(?:key\s+)?takeaway|learned\s+the\s+hard\s+way|hard[-\s]won\s+lesson)\s*"
+    r"(?:[:—–-]|that\b|,)\s*"
+    r"|\blearned\s+(?:that\s+)?the\s+hard\s+way\s*(?:that\b|[:,—–-])\s*"
+    r"|[,;—–-]\s*lesson\s+learned\W*$",
+    claim="after_or_next",
+    description="'Lesson learned: ...', '..., lesson learned.'",
+)
+_en(
+    "en.lesson.til", "lesson",
+    "til|today i learned|just learned|learned today|learned|found out",
+    r"^\W*(?:(?-i:TIL)|(?-i:T\.I\.L\.?)|today\s+i\s+learned|today\s+i\s+found\s+out|"
+    r"(?:i\s+)?just\s+learned|i\s+learned\s+today|"
+    r"what\s+(?:i|we)\s+(?:just\s+)?(?:learned|found\s+out)(?:\s+today)?(?=\s*[:—–]))\b\s*[:,—–-]?\s*(?:that\s+)?",
+    claim="after_or_next",
+    description="'TIL ...' (upper case only: 'til' is 'until')",
+)
+_en(
+    "en.lesson.gotcha", "lesson",
+    "gotcha|pitfall|footgun|watch out|beware|trap",
+    r"^\W*(?:gotcha|pitfall|footgun|watch\s+out|beware|trap)\s*[:—–]\s*"
+    r"|\b(?:one|a|another|the|big|nasty|known|classic|sneaky|subtle)\s+(?:gotcha|footgun|pitfall|trap)"
+    r"\s*(?:(?:here\s+)?is\b|here\s*[:—–]|with\s+\S+(?:\s+\S+)?\s*(?:is\b|[:—–])|[:—–])\s*",
+    claim="after_or_next",
+    description="'Gotcha: ...' (not 'Gotcha, thanks')",
+)
+_en(
+    "en.lesson.note_to_self", "lesson",
+    "note to self|nb|n.b.|memo|future reference|note for",
+    r"^\W*(?:note\s+to\s+(?:self|future\s+self|myself)|(?-i:NB|N\.B\.)|memo|for\s+future\s+reference|"
+    r"note\s+for\s+(?:the\s+)?future(?:\s+me)?)\s*[:,—–-]\s*",
+    claim="after_or_next",
+    description="'Note to self: ...', 'For future reference, ...'",
+)
+
+_FILLER_WORDS = frozenset("not to it that this so either one them those these".split())
+
+
+def _has_object(sentence: str, m: re.Match[str]) -> bool:
+    """'I'd rather not.' states no preference: something must follow the verb."""
+    words = re.findall(r"[\w`'./-]+", sentence[m.end() :])
+    return len([w for w in words if w.lower() not in _FILLER_WORDS]) >= 2
+
+
+# preference
+_en(
+    "en.preference.prefer", "preference",
+    r"prefer",
+    r"\b(?:i|we)\s+(?:\w+ly\s+|much\s+|do\s+|still\s+)?prefer\b(?!\s+(?:not\s+to\s+)?(?:to\s+)?(?:wait|hold))"
+    r"|\b(?:i|we)'?d\s+(?:much\s+|really\s+|strongly\s+)?prefer\b|\b(?:i|we)\s+would\s+(?:much\s+|really\s+)?prefer\b"
+    r"|\b(?:my|our)\s+(?:strong\s+|personal\s+|general\s+)?preference\s+is\b"
+    r"|" + _LEAD + r"prefer\s+\S.*\b(?:over|to|rather\s+than|instead\s+of)\s+\S",
+    guard=_has_object,
+    description="'I prefer X over Y', 'Prefer X to Y'",
+)
+_en(
+    "en.preference.rather", "preference",
+    r"rather",
+    r"\b(?:i'?d|i\s+would|we'?d|we\s+would)\s+(?:much\s+|really\s+|honestly\s+|always\s+)?rather\b",
+    guard=_has_object,
+    description="'I'd rather X than Y'",
+)
+_en(
+    "en.preference.like_better", "preference",
+    "better|more than|fan of|best",
+    r"\b(?:i|we)\s+(?:really\s+|much\s+|definitely\s+)?(?:like|love)\s+"
+    r"(?!(?:it|this|that|these|those|the\s+new|the\s+old|the\s+first|the\s+second|the\s+last|how|what|"
+    r"your|the\s+way|where)\b)[^.?!]{1,60}?\s+(?:(?:much\s+|a\s+lot\s+|way\s+)?better|more)(?:\s+than\b|\W*$|\s*,)"
+    r"|\bi'?m\s+(?:a\s+|not\s+a\s+)?(?:big\s+|huge\s+)?fan\s+of\b"
+    r"|\b(?:i|we)\s+(?:like|love)\s+(?!(?:it|this|that)\b)[^.?!]{1,40}?\s+(?:the\s+)?best\b",
+    description="'I like X better than Y'",
+)
+
+# instruction
+_en(
+    "en.instruction.always", "instruction",
+    r"always",
+    r"(?:" + _LEAD + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
+    r"|" + _MODAL + r"always\s+(?!" + _MODAL_BAD_NEXT + r")[\w`]"
+    r"|" + _WE + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
+    r"|\balways\s+make\s+sure\b)",
+    description="'Always run X', 'you should always', 'make sure to always', 'we always X'",
+)
+_en(
+    "en.instruction.never", "instruction",
+    "ever|under no circumstances",
+    r"(?:" + _LEAD + r"(?:never(?:\s+ever)?|under\s+no\s+circumstances\s*,?)\s+(?!" + _NEVER_BAD_NEXT + r")[\w`]"
+    r"|" + _MODAL + r"never\s+(?!" + _MODAL_BAD_NEXT + r")[\w`]"
+    r"|" + _WE + r"never\s+(?!" + _NEVER_BAD_NEXT + r")[\w`]"
+    r"|\b(?:don'?t|do\s+not)\s+ever\b|\bnever\s+ever\b)",
+    description="'Never push to main', 'don't ever', 'you should never'",
+)
+_en(
+    "en.instruction.from_now_on", "instruction",
+    "from now|from here|henceforth|from this point|starting now|from today",
+    r"\b(?:from\s+now\s+on|from\s+here\s+on(?:\s+out)?|from\s+this\s+point\s+(?:on|forward)|"
+    r"henceforth|starting\s+now|from\s+today\s+on)\b",
+    description="'From now on, ...'",
+)
+_en(
+    "en.instruction.going_forward", "instruction",
+    "going forward|moving forward|future|next time",
+    r"\b(?:going|moving)\s+forward\b(?!\s+with\b)"
+    r"|" + _LEAD + r"(?:in\s+(?:the\s+)?future|next\s+time|for\s+(?:all\s+)?future\s+(?:work|changes|prs|"
+    r"commits|tasks|sessions))\s*,?\s+(?!(?:we\s+)?(?:might|may|could)\b)\w",
+    description="'Going forward, ...', 'In the future, ...', 'Next time, ...'",
+)
+
+
+def _whenever_guard(sentence: str, m: re.Match[str]) -> bool:
+    return not re.search(
+        r"\bwhenever\s+(?:you(?:'re|\s+are)?\s+(?:ready|free|done|can|get\s+a|have\s+(?:a|time)|"
+        r"want|like|feel)|possible|convenient|it\s+suits)", sentence, _I,
+    )
+
+
+_en(
+    "en.instruction.whenever", "instruction",
+    "whenever|every time|each time|anytime|any time|every single time",
+    r"^\W*(?:(?:also|and|please|ok|okay)\s*,?\s+)*(?:whenever|every\s+(?:single\s+)?time|each\s+time|any\s*time)\s+"
+    r"[^,]{2,100},\s*(?:please\s+)?" + _IMPERATIVE +
+    r"|^\W*(?:(?:also|and|please|ok|okay)\s*,?\s+)*(?:whenever|every\s+(?:single\s+)?time|each\s+time|any\s*time)\s+"
+    r"[^,]{2,100},\s*(?:you|we)\s+(?:should|must|need\s+to|have\s+to)\b"
+    r"|^\W*(?:(?:also|and|please|ok|okay)\s*,?\s+)*" + _IMPERATIVE +
+    r"[^?]*\b(?:whenever|every\s+(?:single\s+)?time|each\s+time|any\s*time)\s+(?:you|we|i|someone|anyone)\b",
+    guard=_whenever_guard,
+    description="'Whenever you touch X, regenerate Y', 'Run X every time you Y'",
+)
+_en(
+    "en.instruction.in_this_project", "instruction",
+    "this project|this repo|this codebase|this code|this monorepo|this workspace|this team|"
+    "our project|our repo|our codebase|our monorepo|our team|here we",
+    r"^\W*(?:(?:also|and|but|ok|okay|note|fyi|btw)\s*,?\s+)*(?:in|within|across)\s+(?:this|our)\s+"
+    r"(?:project|repo|repository|codebase|code\s*base|monorepo|workspace|team|org)\b\s*,?\s+"
+    r"(?:we|you|all|every|each|always|never|don'?t|do\s+not|no\b|nothing|everything|please\s+"
+    r"(?:use|always|never|don'?t|prefer|target|keep|follow|avoid)|use|prefer|target|keep|follow|avoid|"
+    r"stick|the\s+[\w./` -]{1,40}?\s+(?:is|are|must|should|lives?|goes|go)\b|"
+    r"[\w./`-]+\s+(?:is|are|must|should|lives?|goes|go)\b)"
+    r"|\b(?:we|you)\s+(?:use|don'?t|do\s+not|never|always|prefer|follow|target|keep|put|write|run|"
+    r"deploy|ship|pin|avoid|stick)\b.*\b(?:in|for|across)\s+(?:this|our)\s+(?:project|repo|repository|"
+    r"codebase|monorepo|team)\b"
+    r"|^\W*(?:please\s+)?(?:don'?t|do\s+not|never|no)\b.*\b(?:in|across)\s+(?:this|our)\s+"
+    r"(?:project|repo|repository|codebase|monorepo)\b"
+    r"|\bhere\s+we\s+(?:use|don'?t|always|never|prefer|target|follow)\b",
+    description="'In this repo, PRs target develop', 'We use tabs in this project'",
+)
+_en(
+    "en.instruction.remember", "instruction",
+    "remember|in mind|forget",
+    r"^\W*(?:(?:also|and|please|ok|okay|so)\s*,?\s+)*(?:please\s+)?(?:remember|keep\s+in\s+mind|"
+    r"bear\s+in\s+mind|never\s+forget|don'?t\s+forget|do\s+not\s+forget)"
+    r"(?:\s+(?:this|that|for\s+next\s+time|for\s+later|for\s+the\s+future))?\s*(?:that\b|[:,—–-])\s*",
+    claim="after",
+    description="'Remember that X', 'Keep in mind: X'",
+)
+
+
+# ------------------------------------------------------- standing rules without always/never
+#
+# What makes a prohibition or a requirement durable rather than a constraint on the task at
+# hand: a generic object ("comments", "anything outside packages/", "any commit"), a class
+# subject ("All tests", "Handlers"), a condition that recurs ("before you start any task",
+# "before committing"), or a convention ("we use ..."). A definite or pointing object ("the
+# header", "it", "this file") belongs to the current task and never fires.
+
+# words that tie a clause to the task at hand (a relative "that" and "this repo" do not)
+_HERE_AND_NOW_RE = re.compile(
+    r"\b(?:it|these|those|them|yet|again|else|anymore|today|tonight|tomorrow|above|below|my\s+last|your\s+last|"
+    r"that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
+    r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
+    r"this(?!\s+(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)\b)|"
+    r"the\s+(?:same|other|last|next|first|second|previous|new\s+one|one))\b",
+    _I,
+)
+_NOW_RE = re.compile(r"\bnow\b", _I)
+# the object or subject is a whole class of things
+_GENERIC = (
+    r"(?:any|anything|anyone|anybody|every|everything|all|no|new|extra|unnecessary|unrelated|"
+    r"generated|third[-\s]party|external|global|raw|real|direct|manual|hardcoded|hard-coded|"
+    r"(?!(?:this|its|is|was|has|does|yes|us|thus|plus|always|sometimes|perhaps|unless|less|"
+    r"process|access|address|class|status|progress|success|miss|pass|bus|focus|alias|canvas|"
+    r"bonus|virus|campus|chaos|ios|macos|os|js|ts|css|sass|dns|aws|gcs|kubernetes|redis|postgres)\b)"
+    r"[a-z][a-z'-]*[a-z](?<!ss)(?<!us)(?<!is)s)\b"
+)
+_NOT_RULE_VERBS = (
+    r"(?:know|think|worry|understand|see|get|forget|remember|care|mind|like|want|need|have|feel|agree|"
+    r"believe|mean|seem|bother|stop|go|let|wait|hesitate|panic|apologi[sz]e|hold|leave|quit)\b"
+)
+# particles and adverbs between a verb and its object: "don't push directly to"
+_PARTICLES = r"(?:(?:up|down|out|in|into|on|onto|off|to|from|with|through|over|around|about|directly|ever|blindly|just|also)\s+)*"
+
+
+def _clause(sentence: str, m: re.Match[str]) -> str:
+    return m.group("claim") if m.re.groupindex.get("claim") and m.group("claim") else sentence[m.start():]
+
+
+# where a rule's own clause ends and a reason or a second thought begins
+_CLAUSE_END_RE = re.compile(r"[,;—–]|\s-\s|\b(?:because|since|as|so)\b", _I)
+
+
+def _standing(sentence: str, m: re.Match[str]) -> bool:
+    """The clause a rule found is not tied to the task at hand ("yet", "it", "the header", "now")."""
+    clause = _CLAUSE_END_RE.split(_clause(sentence, m), 1)[0]
+    return not _HERE_AND_NOW_RE.search(clause) and not _NOW_RE.search(clause)
+
+
+def _standing_fact(sentence: str, m: re.Match[str]) -> bool:
+    """As ``_standing``, but "now" is allowed: "the runner is Vitest now" states a lasting change."""
+    return not _HERE_AND_NOW_RE.search(_clause(sentence, m))
+
+
+_en(
+    "en.instruction.dont", "instruction",
+    "don't|dont|do not|don’t",
+    r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?P<claim>(?:(?:please|pls|and|also|but|so|ok|okay|seriously|again)\s*,?\s+)*"
+    r"(?:don'?t|do\s+not)\s+(?!ever\b)(?!" + _NOT_RULE_VERBS + r")[a-z][\w-]*\s+" + _PARTICLES
+    + r"(?:(?:(?!(?:the|a|an|this|that|my|your|our|his|her|their|its|any|some)\b)[a-z][\w-]*\s+)?" + _GENERIC
+    + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
+    r"(?:ask|say|confirm|approve)))[^?]*)",
+    guard=_standing,
+    description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",
+)
+_en(
+    "en.instruction.no_x", "instruction",
+    "no ",
+    r"^\W*(?P<claim>no\s+(?!(?:more|longer|need|idea|problem|worries|luck|way|thanks|doubt|matter|one|"
+    r"errors?|warnings?|issues?|problems?|changes?|results?|output|difference|updates?|response|"
+    r"reply|tests?\s+(?:fail|pass)|files?|logs?)\b)"
+    r"(?:[a-z][\w.-]*\s+){0,2}?" + _GENERIC + r"\s+(?:in|inside|within|on|across|anywhere\s+in|for)\s+"
+    r"(?:(?:the\s+)?(?:code(?:base)?|repo(?:sitory)?|project|main|master|production|prod|source)\b|"
+    r"(?:[a-z][\w-]*\s+){0,2}?" + _GENERIC + r")[^?]*"
+    r"|no\s+(?:[a-z][\w-]*\s+){0,2}?" + _GENERIC + r"\s*(?:,|\.|;|—|-)?\s*ever\b[^?]*)",
+    guard=_standing,
+    description="'No emojis in commit messages.', 'No force pushes, ever.'",
+)
+
+
+def _gerund_base(word: str) -> str:
+    """mocking -> mock, running -> run, using -> use: the base form when the spelling makes it plain."""
+    if not word.endswith("ing") or len(word) < 5:
+        return word
+    stem = word[:-3]
+    if stem in ("add", "err", "egg", "inn"):
+        return stem
+    if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+        return stem[:-1]
+    if re.search(r"(?:[^aeiou][aeiou][cgksvz]|[^aeiou][aeiou]t(?<!et)|[aeiou]r[cgsv]|as|us|[^aeiou]at|iz|yz|ov|dg)$", stem):
+        return stem + "e"
+    return stem
+
+
+def _reverse_stop(sentence: str, m: re.Match[str]) -> str:
+    words = m.group("rev").split(None, 1)
+    return " ".join([_gerund_base(words[0]), *words[1:]])
+
+
+def _reverse_plain(sentence: str, m: re.Match[str]) -> str:
+    return m.group("rev")
+
+
+def _reverse_we(sentence: str, m: re.Match[str]) -> str:
+    return f"{m.group('who')} {m.group('rev')}"
+
+
+def _reverse_copula(sentence: str, m: re.Match[str]) -> str:
+    return f"{m.group('who')} {m.group('cop')} {m.group('rev')}"
+
+
+# reversals: the person revokes a rule; the marker says which
+_en(
+    "en.instruction.reversal_anymore", "instruction",
+    "anymore|any more|any longer",
+    r"^\W*(?:(?:please|pls|and|also|but|so|ok|okay|oh|hey|btw)\s*,?\s+)*(?:(?:you\s+)?(?:don'?t|do\s+not)\s+"
+    r"(?!" + _NOT_RULE_VERBS + r")(?P<rev>[a-z][\w-]*\b[^?]*?)"
+    r"|(?P<who>we|i)\s+(?:don'?t|do\s+not)\s+(?P<rev2>(?:use|run|deploy|support|ship|maintain|write|host|"
+    r"allow|require|keep|target|publish)\b[^?]*?))\s+(?:anymore|any\s+more|any\s+longer)\b",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search((m.group("rev") or m.group("rev2") or "").replace("anymore", "")),
+    reverses=lambda s, m: m.group("rev") or f"{m.group('who')} {m.group('rev2')}",
+    description="'Don't run the linter before every commit anymore' — reverses 'run the linter before every commit'",
+)
+_en(
+    "en.instruction.reversal_stop", "instruction",
+    "stop |quit ",
+    r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?:(?:please|pls|and|also|but|so|ok|okay|oh|hey|seriously)\s*,?\s+)*"
+    r"(?:stop|quit)\s+(?P<rev>(?!(?:working|doing|trying|waiting|talking|looking|being|thinking|going|"
+    r"everything|anything|nothing|there|here|it|that|this|now|right|for)\b)[a-z]+ing\b"
+    r"(?:\s+(?!(?:it|that|this|them|those|these|now|yet)\b)[^,;.!?]+?)?)(?=\s*(?:[,;.!]|$|\s+and\s+|\s+—))",
+    guard=_standing,
+    reverses=_reverse_stop,
+    description="'Stop mocking the database in the integration tests' — reverses 'mock the database ...'",
+)
+_en(
+    "en.instruction.reversal_no_more", "instruction",
+    "no more",
+    r"^\W*(?:(?:and|also|but|so|ok|okay|please)\s*,?\s+)*no\s+more\s+(?P<rev>(?!(?:than|errors?|warnings?|"
+    r"problems?|issues?|bugs?|failures?|crash(?:es)?|output|data|items?|results?|space|memory|tokens?|credits?|"
+    r"time|ideas?|questions?|changes?|files?|it|that|this|of)\b)[a-z`][\w`'./ -]{1,60}?)"
+    r"(?:\s*,?\s*(?:please|ever|period|going\s+forward|from\s+now\s+on))?\s*[.!]*$",
+    guard=_standing,
+    reverses=_reverse_plain,
+    description="'No more force pushes.' — reverses 'force pushes'",
+)
+_en(
+    "en.instruction.reversal_no_longer", "instruction",
+    "no longer",
+    r"(?:^|[,;:—–]\s*)(?:(?:and|also|but|so|ok|okay|btw|fyi|note)\s*,?\s+)*(?:"
+    r"(?P<who>(?:the\s+|our\s+)?[\w`./-]+(?:\s+[\w`./-]+){0,3}?)\s+(?P<cop>is|are)\s+no\s+longer\s+"
+    r"(?P<rev>(?:used|needed|required|supported|maintained|allowed|deployed|installed|in\s+use|part\s+of|"
+    r"the\s+\w+|a\s+\w+|an\s+\w+|our\s+\w+|how|where|called|named|run|done|kept)\b[^?]*)"
+    r"|(?P<who2>we|i)\s+no\s+longer\s+(?P<rev2>(?:use|run|deploy|support|need|ship|maintain|write|host|allow|"
+    r"require|want|keep|target|publish)\b[^?]*))",
+    guard=lambda s, m: not re.match(r"(?:it|this|that|they|he|she)$", (m.group("who") or "x").strip(), _I)
+    and not _HERE_AND_NOW_RE.search(m.group("rev") or m.group("rev2") or ""),
+    reverses=lambda s, m: (f"{m.group('who')} {m.group('cop')} {m.group('rev')}" if m.group("rev")
+                           else f"{m.group('who2')} {m.group('rev2')}"),
+    description="'Redis is no longer needed for the tests', 'we no longer deploy on Fridays'",
+)
+
+# conditions that recur: "before you start any task", "before committing", "when you add a route"
+_RECURRING = (
+    r"(?:(?:you|we|anyone|someone)\s+(?:\w+\s+)?(?:start|begin|write|add|create|commit|push|open|make|change|"
+    r"modify|touch|edit|run|deploy|merge|release|rename|delete|remove|install|upgrade|refactor|finish|"
+    r"introduce|implement|submit|ship|generate|update|fix)\s+(?:any|every|each|a|an|new|" + _GENERIC + r")\b|"
+    r"(?:any|every|each|a\s+new|new)\s+\w+|[a-z]+ing\b(?<!thing)(?<!during)(?<!morning)(?<!evening))"
+)
+_en(
+    "en.instruction.conditional", "instruction",
+    "before|after|when|once|only",
+    r"^\W*(?:(?:also|and|please|ok|okay|btw|oh)\s*,?\s+)*(?:"
+    r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:always\s+)?"
+    + _IMPERATIVE + r"[^?]*"
+    r"|(?:please\s+)?(?!(?:be|go|let|wait|start|stop|get)\b)" + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
+    + _RECURRING + r"[^?]*"
+    r"|only\s+(?:ever\s+)?(?!(?:fix|do|change|look)\b)(?:touch|edit|access|modify|talk\s+to|" + _IMPERATIVE + ")"
+    + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*)",
+    guard=lambda s, m: _standing(s, m) and not re.search(
+        r"\b(?:done|ready|finished|back|free|sure|able|available|possible|there)\b|\bwhen\s+i\b|\bif\s+(?:it|that|this)\b",
+        s, _I),
+    description="'Before you start any task, show me a plan', 'Run the tests before committing', "
+    "'Only touch the client through the wrapper'",
+)
+
+
+def _caps_imperative(sentence: str, m: re.Match[str]) -> bool:
+    words = re.findall(r"[A-Za-z']+", sentence)
+    caps = [w for w in words if len(w) >= 2 and w.isupper()]
+    return len(caps) >= 2 and len(words) >= 2 and not re.search(
+        r"\b(?:IT|THAT|THIS|THEM|THESE|THOSE|YET|AGAIN|NOW|HERE|ALREADY)\b", sentence)
+
+
+_CAPS_VERBS = (
+    r"(?:READ|RUN|USE|ASK|CHECK|WRITE|KEEP|TEST|VERIFY|CONFIRM|FOLLOW|COMMIT|PUSH|BUILD|UPDATE|ADD|"
+    r"AVOID|PREFER|LINT|FORMAT|DOCUMENT|SEARCH|LOOK\s+UP|STICK|SHOW|WAIT|PLAN|THINK|EXPLAIN|REPLY|RESPOND|ANSWER)"
+)
+_en(
+    "en.instruction.caps", "instruction",
+    "read|run|use|ask|check|write|keep|test|verify|confirm|follow|commit|push|build|update|add|avoid|prefer|lint|"
+    "format|document|search|look up|stick|show|wait|plan|think|explain|reply|respond|answer",
+    r"(?-i:^\W*(?:PLEASE\s+)?" + _CAPS_VERBS + r"\s+(?:[A-Z][A-Z'/.-]*\s+)*(?:[A-Z][A-Z'/.-]*)(?:\s|$|[.!,]))",
+    guard=_caps_imperative,
+    description="'READ THE DOCS FIRST before guessing an API.' (shouting is how rules get repeated)",
+)
+
+# requirements with must / have to, on a class of things or on how work is done here
+_MODAL_REQ = r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|should\s+(?:always|never|be)|are\s+supposed\s+to)"
+_en(
+    "en.instruction.must", "instruction",
+    "must|have to|has to|need to|needs to|should|supposed to|needs a|need a|gets|get a|requires",
+    r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*(?:"
+    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an)|gets?\s+(?:a|an|its)|"
+    r"requires?\s+(?:a|an))\s+\S"
+    r"|(?!(?:users?|customers?|people|visitors?|admins?|clients?|things|results|tests\s+should\s+pass)\b)"
+    r"(?:[a-z][\w-]*\s+)?" + _GENERIC + r"\s+" + _MODAL_REQ + r"\s+(?!be\s+able\b|see\b|get\b)\S"
+    # "we need to use a queue here" is the task's need; "you have to use X here" is how work is done
+    r"|(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to|want\s+to)\s+(?:be\s+)?"
+    r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid)\b"
+    r"(?![^?]*\binstead\W*$)(?![^?]*\b(?:a\s+different|another|a\s+better|something)\b)[^?]*)",
+    guard=_standing,
+    description="'All tests must pass before any commit', 'Handlers have to be idempotent', "
+    "'you have to use the repository pattern for data access here'",
+)
+_en(
+    "en.instruction.we_use", "instruction",
+    "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?we\s+(?:always\s+)?(?:use|'re\s+using|are\s+using|deploy|run|keep|"
+    r"follow|write|manage|host|ship|pin)\s+(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same)\b)\S[^?]*",
+    guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:for|in)\s+(?:this|the)\s+(?:test|fix|task|pr|demo|example)\b|\bto\s+(?:test|debug|reproduce|check)\b", s, _I),
+    description="'We use uv for dependencies', 'we deploy with Helm' — the project's conventions",
+)
+
+# stated facts about the project or the person's setup
+_en(
+    "en.correction.called", "correction",
+    "called|named",
+    r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually)\s*[,:]?\s+)*(?:the|our|my)\s+[\w./` -]{2,40}?\s+(?:here\s+|in\s+this\s+repo\s+)?"
+    r"(?:is|are)\s+(?:called|named)\s+(?!(?:twice|once|again|when|from|by|with|on|in|every|multiple|after|before|"
+    r"recursively|too|only|directly|automatically|something|whatever|it|that|this)\b)\S+(?:\s+\S+)?\W*$",
+    description="'the main branch here is called trunk'",
+)
+_en(
+    "en.correction.moved", "correction",
+    "moved|switched|migrated",
+    r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually)\s*[,:]?\s+)*(?:we|i)(?:'ve|\s+have)?\s+(?:moved|switched|migrated)\s+"
+    r"(?:over\s+)?(?:off|away\s+from|from|to)\s+(?!(?:the\s+other|another|a\s+different|a\s+new\s+branch|it|this|that)\b)"
+    r"(?![^,.]*\b(?:branch|tab|window|folder|directory|file|page|screen|laptop|desk|room|meeting)\b)\S[^?]*",
+    guard=_standing_fact,
+    description="'We moved off Jest, the test runner is Vitest now.'",
+)
+
+# preferences without prefer / rather
+_QUALITY = (
+    r"(?:type[-\s]safe|strictly\s+typed|fully\s+typed|typed|idiomatic|readable|simple|minimal|boring|explicit|"
+    r"dependency[-\s]free|framework[-\s]free|functional|immutable|pure|small|short|concise|terse|documented)"
+)
+_en(
+    "en.preference.i_want", "preference",
+    "i want|we want|i need|i'd like|i like|i love|i hate|i dislike|can't stand",
+    r"^\W*(?:(?:also|and|but|so|ok|okay|btw|honestly|personally)\s*,?\s+)*(?:"
+    r"(?:i|we)\s+(?:want|like|need)\s+(?P<what>everything|all\s+(?:of\s+)?(?:the\s+)?(?:code|[\w-]+s)|(?:the\s+)?code(?:base)?|"
+    r"my\s+[\w-]+|(?:[\w-]+\s+)?" + _GENERIC + r")\s+(?:to\s+(?:be|stay)|in|written\s+in|kept|as)\s+\S"
+    r"|(?:i|we)\s+(?:want|like)\s+(?:this|it)\s+(?:to\s+be|to\s+stay)\s+" + _QUALITY
+    + r"\b[^?]*\b(?:end\s+to\s+end|everywhere|throughout|all\s+the\s+way)"
+    r"|(?:i|we)\s+(?:really\s+)?(?:like|love|hate|dislike|can'?t\s+stand|don'?t\s+like)\s+"
+    r"(?!(?:it|this|that|the|your|how|what|when|where|to|these|those|them|you|working|being)\b)(?:[\w-]+,?\s+){0,2}?"
+    + _GENERIC + r"(?:\s*[.!,]|\s+(?:over|more|better|than|in|and|but)\b|$))",
+    guard=lambda s, m: _standing(s, m) or bool(re.search(r"\bend\s+to\s+end\b", s, _I)),
+    description="'I want everything in TypeScript', 'I like small PRs'",
+)
+_en(
+    "en.preference.keep_short", "preference",
+    "keep|be concise|be brief|be terse",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay)\s*,?\s+)*(?:keep\s+(?:your\s+|the\s+)?(?:answers|responses|replies|explanations|"
+    r"summaries|messages|comments|commit\s+messages|pr\s+descriptions|output)\s+(?:short|brief|concise|terse|"
+    r"minimal|small|tight|to\s+the\s+point|under\s+\w+)|be\s+(?:more\s+)?(?:concise|brief|terse))\b",
+    description="'Keep answers short.', 'Be concise.'",
+)
+_en(
+    "en.instruction.keep_in_mind_after", "instruction",
+    "in mind|remember that",
+    r"^(?P<claim>\W*(?!(?:no|yes|ok|okay|and|so)\b)[^?]{12,}?)\s*[,;—–-]+\s*(?:so\s+|and\s+)?(?:please\s+)?"
+    r"(?:keep|bear)\s+(?:that|this)\s+in\s+mind\b",
+    description="'I run the API in WSL, keep that in mind for localhost URLs.' — the claim comes first",
+)
+_en(
+    "en.instruction.note_in_file", "instruction",
+    "claude.md|agents.md|gemini.md|copilot-instructions|cursorrules|memory",
+    r"\b(?:note|rule|line|reminder|section|something)?\s*(?:in|to|into)\s+(?:the\s+)?(?:CLAUDE\.md|AGENTS\.md|GEMINI\.md|"
+    r"\.cursorrules|copilot-instructions\.md|(?:your\s+)?memory)\s*(?:that\b|saying\b(?:\s+that\b)?|:)\s*(?P<claim>[^?]{8,})",
+    description="'... and put a note in CLAUDE.md that UI strings always go through the i18n helper'",
+)
+
+_EN_REQUEST_START_RE = re.compile(r"^\W*(?:(?:please|just|then|and)\s+)*" + _IMPERATIVE, _I)
+
+
+def vetoes(sentence: str, core: str) -> frozenset[str]:
+    """Kinds an English cue in ``sentence`` rules out (``core``: the sentence without its trailing punctuation)."""
+    if _EN_QUESTION_RE.search(core) or _EN_NEGATED_RE.search(sentence):
+        return EVERYTHING
+    if _EN_REPORTED_RE.search(sentence) or _EN_HYPOTHETICAL_RE.search(sentence):
+        return EVERYTHING
+    if _EN_ASSISTANT_RE.search(sentence) or _EN_HEDGE_RE.search(sentence):
+        return EVERYTHING
+    vetoed: set[str] = set()
+    if _EN_ONE_OFF_RE.search(sentence):
+        vetoed |= {"instruction", "preference", "correction"}
+    if _EN_I_WILL_RE.search(sentence):
+        vetoed.add("instruction")  # a promise of the speaker's, not a rule for the agent
+    return frozenset(vetoed)
+
+
+def has_claim(core: str) -> bool:
+    """Whether English words after a correction cue restate a fact, not an action ("No, fix it")."""
+    if len(core.split()) < 2 or _EN_EMPTY_CLAIM_RE.search(core) or _EN_REQUEST_START_RE.match(core):
+        return False
+    return bool(_EN_CLAIM_RE.search(core))
+
+
+# "remember", "from now on": the person asks for the claim to be kept
+STATED = (
+    r"\b(?<!i\s)(?<!you\s)(?<!we\s)(?<!n't\s)(?<!not\s)(?<!to\s)remember\b(?!\s+(?:when|how|why|what|if|whether|where|which)\b)"
+    r"|\b(?:keep|bear)\s+(?:this\s+|that\s+|it\s+)?in\s+mind\b|\b(?:don'?t|do\s+not|never)\s+forget\b"
+    r"|\bfrom\s+now\s+on\b|\b(?:going|moving)\s+forward\b(?!\s+with)|\bhenceforth\b|\bfrom\s+here\s+on\b"
+    r"|\bfor\s+future\s+reference\b|\bnote\s+to\s+self\b|\bmake\s+a\s+note\b"
+    r"|\b(?:commit|save|add)\s+(?:this|that|it)\s+to\s+(?:your\s+)?memory\b"
+)
+
+# A short line ending in ":" that makes the bullets under it durable ("From now on:").
+HEADERS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bfrom\s+now\s+on\b|\bfrom\s+here\s+on\b|\bhenceforth\b", _I), "en.instruction.from_now_on"),
+    (re.compile(r"\b(?:going|moving)\s+forward\b|\bin\s+(?:the\s+)?future\b", _I), "en.instruction.going_forward"),
+    (re.compile(r"\b(?:in|for)\s+(?:this|our)\s+(?:project|repo|repository|codebase|monorepo)\b", _I),
+     "en.instruction.in_this_project"),
+    (re.compile(r"^\W*(?:please\s+)?(?:remember|keep\s+in\s+mind)\b", _I), "en.instruction.remember"),
+    (re.compile(r"^\W*always\W*$", _I), "en.instruction.always"),
+    (re.compile(r"^\W*never\W*$", _I), "en.instruction.never"),
+)

@@ -1,0 +1,487 @@
+"""Japanese marker rules, and the Japanese vetoes and claim check the engine applies."""
+
+from __future__ import annotations
+
+import re
+
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
+from .rule import I as _I
+
+__all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
+
+_TRAIL_RE = TRAIL_RE
+
+# ---------------------------------------------------------------------------- vetoes
+
+# question marks, question endings, question words; 「教えて」 asks for information
+_JA_QUESTION_RE = re.compile(
+    r"[?？]|(?:ですか|ますか|でしょうか|"
+    r"ませんか|かな|かね|っけ|(?<!と)(?<!なん)か)$"
+    r"|どっち(?!でも)|どちら(?!でも)|なぜ|"
+    r"なんで(?!も)|何で(?!も)|どうして(?!も)|"
+    r"どうすれば|どうやって(?!も)|"
+    r"どう(?:思|です|する|しよう|かな)|"
+    r"どれ(?!でも|も)"
+    r"|教えて(?:ください|ほしい|欲しい|もらえる)?$"
+)
+_JA_HEDGE_RE = re.compile(
+    r"かもしれ|かも(?:ね|です|$)|たぶん|多分|"
+    r"おそらく|恐らく|気がする|気がします|"
+    r"ような気|ようです|みたい(?:です|だ|$)|"
+    r"らしい|でしょう|だろう|かなぁ|"
+    r"できれば|可能であれば|かも$"
+)
+# "I think": vetoes all but preferences (see _vetoed)
+_JA_THINK_RE = re.compile(r"と思(?:う|い|っ)|と感じ")
+_JA_ONE_OFF_RE = re.compile(
+    r"今回|とりあえず|一旦|いったん|"
+    r"今だけ|今日(?!の学び|学んだ)|暫定|"
+    r"一時的|仮で|ひとまず|今は|"
+    r"この(?:PR|タスク|ブランチ|コミット)(?:では|だけ)|"
+    r"まだ|しばらく"
+)
+_JA_NEGATED_RE = re.compile(
+    r"やっぱり?(?:いい|やめ|なし|大丈夫)|"
+    r"気にしないで|忘れて(?:ください|$|。)|"
+    r"取り消し|なしで|必ずしも|"
+    r"いつも(?:ありがとう|お世話|助か)|"
+    r"とは限らない|わけではない"
+    # 「今後ともよろしくお願いします」 is a greeting
+    r"|よろしく"
+)
+_JA_REPORTED_RE = re.compile(
+    r"(?:と|って)言(?:って(?:い|た|ま)|われ)|"
+    r"と書いて|によると|とのこと|"
+    r"だそう(?:です|だ)|と聞いた|って聞いた"
+)
+_JA_HYPOTHETICAL_RE = re.compile(
+    r"仮に|としたら|とすれば|もし.*(?:たら|なら).*(?:のに|けど)"
+)
+# past tense: a report of what happened, not a rule
+_JA_PAST_RE = re.compile(
+    r"(?:た|だ|でした|ました|だった)(?:よ|ね|けど|が|のに)?$"
+)
+_JA_ASSISTANT_RE = re.compile(
+    # 気をつけます: the speaker's own promise, not a rule for the agent
+    r"気をつけ(?:ます|る)|(?:いたします|致します|させて(?:いただ|頂)きます)(?:ね)?$"
+    r"|^(?:承知|かしこまり)"
+)
+
+# copula / polite declaratives; requests (ください, して, お願いします) are not claims
+_JA_CLAIM_RE = re.compile(
+    r"ではなく|じゃなく|でなく|"
+    r"(?:です|だ|である|ます|ません|はず|"
+    r"べき|正しい|が正解|ですよ|だよ|"
+    r"ですね|んです|のです|ている|てる|"
+    r"でした|だった)(?:よ|ね)?$"
+)
+_JA_REQUEST_END_RE = re.compile(
+    r"(?:お願いします|ください|下さい|"
+    r"ませんか|ましょう|てくれ|して)(?:ね|よ)?$"
+)
+# 是 应该 應該 而是 才是 才对 才對 用的是 要用
+# ----------------------------------------------------------------------------- rules
+
+RULES: list[MarkerRule] = []
+
+
+def _cjk(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
+         guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
+    RULES.append(MarkerRule(rule_id, kind, "ja", cue, re.compile(pattern), claim, guard, description, reverses))
+
+
+# failure verbs in the present (a state that holds), never たら/と (a condition)
+_JA_FAIL = (
+    r"(?:失敗(?:する|します|して(?:い)?(?:る|ます))"
+    r"|落ち(?:る|ます|て(?:い)?(?:る|ます))"
+    r"|[コこ]け(?:る|ます|て(?:い)?(?:る|ます))"
+    r"|エラー(?:に(?:なる|なります|なって(?:い)?(?:る|ます))"
+    r"|が(?:出る|出ます|出て(?:い)?(?:る|ます)|発生する|"
+    r"発生します|起きる|起きます|返る|返ってくる))"
+    r"|クラッシュ(?:する|します|して(?:い)?(?:る|ます))"
+    r"|タイムアウト(?:する|します|して(?:い)?(?:る|ます)|になる|になります)"
+    r"|固ま(?:る|ります)|止ま(?:る|ります)"
+    r"|ハング(?:する|します)|異常終了(?:する|します)"
+    r"|死(?:ぬ|にます)|(?:赤|レッド)に(?:なる|なります)"
+    r"|再現(?:する|します|して(?:い)?(?:る|ます)))"
+    # what may follow: end, sentence particles, because/but — never a noun (relative clause)
+    r"(?=$|[。！!、,\s]|よ|ね|ん|の(?:で|だ|です|$)|"
+    r"けど|が|から|みたい|っぽい|。)"
+)
+# "sometimes fails" is not a reproducible failure
+_JA_FAIL_NOT_RE = re.compile(
+    r"ことがある|ことがあります|時々|"
+    r"たまに|ときどき|まれに|稀に|"
+    r"ランダムに|不定期|フレーキー|flaky",
+    _I,
+)
+
+
+def _ja_fail_ok(sentence: str, m: re.Match[str]) -> bool:
+    return not _JA_FAIL_NOT_RE.search(sentence)
+
+
+# endings that make a sentence with a durable cue a rule rather than a description
+_JA_DIRECTIVE_END_RE = re.compile(
+    r"(?:ください|下さい|て|で|こと|ように|"
+    r"べき(?:です|だ)?|ましょう|しよう|"
+    r"お願い(?:します)?|ほしい(?:です)?|欲しい(?:です)?|"
+    r"禁止(?:です)?|厳禁(?:です)?|NG(?:です)?|ダメ(?:です)?|"
+    r"だめ(?:です)?|いけない|いけません|ならない|"
+    r"なりません|ない|ません|ます|です|だ|"
+    r"[うくぐすつぬふぶむる])(?:よ|ね|な|ぞ|よね)?$"
+)
+# strict set for いつも / 毎回, which also open relative clauses ("いつも使ってるコマンドを教えて")
+_JA_STRICT_END_RE = re.compile(
+    r"(?:ください|下さい|こと|ように(?:して)?|"
+    r"べき(?:です|だ)?|お願い(?:します)?|"
+    r"しないで|禁止(?:です)?|ましょう|"
+    r"てほしい(?:です)?|て欲しい(?:です)?|てね)(?:よ|ね)?$"
+)
+
+
+# 「必ず失敗するテスト」: 必ず inside a relative clause describes the thing to build
+_JA_RELATIVE_RE = re.compile(
+    r"必ず(?:失敗|落ち|通|成功|動|エラーに|パス)"
+    r"[\u3040-\u309f]{0,4}?(?:する|る|く|す|なる)(?=[\u30a0-\u30ff\u4e00-\u9fff])"
+)
+
+
+# こと / 禁止 / ダメ / NG / いけない / ならない: endings that forbid
+_JA_PROHIBIT_END_RE = re.compile(
+    r"(?:こと|禁止|厳禁|ダメ|だめ|NG|いけない|"
+    r"いけません|ならない|なりません)(?:です)?(?:よ|ね)?$"
+)
+
+
+def _ja_directive(sentence: str, m: re.Match[str] | None = None) -> bool:
+    return bool(_JA_DIRECTIVE_END_RE.search(_TRAIL_RE.sub("", sentence)))
+
+
+def _ja_strict(sentence: str, m: re.Match[str] | None = None) -> bool:
+    return bool(_JA_STRICT_END_RE.search(_TRAIL_RE.sub("", sentence)))
+
+
+# fillers a correction may open with: 「いや、」「それは」
+_JA_SENT_START = (
+    r"^[\s、,]*(?:(?:いやいや|いや|いいえ|いえ|ううん|うーん|あー|あ|えっと|え|ちょっと|"
+    r"それは|そこは|それ|そこ|これは|これ)[、,\s!！]*)*"
+)
+
+# correction — 違います / 違う / 間違い(です) / 間違っています at the start of the sentence
+_cjk(
+    "ja.correction.chigau", "correction",
+    "違|ちが|間違",
+    _JA_SENT_START
+    + r"(?:違(?:います|う|くて|って)|ちがいます|ちがう|"
+    r"間違(?:い(?:です|だ)?|って(?:い)?(?:る|ます)))"
+    r"(?:よ|ね|んです|んだ|んですけど|けど)?"
+    r"(?=[、。!！,\s]|$)"
+    r"|(?:は|が)(?:間違(?:って(?:い)?(?:る|ます)|いです|いだ)|"
+    r"違(?:います|う))(?:よ|ね)?[。!！\s]*$",
+    claim="after_or_next",
+    description="「違います、ポートは5432です」",
+)
+# そうじゃなくて / そうではなくて / そうじゃない / そういう意味じゃなくて
+_cjk(
+    "ja.correction.soujanakute", "correction",
+    "そうじゃ|そうでは|そういう",
+    r"(?:そう|そういう(?:こと|意味))(?:じゃ|では)"
+    r"(?:なくて|なく|ない(?:です)?|ありません)(?:よ|ね)?[、,。\s!！]*",
+    claim="after_or_next",
+    description="「そうじゃなくて、Xです」",
+)
+# 正しくは / 正しいのは / 正解は
+_cjk(
+    "ja.correction.tadashiku", "correction",
+    "正し|正解",
+    r"(?:正しくは|正しいのは|正解は)[、,\s]*",
+    claim="after",
+    description="「正しくはXです」",
+)
+# 〜ではなく〜です : a contrastive claim with a copula ending (requests are excluded)
+_cjk(
+    "ja.correction.dewanaku", "correction",
+    "ではなく|じゃなく|でなく",
+    r"[^、。]{1,40}(?:ではなく(?:て)?|じゃなく(?:て)?|でなく)[、,\s]*"
+    r"[^。]{1,60}(?:です|だ|である|が正しい(?:です)?|"
+    r"が正解(?:です)?|のはず(?:です)?|はずです|"
+    r"ています|てます|ている|てる)(?:よ|ね)?[。!！\s]*$",
+    description="「デフォルトブランチはmasterではなくmainです」",
+)
+
+# failure — 毎回 / いつも / 常に / 何度やっても / 100% … 失敗する
+_cjk(
+    "ja.failure.maikai", "failure",
+    "毎回|いつも|常に|何度|何回|どうやっても|100|ずっと",
+    r"(?:毎回|いつも|常に|何[度回](?:やって|実行して|試して|流して)も|"
+    r"どうやっても|100[%％]|ずっと)[^。！？]{0,40}?" + _JA_FAIL,
+    guard=_ja_fail_ok,
+    description="「CIのmacOSジョブが毎回失敗する」",
+)
+# 必ず / 確実に / 絶対に … 落ちる
+_cjk(
+    "ja.failure.kanarazu", "failure",
+    "必ず|確実に|絶対",
+    r"(?:必ず(?!しも)|確実に|絶対に?)[^。！？]{0,40}?" + _JA_FAIL,
+    guard=_ja_fail_ok,
+    description="「このテストは必ず落ちる」",
+)
+
+# lesson — 教訓 / 学び / 気づき / 今日学んだこと
+_cjk(
+    "ja.lesson.kyoukun", "lesson",
+    "教訓|学び|学んだ|気づき|反省点",
+    r"^[\s、]*(?:今日の|今回の)?(?:教訓|学び|気づき|"
+    r"学んだこと|反省点)\s*(?:[:：、]|は)\s*"
+    r"|教訓として[、,\s]*"
+    r"|(?:という|っていう)教訓"
+    r"|(?:と|って|ことを)学んだ|(?:と|ことを)学びました",
+    claim="after_or_next",
+    description="「教訓: ...」「...という教訓」",
+)
+# メモ: / 備忘録: / 自分用メモ:
+_cjk(
+    "ja.lesson.memo", "lesson",
+    "メモ|備忘|忘備|覚え書き",
+    r"^[\s、]*(?:自分用)?(?:メモ|備忘録|備忘|忘備録|"
+    r"覚え書き)\s*[:：]\s*",
+    claim="after_or_next",
+    description="「メモ: ...」",
+)
+# ハマりポイント / ハマりどころ / 落とし穴 / 罠
+_cjk(
+    "ja.lesson.hamari", "lesson",
+    "ハマり|はまり|落とし穴|罠",
+    r"(?:ハマり|はまり)(?:ポイント|どころ)\s*(?:[:：]|は|として)\s*"
+    r"|(?:落とし穴|罠)\s*(?:[:：]|は|として)\s*",
+    claim="after_or_next",
+    description="「ハマりポイント: ...」",
+)
+
+# preference — 〜の方が好き/いい, 〜より〜がいい (not こっち/前の: a choice among options shown)
+_cjk(
+    "ja.preference.hou_ga", "preference",
+    "方が|ほうが|より",
+    r"(?<!こっち)(?<!そっち)(?<!あっち)(?<!こちら)(?<!そちら)"
+    r"(?<!あちら)(?<!前)(?<!元)(?<!最初)(?<!この)(?<!その)(?<!後)"
+    r"(?<!まま)(?<!今)(?<!上)(?<!下)(?<!右)(?<!左)(?<!者)"
+    r"の(?:方|ほう)が(?:好き|好み|いい|良い|よい|"
+    r"嬉しい|うれしい|助かる|読みやすい|"
+    r"分かりやすい|わかりやすい|使いやすい|"
+    r"しっくり)"
+    # an adjective before 方が, with verbs of taste (not いい: 「早い方がいい」 is urgency)
+    r"|(?<!な)い(?:方|ほう)が(?:好き|好み|助かります|助かる|"
+    r"読みやすい|分かりやすい|わかりやすい)"
+    # a verb before 方が: only with 好き/好み, since 「〜した方がいい」 is advice, not taste
+    r"|[うくぐすつぬぶむる](?:方|ほう)が(?:好き|好み)"
+    r"|より(?:も)?[^。、]{1,30}?(?:の方|のほう)?(?:が|を)"
+    r"(?:好き|好み|好む|いい|良い|よい|優先)",
+    description="「npmよりpnpmの方が好き」",
+)
+# 〜が好きです / 〜派です / 〜を好む
+_cjk(
+    "ja.preference.suki", "preference",
+    "好き|好み|好む|派",
+    r"(?:が|は|も)(?:大)?(?:好き|好み)(?:です|だ|なんです|なんだ)?(?:よ|ね)?[。!！\s]*$"
+    r"|を好む|派(?:です|だ|なんです|なんだ)(?:よ|ね)?[。!！\s]*$",
+    description="「型ヒントは明示的に書く方が好きです」「タブ派です」",
+)
+
+# instruction
+_cjk(
+    "ja.instruction.kanarazu", "instruction", "必ず",
+    r"必ず(?!しも)", guard=lambda s, m: _ja_directive(s) and not _JA_RELATIVE_RE.search(s),
+    description="「PRを出す前に必ずlintを通してください」",
+)
+_cjk(
+    "ja.instruction.tsuneni", "instruction", "常に",
+    r"常に", guard=_ja_directive,
+    description="「常に型ヒントを付けて」",
+)
+_cjk(
+    "ja.instruction.zettai", "instruction", "絶対",
+    r"絶対(?:に)?(?!パス|値|参照|URL|位置|座標|的|指定|"
+    r"インポート|import|時間|温度|無理|だめ)",
+    guard=lambda s, m: _ja_strict(s) or bool(_JA_PROHIBIT_END_RE.search(_TRAIL_RE.sub("", s))),
+    description="「絶対にmainへ直接pushしないで」(not 絶対パス)",
+)
+_cjk(
+    "ja.instruction.itsumo", "instruction", "いつも",
+    r"いつも(?!通り|どおり|の|ありがとう|お世話|助か)",
+    guard=_ja_strict,
+    description="「いつも日本語で返答してください」",
+)
+_cjk(
+    "ja.instruction.maikai", "instruction", "毎回",
+    r"毎回", guard=_ja_strict,
+    description="「毎回テストを実行してからコミットしてください」",
+)
+# 今後 / これからは / 次回から / 次から / 今度から
+_cjk(
+    "ja.instruction.kongo", "instruction",
+    "今後|これから|次回|次から|今度から",
+    r"今後(?:は|も|とも|ずっと|[、,\s])|これから(?:は|も|ずっと)|"
+    r"次回(?:から|以降)|次から(?!次)|今度から",
+    guard=_ja_directive,
+    description="「今後はpnpmを使ってください」",
+)
+# このプロジェクトでは / このリポジトリでは / うちのチームでは
+_cjk(
+    "ja.instruction.kono_project", "instruction",
+    "プロジェクト|リポ|レポジトリ|コードベース|チーム|モノレポ",
+    r"(?:この|本|うちの|当)(?:プロジェクト|リポジトリ|レポジトリ|"
+    r"リポ|コードベース|チーム|モノレポ)"
+    r"(?:では|だと|においては|の(?:ルール|方針|規約)(?:は|として|で|[:：]))",
+    guard=_ja_directive,
+    description="「このリポジトリではPRはdevelopに向けます」",
+)
+_JA_OBOETE_STRIP_RE = re.compile(
+    r"(?:これ|このこと|以下)?(?:を)?(?:覚え(?:て(?:おいて|ください|ね)|といて)|"
+    r"記憶して(?:おいて|ください))(?:ください|ほしい|欲しい|ね)?[:：]?"
+)
+
+
+def _oboete_has_content(sentence: str, m: re.Match[str]) -> bool:
+    """「覚えておいて」 alone keeps nothing: there must be something to remember."""
+    return len(_JA_OBOETE_STRIP_RE.sub("", _TRAIL_RE.sub("", sentence))) >= 6
+
+
+_cjk(
+    "ja.instruction.oboete", "instruction", "覚え|記憶",
+    r"覚え(?:て(?:おいて|ください|ね)|といて)|記憶して(?:おいて|ください)",
+    guard=_oboete_has_content,
+    description="「mainは保護ブランチだと覚えておいて」",
+)
+# 〜は禁止です
+_cjk(
+    "ja.instruction.kinshi", "instruction", "禁止|厳禁",
+    r"(?:は|を|の)(?:禁止|厳禁)(?:です|だ|とする|とします|にします|でお願いします)?(?:よ|ね)?[。!！\s]*$",
+    description="「mainへの直接pushは禁止です」",
+)
+
+# standing requests without 必ず / 今後: a condition that recurs, the way responses are wanted, how work
+# is done here; never with a pointing word (この, それ, 上記) that ties them to the task at hand
+_JA_HERE_RE = re.compile(r"この|その|あの|これ|それ|あれ|ここ|上記|下記|以下|さっき|先ほど|今の|今日|明日")
+_JA_REQUEST_TAIL = (
+    r"(?:てください|て下さい|ないでください|ないで下さい|ないで|ること|ないこと|てね|ようにしてください|"
+    r"ようにして|ようにお願いします|でお願いします|をお願いします|お願いします)(?:ね|よ)?[。!！\s]*$"
+)
+
+
+def _ja_standing(sentence: str, m: re.Match[str]) -> bool:
+    return not _JA_HERE_RE.search(sentence)
+
+
+_cjk(
+    "ja.instruction.toki", "instruction",
+    "とき|時|際|場合|前に|後は|あとは|たびに|度に",
+    r"^[^。]{2,40}?(?<![たっ])(?:とき|時|際|場合|前|あと|後|たびに|度に)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
+    + _JA_REQUEST_TAIL,
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(
+        r"時間が|暇な|余裕|お手すき|手が空|できる(?:とき|時)|都合|(?:た|だ)(?:とき|時|後|あと|ら)", s),
+    description="「テストを書くときはモックを使わないでください」「コミットする前にlintを実行してください」",
+)
+_cjk(
+    "ja.instruction.reply_style", "instruction",
+    "返答|回答|応答|返事|返信|説明|出力|コメント|コミットメッセージ|会話|やり取り|日本語|英語|中国語",
+    r"^[\s、]*(?:(?:返答|回答|応答|返事|返信|説明|出力|コメント|コミットメッセージ|会話|やり取り)(?:は|を|も)?[^。]{0,20}?"
+    r"(?:日本語|英語|中国語|簡潔|短く|手短|敬語|丁寧語|箇条書き)"
+    r"|(?:日本語|英語|中国語)で(?:応答|返答|回答|返事|返信|会話|説明|やり取り))[^。]{0,16}?"
+    r"(?:でお願いします|でお願い|にしてください|にして|で(?:して|書いて|返して|答えて)(?:ください)?|"
+    r"して(?:ください|下さい|ほしい|欲しい)|お願いします)(?:ね|よ)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「返答は日本語でお願いします」「日本語で応答してください」",
+)
+_cjk(
+    "ja.instruction.convention", "instruction",
+    "ごとに|単位で|ずつ|分けて|別々に|基本的に|原則|で統一|に統一|形式で|規約で|ルールで",
+    r"^[\s、]*(?:PR|プルリク(?:エスト)?|コミット|ブランチ|テスト|リリース|デプロイ|レビュー|ドキュメント|"
+    r"変数名|関数名|ファイル名|命名|マージ|issue|イシュー|タグ|バージョン|インデント|ログ)(?:名)?\s*(?:は|を|も)[^。]{1,50}?"
+    r"(?:ごとに|単位で|ずつ|分けて|別々に|基本的に|原則|で統一|に統一|形式で|規約で|ルールで)[^。]{0,30}?"
+    r"(?:ています|ている|てます|てる|します|する|しています|ことにしています|ことになっています|です)(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"落ち|失敗|エラー|壊れ|止ま", s),
+    description="「PR は Presentation 層と Application 層で分けて出しています」",
+)
+_cjk(
+    "ja.instruction.shitagatte", "instruction",
+    "に従って|に沿って|に則って|に準拠して",
+    r"(?:TDD|BDD|DDD|規約|ガイドライン|スタイルガイド|ルール|規則|方針|流儀|作法|原則|Conventional\s*Commits|"
+    r"セマンティックバージョニング)(?:に従って|に沿って|に則って|に準拠して)[^。]{0,30}?"
+    r"(?:進める|進めます|進めて(?:ください)?|書く|書きます|書いて(?:ください)?|開発する|開発します|"
+    r"実装する|実装します|実装して(?:ください)?|作る|作ります|行う|行います)(?:よ|ね)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「t-wadaのTDDに従ってテストしながら進める」",
+)
+
+_JA_NEGATIVE_TO_POSITIVE: tuple[tuple[str, str], ...] = (
+    ("使わないでください", "使ってください"), ("使わないで", "使って"), ("使用しません", "使用します"), ("使用しない", "使用する"), ("使いません", "使います"), ("使わない", "使う"),
+    ("しないでください", "してください"), ("しないで", "して"), ("しません", "します"), ("しない", "する"),
+    ("書きません", "書きます"), ("書かない", "書く"), ("入れません", "入れます"), ("入れない", "入れる"),
+    ("いりません", "いります"), ("いらない", "いる"), ("要りません", "要ります"), ("要らない", "要る"),
+    ("不要です", "必要です"), ("不要", "必要"), ("必要ありません", "必要です"), ("必要ない", "必要"),
+)
+
+
+def _ja_reversed(sentence: str, m: re.Match[str]) -> str:
+    """「worktreeはもう使いません」 revokes 「worktreeは使います」."""
+    body = TRAIL_RE.sub("", sentence[: m.start("neg")] + m.group("neg")).replace("もう", "", 1)
+    body = re.sub(r"(?:よ|ね)$", "", body)
+    for negative, positive in _JA_NEGATIVE_TO_POSITIVE:
+        if body.endswith(negative):
+            return " ".join((body[: -len(negative)] + positive).split())
+    stem = re.sub(r"(?:は|を)?(?:やめ(?:ます|る|て(?:ください)?)|なくていい(?:です)?|なくて大丈夫(?:です)?)$", "", body)
+    return " ".join(stem.split())
+
+
+_cjk(
+    "ja.instruction.reversal_mou", "instruction", "もう",
+    r"もう(?!少し|すこし|ちょっと|一度|一回|いい(?:よ|です)?$|大丈夫|すぐ|終わ|でき|一つ|ひとつ|一個|一件|一点|一方|ひと)"
+    r"[^。]{0,30}?(?P<neg>使わないでください|使わないで|使用しません|使用しない|使いません|使わない|しないでください|しないで|しません|しない|"
+    r"書きません|書かない|入れません|入れない|いりません|いらない|要りません|要らない|不要です|不要|必要ありません|"
+    r"必要ない|なくていい(?:です)?|なくて大丈夫(?:です)?|やめ(?:ます|る|て(?:ください)?))(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(
+        r"(?:動作|起動|反応|表示|機能|発生|再現|成功|完了|接続|ビルド|エラー|クラッシュ)(?:し|でき|が)", s),
+    reverses=_ja_reversed,
+    description="「worktreeはもう使いません」「もうモックを使わないで」",
+)
+
+
+def vetoes(sentence: str, core: str) -> frozenset[str]:
+    """Kinds a Japanese sentence may not yield: questions, hedges, reports, one-offs, past tense."""
+    if _JA_QUESTION_RE.search(core) or _JA_NEGATED_RE.search(sentence):
+        return EVERYTHING
+    if _JA_REPORTED_RE.search(sentence) or _JA_HYPOTHETICAL_RE.search(sentence):
+        return EVERYTHING
+    if _JA_HEDGE_RE.search(core) or _JA_ASSISTANT_RE.search(core):
+        return EVERYTHING
+    vetoed: set[str] = set()
+    if _JA_THINK_RE.search(sentence):
+        # 「〜の方がいいと思います」 is the ordinary way to state a preference
+        vetoed |= EVERYTHING - {"preference"}
+    if _JA_ONE_OFF_RE.search(sentence):
+        vetoed |= {"instruction", "preference", "correction"}
+    if _JA_PAST_RE.search(core):
+        vetoed |= {"instruction", "preference"}
+    return frozenset(vetoed)
+
+
+def has_claim(core: str) -> bool:
+    """Whether Japanese words after a correction cue restate a fact (a copula, 「XではなくY」), not a request."""
+    if len(core) < 4:
+        return False
+    has_contrast = re.search("ではなく|じゃなく|でなく", core)
+    if _JA_REQUEST_END_RE.search(core) and not has_contrast:
+        return False
+    return bool(_JA_CLAIM_RE.search(core) or has_contrast)
+
+
+STATED = r"覚え(?:て(?:おいて|ください|ね)|といて)|記憶して|今後|これから(?:は|も|ずっと)|次回から|今度から|忘れないで"
+
+HEADERS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"今後|これから(?:は|も)|次回から"), "ja.instruction.kongo"),
+    (re.compile(r"(?:この|本|うちの)(?:プロジェクト|リポジトリ|リポ)(?:では|のルール)"),
+     "ja.instruction.kono_project"),
+    (re.compile(r"覚え(?:て|といて)"), "ja.instruction.oboete"),
+    (re.compile(r"^[\s、]*必ず[\s:：]*$"), "ja.instruction.kanarazu"),
+)

@@ -1,0 +1,185 @@
+"""Chinese marker rules (simplified and traditional), and the Chinese vetoes and claim check."""
+
+from __future__ import annotations
+
+import re
+
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser
+
+__all__ = ["HEADERS", "RULES", "STATED", "has_claim", "vetoes"]
+
+# ---------------------------------------------------------------------------- vetoes
+
+_ZH_QUESTION_RE = re.compile(
+    r"[?？]|[吗嗎呢吧]$|是不是|要不要|能不能|"
+    r"可不可以|为什么|為什麼|怎么|怎麼|哪个|哪個"
+)
+_ZH_HEDGE_RE = re.compile(
+    r"也许|也許|可能|或许|或許|大概|"
+    r"我觉得|我覺得|好像|应该吧|應該吧"
+)
+_ZH_ONE_OFF_RE = re.compile(
+    r"这次|這次|暂时|暫時|先这样|先這樣|"
+    r"今天|临时|臨時|目前"
+)
+_ZH_NEGATED_RE = re.compile(r"算了|不用了|没事|沒事")
+_ZH_REPORTED_RE = re.compile(
+    r"[他她]说|[他她]說|据说|據說|听说|聽說|"
+    r"文档说|文檔說"
+)
+# 假如…会: a hypothetical
+_ZH_HYPOTHETICAL_RE = re.compile(r"(?:假如|假設|假设|要是).*[会會]")
+_ZH_CLAIM_RE = re.compile(
+    r"是|应该|應該|才对|才對|要用|用的"
+)
+
+# ----------------------------------------------------------------------------- rules
+
+RULES: list[MarkerRule] = []
+
+
+def _cjk(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
+         guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
+    RULES.append(MarkerRule(rule_id, kind, "zh", cue, re.compile(pattern), claim, guard, description, reverses))
+
+# correction: 不对 / 错了 / 不是这样 … + 是/应该 ; 不是X，而是Y
+_cjk(
+    "zh.correction.budui", "correction",
+    "不对|不對|错了|錯了|不是",
+    r"^[\s，,]*(?:不对|不對|错了|錯了|不是这样|不是這樣|"
+    r"你错了|你錯了|搞错了|搞錯了)[，,。!！\s]*",
+    claim="after_or_next",
+    description="「不对，端口是5432」",
+)
+# 不是X，而是Y / 是X，不是Y
+_cjk(
+    "zh.correction.bushi_ershi", "correction", "不是",
+    r"不是[^，。,]{1,20}[，,]?\s*(?:而是|是)[^，。,]{1,30}"
+    r"|是[^，。,]{1,30}[，,]\s*不是[^，。,]{1,30}",
+    description="「不是Jest，而是Vitest」",
+)
+_cjk(
+    "zh.failure.meici", "failure",
+    "每次|总是|總是|一直|始终|始終|必现|必現|稳定|穩定|百分之百",
+    r"(?:每次(?:都)?|总是|總是|一直|始终|始終|百分之百|稳定|穩定)"
+    r"[^，。？]{0,20}?(?:失败|失敗|报错|報錯|崩溃|崩潰|挂掉|掛掉|"
+    r"挂了|掛了|超时|超時|卡住|复现|復現)|必现|必現",
+    description="「每次都失败」「必现」",
+)
+_cjk(
+    "zh.lesson.jiaoxun", "lesson",
+    "教训|教訓|踩坑|备忘|備忘|学到|學到",
+    r"(?:经验|經驗)?(?:教训|教訓)(?:是|[:：])\s*|(?:踩坑记录|踩坑|备忘|備忘)[:：]\s*"
+    r"|今天(?:学到|學到)(?:了)?[:：，,]?\s*",
+    claim="after_or_next",
+    description="「教训：...」「踩坑：...」",
+)
+_cjk(
+    "zh.preference.xihuan", "preference",
+    "喜欢|喜歡|偏好|倾向|傾向|宁愿|寧願|宁可|寧可",
+    r"(?:我|我们|我們)(?:更|比较|比較|还是|還是)(?:喜欢|喜歡|偏好|倾向于?|傾向於?)"
+    r"|(?:我|我们|我們)?(?:宁愿|寧願|宁可|寧可)|(?:我|我们|我們)偏好",
+    description="「我更喜欢用pnpm」",
+)
+_cjk(
+    "zh.instruction.yihou", "instruction",
+    "以后|以後|今后|今後|现在开始|現在開始|今以后|今以後|往后|往後",
+    r"(?:以后|以後|今后|今後|往后|往後)[，,\s]*(?:都|请|請|一律|统一|統一|要|不要|别|別|必须|必須|记得|記得|务必|務必|一定|禁止|不准)"
+    r"|(?:从|從)(?:现在|現在|今天)开始|(?:从|從)(?:现在|現在|今天)開始|(?:从|從)今(?:以后|以後)"
+    # 以后 opening the sentence: 「以后回答简短一点」 (not 以后再说 "later", 以后会 "will", 以后的 "later ...")
+    r"|^[\s，,]*(?:那|好|好的|ok|OK)?[，,\s]*(?:以后|以後|今后|今後|往后|往後)[，,\s]*"
+    r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S",
+    description="「以后都用pnpm」「以后回答简短一点」",
+)
+_cjk(
+    "zh.instruction.yongyuan", "instruction",
+    "永远|永遠|绝对|絕對|千万|千萬|务必|務必|始终|始終|总是|總是|每次都要|一律",
+    r"(?:永远|永遠|绝对|絕對|千万|千萬)(?:不要|别|別|不能|不准|不可以|要)"
+    r"|(?:永远|永遠)(?:都)?(?:用|使用|以|写|寫|回覆|回复|回答|保持|先|把|在|跑|执行|執行)"
+    r"|(?:务必|務必|始终|始終|总是|總是|每次都要|一律)(?:要|用|使用|先|把|在|写|寫|跑|执行|執行)",
+    description="「永远不要直接推到main」",
+)
+_cjk(
+    "zh.instruction.jizhu", "instruction", "记住|記住",
+    r"(?:请|請)?(?:记住|記住)[:：，,]?",
+    guard=lambda s, m: len(re.sub(r"(?:请|請)?(?:记住|記住)|[:：，,。\s]", "", s)) >= 5,
+    description="「记住：测试用pytest」",
+)
+
+# standing prohibitions and requirements: a generic object, no pointing word (这个, 那里, 它), and not
+# a task request (帮我 …) or a for-now (先不要 "don't yet")
+_ZH_HERE_RE = re.compile(r"这|這|那|它|上面|下面|刚才|剛才|帮我|幫我|帮忙|幫忙|先不|先别|先別|还没|還沒|忘")
+_ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|記得|以后|以後|今后|今後)?[，,\s]*"
+
+
+def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
+    return not _ZH_HERE_RE.search(sentence)
+
+
+_cjk(
+    "zh.instruction.buyao", "instruction",
+    "不要|别|別|不准|不許|不许|禁止",
+    _ZH_LEAD + r"(?:不要|别|別|不准|不許|不许|禁止)(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
+    guard=_zh_standing,
+    description="「不要重复确认，直接改就行」",
+)
+_cjk(
+    "zh.instruction.bixu", "instruction",
+    "必须|必須|一定要|都要|都得|一律",
+    _ZH_LEAD + r"[^，,。？?]{0,20}?(?:必须|必須|一定要|都要|都得|一律)(?!是|在)[^。？?！!]{2,40}",
+    # 「你必须告诉我原因」 asks for something now
+    guard=lambda s, m: _zh_standing(s, m) and not re.search(r"你(?:们|們)?(?:必须|必須|一定要)", s),
+    description="「提交前必须跑测试」「所有接口都要有类型注解」",
+)
+_cjk(
+    "zh.instruction.zhiqian", "instruction",
+    "之前|以前|前",
+    r"^[^，,。？?]{0,4}(?<!我)(?<!你)(?<!他)(?<!她)[^，,。？?之以]{1,20}?(?:之前|以前|前)[，,\s]*(?:都)?"
+    r"(?:需要|要|必须|必須|请|請|先|得|一定要)[^。？?！!]{2,40}",
+    guard=lambda s, m: _zh_standing(s, m) and not re.match(r"\s*(?:之前|以前|我之前|你之前)", s),
+    description="「使用大量工具之前需要先经过我同意」「提交前先跑测试」",
+)
+
+
+def _zh_reversed(sentence: str, m: re.Match[str]) -> str:
+    clause = re.split(r"[，,。；;！!]", m.group("clause"))[0]
+    clause = re.sub(r"^(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)", "", clause)
+    return re.sub(r"\s*了\s*$", "", clause).strip()
+
+
+_cjk(
+    "zh.instruction.reversal_buzai", "instruction",
+    "不再|别再|別再|不用再|不要再|再也不",
+    r"(?P<clause>(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)\s*"
+    r"(?:用|使用|写|寫|加|跑|执行|執行|提交|生成|创建|建立|部署|依赖|依賴|需要|支持|支援|维护|維護|做|改|问|問|"
+    r"确认|確認|添加|引入|装|裝|安装|安裝)[^。？?！!]{1,40})",
+    guard=lambda s, m: not re.search(r"这|這|那个|那個|它|[他她]不再", s),
+    reverses=_zh_reversed,
+    description="「以后不再用 Docker Compose 了」— reverses 「用 Docker Compose」",
+)
+
+
+def vetoes(sentence: str, core: str) -> frozenset[str]:
+    """Kinds a Chinese sentence may not yield: questions, hedges, reports, hypotheticals, one-offs."""
+    if _ZH_QUESTION_RE.search(core) or _ZH_NEGATED_RE.search(sentence):
+        return EVERYTHING
+    if _ZH_REPORTED_RE.search(sentence) or _ZH_HYPOTHETICAL_RE.search(sentence):
+        return EVERYTHING
+    if _ZH_HEDGE_RE.search(sentence):
+        return EVERYTHING
+    if _ZH_ONE_OFF_RE.search(sentence):
+        return frozenset({"instruction", "preference", "correction"})
+    return frozenset()
+
+
+def has_claim(core: str) -> bool:
+    """Whether Chinese words after a correction cue restate a fact (是, 应该)."""
+    return len(core) >= 4 and bool(_ZH_CLAIM_RE.search(core))
+
+
+STATED = r"记住|記住|以后|以後|今后|(?:从|從)(?:现在|現在|今)"
+
+HEADERS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"以后|以後|今后|(?:从|從)(?:现在|現在)"), "zh.instruction.yihou"),
+    (re.compile(r"记住|記住"), "zh.instruction.jizhu"),
+)

@@ -1,0 +1,579 @@
+"""The redaction rule table: one entry per family of secrets, each with a stable ``rule_id``.
+
+Rules are data. Each ``rule_id`` is written into records, so renaming one is a breaking change.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .checks import (
+    Finder,
+    Validator,
+    _ASSIGN_AFTER,
+    _FLAG_WORDS,
+    _L,
+    _R,
+    _all_of,
+    _artifactory_ok,
+    _assignment_finder,
+    _authorization_ok,
+    _bearer_ok,
+    _c,
+    _curl_ok,
+    _header_flag_ok,
+    _high_entropy_env_ok,
+    _is_template,
+    _lenient,
+    _min_entropy,
+    _mostly_filler,
+    _needs_mixed,
+    _pem_ok,
+    _random_looking,
+    _secret_of,
+    _strict,
+    _url_ok,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Rule:
+    """One family of secrets: how to find it cheaply, how to match it, how to reject look-alikes.
+
+    ``hooks`` are literal strings, compared without regard to case, at least one of
+    which occurs in every match; they drive the prefilter. A match may start at most
+    ``back`` characters before its hook and end at most ``reach`` characters after it.
+    The secret is the pattern's ``s`` group when it has one, else the whole match.
+    """
+
+    rule_id: str
+    description: str
+    hooks: tuple[str | tuple[str, str], ...]  # literal (any case), or (literal, its own ``after``)
+    patterns: tuple[re.Pattern[str], ...] = ()
+    validator: Validator | None = None
+    after: str = ""  # regex the text right after a hook must match for the hook to count
+    back: int = 0
+    reach: int = 600
+    priority: int = 10  # lower wins when two findings overlap
+    expand: str = ""  # characters a finding is widened over on both sides
+    finder: Finder | None = None  # custom search run at each hook instead of patterns
+
+
+def _prefixed(
+    rule_id: str,
+    description: str,
+    prefixes: tuple[str, ...],
+    body: str,
+    *,
+    validator: Validator | None = _strict,
+    after: str = "",
+    left: str = _L,
+    right: str = _R,
+    reach: int = 600,
+    priority: int = 10,
+) -> Rule:
+    """A token that starts with one of ``prefixes`` followed by ``body``."""
+    alt = "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True))
+    if not after:
+        head = re.match(r"(\[[^\]]+\])\{(\d+)", body)
+        after = f"{head.group(1)}{{{head.group(2)}}}" if head else ""
+    return Rule(
+        rule_id=rule_id,
+        description=description,
+        hooks=prefixes,
+        patterns=(_c(f"{left}(?:{alt}){body}{right}"),),
+        validator=validator,
+        after=after,
+        reach=reach,
+        priority=priority,
+    )
+
+
+# ---------------------------------------------------------------------------
+# the rules
+
+_PEM = _c(
+    r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-{3,5}"
+    r"(?P<body>(?:[A-Za-z0-9+/=\s:,.\\]|-(?!-)){0,20000})"
+    r"(?:-{3,5}END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-{3,5})?"
+)
+_TOK = "A-Za-z0-9_\\-"
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "private-key",
+        "PEM/OpenSSH/PGP private key block, also on one line with literal \\n",
+        hooks=("-----BEGIN",),
+        after=r"[ A-Z0-9]{0,40}PRIVATE KEY",
+        patterns=(_PEM,),
+        validator=_pem_ok,
+        reach=20200,
+    ),
+    Rule(
+        "aws-access-key-id",
+        "AWS access key id (AKIA/ASIA/ABIA/ACCA/A3T…)",
+        hooks=("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+        after="[A-Z0-9]{16}",
+        patterns=(_c(_L + r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}" + _R),),
+        validator=_strict,
+    ),
+    _prefixed(
+        "aws-bedrock-api-key",
+        "Amazon Bedrock API key",
+        ("ABSK", "bedrock-api-key-"),
+        "[A-Za-z0-9+/]{100,1200}={0,2}",
+        validator=lambda m: not _mostly_filler(m.group(0)),
+        right=r"(?![A-Za-z0-9+/=])",
+        reach=1300,
+    ),
+    Rule(
+        "aws-account-id",
+        "AWS account number assigned to an aws…account…id name",
+        hooks=("account",),
+        patterns=(
+            _c(
+                r"(?i:aws)[\w.\-]{0,10}(?i:account)[_\-]?(?i:id)\\{0,2}[\"']?[ \t]{0,5}(?:=>|:=|=|:)[ \t]{0,5}"
+                r"\\{0,2}[\"']?(?P<s>\d{4}-?\d{4}-?\d{4})(?![\d\-])"
+            ),
+        ),
+        back=20,
+        reach=60,
+        priority=20,
+    ),
+    _prefixed(
+        "gcp-api-key",
+        "Google API key (AIza…)",
+        ("AIza",),
+        "[0-9A-Za-z_\\-]{35}",
+        left=r"(?<![A-Za-z0-9_\-])",
+        right=r"(?![A-Za-z0-9_\-])",
+        validator=_all_of(_strict, _min_entropy(3.0)),
+    ),
+    Rule(
+        "azure-client-secret",
+        "Azure AD / Entra client secret (…Q~…)",
+        hooks=("Q~",),
+        patterns=(
+            _c(
+                r"(?<![A-Za-z0-9_~.\-])(?P<s>[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34})"
+                r"(?![A-Za-z0-9_~\-]|\.[A-Za-z0-9_~\-])"  # a full stop after it ends a sentence
+            ),
+        ),
+        validator=_all_of(_strict, _needs_mixed),
+        back=6,
+        reach=40,
+    ),
+    Rule(
+        "azure-credential",
+        "Azure tenant/client id or secret assigned to an azure/ad_ name, storage account key",
+        hooks=("azure", "ad_tenant", "ad_client", "AccountKey", "SharedAccessKey"),
+        patterns=(
+            _c(
+                r"(?:(?i:azure)|(?<![A-Za-z0-9])(?i:ad))[\w.\-]{0,30}?(?i:tenant|client)[_\-.]?(?i:id|secret)\w{0,10}\\{0,2}[\"']?"
+                r"[ \t]{0,5}(?:=>|:=|=|:)[ \t]{0,5}\\{0,2}[\"'`]?(?P<s>[A-Za-z0-9_~.\-]{16,64})"
+            ),
+            _c(r"(?:AccountKey|SharedAccessKey)=(?P<s>[A-Za-z0-9+/]{40,100}={0,2})"),
+        ),
+        validator=_strict,
+        back=3,
+        reach=140,
+        priority=15,
+    ),
+    Rule(
+        "github-token",
+        "GitHub personal/OAuth/app/refresh token and fine-grained PAT",
+        hooks=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        patterns=(
+            _c(_L + r"gh[pousr]_[A-Za-z0-9]{36,255}" + _R),
+            _c(_L + r"ghs_[0-9]{1,20}_eyJ[A-Za-z0-9_\-]{10,1500}(?:\.[A-Za-z0-9_\-]{2,1500}){1,2}"),
+            _c(_L + r"github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"),
+        ),
+        validator=_strict,
+        reach=3100,
+    ),
+    Rule(
+        "gitlab-token",
+        "GitLab personal/deploy/runner/trigger/agent/OAuth tokens",
+        hooks=(
+            "glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glcbt-", "glimt-", "glptt-", "glagent-",
+            "gloas-", "glffct-", "GR1348941",
+        ),  # fmt: skip
+        patterns=(
+            _c(
+                _L + r"(?:glpat|gldt|glft|glsoat|glrt|glcbt|glimt|glptt|glagent|gloas|glffct)-"
+                r"[A-Za-z0-9_\-]{20,1024}(?:\.[A-Za-z0-9_\-]{2,40}){0,2}(?![A-Za-z0-9_\-])"
+            ),
+            _c(_L + r"GR1348941[A-Za-z0-9_\-]{20,64}(?![A-Za-z0-9_\-])"),
+        ),
+        validator=_all_of(_strict, _min_entropy(2.8)),
+        reach=1200,
+    ),
+    Rule(
+        "slack-token",
+        "Slack bot/user/app/config tokens (xox…, xapp-)",
+        hooks=("xoxb-", "xoxa-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"),
+        patterns=(
+            _c(_L + r"xox[abposre]-\d{8,14}-[A-Za-z0-9\-]{8,250}" + _R),
+            _c(_L + r"xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{40,250}" + _R),
+            _c(_L + r"xapp-\d-[A-Z0-9]{8,20}-\d{8,16}-[a-z0-9]{32,80}" + _R),
+        ),
+        validator=_strict,
+    ),
+    Rule(
+        "slack-webhook",
+        "Slack incoming webhook / workflow URL",
+        hooks=("hooks.slack.com/",),
+        patterns=(
+            _c(r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_+\-]{4,40}(?:/[A-Za-z0-9_+\-]{4,80}){1,3}"),
+        ),
+        back=8,
+        reach=260,
+    ),
+    Rule(
+        "discord-webhook",
+        "Discord webhook URL",
+        hooks=("discord.com/api/webhooks/", "discordapp.com/api/webhooks/"),
+        patterns=(
+            _c(r"(?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,30}/[A-Za-z0-9_\-]{20,100}"),
+        ),
+        back=16,
+        reach=200,
+    ),
+    Rule(
+        "discord-bot-token",
+        "Discord bot token (id.timestamp.hmac)",
+        hooks=(".",),
+        after=r"[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27}",
+        patterns=(_c(r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),),
+        validator=_needs_mixed,
+        back=30,
+        reach=50,
+        expand=_TOK,
+    ),
+    Rule(
+        "telegram-bot-token",
+        "Telegram bot token (id:AA…)",
+        hooks=(":AA",),
+        after=r"[A-Za-z0-9_\-]{32}",
+        patterns=(_c(r"(?<![A-Za-z0-9_])\d{8,10}:AA[A-Za-z0-9_\-]{32,33}(?![A-Za-z0-9_\-])"),),
+        back=11,
+        reach=40,
+    ),
+    _prefixed(
+        "stripe-key",
+        "Stripe secret/restricted key and webhook secret",
+        ("sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"),
+        "[A-Za-z0-9]{24,247}",
+    ),
+    Rule(
+        "openai-api-key",
+        "OpenAI API key (sk-, sk-proj-, sk-svcacct-, sk-admin- with the T3BlbkFJ marker)",
+        hooks=("T3BlbkFJ",),
+        patterns=(
+            _c(r"(?<![A-Za-z0-9_\-])sk-[A-Za-z0-9_\-]{16,200}T3BlbkFJ[A-Za-z0-9_\-]{16,200}(?![A-Za-z0-9_\-])"),
+        ),
+        validator=_strict,
+        back=210,
+        reach=210,
+    ),
+    Rule(
+        "anthropic-api-key",
+        "Anthropic API/admin key (sk-ant-…)",
+        hooks=("sk-ant-",),
+        patterns=(
+            _c(r"(?<![A-Za-z0-9_\-])sk-ant-(?:api|admin|oat|ort|sid)\d{2}-[A-Za-z0-9_\-]{32,300}(?![A-Za-z0-9_\-])"),
+        ),
+        validator=_strict,
+    ),
+    Rule(
+        "llm-api-key",
+        "Other LLM provider keys: sk-… (OpenAI-compatible), pplx-, r8_, xai-, lsv2_",
+        hooks=("sk-", "pplx-", "r8_", "xai-", "lsv2_"),
+        patterns=(
+            _c(r"(?<![A-Za-z0-9_\-])sk-(?!ant-)[A-Za-z0-9_\-]{32,300}(?![A-Za-z0-9_\-])"),
+            _c(_L + r"(?:pplx-[A-Za-z0-9]{40,64}|r8_[A-Za-z0-9]{36,40}|xai-[A-Za-z0-9]{60,100})" + _R),
+            _c(_L + r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}" + _R),
+        ),
+        validator=_all_of(_strict, lambda m: _random_looking(m.group(0), 20)),
+        after=r"[A-Za-z0-9_\-]{20}",
+        reach=320,
+        priority=12,
+    ),
+    _prefixed("groq-api-key", "Groq API key", ("gsk_",), "[A-Za-z0-9]{52}"),
+    Rule(
+        "huggingface-token",
+        "Hugging Face user/org access token",
+        hooks=("hf_", "api_org_"),
+        patterns=(_c(_L + r"hf_[A-Za-z0-9]{34,37}" + _R), _c(_L + r"api_org_[A-Za-z0-9]{34,37}" + _R)),
+        validator=lambda m: _lenient(m) if m.group(0).startswith("hf_") else _strict(m),
+    ),
+    Rule(
+        "npm-token",
+        "npm access token and .npmrc _auth/_authToken values",
+        hooks=("npm_", "_authToken", "_auth"),
+        patterns=(
+            _c(_L + r"npm_[A-Za-z0-9]{36}" + _R),
+            _c(r"_auth(?:Token)?[ \t]*=[ \t]*(?P<s>[^\s\"'`]{6,512})"),
+        ),
+        validator=lambda m: not _is_template(_secret_of(m)),
+    ),
+    _prefixed(
+        "sendgrid-api-key",
+        "SendGrid API key",
+        ("SG.",),
+        r"[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}",
+        right=r"(?![A-Za-z0-9_\-])",
+    ),
+    _prefixed(
+        "twilio-key",
+        "Twilio account SID / API key SID",
+        ("AC", "SK"),
+        "[a-z0-9]{32}",
+        validator=_lenient,
+        after="[a-z0-9]{32}",
+    ),
+    Rule(
+        "mailchimp-api-key",
+        "Mailchimp API key (hex-usN)",
+        hooks=("-us",),
+        after=r"\d{1,2}(?![A-Za-z0-9])",
+        patterns=(_c(_L + r"[a-f0-9]{32}-us\d{1,2}" + _R),),
+        back=33,
+        reach=6,
+    ),
+    Rule(
+        "onepassword-token",
+        "1Password service-account token and account secret key",
+        hooks=("ops_eyJ", "A3-"),
+        patterns=(
+            _c(_L + r"ops_eyJ[A-Za-z0-9+/=_\-]{60,4000}"),
+            _c(_L + r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}" + _R),
+        ),
+        validator=_strict,
+        reach=4100,
+    ),
+    _prefixed("shopify-token", "Shopify access/app/shared-secret tokens", ("shpat_", "shpca_", "shppa_", "shpss_"), "[A-Za-z0-9]{32,64}"),
+    _prefixed("cloudflare-api-token", "Cloudflare API tokens and keys", ("cfat_", "cfut_", "cfk_"), "[A-Za-z0-9]{40}[a-f0-9]{8}"),
+    _prefixed("databricks-token", "Databricks personal access token", ("dapi",), "[a-fA-F0-9]{32}(?:-\\d)?", after="[a-fA-F0-9]{32}"),
+    _prefixed("docker-token", "Docker Hub personal access token", ("dckr_pat_", "dckr_oat_"), "[A-Za-z0-9_\\-]{24,64}", right=r"(?![A-Za-z0-9_\-])"),
+    _prefixed("figma-token", "Figma personal access token", ("figd_",), "[A-Za-z0-9_\\-]{38,64}", right=r"(?![A-Za-z0-9_\-])"),
+    Rule(
+        "grafana-token",
+        "Grafana cloud API / service-account token",
+        hooks=("glc_", "glsa_"),
+        patterns=(
+            _c(_L + r"glc_[A-Za-z0-9+/]{32,400}={0,2}(?![A-Za-z0-9+/=])"),
+            _c(_L + r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + _R),
+        ),
+        validator=_all_of(_strict, _min_entropy(3.0)),
+    ),
+    Rule(
+        "vault-token",
+        "HashiCorp Vault service/batch/recovery token",
+        hooks=("hvs.", "hvb.", "hvr.", "s."),
+        patterns=(
+            _c(_L + r"hv[sbr]\.[A-Za-z0-9_\-]{24,400}(?![A-Za-z0-9_\-])"),
+            _c(r"(?<![A-Za-z0-9_.\-])s\.[A-Za-z0-9]{24}" + _R),
+        ),
+        validator=_all_of(_strict, _needs_mixed),
+        after=r"[A-Za-z0-9_\-]{20}",
+    ),
+    _prefixed("linear-api-key", "Linear API key", ("lin_api_",), "[A-Za-z0-9]{40,64}"),
+    Rule(
+        "notion-token",
+        "Notion integration token",
+        hooks=("ntn_", "secret_"),
+        patterns=(_c(_L + r"ntn_\d{11}[A-Za-z0-9]{35}" + _R), _c(_L + r"secret_[A-Za-z0-9]{43}" + _R)),
+        validator=_all_of(_strict, lambda m: any(c.isalpha() for c in m.group(0)[15:])),
+    ),
+    _prefixed(
+        "tailscale-key",
+        "Tailscale API/auth/client/webhook keys",
+        ("tskey-",),
+        r"[a-z]{2,12}-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{16,64}",
+        left=r"(?<![A-Za-z])",
+    ),
+    _prefixed("vercel-token", "Vercel access/integration/AI-gateway tokens", ("vcp_", "vci_", "vca_", "vcr_", "vck_"), "[A-Za-z0-9]{24,64}"),
+    Rule(
+        "sourcegraph-token",
+        "Sourcegraph access token",
+        hooks=("sgp_", "sourcegraph"),
+        patterns=(
+            _c(_L + r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}" + _R),
+            _c(r"(?i:sourcegraph)[\w.\-]{0,20}\\?[\"']?[ \t]{0,5}[:=][ \t]{0,5}\\?[\"']?(?P<s>[a-fA-F0-9]{40})" + _R),
+        ),
+        validator=_strict,
+        reach=120,
+    ),
+    _prefixed("intra42-secret", "42 intra API client secret", ("s-s4t2ud-", "s-s4t2af-"), "[a-f0-9]{64}"),
+    _prefixed("octopus-deploy-key", "Octopus Deploy API key", ("API-",), "[A-Z0-9]{26}", left=r"(?<![A-Za-z0-9_\-])"),
+    Rule(
+        "facebook-token",
+        "Facebook/Meta access tokens (EAA…, app-id|secret)",
+        hooks=("EAAM", "EAAC", "EAAG", "facebook"),
+        patterns=(
+            _c(_L + r"EAA[MCG][A-Za-z0-9]{100,500}" + _R),
+            _c(r"(?<![0-9])\d{15,16}(?:\||%7C)[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),
+        ),
+        validator=_strict,
+        back=20,
+        reach=520,
+    ),
+    Rule(
+        "artifactory-token",
+        "JFrog Artifactory API key / reference token",
+        hooks=("AKC", "AP"),
+        after="[A-Za-z0-9]{8}",
+        patterns=(
+            _c(r"(?<![A-Za-z0-9])(?:AKC[A-Za-z0-9]{10,80}|AP[0-9A-F][A-Za-z0-9]{8,80})(?![A-Za-z0-9])"),
+        ),
+        validator=_artifactory_ok,
+        reach=100,
+    ),
+    _prefixed(
+        "digitalocean-token",
+        "DigitalOcean personal/OAuth/refresh tokens",
+        ("dop_v1_", "doo_v1_", "dor_v1_"),
+        "[a-f0-9]{64}",
+    ),
+    _prefixed("pypi-token", "PyPI upload token", ("pypi-AgEIcHlwaS5vcmc",), "[A-Za-z0-9_\\-]{50,300}", right=r"(?![A-Za-z0-9_\-])"),
+    _prefixed("square-token", "Square access token / OAuth secret", ("sq0atp-", "sq0csp-"), "[A-Za-z0-9_\\-]{22,60}", right=r"(?![A-Za-z0-9_\-])"),
+    _prefixed("age-secret-key", "age encryption secret key", ("AGE-SECRET-KEY-1",), "[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    _prefixed(
+        "hex-private-key",
+        "0x-prefixed 32-byte hex key (wallet private key)",
+        ("0x",),
+        "[a-fA-F0-9]{64}",
+        validator=_all_of(_strict, _min_entropy(3.0)),
+        after="[a-fA-F0-9]{64}",
+    ),
+    Rule(
+        "jwt",
+        "JSON Web Token (header.payload[.signature])",
+        hooks=(".eyJ",),
+        patterns=(
+            _c(
+                r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,1500}\.eyJ[A-Za-z0-9_\-]{2,8000}"
+                r"(?:\.[A-Za-z0-9_\-]{8,2000})?(?![A-Za-z0-9_\-])"
+            ),
+        ),
+        validator=_strict,
+        back=1600,
+        reach=10100,
+        priority=15,
+    ),
+    Rule(
+        "url-credentials",
+        "user:password embedded in a URL (scheme://user:pass@host)",
+        hooks=(":",),
+        after=r"[^\s/?#@\"'`<>\[\]{}\\|]{1,256}@",
+        patterns=(
+            _c(
+                r"://(?P<s>[^\s:/?#@\"'`<>\[\]{}\\|]{0,128}:[^\s/?#\"'`<>\[\]{}\\|]{1,256})@(?=[A-Za-z0-9\[])"
+            ),
+        ),
+        validator=_url_ok,
+        back=140,
+        reach=260,
+        priority=20,
+    ),
+    Rule(
+        "curl-credentials",
+        "credentials passed with curl -u / --user",
+        hooks=("-u", "--user"),
+        after=r"(?:[ \t]+|=)",
+        patterns=(
+            _c(
+                r"(?<![A-Za-z0-9_\-])(?:-u|--user)(?:[ \t]+|=)(?P<s>\"[^\"\n\\]{1,200}\"(?::\"[^\"\n\\]{0,200}\")?"
+                r"|'[^'\n\\]{1,200}'|[^\s\"'\\]{1,200}(?:'[^'\n\\]{0,200}'|\"[^\"\n\\]{0,200}\")?)"
+            ),
+        ),
+        validator=_curl_ok,
+        back=1,
+        reach=640,
+        priority=20,
+    ),
+    Rule(
+        "auth-header",
+        "Authorization / Bearer / API-token header values",
+        hooks=("authorization", ("-H", r"[ \t]"), ("--header", r"[ \t]")),
+        patterns=(
+            _c(
+                r"(?i:authorization)\\{0,2}[\"']?[ \t]{0,5}[:=][ \t]{0,5}\\{0,2}[\"']?"
+                r"(?:(?i:bearer|basic|token|api-token|apikey|api-key|digest|bot|jwt|sso-key|otp)[ \t]+)?"
+                r"(?P<s>[^\s\"'`\\,;]{6,4000})"
+            ),
+        ),
+        validator=_authorization_ok,
+        back=1,
+        reach=4100,
+        priority=20,
+    ),
+    Rule(
+        "bearer-token",
+        "Bearer token outside an Authorization header",
+        hooks=("bearer",),
+        after=r"[ \t]+[A-Za-z0-9\-._~+/]{12}",
+        patterns=(_c(r"(?<![A-Za-z0-9])[Bb]earer[ \t]+(?P<s>[A-Za-z0-9\-._~+/]{12,4000}=*)"),),
+        validator=_bearer_ok,
+        reach=4100,
+        priority=21,
+    ),
+    Rule(
+        "header-credential",
+        "curl -H / --header with a token, key or auth header",
+        hooks=("-H", "--header"),
+        after=r"[ \t]",
+        patterns=(
+            _c(
+                r"(?:-H|--header)[ \t]+\\{0,2}[\"']?(?P<name>[A-Za-z][A-Za-z0-9_\-]{0,40})[ \t]*:[ \t]*"
+                r"(?P<s>[^\s\"'\\]{6,4000})"
+            ),
+        ),
+        validator=_header_flag_ok,
+        reach=4200,
+        priority=22,
+    ),
+    Rule(
+        "password-assignment",
+        "password-like name assigned a literal (.env, YAML, JSON, code, CLI flags)",
+        hooks=("password", "passwd", "passphrase", "pwd", "pass") + tuple((flag, r"[ \t=]") for flag in _FLAG_WORDS),
+        after=_ASSIGN_AFTER % 4,
+        finder=_assignment_finder,
+        priority=30,
+    ),
+    Rule(
+        "generic-secret",
+        "secret/token/key/credential name assigned a random-looking literal",
+        hooks=("secret", "token", "credential", "key"),
+        after=_ASSIGN_AFTER % 8,
+        finder=_assignment_finder,
+        priority=31,
+    ),
+    Rule(
+        "aws-secret-access-key",
+        "AWS secret access key: named by the assignment finder when an aws/secret_access name holds 40 base64 chars",
+        hooks=(),
+        priority=14,
+    ),
+    Rule(
+        "high-entropy-assignment",
+        ".env line NAME=<long random base64/base62 value>",
+        hooks=("=",),
+        after=r"[A-Za-z0-9+/_\-]{20}",
+        patterns=(
+            _c(
+                r"(?:^|(?<=\\n)|(?<=\\r))[ \t]{0,8}(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,60})="
+                r"(?P<s>[A-Za-z0-9+/_\-]{20,512}={0,3})(?=[\s\"';]|\\[nrt]|$)",
+                re.MULTILINE,
+            ),
+        ),
+        validator=_high_entropy_env_ok,
+        back=90,
+        reach=520,
+        priority=40,
+    ),
+)
+
+_PRIORITY: dict[str, int] = {r.rule_id: r.priority for r in RULES}
