@@ -54,6 +54,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("recall.half_life_days", float, 30, "time decay of search scores"),
     Setting("recall.min_score", float, 0.3, "relevance floor of prompt recall (above 1 reads as 1)"),
     Setting("identity.merge_similarity", float, 0.85, "two wordings are one claim at or above this similarity", high=1.0),
+    Setting("health.stale_days", float, 90, "report: an adopted claim not said again for this many days is stale"),
+    Setting("health.ingest_days", float, 3, "status: sessions going on while nothing was ingested for this many days"),
+    Setting("health.not_followed_sessions", int, 2, "report: corrections of an adopted claim in this many sessions after it"),
 )
 _BY_NAME = {s.name: s for s in SETTINGS}
 # recall may also hold the semantic extra's own switches (recall.semantic_weight, recall.semantic …)
@@ -137,6 +140,14 @@ identity:
   # two wordings are one claim at or above this character-trigram similarity (and no value differs);
   # a wording near two claims that are not one is merged with neither (ambiguity is refused)
   merge_similarity: 0.85
+
+health:
+  # report: an adopted claim not said again for this many days is stale
+  stale_days: 90
+  # status: sessions going on while nothing was ingested for this many days is unhealthy
+  ingest_days: 3
+  # report: a correction of an adopted claim in this many sessions after its adoption means it is not followed
+  not_followed_sessions: 2
 """
 
 
@@ -207,7 +218,7 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 def _check(config: dict[str, Any], path: Path) -> None:
     """Every declared setting passes its own check; the semantic extra's numbers are numbers too."""
-    for section in ("gates", "budgets", "recall", "identity"):
+    for section in ("gates", "budgets", "recall", "identity", "health"):
         if not isinstance(config.get(section), dict):
             raise UsageError(f"{path}: {section} must be a mapping")
     for gate, numbers in config["gates"].items():

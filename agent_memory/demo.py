@@ -2,7 +2,8 @@
 
 Two projects, several sessions over several days, a contradiction and a secret:
 ingest → promote → adopt into a temporary CLAUDE.md → inspect --why / --contested →
-L2→L3 across projects → what the session-start hook would inject. Touches nothing of yours.
+L2→L3 across projects → what the session-start hook would inject → status and report.
+Touches nothing of yours.
 """
 
 from __future__ import annotations
@@ -198,8 +199,25 @@ def _stages(demo: _Demo) -> dict[str, Any]:
         recalled = json.loads(out).get("hookSpecificOutput", {}).get("additionalContext", "")
         c.print(Panel(recalled, title="user-prompt-submit recall", border_style="blue"))
 
-    # 8. the secret
-    c.rule("8 · the leaked key never reached a file")
+    # 8. health and review
+    c.rule("8 · status and report: is memory working, and is what was adopted still right?")
+    from .cli.report import print_report
+    from .cli.status import print_status
+
+    code, out, err = demo.run("webshop", ["status", "--json"], LATER_NOW)
+    health = json.loads(out) if out.strip() else {}
+    if health:
+        print_status(health, c)
+    else:
+        c.print(f"[red]status failed: {err.strip()}[/]")
+        summary["ok"] = False
+    summary["status_healthy"] = code == 0 and bool(health.get("healthy"))
+    found = demo.json("webshop", ["report"], LATER_NOW)
+    print_report(found, c)
+    summary["report"] = {k: len(found[k]) for k in ("stale", "duplicates", "over_budget", "missing", "not_followed")}
+
+    # 9. the secret
+    c.rule("9 · the leaked key never reached a file")
     leaks = [str(p.relative_to(demo.root)) for p in demo.root.rglob("*") if p.is_file() and _holds(p, DEMO_SECRET)]
     summary["secret_found_in"] = leaks
     if leaks:

@@ -19,7 +19,7 @@ import os
 import sys
 import time
 
-from . import places, wire
+from . import hooklog, places, wire
 from .terms import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, relevance
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
@@ -71,6 +71,8 @@ HEADINGS = {
     "L2": "Adopted for this project (agent-memory; each reviewed by a person):",
     "L3": "Adopted across your projects (agent-memory):",
 }
+# this run, for its line in logs/hooks.log: the store it resolved and how many errors it logged
+_RUN: dict[str, "Any"] = {"store": "", "errors": 0}
 PROMPT_HEADING = "From earlier sessions in this project (agent-memory; not reviewed yet, a hint rather than a rule):"
 
 
@@ -119,6 +121,7 @@ def main(argv: list[str]) -> int:
 def cmd_hook(args: "argparse.Namespace | HookArgs") -> int:
     """``agent-memory hook EVENT``: run one hook; never raises, always returns 0."""
     started = time.monotonic()
+    _RUN.update(store="", errors=0)
     try:
         event = str(getattr(args, "event", "") or "")
         agent = str(getattr(args, "agent", "") or "claude")
@@ -132,6 +135,8 @@ def cmd_hook(args: "argparse.Namespace | HookArgs") -> int:
             _emit(output)
     except BaseException as exc:  # fail open, whatever it was
         _log_anywhere(getattr(args, "memory_dir", None), f"hook {getattr(args, 'event', '?')}", exc)
+    hooklog.record(_RUN["store"], str(getattr(args, "event", "")), str(getattr(args, "agent", "")),
+                   time.monotonic() - started, _RUN["errors"])
     return 0
 
 
@@ -139,6 +144,7 @@ def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started
     """One hook from its raw stdin to the JSON to print (None: print nothing)."""
     payload, problem = parse_payload(raw)
     where = Where(memory_dir, _str(payload, "cwd") or os.getcwd())
+    _RUN["store"] = where.store
     if problem:
         _log(where, f"hook {event}", problem)
     cache = HookCache(where.l1_dir)
@@ -146,6 +152,7 @@ def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started
         # a project without a store still gets the L3 claims: remember those in the user store
         start_cache = cache if os.path.isdir(where.l1_dir) else HookCache(where.user)
         text = cached_session_start(where, agent, _str(payload, "cwd"), start_cache)
+        text = _with_warning(where, text, cached_config(where, cache))
         output = _context_output(agent, event, text)
         if output is not None:
             _emit(output)  # the context goes out first; catching up must not delay it
@@ -409,6 +416,7 @@ def _budget(config: "dict[str, Any]", key: str, fallback: float) -> float:
 
 def _log(where: "AnyPaths", at: str, error: "BaseException | str") -> None:
     """Log under the project store when it exists, else under the user store (never raises)."""
+    _RUN["errors"] += 1
     try:
         from pathlib import Path
 
@@ -443,9 +451,29 @@ def cached_session_start(where: Where, agent: str, cwd: str, cache: HookCache) -
     found = cache.get(name, sig)
     if isinstance(found, str):
         return found
+    failed = _RUN["errors"]
     text = session_start_context(where.paths(), agent, cached_config(where, cache), cwd)
-    cache.put(name, sig, text)
+    if _RUN["errors"] == failed:  # a context computed while something failed is not remembered: it fails visibly each time
+        cache.put(name, sig, text)
     return text
+
+
+def _with_warning(where: "Where", text: str, config: "dict[str, Any]") -> str:
+    """Session-start's context with one line first when memory is unhealthy (never cached: the run log moves)."""
+    line = hooklog.warning(where.store, where.ingested, _setting(config, "health", "ingest_days", 3))
+    if not line:
+        return text
+    budget = min(int(_budget(config, "session_start_chars", 6000)), CONTEXT_CAP)
+    lines = text.split("\n") if text else []
+    while lines and len(line) + 1 + len("\n".join(lines)) > budget:
+        lines.pop(-2 if len(lines) > 1 else -1)  # a claim goes before the closing note does
+    return "\n".join([line, *lines])
+
+
+def _since(record: "dict[str, Any]") -> str:
+    """`` (since 2026-03)``: the month a claim was first seen (else adopted), or ``""``."""
+    when = str(record.get("first_seen") or record.get("adopted_at") or "")
+    return f" (since {when[:7]})" if len(when) >= 7 and when[4:5] == "-" else ""
 
 
 def session_start_context(paths: "Paths", agent: str, config: "dict[str, Any]", cwd: str = "") -> str:
@@ -459,12 +487,14 @@ def session_start_context(paths: "Paths", agent: str, config: "dict[str, Any]", 
         except Exception as exc:
             _log(paths, f"read {tier}", exc)
     groups: list[tuple[str, list[str]]] = []
+    dated: list[tuple[str, list[str]]] = []
     if any(records for _tier, records in adopted):
         contested_keys = _contested_keys(paths)
         carried = _Carried(instruction_files(paths, agent, cwd))
         seen: set[str] = set()
         for tier, records in adopted:
             lines: list[str] = []
+            ages: list[str] = []
             for record in records:
                 text = " ".join(str(record["text"]).split())
                 key = _key_text(text)
@@ -478,14 +508,21 @@ def session_start_context(paths: "Paths", agent: str, config: "dict[str, Any]", 
                     continue
                 seen.add(ident)
                 lines.append(f"- {TAG_CONTESTED + ' ' if contested else ''}{text}")
+                ages.append(_since(record))
             # contested claims first: they are what the agent must not follow blindly
-            lines.sort(key=lambda line: not line.startswith(f"- {TAG_CONTESTED}"))
+            order = sorted(range(len(lines)), key=lambda i: not lines[i].startswith(f"- {TAG_CONTESTED}"))
             if lines:
-                groups.append((HEADINGS[tier], lines))
+                groups.append((HEADINGS[tier], [lines[i] for i in order]))
+                dated.append((HEADINGS[tier], [lines[i] + ages[i] for i in order]))
     staged = _staged_count(str(paths.staged))
     note = f"{staged} proposal{'s' if staged != 1 else ''} await{'s' if staged == 1 else ''} review: /cs-memory" if staged else ""
     budget = min(int(_budget(config, "session_start_chars", 6000)), CONTEXT_CAP)
-    return _fit(groups, note, budget, "({n} more adopted claim{s} not shown: agent-memory inspect --tier L2)")
+    more = "({n} more adopted claim{s} not shown: agent-memory inspect --tier L2)"
+    # each claim's age where the budget allows it; when it would cost a claim, the claims go without
+    reserve = len(note) + 1 if note else 0
+    if dated != groups and _fill(dated, reserve, budget)[1] == _fill(groups, reserve, budget)[1]:
+        return _fit(dated, note, budget, more)
+    return _fit(groups, note, budget, more)
 
 
 def _fit(groups: list[tuple[str, list[str]]], note: str, budget: int, more: str = "") -> str:
@@ -887,12 +924,16 @@ def run_job(job: "dict[str, Any]") -> None:
 
 def worker_main(argv: list[str]) -> int:
     """``run_hook.py worker JOB`` (or ``python -m agent_memory.hooks JOB``): the detached worker; always exits 0."""
+    started = time.monotonic()
+    _RUN.update(store="", errors=0)
     try:
         job = wire.loads(argv[0]) if argv else None
         if isinstance(job, dict) and isinstance(job.get("store"), str) and isinstance(job.get("files"), list):
+            _RUN["store"] = str(job["store"])
             run_job(job)
     except BaseException as exc:
         _log_anywhere(None, "hook worker", exc)
+    hooklog.record(_RUN["store"], "worker", "", time.monotonic() - started, _RUN["errors"])
     return 0
 
 

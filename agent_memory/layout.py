@@ -115,6 +115,8 @@ class Layout:
     index = _At("store", "index.db")
     backups = _At("store", "backups")
     logs = _At("store", "logs")
+    errors_log = _At("store", "logs", "errors.log")  # what fail-open hooks swallowed
+    run_log = _At("store", "logs", "hooks.log")  # one line per hook run, bounded (hooklog.py)
     lock = _At("store", "lock")
     # … and what is meant for review
     l2 = _At("store", "L2.jsonl")

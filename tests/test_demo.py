@@ -17,3 +17,5 @@ def test_demo_runs_the_whole_pipeline() -> None:
     assert summary["contested"] == 2  # dev vs main, listed from both sides
     assert summary["cross_project"] == 1  # "Never commit .env files" held in both projects
     assert summary["secret_found_in"] == []
+    assert summary["status_healthy"] is True  # the demo's hooks ran clean
+    assert set(summary["report"]) == {"stale", "duplicates", "over_budget", "missing", "not_followed"}

@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep", required=True, metavar="KEEP_ID")
 
     add("rollback", _lazy("review.adopt", "cmd_rollback"), "restore the files the last adopt changed from their backups")
+    own("status")
+    own("report")
+    own("forget")
 
     own("search")
     own("reindex")

@@ -58,6 +58,7 @@ class Claim:
     superseded_by: dict[str, Any] | None = None  # what replaced it once adopted: id, text, at, sources
     rejected: bool = False
     rejected_l3: set[str] | None = None  # projects that held it when its L2→L3 proposal was rejected
+    retracted_at: str = ""  # a person took it back with forget (ISO time); it waits until said again after that
     blocking: list[str] = field(default_factory=list)
 
     @property
@@ -406,6 +407,11 @@ def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
             if kept is not None:
                 kept.contested_by.pop(target.id, None)
                 target.contested_by.pop(kept.id, None)
+        elif action == "forget":
+            target.retracted_at = max(target.retracted_at, str(decision.get("at", "")))
+    for claim in claims:
+        if claim.retracted_at and _said_since(claim, claim.retracted_at):
+            claim.retracted_at = ""  # the person said it again after taking it back: new evidence
     for claim in claims:
         if claim.retired_for or claim.rejected:
             # a retired claim, or one a person rejected (a replacement they did not want), contests nothing
@@ -448,10 +454,24 @@ def _gate_l2(claim: Claim, gates: dict[str, Any], replaces: Iterable[str] = ()) 
     return "", reasons
 
 
+def _said_since(claim: Claim, moment: str) -> bool:
+    """Whether an observation of the claim is timestamped after ``moment`` (reads only this claim's atoms)."""
+    after = parse_iso(moment)
+    if after is None:
+        return False
+    for atom in claim.atoms:
+        stamp = parse_iso(str(atom.get("timestamp") or "")) if atom.get("timestamp") else None
+        if stamp is not None and stamp > after:
+            return True
+    return False
+
+
 def _hard_reasons(claim: Claim, replaced: set[str] | None = None) -> list[str]:
     reasons = []
     if claim.redacted:
         reasons.append("redacted")
+    if claim.retracted_at:
+        reasons.append(f"retracted on {claim.retracted_at[:10]}, not said again since")
     if claim.retired_for:
         reasons.append(f"retired in favour of {claim.retired_for}")
     clashes = sorted(set(claim.contested_by) - (replaced or set()))
@@ -492,6 +512,9 @@ def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], mo
                 held[match.id].append((name, record))
     proposals, blocked = [], []
     in_l3 = {c.id for c in claims if c.tier == "L3"}
+    # claims a person took back from L3 (in any project): the user store keeps those decisions
+    retracted = [(str(d.get("claim_id", "")), set(d.get("keys", [])), str(d.get("at", "")))
+                 for d in load_decisions(paths.user_decisions) if d.get("action") == "forget"]
     for claim in local:
         if claim.id in in_l3:
             continue
@@ -505,6 +528,9 @@ def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], mo
             reasons.append("contested in another project")
         if claim.rejected_l3 is not None and set(projects) <= claim.rejected_l3:
             reasons.append("rejected, no new evidence since")
+        when = max((at for cid, keys, at in retracted if cid == claim.id or keys & set(claim.keys)), default="")
+        if when and not _said_since(claim, when):
+            reasons.append(f"retracted from L3 on {when[:10]}, not said again since")
         if len(projects) < gate["projects"]:
             reasons.append(f"held in {len(projects)} of {gate['projects']} projects")
         if age < gate["age_days"]:

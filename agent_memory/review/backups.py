@@ -22,7 +22,7 @@ from ..tiers import load_claims
 from .block import check_untouched, decode_file, decode_text, encode_text, lines_for, locate, remove_block, rewrite_file
 from .targets import Target, display
 
-ROLLBACK_COMMANDS = ("adopt", "resolve")  # the commands whose changes rollback undoes
+ROLLBACK_COMMANDS = ("adopt", "resolve", "forget")  # the commands whose changes rollback undoes
 
 @dataclass
 class Change:

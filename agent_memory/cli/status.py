@@ -1,0 +1,79 @@
+"""``agent-memory status``: the health of the memory as tables, or JSON; exit 0 when healthy, 1 when not."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from . import output
+from .output import EXIT_OK, EXIT_USER, emit_json, paths
+
+HELP = "health of the memory: ingest, swallowed hook errors, hook timings, sizes; exit 1 when unhealthy"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """No arguments beyond --json."""
+
+
+def _size(n: int) -> str:
+    """Bytes as a person reads them: 812 B, 21.9 KB, 3.4 MB."""
+    if n < 1024:
+        return f"{n} B"
+    value = float(n)
+    for unit in ("KB", "MB", "GB"):
+        value /= 1024
+        if value < 1024 or unit == "GB":
+            break
+    return f"{value:.1f} {unit}"
+
+
+def print_status(found: dict[str, Any], console: Any) -> None:
+    """Tables for a person: the verdict first, then agents, hooks, the store."""
+    from rich.table import Table
+
+    if found["healthy"]:
+        console.print("[bold green]healthy[/]" + ("" if found["store_exists"] else f" (no store yet at {found['store']})"))
+    else:
+        console.print("[bold red]not healthy[/]")
+        for problem in found["problems"]:
+            console.print("  - " + problem, markup=False)
+    console.print(f"last ingest: {found['last_ingest'] or 'never'}", markup=False)
+    if found["agents"]:
+        table = Table(title="transcripts of this project", title_justify="left")
+        for column in ("agent", "transcripts", "ingested", "waiting", "last ingested"):
+            table.add_column(column, justify="left" if column in ("agent", "last ingested") else "right")
+        for row in found["agents"]:
+            table.add_row(row["agent"], str(row["transcripts"]), str(row["ingested"]), str(row["waiting"]), row["last_ingest"] or "-")
+        console.print(table)
+    if found["hooks"]:
+        table = Table(title="hook runs on record", title_justify="left")
+        for column in ("hook", "runs", "with errors", "p50 ms", "p95 ms", "latest"):
+            table.add_column(column, justify="left" if column in ("hook", "latest") else "right")
+        for row in found["hooks"]:
+            latest = row["last_at"] + ("" if row["last_ok"] else " (error)")
+            table.add_row(row["event"], str(row["runs"]), str(row["failed"]), f"{row['p50_ms']:.1f}", f"{row['p95_ms']:.1f}", latest)
+        console.print(table)
+    errors = found["errors"]
+    if errors["total"]:
+        last = errors["last"] or {}
+        console.print(f"hook errors: {errors['total']} logged, {errors['new']} since the last clean run; latest {last.get('at', '')} "
+                      f"{last.get('where', '')}: {last.get('error', '')[:200]}", markup=False)
+    s = found["sizes"]
+    console.print(
+        f"store: {s['atoms']} atoms, {s['adopted_l2']} adopted here, {s['adopted_l3']} across projects; "
+        f"L1 {_size(s['l1_bytes'])}, index {_size(s['index_bytes'])}, backups {_size(s['backups_bytes'])}, logs {_size(s['logs_bytes'])}",
+        markup=False,
+    )
+    console.print(f"{found['proposals']} proposal(s) waiting for review, {found['contested']} claim(s) with an open contradiction")
+
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..health import status
+
+    found = status(paths(args))
+    if args.json:
+        emit_json(found)
+    else:
+        print_status(found, output.console())
+    return EXIT_OK if found["healthy"] else EXIT_USER

@@ -1,0 +1,187 @@
+"""forget: an adopted claim leaves the block after a backup, stays on record as retracted, and waits to be said again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from helpers_store import NOW, PROMOTABLE, Store, atom, load_schema, make_store, seen
+
+from agent_memory.adopt import adopt, rollback
+from agent_memory.model import Ambiguous, NotFound
+from agent_memory.promote import plan, stage
+from agent_memory.review.forget import forget
+
+PYTEST = "Run pytest before pushing"
+PNPM = "Use pnpm, not npm"
+FORGOTTEN_AT = "2026-03-20T12:00:00Z"  # NOW: when the tests forget
+
+
+@pytest.fixture(autouse=True)
+def _clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def adopted_store(tmp_path: Path, *texts: str) -> Store:
+    """A project where each of ``texts`` passed the default gate and was adopted into CLAUDE.md."""
+    store = make_store(tmp_path)
+    (store.project / "CLAUDE.md").write_text("# Shop\n\nHand-written rules stay.\n", encoding="utf-8")
+    for text in texts:
+        store.add(seen(text, *PROMOTABLE))
+    stage(store.paths)
+    report = adopt(store.paths, [], every=True)
+    assert len(report.adopted) == len(texts)
+    return store
+
+
+def claim_id(store: Store, text: str) -> str:
+    return next(c.id for c in plan(store.paths).claims if c.text == text)
+
+
+def proposed(store: Store) -> set[str]:
+    return {p.text for p in plan(store.paths).proposals}
+
+
+def test_forget_takes_the_claim_out_of_the_block_and_keeps_it_on_record(tmp_path: Path) -> None:
+    store = adopted_store(tmp_path, PYTEST, PNPM)
+    claude = store.project / "CLAUDE.md"
+    before = claude.read_bytes()
+    done = forget(store.paths, "pytest")
+    text = claude.read_text(encoding="utf-8")
+    assert PYTEST not in text and PNPM in text and "Hand-written rules stay." in text
+    entries = {json.loads(line)["text"]: json.loads(line) for line in store.paths.l2.read_text(encoding="utf-8").splitlines()}
+    assert entries[PYTEST]["retired"] is True and entries[PYTEST]["retracted_at"] == FORGOTTEN_AT
+    assert entries[PNPM]["retired"] is False
+    schema = load_schema("claim.schema.json")
+    for entry in entries.values():
+        jsonschema.validate(entry, schema)
+    manifest = json.loads((store.paths.backups / done.backup / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["command"] == "forget"
+    assert Path(manifest["files"][str(claude)]).read_bytes() == before
+    assert PYTEST not in proposed(store)
+
+
+def test_forget_then_rollback_restores_every_file(tmp_path: Path) -> None:
+    store = adopted_store(tmp_path, PYTEST)
+    files = [store.project / "CLAUDE.md", store.paths.l2]
+    before = {f: f.read_bytes() for f in files}
+    decisions = store.paths.decisions.read_bytes() if store.paths.decisions.exists() else b""
+    forget(store.paths, claim_id(store, PYTEST))
+    assert all(f.read_bytes() != before[f] for f in files)
+    undone = rollback(store.paths)
+    assert undone is not None and undone["command"] == "forget"
+    assert {f: f.read_bytes() for f in files} == before
+    assert (store.paths.decisions.read_bytes() if store.paths.decisions.exists() else b"") == decisions
+    assert {c.tier for c in plan(store.paths).claims if c.text == PYTEST} == {"L2"}
+
+
+def test_a_forgotten_claim_is_not_proposed_again_until_said_again_after(tmp_path: Path) -> None:
+    store = adopted_store(tmp_path, PYTEST)
+    forget(store.paths, PYTEST)
+    [blocked] = [b for b in plan(store.paths).blocked if b["text"] == PYTEST]
+    assert "retracted on 2026-03-20, not said again since" in blocked["reasons"]
+    # evidence from before the retraction, read only now (a late catch-up), is not "said again"
+    store.add([atom(PYTEST, "late-1", "2026-03-10")])
+    assert PYTEST not in proposed(store)
+    # the person says it again after taking it back: it may be proposed, and adopted, again
+    store.add([atom(PYTEST, "after-1", "2026-03-22")])
+    assert PYTEST in proposed(store)
+    stage(store.paths)
+    again = adopt(store.paths, [], every=True)
+    assert [a["text"] for a in again.adopted] == [PYTEST]
+    assert PYTEST in (store.project / "CLAUDE.md").read_text(encoding="utf-8")
+
+
+def test_a_dry_run_writes_nothing(tmp_path: Path) -> None:
+    store = adopted_store(tmp_path, PYTEST)
+    snapshot = {p: p.read_bytes() for p in store.paths.store.rglob("*") if p.is_file()}
+    claude = (store.project / "CLAUDE.md").read_bytes()
+    done = forget(store.paths, PYTEST, dry_run=True)
+    assert done.dry_run and done.tiers == ["L2"] and str(store.project / "CLAUDE.md") in done.files
+    assert {p: p.read_bytes() for p in store.paths.store.rglob("*") if p.is_file()} == snapshot
+    assert (store.project / "CLAUDE.md").read_bytes() == claude
+
+
+@pytest.mark.parametrize(
+    ("ref", "error"),
+    [
+        ("deploy on fridays", NotFound),  # no adopted claim has these words
+        ("ffffffffff", NotFound),  # an id no claim has
+        ("before", Ambiguous),  # both adopted claims say it
+    ],
+)
+def test_unknown_or_ambiguous_text_is_refused(tmp_path: Path, ref: str, error: type[Exception]) -> None:
+    store = adopted_store(tmp_path, PYTEST, "Run mypy before pushing")
+    with pytest.raises(error):
+        forget(store.paths, ref)
+
+
+def test_only_adopted_claims_can_be_forgotten(tmp_path: Path) -> None:
+    store = adopted_store(tmp_path, PYTEST)
+    store.add([atom("Never deploy on fridays", "s9", "2026-03-05")])  # in L1 only
+    with pytest.raises(NotFound):
+        forget(store.paths, "fridays")
+
+
+# ---------------------------------------------------------------- the command, as a subprocess
+
+
+def test_forget_command_round_trip(tmp_path: Path) -> None:
+    store = adopted_store(tmp_path, PYTEST, PNPM)
+    claude = store.project / "CLAUDE.md"
+    before = claude.read_bytes()
+    dry = store.run("forget", "pytest", "--dry-run", "--json")
+    assert dry.returncode == 0, dry.stderr
+    shape = json.loads(dry.stdout)
+    jsonschema.validate(shape, load_schema("forget.schema.json"))
+    assert shape["forgotten"]["dry_run"] is True and claude.read_bytes() == before
+
+    done = store.run("forget", "pytest")
+    assert done.returncode == 0, done.stderr
+    assert "forgot" in done.stdout and "rollback" in done.stdout
+    assert PYTEST not in claude.read_text(encoding="utf-8")
+    assert store.run("rollback").returncode == 0
+    assert claude.read_bytes() == before
+
+
+@pytest.mark.parametrize("ref", ["deploy on fridays", "before"])
+def test_forget_command_exits_3_with_one_line(tmp_path: Path, ref: str) -> None:
+    store = adopted_store(tmp_path, PYTEST, "Run mypy before pushing")
+    done = store.run("forget", ref)
+    assert done.returncode == 3 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_claim_taken_back_from_l3_is_not_proposed_for_l3_by_another_project(tmp_path: Path) -> None:
+    from agent_memory.claims import claim_key
+    from agent_memory.promote import short_hash
+    from agent_memory.store import write_json, write_jsonl
+
+    text = "Prefer small focused commits"
+    stores = [make_store(tmp_path, name) for name in ("shop", "api", "web")]
+    for store in stores:
+        store.paths.store.mkdir(parents=True, exist_ok=True)
+        write_jsonl(store.paths.l2, [{
+            "id": short_hash("claim", claim_key(text).text), "text": text, "kind": "preference", "keys": [claim_key(text).text],
+            "stated": False, "verified": False, "sessions": [f"{store.project.name}-1"], "days": ["2026-01-02"],
+            "projects": [store.project.name], "first_seen": "2026-01-02T09:00:00Z", "adopted_at": "2026-01-10T00:00:00Z",
+            "proposal": "0" * 12, "path": "default", "target": "CLAUDE.md", "contested": False, "contested_by": [],
+            "retired": False, "retired_for": "", "sources": []}])
+    shop, api, _web = stores
+    write_json(shop.paths.registry, {"projects": {s.project.name: {"store": str(s.paths.store), "root": str(s.project)} for s in stores}})
+
+    def l3_proposals(store: Store) -> list[str]:
+        return [p.text for p in plan(store.paths).proposals if p.target_tier == "L3"]
+
+    [proposal] = [p for p in stage(shop.paths)[0].proposals if p.target_tier == "L3"]
+    adopt(shop.paths, [proposal.id])
+    done = forget(shop.paths, "small focused commits")
+    assert done.tiers == ["L2", "L3"] and str(shop.paths.user_decisions) in done.files
+    assert l3_proposals(api) == []  # api and web still hold it in L2, which alone would propose it again
+    api.add([atom(text, "api-again", "2026-03-25")])  # said again, after the retraction
+    assert l3_proposals(api) == [text]
+    rollback(shop.paths)
+    assert not shop.paths.user_decisions.exists() or "forget" not in shop.paths.user_decisions.read_text(encoding="utf-8")
