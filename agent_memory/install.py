@@ -130,7 +130,7 @@ def hook_command(agent: str, verb: str) -> str:
     only the standard library and the script finds the package itself. Independent of PATH
     and cwd.
     """
-    from .hooks import worker_script
+    from .hooks.worker import worker_script
 
     return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(worker_script())} {verb} --agent {agent}"
 

@@ -21,8 +21,8 @@ def _package_parent() -> str:
 
 if __name__ == "__main__":
     sys.path.insert(0, _package_parent())
-    from agent_memory import hooks
+    from agent_memory.hooks import entry, worker
 
     if sys.argv[1:2] == ["worker"]:
-        sys.exit(hooks.worker_main(sys.argv[2:]))
-    sys.exit(hooks.main(sys.argv[1:]))
+        sys.exit(worker.worker_main(sys.argv[2:]))
+    sys.exit(entry.main(sys.argv[1:]))

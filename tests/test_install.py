@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agent_memory import hooks
+from agent_memory.hooks import worker as hooks
 from agent_memory import install as inst
 from agent_memory.hooks import worker_script
 from agent_memory.store import Paths

@@ -19,6 +19,14 @@ MAIN = {"id": "c3cccccccccc", "text": "Never commit to main directly"}
 # what a warm hook must not need: the claim machinery, the full index, the CLI, typing and pathlib
 HEAVY = ("agent_memory.claims", "agent_memory.index", "agent_memory.tiers", "agent_memory.store", "agent_memory.cli",
          "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
+# the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss)
+COMMON = {"agent_memory", "agent_memory.wire", "agent_memory.places", "agent_memory.hooks", "agent_memory.hooks.entry",
+          "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context", "agent_memory.hooks.worker"}
+OURS = {
+    "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end"},
+    "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.terms", "agent_memory.lookup",
+                                    "agent_memory.transcripts", "agent_memory.transcripts.injected"},
+}
 _IMPORTED = re.compile(r"import time:\s+\d+\s+\|\s+\d+\s+\|\s*(\S+)")
 
 
@@ -48,8 +56,9 @@ def test_a_warm_hook_imports_only_the_hot_path(store: HookEnv, event: str) -> No
     first = store.run(event, payload)  # the first run may build what later runs read
     out, modules = _imported(store, event, payload)
     assert out == first.stdout and out
-    assert "agent_memory.hooks" in modules
+    assert "agent_memory.hooks.entry" in modules
     assert sorted(m for m in HEAVY if m in modules) == []
+    assert sorted(m for m in modules if m.startswith("agent_memory") and m not in OURS[event]) == []
 
 
 def test_session_start_is_remembered_and_forgotten_when_an_input_changes(store: HookEnv) -> None:
@@ -188,13 +197,15 @@ def test_staging_copies_contested_keys_into_the_index(store: HookEnv) -> None:
 def test_a_large_store_without_an_index_is_indexed_by_a_worker_not_while_the_prompt_waits(
     store: HookEnv, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent_memory import hooks
     from agent_memory.config import DEFAULTS
+    from agent_memory.hooks import prompt as hooks
+    from agent_memory.hooks import worker
+    from agent_memory.hooks.where import Where
 
     started: list[tuple[list[str], str]] = []
-    monkeypatch.setattr(hooks, "_run_worker", lambda _where, files, stage, _wait: started.append((files, stage)))
+    monkeypatch.setattr(worker, "run_worker", lambda _where, files, stage, _wait: started.append((files, stage)))
     (store.store / "index.db").unlink()
-    where = hooks.Where(None, str(store.root))
+    where = Where(None, str(store.root))
     monkeypatch.setattr(hooks, "INLINE_REBUILD_BYTES", 10)
     assert hooks.prompt_context(where, DEFAULTS, "run the integration tests") == ""
     assert started == [([], "never")] and not (store.store / "index.db").exists()

@@ -1,0 +1,197 @@
+"""session-start: the adopted claims the agent does not already load from its own instruction files."""
+
+from __future__ import annotations
+
+import os
+
+from .. import places, wire
+from .cache import HookCache, budget_of, cached_config, stat_key, version
+from .context import CONTEXT_CAP, TAG_CONTESTED, fit
+from .where import Where, log
+
+TYPE_CHECKING = False  # typing itself is not imported on the hot path
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from pathlib import Path
+    from typing import Any, Iterable
+
+    from ..store import Paths
+    from .where import AnyPaths
+
+
+# the file each agent loads by itself: what it already carries is not injected again
+INSTRUCTION_FILES: dict[str, tuple[str, ...]] = {
+    "claude": ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"),
+    "codex": ("AGENTS.md", "AGENTS.override.md"),
+    "gemini": ("GEMINI.md",),
+}
+
+
+HEADINGS = {
+    "L2": "Adopted for this project (agent-memory; each reviewed by a person):",
+    "L3": "Adopted across your projects (agent-memory):",
+}
+
+
+def cached_session_start(where: Where, agent: str, cwd: str, cache: HookCache) -> str:
+    """``session_start_context``, recomputed only when a file it reads has changed."""
+    if not os.path.isdir(where.store) and not os.path.isfile(where.l3):
+        return ""  # nothing adopted anywhere
+    watched = [where.l2, where.l3, where.contested, where.config, where.staged,
+               *instruction_candidates(where.project_root, agent, cwd)]
+    sig = [version(), agent, cwd, where.store, [[p, stat_key(p)] for p in watched]]
+    name = f"session-start {agent} {where.store} {cwd}"
+    found = cache.get(name, sig)
+    if isinstance(found, str):
+        return found
+    text = session_start_context(where.paths(), agent, cached_config(where, cache), cwd)
+    cache.put(name, sig, text)
+    return text
+
+
+def session_start_context(paths: "Paths", agent: str, config: "dict[str, Any]", cwd: str = "") -> str:
+    """Adopted L2 + L3 claims the agent does not already load, contested ones tagged; whole lines within budget."""
+    from ..tiers import load_claims
+
+    adopted: list[tuple[str, list[dict[str, Any]]]] = []
+    for tier, path in (("L2", paths.l2), ("L3", paths.l3)):
+        try:
+            adopted.append((tier, [r for r in load_claims(path) if not r.get("retired")]))
+        except Exception as exc:
+            log(paths, f"read {tier}", exc)
+    groups: list[tuple[str, list[str]]] = []
+    if any(records for _tier, records in adopted):
+        contested_keys = _contested_keys(paths)
+        carried = _Carried(instruction_files(paths, agent, cwd))
+        seen: set[str] = set()
+        for tier, records in adopted:
+            lines: list[str] = []
+            for record in records:
+                text = " ".join(str(record["text"]).split())
+                key = _key_text(text)
+                ident = key or _plain(text)
+                if not text or ident in seen:
+                    continue
+                contested = bool(record.get("contested")) or key in contested_keys or any(
+                    k in contested_keys for k in record.get("keys", []) if isinstance(k, str)
+                )
+                if not contested and carried.holds(record, text, key):
+                    continue
+                seen.add(ident)
+                lines.append(f"- {TAG_CONTESTED + ' ' if contested else ''}{text}")
+            # contested claims first: they are what the agent must not follow blindly
+            lines.sort(key=lambda line: not line.startswith(f"- {TAG_CONTESTED}"))
+            if lines:
+                groups.append((HEADINGS[tier], lines))
+    staged = _staged_count(str(paths.staged))
+    note = f"{staged} proposal{'s' if staged != 1 else ''} await{'s' if staged == 1 else ''} review: /cs-memory" if staged else ""
+    budget = min(int(budget_of(config, "session_start_chars", 6000)), CONTEXT_CAP)
+    return fit(groups, note, budget, "({n} more adopted claim{s} not shown: agent-memory inspect --tier L2)")
+
+
+class _Carried:
+    """What the agent's own instruction files already say, to test claims against."""
+
+    def __init__(self, files: Iterable["Path"]) -> None:
+        import re
+
+        self.text = ""
+        self.lines: set[str] = set()
+        self.keys: set[str] = set()
+        parts = []
+        for path in files:
+            try:
+                body = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            parts.append(body)
+            for raw in body.splitlines():
+                line = _plain_line(raw)
+                # a line, or one sentence of it: never a mere substring ("use tabs" is not "never use tabs in go")
+                for piece in {line, *re.split(r"(?<=[.!?;。])\s+", line)}:
+                    piece = _plain(piece)
+                    if piece:
+                        self.lines.add(piece)
+                        key = _key_text(piece)
+                        if key:
+                            self.keys.add(key)
+        self.text = "\n".join(parts)
+
+    def holds(self, record: dict[str, Any], text: str, key: str) -> bool:
+        if not self.text:
+            return False
+        if _plain(text) in self.lines or (key and key in self.keys):
+            return True
+        claim_id = record.get("id")
+        return isinstance(claim_id, str) and len(claim_id) >= 8 and claim_id in self.text
+
+
+def _plain(text: str) -> str:
+    import unicodedata
+
+    # undo what makes a claim inert inside an instruction file (&lt; &gt; and a full-width @)
+    folded = unicodedata.normalize("NFKC", text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return " ".join(folded.casefold().split()).strip(" .;:,!。")
+
+
+def _plain_line(raw: str) -> str:
+    import re
+
+    line = re.sub(r"<!--.*?-->", " ", raw)
+    line = re.sub(r"^\s*(?:[-*+•]|\d+[.)])\s+", "", line)
+    line = re.sub(r"^\\(?=\S)", "", line.replace("**", "").replace("`", ""))
+    return _plain(line)
+
+
+def instruction_candidates(root: str, agent: str, cwd: str = "") -> list[str]:
+    """Every place the agent would load an instruction file from: project (cwd up to the root) and user level."""
+    names = INSTRUCTION_FILES.get(agent, ())
+    folders: list[str] = []
+    here = os.path.realpath(cwd) if cwd else root
+    while True:
+        folders.append(here)
+        # Claude Code reads CLAUDE.md in every folder above cwd; Codex and Gemini stop at the project root
+        if here == root and agent != "claude":
+            break
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    if root not in folders:
+        folders.append(root)
+    found = [os.path.join(folder, name) for folder in folders for name in names]
+    home = places.agent_home(agent)
+    return found + [os.path.join(home, name.rsplit("/", 1)[-1]) for name in names]
+
+
+def instruction_files(paths: "AnyPaths", agent: str, cwd: str = "") -> "list[Path]":
+    """The instruction files the agent loads by itself that exist."""
+    from pathlib import Path
+
+    return [Path(p) for p in instruction_candidates(str(paths.project_root), agent, cwd) if os.path.isfile(p)]
+
+
+def _staged_count(folder: str) -> int:
+    try:
+        with os.scandir(folder) as entries:
+            return sum(1 for e in entries if e.name.endswith(".md") and e.is_file())
+    except OSError:
+        return 0
+
+
+def _contested_keys(paths: "AnyPaths") -> set[str]:
+    try:
+        found = wire.read_file(str(paths.contested), None)
+    except OSError as exc:
+        log(paths, "read contested", exc)
+        return set()
+    return {k for k in found if isinstance(k, str)} if isinstance(found, dict) else set()
+
+
+def _key_text(text: str) -> str:
+    from ..claims import claim_key
+
+    try:
+        return claim_key(text).text
+    except Exception:
+        return ""
+
