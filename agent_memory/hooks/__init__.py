@@ -26,7 +26,7 @@ _HOMES = {
               "run_hook", "read_stdin", "parse_payload"),
     "where": ("Where",),
     "cache": ("CACHE_FILE", "CACHE_ENTRIES", "RECORDED_FILE", "HookCache", "cached_config"),
-    "context": ("AGENT_EVENTS", "CONTEXT_CAP", "TAG_CONTESTED"),
+    "context": ("AGENT_EVENTS", "AGENT_LIMITS", "CONTEXT_CAP", "TAG_CONTESTED", "Budget", "measure"),
     "session_start": ("INSTRUCTION_FILES", "HEADINGS", "cached_session_start", "session_start_context",
                       "instruction_candidates", "instruction_files"),
     "prompt": ("PROMPT_HEADING", "PROMPT_SCAN_CHARS", "PROMPT_TERMS", "INLINE_REBUILD_BYTES", "prompt_context",

@@ -116,7 +116,7 @@ def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started
         prompt = text_field(payload, "prompt")
         if not prompt or not os.path.isfile(where.atoms):
             return None
-        return context_output(agent, event, prompt_context(where, cached_config(where, cache), prompt))
+        return context_output(agent, event, prompt_context(where, cached_config(where, cache), prompt, agent))
     if payload:
         from .session_end import session_end
 

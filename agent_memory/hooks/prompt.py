@@ -8,7 +8,7 @@ from .. import wire
 from ..terms import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, relevance
 from . import worker
 from .cache import budget_of, setting
-from .context import CONTEXT_CAP, TAG_CONTESTED, fit
+from .context import TAG_CONTESTED, Budget, fit
 from .where import as_paths, log
 
 __all__ = ["PROMPT_SCAN_CHARS", "PROMPT_TERMS", "is_relevant", "prompt_context", "prompt_terms", "relevance"]
@@ -51,7 +51,7 @@ def _is_contested(contested: bytes, key: str) -> bool:
     return any((form + ":").encode("utf-8") in contested for form in forms)
 
 
-def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str) -> str:
+def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, agent: str = "claude") -> str:
     """The L1 claims relevant to ``prompt``, with date and evidence; "" when none is.
 
     Candidates are the index's claim keys that share a term with the prompt (bm25 × time
@@ -63,7 +63,7 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str) -> 
     if not terms:
         return ""
     limit = max(1, int(budget_of(config, "prompt_atoms", 5)))
-    budget = min(int(budget_of(config, "prompt_chars", 1500)), CONTEXT_CAP)
+    budget = Budget(agent, int(budget_of(config, "prompt_chars", 1500)))
     min_score = min(setting(config, "recall", "min_score", 0.3), 1.0)
     half_life = setting(config, "recall", "half_life_days", 30.0) or 30.0
     from .. import lookup

@@ -6,7 +6,7 @@ import os
 
 from .. import places, wire
 from .cache import HookCache, budget_of, cached_config, stat_key, version
-from .context import CONTEXT_CAP, TAG_CONTESTED, fit
+from .context import TAG_CONTESTED, Budget, fit
 from .where import Where, log
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
@@ -84,7 +84,7 @@ def session_start_context(paths: "Paths", agent: str, config: "dict[str, Any]", 
                 groups.append((HEADINGS[tier], lines))
     staged = _staged_count(str(paths.staged))
     note = f"{staged} proposal{'s' if staged != 1 else ''} await{'s' if staged == 1 else ''} review: /cs-memory" if staged else ""
-    budget = min(int(budget_of(config, "session_start_chars", 6000)), CONTEXT_CAP)
+    budget = Budget(agent, int(budget_of(config, "session_start_chars", 6000)))
     return fit(groups, note, budget, "({n} more adopted claim{s} not shown: agent-memory inspect --tier L2)")
 
 

@@ -126,6 +126,27 @@ def test_a_budget_above_the_agents_cap_is_held_to_the_cap(env: HookEnv) -> None:
     assert 9_000 < len(context) <= 10_000
 
 
+# what each agent keeps of a hook's context, in its own unit: characters, UTF-8 bytes, characters with < and > escaped
+AGENT_LIMITS = {"claude": (10_000, len), "codex": (10_000, lambda t: len(t.encode("utf-8"))),
+                "gemini": (10_000, lambda t: len(t) + 3 * (t.count("<") + t.count(">")))}
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_each_agent_gets_whole_lines_within_its_own_limit(env: HookEnv, agent: str) -> None:
+    # Japanese claims: three UTF-8 bytes a character, so Codex's byte limit binds long before 10,000 characters
+    claims = [{"id": f"c{n:011d}", "text": f"モジュール{n}を変更したら、プッシュする前に必ず <fixture-{n}> で make test-{n} を実行してください。"}
+              for n in range(300)]
+    env.adopt(*claims)
+    env.config(session_start_chars=20_000)
+    context = hook_output(env.run("session-start", agent=agent).stdout, agent, "session-start") or ""
+    limit, size = AGENT_LIMITS[agent]
+    assert limit * 0.9 < size(context) <= limit
+    whole = {f"- {c['text']}" for c in claims}
+    bullets = [line for line in context.splitlines() if line.startswith("- ")]
+    assert bullets and all(line in whole for line in bullets)
+    assert context.splitlines()[-1] == f"({len(claims) - len(bullets)} more adopted claims not shown: agent-memory inspect --tier L2)"
+
+
 def test_nothing_adopted_prints_nothing(env: HookEnv) -> None:
     env.store.mkdir()
     result = env.run("session-start")
