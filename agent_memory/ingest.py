@@ -1,27 +1,37 @@
-"""L0 → L1: read transcripts, find atoms in the person's own words, redact, append.
+"""L0 → L1, the one pipeline: plan each file, read it, and write what is new through one writer.
 
-Incremental: a transcript that grew is read from where the last ingest stopped, and
-atom ids are content hashes, so re-reading anything adds nothing. Standard library only
-(the session-end hook ingests through here).
+*Plan* decides from ``L1/ingested.json`` whether a transcript is unchanged, grown (read from where
+the last ingest stopped) or new. *Read* is pure (transcript → atoms and chunks, redacted), so it
+runs inline or in worker processes (``--workers``, a large backfill). *Write* holds the store lock,
+drops what the store already has (ids are content hashes), appends in file order and records how
+far each file was read. With or without workers the result is the same, and running it again adds
+nothing. Standard library only (the session-end hook ingests through here).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from . import markers, redact
-from .model import AgentMemoryError, Redaction, Turn
-from .store import Paths, StoreLock, append_jsonl, day_of, ensure_store, find_project_root, read_json, write_json
+from .errors import AgentMemoryError, UsageError
+from .model import Redaction, Turn
+from .store import Paths, StoreLock, append_jsonl, day_of, ensure_store, find_project_root, log_error, read_json, write_json
 from .tiers import open_index, register_project
 from .transcripts import iter_transcript_files, read_transcript
 
 QUOTE_LIMIT = 2000  # characters of the person's turn kept as the quote
 CHUNK_LIMIT = 4000  # characters of one question/answer chunk
 SECRET_REACH = 8192  # longer than any one secret, a PEM block included: how far past a cut redaction reads
+FLUSH_RECORDS = 5000  # with workers: atoms + chunks held before they are appended to L1 …
+FLUSH_CHARS = 2_000_000  # … or this much of their text (long chunks), …
+FLUSH_SECONDS = 1.0  # … or after this long: the index takes rows while the workers read on
+IN_FLIGHT_PER_WORKER = 2  # files handed out ahead of the writer, per worker
 
 
 @dataclass
@@ -35,6 +45,12 @@ class IngestReport:
     files: int = 0
     skipped_lines: int = 0
     errors: list[str] = field(default_factory=list)
+    # how it ran (a backfill reports these)
+    workers: int = 0
+    bytes_read: int = 0
+    seconds: float = 0.0
+    worker_peak_kb: dict[int, int] = field(default_factory=dict)  # worker pid → peak resident set (kB)
+    writer_peak_kb: int = 0  # this process's peak resident set (kB)
 
     def as_json(self) -> dict[str, Any]:
         return {"sessions": len(self.sessions), "atoms_added": self.atoms_added, "quarantined": self.quarantined}
@@ -151,19 +167,335 @@ def chunks_from_turns(turns: Iterable[Turn], project: str) -> list[dict[str, Any
     return chunks
 
 
-class _Seen:
-    """Which record ids the store already holds: the index, plus this call's own."""
+# ---------------------------------------------------------------- plan
 
-    def __init__(self, index: Any) -> None:
+
+@dataclass(frozen=True)
+class FileTask:
+    """One transcript to read from a resume point, with what naming its project needs."""
+
+    given: str  # the path as the caller spelled it (for messages)
+    path: str  # absolute
+    agent: str
+    start_offset: int
+    start_line: int
+    project: str | None
+    fallback: str
+    with_chunks: bool
+
+
+@dataclass
+class _Entry:
+    """One input file in the caller's order: unchanged, failed to stat, or to be read."""
+
+    given: str
+    key: str
+    sig: list[int] | None = None
+    error: str = ""
+    task: FileTask | None = None
+    repeat: bool = False  # the same file given twice: decided when its turn comes, against the state as it is then
+    size: int = 0  # bytes to read, from the resume point to the end
+    future: Any = None
+
+
+def _decide(given: str, key: str, state: dict[str, Any], agent: str, project: str | None, fallback: str,
+            with_chunks: bool) -> _Entry:
+    """What to do with one file now: nothing (unchanged), report it, or read it from where it stopped."""
+    entry = _Entry(given=given, key=key)
+    try:
+        stat = os.stat(key)
+    except OSError as exc:
+        entry.error = f"{given}: {exc.strerror or exc}"
+        return entry
+    prior = state.get(key) if isinstance(state.get(key), dict) else None
+    entry.sig = [stat.st_size, stat.st_mtime_ns]  # what ingested.json records (an inode survives no copy)
+    if prior and prior.get("sig") == entry.sig:
+        return entry
+    start_offset, start_line = 0, 0
+    if prior and isinstance(prior.get("offset"), int) and 0 <= prior["offset"] <= stat.st_size:
+        start_offset, start_line = prior["offset"], int(prior.get("line", 0))
+    entry.task = FileTask(given, key, agent, start_offset, start_line, project, fallback, with_chunks)
+    entry.size = stat.st_size - start_offset
+    return entry
+
+
+def plan(files: list[str], state: dict[str, Any], agent: str, project: str | None, fallback: str,
+         with_chunks: bool) -> list[_Entry]:
+    """Each input file in order, with what reading it takes; a file given twice is decided when its turn comes."""
+    entries: list[_Entry] = []
+    keys: set[str] = set()
+    for given in files:
+        key = os.path.abspath(given)
+        if key in keys:
+            entries.append(_Entry(given=given, key=key, repeat=True))
+            continue
+        keys.add(key)
+        entries.append(_decide(given, key, state, agent, project, fallback, with_chunks))
+    return entries
+
+
+# ---------------------------------------------------------------- read (pure: inline or in a worker)
+
+
+@dataclass
+class FileResult:
+    """What reading one transcript gave: its atoms and chunks, not yet checked against the store."""
+
+    error: str = ""
+    sessions: frozenset[str] = frozenset()
+    skipped: int = 0
+    end_offset: int = 0
+    end_line: int = 0
+    atoms: list[dict[str, Any]] = field(default_factory=list)
+    chunks: list[dict[str, Any]] = field(default_factory=list)
+    pid: int = 0
+    peak_kb: int = 0
+
+
+def peak_rss_kb() -> int:
+    """This process's peak resident set size in kB (``VmHWM``; ``getrusage`` where there is no /proc)."""
+    try:
+        with open("/proc/self/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+        import sys
+
+        peak = int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        return peak // 1024 if sys.platform == "darwin" else peak
+    except (ImportError, OSError, ValueError):
+        return 0
+
+
+def read_file(task: FileTask) -> FileResult:
+    """The worker's job: one transcript → its new atoms and chunks (not yet deduplicated)."""
+    try:
+        result = read_transcript(task.path, agent=task.agent, start_offset=task.start_offset, start_line=task.start_line)
+    except AgentMemoryError as exc:
+        return FileResult(error=f"{task.given}: {exc}", pid=os.getpid(), peak_kb=peak_rss_kb())
+    atoms: list[dict[str, Any]] = []
+    for turn in result.turns:
+        name = project_of(turn.cwd or result.cwd, task.fallback, task.project)
+        atoms.extend(atoms_from_turn(turn, name))
+    chunks: list[dict[str, Any]] = []
+    if task.with_chunks:
+        chunks = chunks_from_turns(result.turns, project_of(result.cwd, task.fallback, task.project))
+    return FileResult(
+        sessions=result.sessions,
+        skipped=result.skipped,
+        end_offset=result.end_offset,
+        end_line=result.end_line,
+        atoms=atoms,
+        chunks=chunks,
+        pid=os.getpid(),
+        peak_kb=peak_rss_kb(),
+    )
+
+
+# ---------------------------------------------------------------- write (one writer, under the lock)
+
+
+class _Writer:
+    """The one writer: drops what the store holds, buffers new records, appends them in order."""
+
+    def __init__(self, paths: Paths, state: dict[str, Any], index: Any, report: IngestReport, with_chunks: bool,
+                 flush_records: int) -> None:
+        self.paths = paths
+        self.state = state
         self.index = index
+        self.report = report
+        self.with_chunks = with_chunks
+        self.flush_records = flush_records  # 0: everything is written by the final flush
         self.added: set[tuple[str, str]] = set()
+        self.atoms: list[dict[str, Any]] = []
+        self.chunks: list[dict[str, Any]] = []
+        self.chars = 0
+        self.last_flush = time.monotonic()
+        self.dirty = False
 
-    def first(self, kind: str, ref: str) -> bool:
+    def _first(self, kind: str, ref: str) -> bool:
         key = (kind, ref)
         if key in self.added or self.index.has(kind, ref):
             return False
         self.added.add(key)
         return True
+
+    def take(self, entry: _Entry, result: FileResult | None) -> None:
+        """Record one file's outcome: errors, sessions, new records, how far it was read."""
+        report = self.report
+        if entry.error:
+            report.errors.append(entry.error)
+            return
+        prior = self.state.get(entry.key) if isinstance(self.state.get(entry.key), dict) else None
+        if entry.task is None:
+            if prior:
+                report.sessions.update(prior.get("sessions", []))
+            return
+        assert result is not None
+        if result.pid:
+            report.worker_peak_kb[result.pid] = max(report.worker_peak_kb.get(result.pid, 0), result.peak_kb)
+        if result.error:
+            report.errors.append(result.error)
+            return
+        report.skipped_lines += result.skipped
+        sessions = set(prior.get("sessions", [])) if prior else set()
+        sessions.update(result.sessions)
+        report.sessions.update(result.sessions)
+        for atom in result.atoms:
+            if not self._first("atom", atom["id"]):
+                continue
+            self.atoms.append(atom)
+            self.chars += len(atom.get("quote", "")) + len(atom.get("text", ""))
+            report.atoms_added += 1
+            if atom["redacted"]:
+                report.quarantined += 1
+        if self.with_chunks:
+            for chunk in result.chunks:
+                if self._first("chunk", chunk["id"]):
+                    self.chunks.append(chunk)
+                    self.chars += len(chunk.get("text", ""))
+                    report.chunks_added += 1
+        self.state[entry.key] = {
+            "sig": entry.sig,
+            "offset": result.end_offset,
+            "line": result.end_line,
+            "sessions": sorted(sessions),
+        }
+        self.dirty = True
+        if self.flush_records and (
+            len(self.atoms) + len(self.chunks) >= self.flush_records
+            or self.chars >= FLUSH_CHARS
+            or bool(self.atoms or self.chunks) and time.monotonic() - self.last_flush >= FLUSH_SECONDS
+        ):
+            self.flush()
+
+    def flush(self, final: bool = False) -> None:
+        """Append what is buffered, then record how far each file was read (never the other way round).
+
+        The index takes the new rows now too, while the workers read on: indexing is the
+        writer's biggest cost, and done here it overlaps with theirs.
+        """
+        wrote = append_jsonl(self.paths.atoms, self.atoms)
+        if self.with_chunks:
+            wrote += append_jsonl(self.paths.chunks, self.chunks)
+        self.atoms, self.chunks, self.chars = [], [], 0
+        self.last_flush = time.monotonic()
+        if self.dirty or final:
+            write_json(self.paths.ingested, self.state)
+            self.dirty = False
+        if wrote and not final:
+            self.index.sync()
+
+
+
+
+# ---------------------------------------------------------------- running it, inline or with a pool
+
+
+class _Progress:
+    """A rich progress bar on stderr (bytes read, speed, ETA), or nothing."""
+
+    def __init__(self, enabled: bool, total: int, files: int) -> None:
+        self.bar: Any = None
+        if not enabled:
+            return
+        try:
+            from rich.console import Console
+            from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
+                                       TransferSpeedColumn)
+        except ImportError:
+            return
+        self.bar = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[files]}/{task.fields[total_files]} files · {task.fields[atoms]} new atoms"),
+            console=Console(stderr=True),
+            transient=False,
+        )
+        self.task = self.bar.add_task("backfill", total=max(total, 1), files=0, total_files=files, atoms=0)
+        self.bar.start()
+
+    def advance(self, size: int, files: int, atoms: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, advance=size, files=files, atoms=atoms)
+
+    def phase(self, description: str) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, description=description)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _main_importable() -> bool:
+    """Whether worker processes can import this program's main module, as multiprocessing makes them."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    if main is None or getattr(getattr(main, "__spec__", None), "name", None):
+        return True
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
+
+
+def _pool(workers: int) -> Any:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context: Any
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        # workers fork from a small clean process that has imported the pipeline once,
+        # never from a copy of this one (which may hold the index open) nor its main script
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["agent_memory.ingest"])
+    else:
+        context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+
+def _results(
+    entries: list[_Entry], pool: Any, workers: int, state: dict[str, Any], agent: str, project: str | None,
+    fallback: str, with_chunks: bool,
+) -> Iterator[tuple[_Entry, FileResult | None]]:
+    """Each entry with its worker's result, in the caller's file order, a few files read ahead."""
+    ahead: deque[_Entry] = deque(e for e in entries if e.task is not None)
+    window = max(1, workers * IN_FLIGHT_PER_WORKER)
+    submitted = 0
+
+    def top_up() -> None:
+        nonlocal submitted
+        while ahead and submitted < window and pool is not None:
+            entry = ahead.popleft()
+            entry.future = pool.submit(read_file, entry.task)
+            submitted += 1
+
+    top_up()
+    for entry in entries:
+        if entry.repeat:
+            # decided against the state as it is now, exactly as a serial ingest would
+            decided = _decide(entry.given, entry.key, state, agent, project, fallback, with_chunks)
+            entry.sig, entry.error, entry.task, entry.size = decided.sig, decided.error, decided.task, decided.size
+            yield entry, read_file(entry.task) if entry.task is not None else None
+            continue
+        if entry.task is None:
+            yield entry, None
+            continue
+        if entry.future is None:
+            yield entry, read_file(entry.task)
+            continue
+        result = entry.future.result()
+        entry.future = None
+        submitted -= 1
+        top_up()
+        yield entry, result
 
 
 def ingest(
@@ -172,36 +504,65 @@ def ingest(
     project: str | None = None,
     agent: str = "auto",
     chunks: bool = True,
+    workers: int | None = 0,
+    progress: bool = False,
+    flush_records: int | None = None,
 ) -> IngestReport:
-    """Read transcripts (files or folders) into the store's L1; idempotent and incremental."""
+    """Read transcripts (files or folders) into the store's L1; idempotent and incremental.
+
+    ``workers=0`` reads in this process and writes once at the end; ``workers=N`` (``None``: every
+    core) reads with N processes and flushes as it goes, so a large backfill stays bounded in
+    memory. Same atoms, same lines, same state either way. ``progress`` shows a bar on stderr.
+    Workers import the caller's main module, as multiprocessing does: a script calling this with
+    workers needs the ``if __name__ == "__main__":`` guard.
+    """
+    if workers is not None and workers < 0:
+        raise UsageError(f"workers must be 0 or more, not {workers}")
+    started = time.perf_counter()
     ensure_store(paths)
     report = IngestReport()
     files = list(iter_transcript_files(inputs))
+    fallback = project or paths.project_name
     with StoreLock(paths.store):
         state: dict[str, Any] = read_json(paths.ingested, {})
         if not isinstance(state, dict):
             state = {}
+        entries = plan(files, state, agent, project, fallback, chunks)
+        tasks = [e for e in entries if e.task is not None]
+        count = (os.cpu_count() or 1) if workers is None else workers
+        # a program read from stdin cannot be re-imported by workers: read in this process instead
+        count = min(count, len(tasks)) if _main_importable() else 0
+        report.workers = count
+        total = sum(e.size for e in tasks)
+        bar = _Progress(progress, total, len(entries))
         index = open_index(paths)
+        pool = _pool(count) if count > 0 else None
         try:
-            seen = _Seen(index)
-            new_atoms: list[dict[str, Any]] = []
-            new_chunks: list[dict[str, Any]] = []
-            for path in files:
+            # inline, everything is written once at the end; with a pool, as it comes
+            limit = flush_records if flush_records is not None else FLUSH_RECORDS if pool is not None else 0
+            writer = _Writer(paths, state, index, report, chunks, limit)
+            for entry, result in _results(entries, pool, count, state, agent, project, fallback, chunks):
                 report.files += 1
-                _ingest_file(path, state, project, agent, paths, report, seen, new_atoms, new_chunks, chunks)
-            append_jsonl(paths.atoms, new_atoms)
-            if chunks:
-                append_jsonl(paths.chunks, new_chunks)
-            write_json(paths.ingested, state)
+                writer.take(entry, result)
+                report.bytes_read += entry.size
+                bar.advance(entry.size, report.files, report.atoms_added)
+            writer.flush(final=True)
+            bar.phase("indexing")
             index.sync()
-            if new_atoms:
+            if report.atoms_added:
                 _refresh_claim_cache(paths)
         finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
             index.close()
+            bar.stop()
         try:
             register_project(paths)
-        except OSError:
-            pass  # the registry only matters for L2→L3; a read-only home must not fail ingest
+        except OSError as exc:
+            # the registry only matters for L2→L3; a read-only home must not fail ingest
+            log_error(paths, "ingest: project registry", exc)
+    report.writer_peak_kb = peak_rss_kb()
+    report.seconds = time.perf_counter() - started
     return report
 
 
@@ -218,64 +579,5 @@ def _refresh_claim_cache(paths: Paths) -> None:
     try:
         similarity = float(load_config(paths.config)["identity"]["merge_similarity"])
         claimcache.refresh(paths, similarity)
-    except (AgentMemoryError, OSError, ValueError, KeyError, TypeError):
-        pass
-
-
-def _ingest_file(
-    path: str,
-    state: dict[str, Any],
-    project: str | None,
-    agent: str,
-    paths: Paths,
-    report: IngestReport,
-    seen: "_Seen",
-    new_atoms: list[dict[str, Any]],
-    new_chunks: list[dict[str, Any]],
-    with_chunks: bool,
-) -> None:
-    key = os.path.abspath(path)
-    try:
-        stat = os.stat(key)
-    except OSError as exc:
-        report.errors.append(f"{path}: {exc.strerror or exc}")
-        return
-    prior = state.get(key) if isinstance(state.get(key), dict) else None
-    sig = [stat.st_size, stat.st_mtime_ns]
-    if prior and prior.get("sig") == sig:
-        report.sessions.update(prior.get("sessions", []))
-        return
-    start_offset, start_line = 0, 0
-    if prior and isinstance(prior.get("offset"), int) and 0 <= prior["offset"] <= stat.st_size:
-        start_offset, start_line = prior["offset"], int(prior.get("line", 0))
-    try:
-        result = read_transcript(key, agent=agent, start_offset=start_offset, start_line=start_line)
-    except AgentMemoryError as exc:
-        report.errors.append(f"{path}: {exc}")
-        return
-    report.skipped_lines += result.skipped
-    sessions = set(prior.get("sessions", [])) if prior else set()
-    sessions.update(result.sessions)
-    report.sessions.update(result.sessions)
-    fallback = project or paths.project_name
-    for turn in result.turns:
-        name = project_of(turn.cwd or result.cwd, fallback, project)
-        for atom in atoms_from_turn(turn, name):
-            if not seen.first("atom", atom["id"]):
-                continue
-            new_atoms.append(atom)
-            report.atoms_added += 1
-            if atom["redacted"]:
-                report.quarantined += 1
-    if with_chunks:
-        name = project_of(result.cwd, fallback, project)
-        for chunk in chunks_from_turns(result.turns, name):
-            if seen.first("chunk", chunk["id"]):
-                new_chunks.append(chunk)
-                report.chunks_added += 1
-    state[key] = {
-        "sig": sig,
-        "offset": result.end_offset,
-        "line": result.end_line,
-        "sessions": sorted(sessions),
-    }
+    except (AgentMemoryError, OSError, ValueError, KeyError, TypeError) as exc:
+        log_error(paths, "ingest: claim cache", exc)

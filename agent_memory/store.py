@@ -12,13 +12,11 @@ import json
 import os
 import tempfile
 import time
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from . import places, wire
-from .lookup import parse_iso
+from . import fastjson, layout
 from .model import StoreError, UsageError
 
 STORE_GITIGNORE = """\
@@ -31,149 +29,56 @@ backups/
 lock
 """
 
-# ---------------------------------------------------------------- the clock
+# ---------------------------------------------------------------- the clock and the layout
+# (their homes are clock.py and layout.py; these names stay importable from here)
 
-
-def now() -> datetime:
-    """The current time in UTC; ``$AGENT_MEMORY_NOW`` (ISO-8601) replaces the wall clock."""
-    raw = os.environ.get("AGENT_MEMORY_NOW", "").strip()
-    if raw:
-        parsed = parse_time(raw)
-        if parsed is None:
-            raise UsageError(f"AGENT_MEMORY_NOW is not an ISO-8601 time: {raw!r}")
-        return parsed
-    return datetime.now(timezone.utc)
-
-
-def parse_time(text: str) -> datetime | None:
-    """Parse an ISO-8601 timestamp (``Z`` or offset, or naive = UTC) into aware UTC."""
-    return parse_iso(text)
-
-
-def iso(moment: datetime) -> str:
-    """An aware datetime as ``YYYY-MM-DDTHH:MM:SSZ``."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def day_of(timestamp: str) -> str:
-    """The UTC calendar day (``YYYY-MM-DD``) of a timestamp, or ``""``."""
-    parsed = parse_time(timestamp) if timestamp else None
-    return parsed.strftime("%Y-%m-%d") if parsed else ""
-
-
-# ---------------------------------------------------------------- paths
+from .clock import day_of, iso, now  # noqa: E402,F401
+from .clock import parse_iso as parse_time  # noqa: E402,F401
+from .layout import INSTRUCTION_FILES, Layout  # noqa: E402,F401
 
 
 def find_project_root(start: str | os.PathLike[str]) -> Path:
     """The nearest ancestor holding ``.git``, else ``start`` itself."""
-    return Path(places.project_root(os.fspath(start)))
-
-
-# each agent's own instruction file name
-INSTRUCTION_FILES = {"claude": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}
+    return Path(layout.project_root(os.fspath(start)))
 
 
 def agent_home(agent: str) -> Path:
-    """An agent's user-level folder: ``$CLAUDE_CONFIG_DIR`` / ``$CODEX_HOME`` or ``~/.claude``, ``~/.codex``, ``~/.gemini``."""
-    return Path(places.agent_home(agent))
+    """An agent's user-level folder (see ``layout.agent_home``)."""
+    return Path(layout.agent_home(agent))
 
 
-@dataclass(frozen=True)
 class Paths:
-    """Every location the tool reads or writes, resolved once."""
+    """``Layout`` as ``pathlib.Path`` objects for code that joins and tests paths; every name is Layout's."""
 
-    store: Path  # project store
-    user: Path  # user store (L3, registry of projects)
-    project_root: Path
+    __slots__ = ("layout",)
+
+    def __init__(self, store: str | os.PathLike[str], user: str | os.PathLike[str], project_root: str | os.PathLike[str]) -> None:
+        object.__setattr__(self, "layout", Layout(os.fspath(store), os.fspath(user), os.fspath(project_root)))
 
     @classmethod
     def resolve(cls, memory_dir: str | None = None, cwd: str | None = None) -> "Paths":
         """``--memory-dir``, else ``$AGENT_MEMORY_DIR``, else ``<project root>/.memory``."""
-        root = places.project_root(cwd or os.getcwd())
-        store, user = places.project_store(root, memory_dir), places.user_store()
-        return cls(store=Path(store), user=Path(user), project_root=Path(root))
+        return cls.of(Layout.resolve(memory_dir, cwd))
 
-    # project store
-    @property
-    def l1_dir(self) -> Path:
-        return self.store / "L1"
+    @classmethod
+    def of(cls, where: Layout) -> "Paths":
+        return cls(where.store, where.user, where.project_root)
 
-    @property
-    def atoms(self) -> Path:
-        return self.l1_dir / "atoms.jsonl"
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self.layout, name)
+        return Path(value) if isinstance(value, str) and name != "project_name" else value
 
-    @property
-    def chunks(self) -> Path:
-        return self.l1_dir / "chunks.jsonl"
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Paths is read-only")
 
-    @property
-    def ingested(self) -> Path:
-        return self.l1_dir / "ingested.json"
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Paths) and self.layout == other.layout
 
-    @property
-    def contested(self) -> Path:
-        return self.l1_dir / "contested.json"
+    def __hash__(self) -> int:
+        return hash(self.layout)
 
-    @property
-    def claim_cache(self) -> Path:
-        return self.l1_dir / "claim-cache.json"
-
-    @property
-    def stage_cache(self) -> Path:
-        return self.l1_dir / "stage-cache.json"
-
-    @property
-    def l2(self) -> Path:
-        return self.store / "L2.jsonl"
-
-    @property
-    def decisions(self) -> Path:
-        return self.store / "decisions.jsonl"
-
-    @property
-    def staged(self) -> Path:
-        return self.store / "staged"
-
-    @property
-    def index(self) -> Path:
-        return self.store / "index.db"
-
-    @property
-    def backups(self) -> Path:
-        return self.store / "backups"
-
-    @property
-    def logs(self) -> Path:
-        return self.store / "logs"
-
-    @property
-    def config(self) -> Path:
-        return self.store / "config.yaml"
-
-    @property
-    def lock(self) -> Path:
-        return self.store / "lock"
-
-    # user store
-    @property
-    def l3(self) -> Path:
-        return self.user / "L3.jsonl"
-
-    @property
-    def registry(self) -> Path:
-        return self.user / "projects.json"
-
-    @property
-    def user_backups(self) -> Path:
-        return self.user / "backups"
-
-    @property
-    def user_decisions(self) -> Path:
-        return self.user / "decisions.jsonl"
-
-    @property
-    def project_name(self) -> str:
-        return self.project_root.name or "project"
+    def __repr__(self) -> str:
+        return f"Paths({self.layout.store!r}, {self.layout.user!r}, {self.layout.project_root!r})"
 
 
 def ensure_store(paths: Paths) -> None:
@@ -296,7 +201,7 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def read_json(path: Path, default: Any) -> Any:
     """A JSON document, or ``default`` when it is missing or unreadable as JSON."""
     try:
-        return wire.read_file(str(path), default)
+        return fastjson.read_file(str(path), default)
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
 

@@ -6,7 +6,7 @@ agent's exit; the hook waits for it only as long as the budget allows.
 
 Fail open (``entry``): whatever breaks, a hook exits 0, prints nothing that is not valid hook
 output, and logs the error under the store. The hot path is short and standard-library only:
-places (where the store is), terms and lookup (prompt recall straight from the index file), and
+layout (where the store is), text and lookup (prompt recall straight from the index file), and
 the hook caches (``cache``), each entry checked against the size, mtime and inode of the files it
 came from. Everything else loads only on a miss.
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 _HOMES = {
     "entry": ("EVENTS", "SWITCHES", "STDIN_TIMEOUT", "STDIN_LIMIT", "HookArgs", "hook_args", "main", "cmd_hook",
               "run_hook", "read_stdin", "parse_payload"),
-    "where": ("Where",),
+    "where": ("store_for",),
     "cache": ("CACHE_FILE", "CACHE_ENTRIES", "RECORDED_FILE", "HookCache", "cached_config"),
     "context": ("AGENT_EVENTS", "AGENT_LIMITS", "CONTEXT_CAP", "TAG_CONTESTED", "Budget", "measure"),
     "session_start": ("INSTRUCTION_FILES", "HEADINGS", "cached_session_start", "session_start_context",

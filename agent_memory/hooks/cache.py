@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .. import wire
+from .. import fastjson
 from .where import log
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
@@ -49,7 +49,7 @@ class HookCache:
     def _load(self) -> "dict[str, Any]":
         if self._data is None:
             try:
-                found = wire.read_file(self.path, None)
+                found = fastjson.read_file(self.path, None)
             except OSError:
                 found = None
             self._data = found if isinstance(found, dict) else {}

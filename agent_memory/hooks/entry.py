@@ -6,10 +6,10 @@ import os
 import sys
 import time
 
-from .. import wire
+from .. import fastjson
 from .cache import HookCache, cached_config
 from .context import AGENT_EVENTS, context_output
-from .where import Where, log, log_anywhere, text_field
+from .where import log, log_anywhere, store_for, text_field
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
@@ -94,7 +94,7 @@ def cmd_hook(args: "argparse.Namespace | HookArgs") -> int:
 def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started: float) -> "dict[str, Any] | None":
     """One hook from its raw stdin to the JSON to print (None: print nothing)."""
     payload, problem = parse_payload(raw)
-    where = Where(memory_dir, text_field(payload, "cwd") or os.getcwd())
+    where = store_for(memory_dir, text_field(payload, "cwd") or os.getcwd())
     if problem:
         log(where, f"hook {event}", problem)
     cache = HookCache(where.l1_dir)
@@ -163,7 +163,7 @@ def read_stdin(timeout: float) -> bytes:
 
 def _is_json_object(data: bytes) -> bool:
     try:
-        return isinstance(wire.loads(data), dict)
+        return isinstance(fastjson.loads(data), dict)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return False
 
@@ -173,7 +173,7 @@ def parse_payload(raw: bytes) -> tuple[dict[str, Any], str]:
     if not raw.strip():
         return {}, "no hook JSON on stdin"
     try:
-        value = wire.loads(raw)
+        value = fastjson.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         return {}, f"stdin is not JSON: {exc}"
     if not isinstance(value, dict):
@@ -188,7 +188,7 @@ def parse_payload(raw: bytes) -> tuple[dict[str, Any], str]:
 def emit(output: dict[str, Any]) -> None:
     # ASCII-only JSON: valid whatever encoding the agent reads stdout with
     try:
-        sys.stdout.write(wire.dumps(output) + "\n")
+        sys.stdout.write(fastjson.dumps(output) + "\n")
         sys.stdout.flush()
     except (BrokenPipeError, OSError, ValueError):
         pass

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from .. import wire
-from ..terms import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, relevance
+from .. import fastjson
+from ..text import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, relevance
 from . import worker
 from .cache import budget_of, setting
 from .context import TAG_CONTESTED, Budget, fit
@@ -47,7 +47,7 @@ def _is_contested(contested: bytes, key: str) -> bool:
     a colon (values are lists of claim ids). Both the file's own encoding and an ASCII-escaped
     one are looked for.
     """
-    forms = {wire.quoted(key, ascii) for ascii in (False, True)}  # one form when the key is ASCII
+    forms = {fastjson.quoted(key, ascii) for ascii in (False, True)}  # one form when the key is ASCII
     return any((form + ":").encode("utf-8") in contested for form in forms)
 
 

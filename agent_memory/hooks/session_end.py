@@ -5,15 +5,16 @@ from __future__ import annotations
 import os
 import time
 
-from .. import places, wire
+from .. import fastjson, layout
 from . import worker
 from .cache import RECORDED_FILE, HookCache, budget_of, cached_config, stat_key, version
-from .where import Where, log, text_field
+from .where import log, text_field
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
     from typing import Any
 
+    from ..layout import Layout
     from .where import AnyPaths
 
 
@@ -40,7 +41,7 @@ def session_end(where: "AnyPaths", agent: str, payload: "dict[str, Any]", config
     worker.run_worker(where, [os.path.abspath(transcript)], stage, budget - (time.monotonic() - started))
 
 
-def catch_up(where: Where, agent: str, payload: "dict[str, Any]", cache: HookCache) -> None:
+def catch_up(where: "Layout", agent: str, payload: "dict[str, Any]", cache: HookCache) -> None:
     """Hand the project's transcripts that were never ingested, or grew since, to a worker."""
     try:
         pending = pending_transcripts(where, agent, payload, HookCache(where.l1_dir, RECORDED_FILE))
@@ -84,7 +85,7 @@ def recorded_sigs(paths: "AnyPaths", folders: list[str], cache: HookCache | None
         found = cache.get(name, sig)
         if isinstance(found, dict):
             return found
-    state = wire.read_file(str(paths.ingested), None)
+    state = fastjson.read_file(str(paths.ingested), None)
     wanted = set(folders)
     recorded = {}
     for key, entry in (state.items() if isinstance(state, dict) else ()):
@@ -113,7 +114,7 @@ def _project_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]
     found: set[str] = set()
     folders = {os.path.dirname(transcript)} if transcript else set()
     if agent == "claude":
-        base = os.path.join(places.agent_home("claude"), "projects")
+        base = os.path.join(layout.agent_home("claude"), "projects")
         # Claude Code names a project's folder after its path, every character but ASCII letters and digits a dash
         folders |= {os.path.join(base, "".join(c if c.isascii() and c.isalnum() else "-" for c in r)) for r in roots}
         for folder in folders:
@@ -121,7 +122,7 @@ def _project_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]
     elif agent == "gemini":
         import hashlib
 
-        base = os.path.join(places.home(), ".gemini", "tmp")
+        base = os.path.join(layout.home(), ".gemini", "tmp")
         folders |= {os.path.join(base, hashlib.sha256(r.encode("utf-8")).hexdigest(), "chats") for r in roots}
         for folder in folders:
             found.update(listed(folder, (".json", ".jsonl"), "session-"))
@@ -133,7 +134,7 @@ def _project_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]
 
 
 def _codex_sessions() -> str:
-    return os.path.join(places.agent_home("codex"), "sessions")
+    return os.path.join(layout.agent_home("codex"), "sessions")
 
 
 def codex_rollout(session_id: str) -> str:
@@ -182,7 +183,7 @@ def _rollout_cwd(path: str) -> str:
     try:
         with open(path, "rb") as handle:
             first = handle.readline(256 * 1024)
-        record = wire.loads(first)
+        record = fastjson.loads(first)
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return ""
     if not isinstance(record, dict):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
-from .. import places, wire
+from .. import fastjson, layout
 from .cache import HookCache, budget_of, cached_config, stat_key, version
 from .context import TAG_CONTESTED, Budget, fit
-from .where import Where, log
+from .where import as_paths, log
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover - types only
     from typing import Any, Iterable
 
     from ..store import Paths
+    from ..layout import Layout
     from .where import AnyPaths
 
 
@@ -32,7 +33,7 @@ HEADINGS = {
 }
 
 
-def cached_session_start(where: Where, agent: str, cwd: str, cache: HookCache) -> str:
+def cached_session_start(where: "Layout", agent: str, cwd: str, cache: HookCache) -> str:
     """``session_start_context``, recomputed only when a file it reads has changed."""
     if not os.path.isdir(where.store) and not os.path.isfile(where.l3):
         return ""  # nothing adopted anywhere
@@ -43,7 +44,7 @@ def cached_session_start(where: Where, agent: str, cwd: str, cache: HookCache) -
     found = cache.get(name, sig)
     if isinstance(found, str):
         return found
-    text = session_start_context(where.paths(), agent, cached_config(where, cache), cwd)
+    text = session_start_context(as_paths(where), agent, cached_config(where, cache), cwd)
     cache.put(name, sig, text)
     return text
 
@@ -159,7 +160,7 @@ def instruction_candidates(root: str, agent: str, cwd: str = "") -> list[str]:
     if root not in folders:
         folders.append(root)
     found = [os.path.join(folder, name) for folder in folders for name in names]
-    home = places.agent_home(agent)
+    home = layout.agent_home(agent)
     return found + [os.path.join(home, name.rsplit("/", 1)[-1]) for name in names]
 
 
@@ -180,7 +181,7 @@ def _staged_count(folder: str) -> int:
 
 def _contested_keys(paths: "AnyPaths") -> set[str]:
     try:
-        found = wire.read_file(str(paths.contested), None)
+        found = fastjson.read_file(str(paths.contested), None)
     except OSError as exc:
         log(paths, "read contested", exc)
         return set()

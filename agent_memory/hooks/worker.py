@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .. import wire
+from .. import fastjson
 from .cache import RECORDED_FILE, HookCache
 from .where import log, log_anywhere
 
@@ -27,7 +27,7 @@ def run_worker(where: "AnyPaths", files: list[str], stage: str, wait: float) -> 
         import subprocess
 
         process = subprocess.Popen(
-            [sys.executable, worker_script(), "worker", wire.dumps(job)],
+            [sys.executable, worker_script(), "worker", fastjson.dumps(job)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,  # never the agent's pipe: it would wait for the worker to close it
             stderr=subprocess.DEVNULL,
@@ -80,7 +80,7 @@ def run_job(job: "dict[str, Any]") -> None:
 def worker_main(argv: list[str]) -> int:
     """``run_hook.py worker JOB`` (or ``python -m agent_memory.hooks JOB``): the detached worker; always exits 0."""
     try:
-        job = wire.loads(argv[0]) if argv else None
+        job = fastjson.loads(argv[0]) if argv else None
         if isinstance(job, dict) and isinstance(job.get("store"), str) and isinstance(job.get("files"), list):
             run_job(job)
     except BaseException as exc:

@@ -20,11 +20,11 @@ MAIN = {"id": "c3cccccccccc", "text": "Never commit to main directly"}
 HEAVY = ("agent_memory.claims", "agent_memory.index", "agent_memory.tiers", "agent_memory.store", "agent_memory.cli",
          "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
 # the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss)
-COMMON = {"agent_memory", "agent_memory.wire", "agent_memory.places", "agent_memory.hooks", "agent_memory.hooks.entry",
+COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
           "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context", "agent_memory.hooks.worker"}
 OURS = {
     "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end"},
-    "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.terms", "agent_memory.lookup",
+    "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.text", "agent_memory.lookup", "agent_memory.clock",
                                     "agent_memory.transcripts", "agent_memory.transcripts.injected"},
 }
 _IMPORTED = re.compile(r"import time:\s+\d+\s+\|\s+\d+\s+\|\s*(\S+)")
@@ -200,12 +200,12 @@ def test_a_large_store_without_an_index_is_indexed_by_a_worker_not_while_the_pro
     from agent_memory.config import DEFAULTS
     from agent_memory.hooks import prompt as hooks
     from agent_memory.hooks import worker
-    from agent_memory.hooks.where import Where
+    from agent_memory.hooks.where import store_for
 
     started: list[tuple[list[str], str]] = []
     monkeypatch.setattr(worker, "run_worker", lambda _where, files, stage, _wait: started.append((files, stage)))
     (store.store / "index.db").unlink()
-    where = Where(None, str(store.root))
+    where = store_for(None, str(store.root))
     monkeypatch.setattr(hooks, "INLINE_REBUILD_BYTES", 10)
     assert hooks.prompt_context(where, DEFAULTS, "run the integration tests") == ""
     assert started == [([], "never")] and not (store.store / "index.db").exists()

@@ -1,0 +1,55 @@
+"""``agent-memory ingest``: read transcripts and add new atoms to L1."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .output import emit_json, EXIT_OK, EXIT_USAGE, EXIT_USER, paths
+
+HELP = "read transcripts (files or folders) and add new atoms to L1"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--project", metavar="NAME", help="project name (default: the session's git root)")
+    p.add_argument("--agent", choices=["auto", "claude", "codex", "gemini"], default="auto")
+    p.add_argument("--workers", type=int, metavar="N", help="read with N worker processes (0: in this process), for a large backfill; same result")
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from ..ingest import ingest
+
+    if args.workers is not None and args.workers < 0:
+        print("agent-memory: --workers must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:  # a mistyped path is refused before anything is read, not skipped with exit 0
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        print(f"agent-memory: no such file or folder: {missing[0]}{more}", file=sys.stderr)
+        return EXIT_USER
+    report: Any
+    if args.workers is not None:
+        from ..backfill import backfill  # large histories: reader processes, one writer
+
+        show = sys.stderr.isatty() and not args.json
+        report = backfill(paths(args), args.paths, workers=args.workers, project=args.project, agent=args.agent, progress=show)
+    else:
+        report = ingest(paths(args), args.paths, project=args.project, agent=args.agent)
+    for error in report.errors:
+        print(f"agent-memory: skipped {error}", file=sys.stderr)
+    if args.json:
+        emit_json(report.as_json())
+    else:
+        print(
+            f"{len(report.sessions)} session(s) read from {report.files} file(s): "
+            f"{report.atoms_added} new atom(s), {report.quarantined} quarantined (redacted)"
+            + (f"; {report.skipped_lines} unreadable line(s) skipped" if report.skipped_lines else "")
+        )
+    if report.files == 0:
+        print("agent-memory: no transcript files found in the given paths", file=sys.stderr)
+        return EXIT_USER
+    return EXIT_OK

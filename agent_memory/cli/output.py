@@ -1,0 +1,47 @@
+"""What every command shares: exit codes, the one-line usage error, JSON and rich output, the store's layout."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that says one line and exits 2 on bad usage."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        name = self.prog.split()[-1]
+        command = "agent-memory" if name == "agent-memory" else f"agent-memory {name}"
+        self.exit(EXIT_USAGE, f"agent-memory: {message} (see '{command} --help')\n")
+
+
+def count(text: str) -> int:
+    """A number of hits: a whole number, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def paths(args: argparse.Namespace) -> Any:
+    """The store's layout as pathlib paths, from ``--memory-dir`` or the environment."""
+    from ..store import Paths
+
+    return Paths.resolve(getattr(args, "memory_dir", None))
+
+
+def emit_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)

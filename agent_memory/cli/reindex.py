@@ -1,0 +1,41 @@
+"""``agent-memory reindex``: bring the FTS5 shadow index up to date."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import output
+from .output import emit_json, EXIT_OK
+
+HELP = "bring the FTS5 shadow index up to date with its sources (only what changed)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--full", action="store_true", help="re-read every source, not only those that changed")
+    p.add_argument("--embeddings", action="store_true", help="re-embed every row (semantic extra: pip install 'agent-memory[semantic]')")
+    p.add_argument("--model", metavar="NAME", help="with --embeddings: the sentence-transformers model to embed with")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..tiers import open_index
+
+    where = output.paths(args)
+    where.store.mkdir(parents=True, exist_ok=True)
+    with open_index(where, sync=False) as index:
+        counts = index.rebuild() if args.full else index.sync()
+        total = index.count()
+    embedded = None
+    if args.embeddings:
+        from ..semantic import reindex_embeddings  # the optional extra, only when asked for
+
+        embedded = reindex_embeddings(where, args.model)
+    if args.json:
+        shape = {"added": counts["added"], "removed": counts["removed"], "rows": total}
+        if embedded is not None:
+            shape["embedded"] = embedded
+        emit_json(shape)
+    else:
+        print(f"index up to date: {counts['added']} row(s) added, {counts['removed']} removed, {total} in all")
+        if embedded is not None:
+            print(f"{embedded} row(s) embedded again")
+    return EXIT_OK

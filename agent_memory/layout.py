@@ -1,0 +1,184 @@
+"""Where everything is, named once, as plain strings: the project root, both stores and every file in them.
+
+The hooks' hot path needs these before anything else, so this module imports nothing but ``os``.
+``Layout`` is the one spelling of the on-disk layout (store, install, adopt and the hooks all use it);
+``signature()`` is the one answer to "did this file change".
+"""
+
+from __future__ import annotations
+
+import os
+
+# each agent's own instruction file name
+INSTRUCTION_FILES = {"claude": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}
+
+
+def project_root(start: str) -> str:
+    """The nearest ancestor of ``start`` holding ``.git``, else ``start`` itself (symlinks resolved)."""
+    here = os.path.realpath(start)
+    folder = here
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return here
+        folder = parent
+
+
+def home() -> str:
+    return os.path.expanduser("~")
+
+
+def project_store(root: str, memory_dir: str | None = None) -> str:
+    """``--memory-dir``, else ``$AGENT_MEMORY_DIR``, else ``<project root>/.memory``."""
+    chosen = memory_dir or os.environ.get("AGENT_MEMORY_DIR") or ""
+    return os.path.realpath(os.path.expanduser(chosen)) if chosen else os.path.join(root, ".memory")
+
+
+def user_store() -> str:
+    """``$AGENT_MEMORY_HOME``, else ``~/.agent-memory``."""
+    chosen = os.environ.get("AGENT_MEMORY_HOME") or ""
+    return os.path.realpath(os.path.expanduser(chosen)) if chosen else os.path.join(home(), ".agent-memory")
+
+
+def agent_home(agent: str) -> str:
+    """An agent's user-level folder: ``$CLAUDE_CONFIG_DIR`` / ``$CODEX_HOME`` or ``~/.claude``, ``~/.codex``, ``~/.gemini``."""
+    if agent == "claude":
+        return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home(), ".claude")
+    if agent == "codex":
+        return os.environ.get("CODEX_HOME") or os.path.join(home(), ".codex")
+    return os.path.join(home(), ".gemini")
+
+
+def signature(path: str) -> list[int] | None:
+    """``[size, mtime_ns, inode]`` of a file (an atomic rewrite changes the inode); None when it cannot be stat'ed."""
+    try:
+        stat = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ino]
+
+
+class Layout:
+    """Every location the tool reads or writes, as plain strings, resolved once."""
+
+    __slots__ = ("store", "user", "project_root")
+
+    def __init__(self, store: str, user: str, project_root: str) -> None:
+        self.store = os.fspath(store)  # project store
+        self.user = os.fspath(user)  # user store (L3, registry of projects)
+        self.project_root = os.fspath(project_root)
+
+    @classmethod
+    def resolve(cls, memory_dir: str | None = None, cwd: str | None = None) -> "Layout":
+        """``--memory-dir``, else ``$AGENT_MEMORY_DIR``, else ``<project root>/.memory``."""
+        root = project_root(cwd or os.getcwd())
+        return cls(project_store(root, memory_dir), user_store(), root)
+
+    def __repr__(self) -> str:
+        return f"Layout(store={self.store!r}, user={self.user!r}, project_root={self.project_root!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and (self.store, self.user, self.project_root) == (
+            other.store,
+            other.user,
+            other.project_root,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.store, self.user, self.project_root))
+
+    # ------------------------------------------------------------ project store
+    @property
+    def l1_dir(self) -> str:
+        return os.path.join(self.store, "L1")
+
+    @property
+    def atoms(self) -> str:
+        return os.path.join(self.store, "L1", "atoms.jsonl")
+
+    @property
+    def chunks(self) -> str:
+        return os.path.join(self.store, "L1", "chunks.jsonl")
+
+    @property
+    def ingested(self) -> str:
+        return os.path.join(self.store, "L1", "ingested.json")
+
+    @property
+    def contested(self) -> str:
+        return os.path.join(self.store, "L1", "contested.json")
+
+    @property
+    def claim_cache(self) -> str:
+        return os.path.join(self.store, "L1", "claim-cache.json")
+
+    @property
+    def stage_cache(self) -> str:
+        return os.path.join(self.store, "L1", "stage-cache.json")
+
+    @property
+    def hook_cache(self) -> str:
+        return os.path.join(self.store, "L1", "hook-cache.json")
+
+    @property
+    def catchup_cache(self) -> str:
+        return os.path.join(self.store, "L1", "catchup-cache.json")
+
+    @property
+    def l2(self) -> str:
+        return os.path.join(self.store, "L2.jsonl")
+
+    @property
+    def decisions(self) -> str:
+        return os.path.join(self.store, "decisions.jsonl")
+
+    @property
+    def staged(self) -> str:
+        return os.path.join(self.store, "staged")
+
+    @property
+    def index(self) -> str:
+        return os.path.join(self.store, "index.db")
+
+    @property
+    def backups(self) -> str:
+        return os.path.join(self.store, "backups")
+
+    @property
+    def logs(self) -> str:
+        return os.path.join(self.store, "logs")
+
+    @property
+    def config(self) -> str:
+        return os.path.join(self.store, "config.yaml")
+
+    @property
+    def lock(self) -> str:
+        return os.path.join(self.store, "lock")
+
+    # ------------------------------------------------------------ user store
+    @property
+    def l3(self) -> str:
+        return os.path.join(self.user, "L3.jsonl")
+
+    @property
+    def registry(self) -> str:
+        return os.path.join(self.user, "projects.json")
+
+    @property
+    def user_backups(self) -> str:
+        return os.path.join(self.user, "backups")
+
+    @property
+    def user_decisions(self) -> str:
+        return os.path.join(self.user, "decisions.jsonl")
+
+    @property
+    def user_logs(self) -> str:
+        return os.path.join(self.user, "logs")
+
+    @property
+    def project_name(self) -> str:
+        return os.path.basename(self.project_root.rstrip(os.sep)) or "project"

@@ -1,0 +1,229 @@
+"""Text as every stage cuts it: what counts as CJK, folding, stop words, words, stems, content terms.
+
+Claim keys, prompt terms, query planning and ``inspect`` all cut text here, so they agree.
+It also holds the relevance floor of prompt recall, cheap enough for every prompt.
+
+Claim identity (``claims.claim_key``) is precise and costly to load; recall only asks which
+content words a prompt and an atom share. These terms come from the same normalisation
+(NFKC, case folding, light stemming, Japanese particles and endings). Words are cut by
+character class rather than a regular expression: importing ``re`` costs about as much as
+starting the interpreter, so only a text holding CJK, whose particles and endings are
+patterns, loads it.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing itself is not imported on the hot path
+if TYPE_CHECKING:  # pragma: no cover - types only
+    import re
+
+PROMPT_SCAN_CHARS = 4000  # a pasted log is not read whole to find what a prompt is about
+PROMPT_TERMS = 32
+
+# words that say little about what a text is about; they never count towards relevance
+_WEAK = frozenset(
+    """use using used new make made get got let want need like thing things way also just now ok okay yes sure
+    help try see look know think go going what how why where when which who whose there here some any all more
+    most much many one two other again still into onto out up down over thank thanks hi hello
+    and or but if than as at by for from in on to with without about before after while whether via per
+    their them these those has have had having""".split()
+)
+# the word lists and Japanese patterns of claim keys (claims.py builds on them too)
+NEGATION_WORDS = frozenset({"never", "not", "dont", "don't", "doesnt", "doesn't", "no", "avoid", "stop", "shouldnt",
+                            "shouldn't", "mustnt", "mustn't", "cannot", "cant", "can't", "wont", "won't", "nobody",
+                            "neither"})
+EMPHASIS_WORDS = frozenset({"always", "ever", "every", "each", "time", "whenever", "forever", "constantly"})
+STOP_WORDS = frozenset(
+    """a an the i we you they he she it its it's our your my me us this that these those is are was were be been
+    being am should must shall will would could can may might do does did please pls kindly just really actually
+    also very then so of s t ll d re ve m""".split()
+)
+NEGATION_JA = "(?:しない|しません|ないで|ない(?:こと|ように)?|禁止|ダメ|だめ|いけない|べからず|するな|な$|不要|别|別|不能)"
+EMPHASIS_JA = "(?:必ず|常に|絶対に|絶対|いつも|毎回|決して|今後は|今後|これからは|一律|都要|总是|總是|一定要|永远|永遠)"
+ENDINGS_JA = (
+    "(?:してください|して下さい|しないでください|してね|してほしい|しましょう|して|します|する|しない|"
+    "ください|下さい|ること|こと|ように|です|ます|だ|よ|ね|。)+$"
+)
+# a one-character particle between two non-hiragana characters separates content words
+PARTICLE_SPLIT_JA = "(?<=[^\u3040-\u309f])[はがをにでとのもへや](?=[^\u3040-\u309f])"
+PARTICLES_JA = "をはがにでとのもへや"
+# grammar, negation, emphasis and contrast: what a claim's polarity is made of, not its topic
+_SKIP = _WEAK | STOP_WORDS | NEGATION_WORDS | EMPHASIS_WORDS | {"instead", "rather", "versus", "vs", "remember"}
+# The one definition of CJK text, as regular-expression class bodies (no brackets) for those who compile
+# patterns: ideographic marks, kana, CJK ideographs (with extension A), hangul, compatibility
+# ideographs and half-width katakana.
+HIRAGANA = "\u3040-\u309f"
+KATAKANA = "\u30a0-\u30ff\uff66-\uff9f"
+HAN = "\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK = "\u3005-\u3007\u3040-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+_CJK_FIRST = "\u3005"  # no CJK character sorts below this one
+
+
+def _cjk_char(ch: str) -> bool:
+    return (
+        "\u3040" <= ch <= "\u9fff"
+        or "\u3005" <= ch <= "\u3007"
+        or "\uac00" <= ch <= "\ud7af"
+        or "\uf900" <= ch <= "\ufaff"
+        or "\uff66" <= ch <= "\uff9f"
+    )
+
+
+def is_cjk(term: str) -> bool:
+    """Whether a text holds any CJK character (the one test every stage uses)."""
+    return any(_cjk_char(ch) for ch in term)
+
+
+def fold(text: str) -> str:
+    """NFKC, then case folding: the form every comparison of words is made in (ASCII is its own NFKC form)."""
+    if not text.isascii():
+        import unicodedata
+
+        text = unicodedata.normalize("NFKC", text)
+    return text.casefold()
+
+
+class _Japanese:
+    """Patterns for CJK runs, compiled the first time a text holds one."""
+
+    ready = False
+
+    @classmethod
+    def load(cls) -> "type[_Japanese]":
+        if not cls.ready:
+            import re
+
+            cls.particle = re.compile(PARTICLE_SPLIT_JA)
+            cls.negation = re.compile(NEGATION_JA)
+            cls.emphasis = re.compile(EMPHASIS_JA)
+            cls.endings = re.compile(ENDINGS_JA)
+            cls.ready = True
+        return cls
+
+    particle: "re.Pattern[str]"
+    negation: "re.Pattern[str]"
+    emphasis: "re.Pattern[str]"
+    endings: "re.Pattern[str]"
+
+
+def words(text: str) -> list[str]:
+    """Runs of letters, and numbers with their inner dots (``3.11``); ``_`` and punctuation separate.
+
+    The same cut as the regular expression ``\\d+(?:\\.\\d+)*|[^\\W\\d_]+``.
+    """
+    found = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isdecimal():
+            j = i + 1
+            while j < n and (text[j].isdecimal() or (text[j] == "." and j + 1 < n and text[j + 1].isdecimal())):
+                j += 1
+        elif ch.isalnum():
+            j = i + 1
+            while j < n and text[j].isalnum() and not text[j].isdecimal():
+                j += 1
+        else:
+            i += 1
+            continue
+        found.append(text[i:j])
+        i = j
+    return found
+
+
+def _split_runs(word: str) -> list[tuple[bool, str]]:
+    """A word cut where it changes between CJK and other letters: ``checkoutのテスト`` → two runs."""
+    runs: list[tuple[bool, str]] = []
+    start = 0
+    current = _cjk_char(word[0])
+    for i in range(1, len(word)):
+        cjk = _cjk_char(word[i])
+        if cjk != current:
+            runs.append((current, word[start:i]))
+            start, current = i, cjk
+    runs.append((current, word[start:]))
+    return runs
+
+
+def stem(word: str) -> str:
+    """Light English stemming shared with claim keys: -ing, -ed, -es after s/x/z, a plural -s."""
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 4 and word.endswith("ed"):
+        return word[:-2]
+    if len(word) > 4 and word.endswith("es") and word[-3] in "sxz":
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def content_terms(text: str, limit: int = 0) -> list[str]:
+    """The distinct content terms of a text, in order: no grammar, no weak words, no single letters."""
+    folded = fold(text[:PROMPT_SCAN_CHARS])
+    folded = folded.replace("’", "'").replace("n't", " not").replace("'", "")
+    found: dict[str, None] = {}
+    for word in words(folded):
+        runs = _split_runs(word) if word[-1] >= _CJK_FIRST or word[0] >= _CJK_FIRST or not word.isascii() else [(False, word)]
+        for cjk, run in runs:
+            for term in _cjk_terms(run) if cjk else (stem(run),) if run not in _SKIP else ():
+                if len(term) >= 2 and term not in _SKIP:
+                    found[term] = None
+        if limit and len(found) >= limit:
+            break
+    terms = list(found)
+    return terms[:limit] if limit else terms
+
+
+def _cjk_terms(run: str) -> list[str]:
+    ja = _Japanese.load()
+    run = ja.emphasis.sub(" ", run)
+    pieces = []
+    for part in run.split():
+        for piece in ja.particle.split(part):
+            piece = ja.negation.sub("", piece)
+            piece = ja.endings.sub("", piece).strip(PARTICLES_JA)
+            if piece:
+                pieces.append(piece)
+    return pieces
+
+
+def prompt_terms(text: str) -> list[str]:
+    """The content terms a prompt is searched by (at most ``PROMPT_TERMS``)."""
+    return content_terms(text, PROMPT_TERMS)
+
+
+def _term_in(term: str, others: set[str], cjk: bool) -> bool:
+    if term in others:
+        return True
+    if cjk:
+        return any(len(o) >= 2 and (term in o or o in term) for o in others)
+    for other in others:
+        short, long = (term, other) if len(term) <= len(other) else (other, term)
+        # light stemming leaves "configur"/"configure" apart; a near-equal prefix joins them
+        if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2:
+            return True
+    return False
+
+
+def relevance(prompt: list[str], atom: list[str]) -> tuple[float, int]:
+    """How much a prompt and an atom share: the fraction of the smaller side's content terms, and the count.
+
+    Scale-free (it does not depend on bm25 scores, which only rank within one query).
+    """
+    if not prompt or not atom:
+        return 0.0, 0
+    others = set(atom)
+    shared = sum(1 for term in prompt if _term_in(term, others, term[0] >= _CJK_FIRST and is_cjk(term)))
+    return shared / min(len(prompt), len(atom)), shared
+
+
+def passes(score: tuple[float, int], prompt: list[str], atom: list[str], min_score: float) -> bool:
+    """The relevance floor on a computed ``relevance``: enough of the smaller side, never one common word alone."""
+    fraction, shared = score
+    return shared >= min(2, len(prompt), len(atom)) and fraction >= min_score
+
+
+def is_relevant(prompt: list[str], atom: list[str], min_score: float) -> bool:
+    """The relevance floor: enough of the smaller side shared, and never a single common word alone."""
+    return passes(relevance(prompt, atom), prompt, atom, min_score)
