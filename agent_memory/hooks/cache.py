@@ -50,7 +50,7 @@ class HookCache:
         if self._data is None:
             try:
                 found = fastjson.read_file(self.path, None)
-            except OSError:
+            except Exception:  # unreadable, torn, not JSON: whatever it is, a miss
                 found = None
             self._data = found if isinstance(found, dict) else {}
         return self._data

@@ -95,6 +95,20 @@ def test_a_broken_cache_is_recomputed(store: HookEnv) -> None:
     assert store.run("session-start").stdout == first
 
 
+@pytest.mark.parametrize("event", ["session-start", "user-prompt-submit"])
+def test_a_cache_torn_by_a_crash_is_a_miss_for_the_installed_hook(store: HookEnv, event: str) -> None:
+    payload = store.payload(event, prompt="run the integration tests")
+    first = store.run(event, payload).stdout
+    assert first
+    cache = store.store / "L1" / "hook-cache.json"
+    whole = cache.read_bytes()
+    # cut inside a string, inside a list, after a backslash: the C scanner's hardest ends on the -I -S path
+    for cut in (whole[: len(whole) // 2], whole[: whole.index(b"[") + 3], b'{"a": "x\\', b'{"a": "\\ud83d'):
+        cache.write_bytes(cut)
+        assert store.run(event, payload).stdout == first
+    assert not any("SystemError" in entry["error"] for entry in store.errors())
+
+
 def test_without_a_project_store_the_user_store_remembers(env: HookEnv) -> None:
     env.adopt({"id": "c9eeeeeeeeee", "text": "Write commit messages in the imperative mood"}, user=True)
     for _ in range(2):
