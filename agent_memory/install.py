@@ -2,9 +2,12 @@
 
 | agent | project scope | user scope | events → hook |
 |---|---|---|---|
-| claude | ``.claude/settings.json`` | ``~/.claude/settings.json`` | SessionStart, UserPromptSubmit, SessionEnd |
-| codex | ``.codex/hooks.json`` | ``~/.codex/hooks.json`` | SessionStart, UserPromptSubmit, Stop |
-| gemini | ``.gemini/settings.json`` | ``~/.gemini/settings.json`` | SessionStart, BeforeAgent, SessionEnd |
+| claude | ``.claude/settings.json`` | ``$CLAUDE_CONFIG_DIR/settings.json`` | SessionStart, UserPromptSubmit, SessionEnd |
+| codex | ``.codex/hooks.json`` | ``$CODEX_HOME/hooks.json`` | SessionStart, UserPromptSubmit, SessionEnd (Stop before 0.171) |
+| gemini | ``.gemini/settings.json`` | ``$GEMINI_CLI_HOME/.gemini/settings.json`` | SessionStart, BeforeAgent, SessionEnd |
+
+User scope follows each agent's own variable for its home (``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``,
+``GEMINI_CLI_HOME``), as the agent itself does; without it, the folder in the home directory.
 
 All three files share one shape: ``{"hooks": {Event: [{"matcher"?, "hooks": [{"type": "command",
 "command": …}]}]}}``. Our entries are the ones whose command runs ``agent_memory/run_hook.py`` (or
@@ -33,13 +36,17 @@ from .store import Paths, atomic_write, read_json, write_json
 
 # (agent's event, our hook verb, timeout in the unit the agent uses)
 HOOK_EVENTS: dict[str, tuple[tuple[str, str, int], ...]] = {
-    # seconds; Claude Code gives SessionEnd hooks about 1.5 s whatever is asked
+    # seconds; Claude Code lets SessionEnd hooks run max(1.5 s, min(the largest timeout configured, 60 s))
+    # (or $CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS): 5 s is what ours asks
     "claude": (("SessionStart", "session-start", 30), ("UserPromptSubmit", "user-prompt-submit", 10), ("SessionEnd", "session-end", 5)),
-    # seconds; Stop fires after every turn and only hands work to a background worker
-    "codex": (("SessionStart", "session-start", 30), ("UserPromptSubmit", "user-prompt-submit", 10), ("Stop", "session-end", 10)),
+    # seconds; Codex clamps a SessionEnd timeout to 3 s; the hook only hands work to a background worker
+    "codex": (("SessionStart", "session-start", 30), ("UserPromptSubmit", "user-prompt-submit", 10), ("SessionEnd", "session-end", 3)),
     # milliseconds
     "gemini": (("SessionStart", "session-start", 30000), ("BeforeAgent", "user-prompt-submit", 10000), ("SessionEnd", "session-end", 5000)),
 }
+# a Codex without SessionEnd: Stop, after every turn (the worker stages only when the turn added evidence)
+CODEX_STOP = ("Stop", "session-end", 10)
+CODEX_SESSION_END_SINCE = (0, 171, 0)  # the first Codex CLI seen to run SessionEnd hooks
 
 SETTINGS_FILES = {"claude": (".claude", "settings.json"), "codex": (".codex", "hooks.json"), "gemini": (".gemini", "settings.json")}
 
@@ -54,7 +61,8 @@ NOTES = {
         "Codex reads a project's .codex/hooks.json only when the project itself is trusted.",
     ],
     "gemini": [
-        "Gemini CLI runs hooks only when its hooks system is enabled (/settings → Advanced → Enable Hooks System).",
+        "Gemini CLI runs a project's hooks only in a folder it trusts (headless in an untrusted folder it exits 55): "
+        "trust the folder when Gemini asks, or with /permissions.",
     ],
 }
 
@@ -109,8 +117,11 @@ def target_for(agent: str, scope: str, paths: Paths | None = None) -> Target:
         raise UsageError(f"unknown agent {agent!r}: expected one of {', '.join(HOOK_EVENTS)}")
     folder, name = SETTINGS_FILES[agent]
     if scope == "user":
-        base = Path.home()
-        config = Path(os.environ["CODEX_HOME"]) if agent == "codex" and os.environ.get("CODEX_HOME") else base / folder
+        from .layout import agent_home
+
+        config = Path(agent_home(agent))
+        # nothing above the agent's home folder is created or removed (its parent: the folder itself may be new)
+        base = Path.home() if Path.home() in config.parents else config.parent
     elif scope == "project":
         base = (paths or Paths.resolve()).project_root
         config = base / folder
@@ -135,6 +146,32 @@ def hook_command(agent: str, verb: str) -> str:
     return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(worker_script())} {verb} --agent {agent}"
 
 
+def codex_version() -> tuple[int, ...] | None:
+    """The version of the ``codex`` on PATH, None when there is none or it does not say."""
+    import shutil
+    import subprocess
+
+    found = shutil.which("codex")
+    if not found:
+        return None
+    try:
+        done = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(r"(\d+)\.(\d+)\.(\d+)", done.stdout)
+    return tuple(int(n) for n in match.groups()) if match else None
+
+
+def hook_events(agent: str) -> tuple[tuple[str, str, int], ...]:
+    """The (event, verb, timeout) entries for ``agent``: for Codex, SessionEnd where it has it, else Stop."""
+    if agent != "codex":
+        return HOOK_EVENTS[agent]
+    version = codex_version()
+    if version is not None and version >= CODEX_SESSION_END_SINCE:
+        return HOOK_EVENTS[agent]
+    return tuple(CODEX_STOP if verb == "session-end" else (e, verb, t) for e, verb, t in HOOK_EVENTS[agent])
+
+
 def hook_entry(agent: str, verb: str, timeout: int) -> dict[str, Any]:
     """One hook handler in the agent's own format."""
     if agent == "gemini":
@@ -154,13 +191,25 @@ def is_ours(handler: Any) -> bool:
     return isinstance(handler, dict) and isinstance(handler.get("command"), str) and bool(_OURS.search(handler["command"]))
 
 
-def merge_hooks(settings: dict[str, Any], agent: str) -> dict[str, Any]:
-    """The settings with our three entries in place; an entry of ours already there is updated where it stands."""
+def merge_hooks(settings: dict[str, Any], agent: str, events: tuple[tuple[str, str, int], ...] | None = None) -> dict[str, Any]:
+    """The settings with our three entries in place; an entry of ours already there is updated where it stands.
+
+    An entry of ours under an event no longer used (Codex's Stop once it has SessionEnd) goes.
+    """
+    events = events or HOOK_EVENTS[agent]
     data = copy.deepcopy(settings)
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise MalformedSettings('"hooks" is not an object')
-    for event, verb, timeout in HOOK_EVENTS[agent]:
+    wanted_events = {event for event, _verb, _timeout in events}
+    for event in [e for e in hooks if e not in wanted_events]:
+        pruned, removed = strip_hooks({"hooks": {event: hooks[event]}})
+        if removed:
+            if "hooks" in pruned and event in pruned["hooks"]:
+                hooks[event] = pruned["hooks"][event]
+            else:
+                del hooks[event]
+    for event, verb, timeout in events:
         wanted = hook_entry(agent, verb, timeout)
         groups = hooks.get(event)
         if groups is None:
@@ -347,11 +396,12 @@ def install(agent: str, scope: str, paths: Paths | None = None) -> InstallReport
     paths = paths or Paths.resolve()
     target = target_for(agent, scope, paths)
     current = _read_settings(target.settings)
+    events = hook_events(agent)
     try:
-        merged = merge_hooks(current.data, agent)
+        merged = merge_hooks(current.data, agent, events)
     except MalformedSettings as exc:
         raise MalformedSettings(f"{target.settings}: {exc}; refusing to change it") from None
-    report = InstallReport(agent, scope, target.settings, events=[e for e, _v, _t in HOOK_EVENTS[agent]])
+    report = InstallReport(agent, scope, target.settings, events=[e for e, _v, _t in events])
     report.notes = list(NOTES.get(agent, []))
     created = _missing_dirs(target.settings, target.base)
     if target.commands is not None:
@@ -379,7 +429,7 @@ def uninstall(agent: str, scope: str, paths: Paths | None = None) -> InstallRepo
     """Remove exactly our entries; a file nothing else changed in gets its original bytes back."""
     paths = paths or Paths.resolve()
     target = target_for(agent, scope, paths)
-    report = InstallReport(agent, scope, target.settings, events=[e for e, _v, _t in HOOK_EVENTS[agent]])
+    report = InstallReport(agent, scope, target.settings, events=[e for e, _v, _t in hook_events(agent)])
     record = _load_record(paths, target.settings)
     if target.settings.exists() or target.settings.is_symlink():
         current = _read_settings(target.settings)

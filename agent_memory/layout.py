@@ -43,12 +43,13 @@ def user_store() -> str:
 
 
 def agent_home(agent: str) -> str:
-    """An agent's user-level folder: ``$CLAUDE_CONFIG_DIR`` / ``$CODEX_HOME`` or ``~/.claude``, ``~/.codex``, ``~/.gemini``."""
+    """An agent's user-level folder: ``$CLAUDE_CONFIG_DIR``, ``$CODEX_HOME``, ``$GEMINI_CLI_HOME/.gemini``, else in ``~``."""
     if agent == "claude":
         return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home(), ".claude")
     if agent == "codex":
         return os.environ.get("CODEX_HOME") or os.path.join(home(), ".codex")
-    return os.path.join(home(), ".gemini")
+    # Gemini CLI takes $GEMINI_CLI_HOME as the home directory its .gemini folder is in
+    return os.path.join(os.environ.get("GEMINI_CLI_HOME") or home(), ".gemini")
 
 
 def signature(path: str) -> list[int] | None:

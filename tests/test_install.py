@@ -44,9 +44,15 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "amh"))
     monkeypatch.delenv("AGENT_MEMORY_DIR", raising=False)
-    monkeypatch.delenv("CODEX_HOME", raising=False)
+    for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    # whatever codex this machine has: the tests say which one they mean
+    monkeypatch.setattr(inst, "codex_version", lambda: inst.CODEX_SESSION_END_SINCE)
     monkeypatch.chdir(root)
     return root
+
+
+READ_CODEX_VERSION = inst.codex_version
 
 
 def _settings(agent: str, scope: str) -> Path:
@@ -278,3 +284,66 @@ def test_the_cli_tells_codex_users_about_trust(place: Path) -> None:
     assert report["changed"] is False and report["settings"].endswith(".codex/hooks.json")
     assert _cli(["uninstall", "--agent", "codex"], place).returncode == 0
     assert not (place / ".codex").exists()
+
+
+@pytest.mark.parametrize(("agent", "variable", "inside"), [
+    ("claude", "CLAUDE_CONFIG_DIR", "settings.json"),
+    ("codex", "CODEX_HOME", "hooks.json"),
+    ("gemini", "GEMINI_CLI_HOME", ".gemini/settings.json"),
+])
+def test_user_scope_follows_the_agents_own_home_variable(place: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                          agent: str, variable: str, inside: str) -> None:
+    elsewhere = tmp_path / "elsewhere" / "agent-home"
+    monkeypatch.setenv(variable, str(elsewhere))
+    report = inst.install(agent, "user")
+    assert report.settings == elsewhere / inside
+    data = json.loads(report.settings.read_text(encoding="utf-8"))
+    assert {e for e, _v, _t in inst.hook_events(agent)} <= set(data["hooks"])
+    assert not (Path.home() / f".{agent}").exists()
+    inst.uninstall(agent, "user")
+    assert not report.settings.exists()
+
+
+def _events(agent: str, scope: str = "project") -> dict[str, Any]:
+    return json.loads(_settings(agent, scope).read_text(encoding="utf-8"))["hooks"]
+
+
+def test_codex_ends_sessions_on_session_end_where_it_has_it_and_on_stop_before(place: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(inst, "codex_version", lambda: None)  # no codex on PATH: Stop, which every codex has
+    theirs = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}
+    path = _settings("codex", "project")
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(theirs), encoding="utf-8")
+    inst.install("codex", "project")
+    hooks = _events("codex")
+    assert "SessionEnd" not in hooks and [h["command"] for g in hooks["Stop"] for h in g["hooks"]][0] == "say done"
+    assert any(inst.is_ours(h) for g in hooks["Stop"] for h in g["hooks"])
+    # codex upgraded: installing again moves our session-end to SessionEnd (clamped by codex to 3 s); theirs stays
+    monkeypatch.setattr(inst, "codex_version", lambda: (0, 171, 0))
+    report = inst.install("codex", "project")
+    hooks = _events("codex")
+    assert report.events == ["SessionStart", "UserPromptSubmit", "SessionEnd"]
+    assert hooks["Stop"] == theirs["hooks"]["Stop"]
+    (ours,) = [h for g in hooks["SessionEnd"] for h in g["hooks"]]
+    assert inst.is_ours(ours) and ours["timeout"] <= 3 and ours["command"].split()[-3] == "session-end"
+    inst.uninstall("codex", "project")
+    assert json.loads(path.read_text(encoding="utf-8")) == theirs
+
+
+def test_the_codex_version_is_read_from_the_cli(place: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(inst, "codex_version", READ_CODEX_VERSION)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "codex").write_text("#!/bin/sh\necho 'codex-cli 0.171.2'\n", encoding="utf-8")
+    (fake / "codex").chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake))
+    assert inst.codex_version() == (0, 171, 2)
+    (fake / "codex").write_text("#!/bin/sh\necho 'codex-cli 0.98.0'\n", encoding="utf-8")
+    assert [e for e, _v, _t in inst.hook_events("codex")] == ["SessionStart", "UserPromptSubmit", "Stop"]
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert inst.codex_version() is None
+
+
+def test_the_gemini_note_names_folder_trust(place: Path) -> None:
+    notes = " ".join(inst.install("gemini", "project").notes)
+    assert "trust" in notes and "Enable Hooks System" not in notes

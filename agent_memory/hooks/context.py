@@ -10,7 +10,7 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 # each agent's own event names for our three verbs
 AGENT_EVENTS: dict[str, dict[str, str]] = {
     "claude": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "SessionEnd"},
-    "codex": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "Stop"},
+    "codex": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "SessionEnd"},
     "gemini": {"session-start": "SessionStart", "user-prompt-submit": "BeforeAgent", "session-end": "SessionEnd"},
 }
 

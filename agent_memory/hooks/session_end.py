@@ -35,8 +35,8 @@ def session_end(where: "AnyPaths", agent: str, payload: "dict[str, Any]", config
     if not os.path.isfile(transcript):
         log(where, "hook session-end", f"transcript not found: {transcript}")
         return
-    # Codex's Stop fires after every turn: stage only when the turn added evidence
-    stage = "new" if agent == "codex" else "always"
+    # Codex's Stop (where it has no SessionEnd) fires after every turn: stage only when the turn added evidence
+    stage = "new" if agent == "codex" and text_field(payload, "hook_event_name") != "SessionEnd" else "always"
     budget = budget_of(config, "session_end_seconds", 1.0)
     worker.run_worker(where, [os.path.abspath(transcript)], stage, budget - (time.monotonic() - started))
 
