@@ -38,7 +38,8 @@ def cached_session_start(where: "Layout", agent: str, cwd: str, cache: HookCache
     if not os.path.isdir(where.store) and not os.path.isfile(where.l3):
         return ""  # nothing adopted anywhere
     watched = [where.l2, where.l3, where.contested, where.config, where.staged,
-               *instruction_candidates(where.project_root, agent, cwd)]
+               *instruction_candidates(where.project_root, agent, cwd),
+               *(path for path, _call in review_candidates(agent, where.project_root))]
     sig = [version(), agent, cwd, where.store, [[p, stat_key(p)] for p in watched]]
     name = f"session-start {agent} {where.store} {cwd}"
     found = cache.get(name, sig)
@@ -84,7 +85,7 @@ def session_start_context(paths: "Paths", agent: str, config: "dict[str, Any]", 
             if lines:
                 groups.append((HEADINGS[tier], lines))
     staged = _staged_count(str(paths.staged))
-    note = f"{staged} proposal{'s' if staged != 1 else ''} await{'s' if staged == 1 else ''} review: /cs-memory" if staged else ""
+    note = f"{staged} proposal{'s' if staged != 1 else ''} await{'s' if staged == 1 else ''} review: {review_call(agent, str(paths.project_root))}" if staged else ""
     budget = Budget(agent, int(budget_of(config, "session_start_chars", 6000)))
     return fit(groups, note, budget, "({n} more adopted claim{s} not shown: agent-memory inspect --tier L2)")
 
@@ -169,6 +170,20 @@ def instruction_files(paths: "AnyPaths", agent: str, cwd: str = "") -> "list[Pat
     from pathlib import Path
 
     return [Path(p) for p in instruction_candidates(str(paths.project_root), agent, cwd) if os.path.isfile(p)]
+
+
+def review_candidates(agent: str, root: str) -> list[tuple[str, str]]:
+    """Every review entry this agent could have, in the order it is named: the plugin's, the project's, the user's."""
+    plugin = layout.plugin_review_entry() if agent == "claude" else None
+    return ([plugin] if plugin else []) + layout.review_entries(agent, root)
+
+
+def review_call(agent: str, root: str) -> str:
+    """How the person reviews proposals in this agent: the entry install wrote, where one exists; else the command line."""
+    for path, call in review_candidates(agent, root):
+        if os.path.isfile(path):
+            return call
+    return "agent-memory promote"
 
 
 def _staged_count(folder: str) -> int:

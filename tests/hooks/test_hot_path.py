@@ -75,7 +75,7 @@ def test_session_start_is_remembered_and_forgotten_when_an_input_changes(store: 
     assert "commit to main" in context()
     (store.store / "staged").mkdir()
     (store.store / "staged" / "p1.md").write_text("---\n---\n", encoding="utf-8")  # a proposal arrived
-    assert context().endswith("1 proposal awaits review: /cs-memory")
+    assert context().endswith("1 proposal awaits review: agent-memory promote")
     key = "¬ commit to main directly"
     (store.store / "L1" / "contested.json").write_text(json.dumps({key: ["c9"]}), encoding="utf-8")
     assert "- [contested] Never commit to main directly" in context()

@@ -99,7 +99,37 @@ def test_proposals_awaiting_review_get_a_one_line_note(env: HookEnv) -> None:
     for name in ("p1.md", "p2.md"):
         (env.store / "staged" / name).write_text("---\n---\n", encoding="utf-8")
     context = hook_output(env.run("session-start").stdout, "claude", "session-start")
-    assert context == "2 proposals await review: /cs-memory"
+    assert context == "2 proposals await review: agent-memory promote"
+
+
+@pytest.mark.parametrize(("agent", "call"), [("claude", "/cs-memory"), ("codex", "$cs-memory"), ("gemini", "/cs-memory")])
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_the_note_names_the_review_entry_this_agent_has(env: HookEnv, monkeypatch: pytest.MonkeyPatch,
+                                                         agent: str, call: str, scope: str) -> None:
+    from agent_memory import install
+    from agent_memory.store import Paths
+
+    (env.store / "staged").mkdir(parents=True)
+    (env.store / "staged" / "p1.md").write_text("---\n---\n", encoding="utf-8")
+
+    def note() -> str:
+        return hook_output(env.run("session-start", agent=agent).stdout, agent, "session-start") or ""
+
+    assert note() == "1 proposal awaits review: agent-memory promote"  # nothing installed: the command line
+    monkeypatch.setattr(install, "codex_version", lambda: install.CODEX_SESSION_END_SINCE)
+    report = install.install(agent, scope, Paths.resolve(cwd=str(env.root)))
+    assert report.command_file is not None and report.command_file.is_file()
+    assert note() == f"1 proposal awaits review: {call}"
+    install.uninstall(agent, scope, Paths.resolve(cwd=str(env.root)))
+    assert note() == "1 proposal awaits review: agent-memory promote"
+
+
+def test_under_the_plugin_the_note_names_the_plugins_command(env: HookEnv) -> None:
+    (env.store / "staged").mkdir(parents=True)
+    (env.store / "staged" / "p1.md").write_text("---\n---\n", encoding="utf-8")
+    plugin = Path(__file__).resolve().parents[2]  # the repository is the plugin
+    context = hook_output(env.run("session-start", env={"CLAUDE_PLUGIN_ROOT": str(plugin)}).stdout, "claude", "session-start")
+    assert context == "1 proposal awaits review: /agent-memory:cs-memory"
 
 
 def test_the_budget_is_kept_with_whole_lines_only(env: HookEnv) -> None:
@@ -116,7 +146,7 @@ def test_the_budget_is_kept_with_whole_lines_only(env: HookEnv) -> None:
     assert bullets and all(line in whole for line in bullets)
     assert re.fullmatch(r"\(\d+ more adopted claims not shown: agent-memory inspect --tier L2\)", lines[-2])
     assert int(lines[-2][1:].split()[0]) == len(claims) - len(bullets)
-    assert lines[-1] == "1 proposal awaits review: /cs-memory"
+    assert lines[-1] == "1 proposal awaits review: agent-memory promote"
 
 
 def test_a_budget_above_the_agents_cap_is_held_to_the_cap(env: HookEnv) -> None:
