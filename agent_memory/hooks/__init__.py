@@ -27,11 +27,12 @@ _HOMES = {
     "where": ("store_for",),
     "cache": ("CACHE_FILE", "CACHE_ENTRIES", "RECORDED_FILE", "HookCache", "cached_config"),
     "context": ("AGENT_EVENTS", "AGENT_LIMITS", "CONTEXT_CAP", "TAG_CONTESTED", "Budget", "measure"),
-    "session_start": ("INSTRUCTION_FILES", "HEADINGS", "cached_session_start", "session_start_context",
+    "session_start": ("HEADINGS", "cached_session_start", "session_start_context",
                       "instruction_candidates", "instruction_files"),
     "prompt": ("PROMPT_HEADING", "PROMPT_SCAN_CHARS", "PROMPT_TERMS", "INLINE_REBUILD_BYTES", "prompt_context",
                "is_relevant", "prompt_terms", "relevance"),
     "session_end": ("CATCHUP_FILES", "CODEX_CATCHUP_DAYS", "pending_transcripts", "recorded_sigs", "codex_rollout"),
+    "instructions": ("CLAUDE_NAMES", "CODEX_NAMES", "CODEX_MAX_BYTES", "GEMINI_NAMES"),
     "worker": ("worker_script", "run_job", "worker_main"),
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names}

@@ -19,14 +19,6 @@ if TYPE_CHECKING:  # pragma: no cover - types only
     from .where import AnyPaths
 
 
-# the file each agent loads by itself: what it already carries is not injected again
-INSTRUCTION_FILES: dict[str, tuple[str, ...]] = {
-    "claude": ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"),
-    "codex": ("AGENTS.md", "AGENTS.override.md"),
-    "gemini": ("GEMINI.md",),
-}
-
-
 HEADINGS = {
     "L2": "Adopted for this project (agent-memory; each reviewed by a person):",
     "L3": "Adopted across your projects (agent-memory):",
@@ -93,18 +85,23 @@ def session_start_context(paths: "Paths", agent: str, config: "dict[str, Any]", 
 class _Carried:
     """What the agent's own instruction files already say, to test claims against."""
 
-    def __init__(self, files: Iterable["Path"]) -> None:
+    def __init__(self, files: Iterable["tuple[Path, int]"]) -> None:
         import re
 
         self.text = ""
         self.lines: set[str] = set()
         self.keys: set[str] = set()
         parts = []
-        for path in files:
+        for path, size in files:
             try:
-                body = path.read_text(encoding="utf-8", errors="replace")
+                with open(path, "rb") as handle:
+                    data = handle.read(size) if size >= 0 else handle.read()
             except OSError:
                 continue
+            # a file cut at the agent's limit: its last, partial line is not what the agent was told
+            body = data.decode("utf-8", errors="replace")
+            if size >= 0 and len(data) == size:
+                body = body.rsplit("\n", 1)[0] if "\n" in body else ""
             parts.append(body)
             for raw in body.splitlines():
                 line = _plain_line(raw)
@@ -145,31 +142,19 @@ def _plain_line(raw: str) -> str:
 
 
 def instruction_candidates(root: str, agent: str, cwd: str = "") -> list[str]:
-    """Every place the agent would load an instruction file from: project (cwd up to the root) and user level."""
-    names = INSTRUCTION_FILES.get(agent, ())
-    folders: list[str] = []
-    here = os.path.realpath(cwd) if cwd else root
-    while True:
-        folders.append(here)
-        # Claude Code reads CLAUDE.md in every folder above cwd; Codex and Gemini stop at the project root
-        if here == root and agent != "claude":
-            break
-        parent = os.path.dirname(here)
-        if parent == here:
-            break
-        here = parent
-    if root not in folders:
-        folders.append(root)
-    found = [os.path.join(folder, name) for folder in folders for name in names]
-    home = layout.agent_home(agent)
-    return found + [os.path.join(home, name.rsplit("/", 1)[-1]) for name in names]
+    """Every path whose existence or content changes which instruction files the agent loads."""
+    from .instructions import candidates
+
+    return candidates(agent, root, cwd)
 
 
-def instruction_files(paths: "AnyPaths", agent: str, cwd: str = "") -> "list[Path]":
-    """The instruction files the agent loads by itself that exist."""
+def instruction_files(paths: "AnyPaths", agent: str, cwd: str = "") -> "list[tuple[Path, int]]":
+    """The instruction files the agent loads by itself that exist, each with how many bytes of it it reads (-1: all)."""
     from pathlib import Path
 
-    return [Path(p) for p in instruction_candidates(str(paths.project_root), agent, cwd) if os.path.isfile(p)]
+    from .instructions import loaded
+
+    return [(Path(p), n) for p, n in loaded(agent, str(paths.project_root), cwd)]
 
 
 def review_candidates(agent: str, root: str) -> list[tuple[str, str]]:

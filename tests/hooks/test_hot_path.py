@@ -23,7 +23,8 @@ HEAVY = ("agent_memory.claims", "agent_memory.index", "agent_memory.tiers", "age
 COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
           "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context", "agent_memory.hooks.worker"}
 OURS = {
-    "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end"},
+    "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end",
+                               "agent_memory.hooks.instructions"},
     "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.text", "agent_memory.lookup", "agent_memory.clock",
                                     "agent_memory.transcripts", "agent_memory.transcripts.injected"},
 }

@@ -248,3 +248,54 @@ def test_a_longer_rule_containing_the_claim_does_not_count(env: HookEnv) -> None
     assert "- Use tabs" in (hook_output(env.run("session-start").stdout, "claude", "session-start") or "")
     (env.root / "CLAUDE.md").write_text("Indentation matters. Use tabs.\n", encoding="utf-8")
     assert env.run("session-start").stdout == ""
+
+
+# ---------------------------------------------------------------- what each agent loads by itself
+
+CLAIM = "Always run make lint before pushing"
+FILLER = "- Keep the changelog in step with every release and note each breaking change in its own section.\n"
+# (agent, files to write: path under the project ("~/" under the agent's home) -> text, whether session-start injects CLAIM)
+LOADING = [
+    ("codex", {"AGENTS.md": f"- {CLAIM}\n"}, False),
+    ("codex", {"AGENTS.md": f"- {CLAIM}\n", "AGENTS.override.md": "- Ship on Fridays\n"}, True),  # the override replaces it
+    ("codex", {"AGENTS.override.md": f"- {CLAIM}\n", "AGENTS.md": "- Ship on Fridays\n"}, False),
+    ("codex", {"sub/AGENTS.md": f"- {CLAIM}\n"}, False),  # cwd is sub/: root down to cwd
+    ("codex", {"CLAUDE.md": f"- {CLAIM}\n"}, True),
+    ("codex", {"CLAUDE.md": f"- {CLAIM}\n", "~/config.toml": 'project_doc_fallback_filenames = ["CLAUDE.md"]\n'}, False),
+    ("codex", {"CLAUDE.md": f"- {CLAIM}\n", "AGENTS.md": "- Ship on Fridays\n",
+               "~/config.toml": 'project_doc_fallback_filenames = ["CLAUDE.md"]\n'}, True),  # a fallback only where no AGENTS.md
+    ("codex", {"AGENTS.md": FILLER * 400 + f"- {CLAIM}\n"}, True),  # past the 32 KiB Codex reads
+    ("codex", {"AGENTS.md": FILLER * 300 + f"- {CLAIM}\n"}, False),
+    ("codex", {"AGENTS.md": FILLER * 400 + f"- {CLAIM}\n", "~/config.toml": "project_doc_max_bytes = 65536\n"}, False),
+    ("codex", {"~/AGENTS.md": f"- {CLAIM}\n"}, False),
+    ("codex", {"~/AGENTS.md": f"- {CLAIM}\n", "~/AGENTS.override.md": "- Ship on Fridays\n"}, True),
+    ("gemini", {"GEMINI.md": f"- {CLAIM}\n"}, False),
+    ("gemini", {"AGENTS.md": f"- {CLAIM}\n"}, True),
+    ("gemini", {"AGENTS.md": f"- {CLAIM}\n", ".gemini/settings.json": '{"context": {"fileName": "AGENTS.md"}}'}, False),
+    ("gemini", {"GEMINI.md": f"- {CLAIM}\n", ".gemini/settings.json": '{"context": {"fileName": "AGENTS.md"}}'}, True),
+    ("gemini", {"CONTEXT.md": f"- {CLAIM}\n", "~/settings.json": '{"context": {"fileName": ["GEMINI.md", "CONTEXT.md"]}}'}, False),
+    ("gemini", {"~/GEMINI.md": f"- {CLAIM}\n"}, False),
+    ("claude", {"CLAUDE.md": f"- {CLAIM}\n"}, False),
+    ("claude", {"CLAUDE.local.md": f"- {CLAIM}\n"}, False),
+    ("claude", {".claude/CLAUDE.md": f"- {CLAIM}\n"}, False),
+    ("claude", {"../CLAUDE.local.md": f"- {CLAIM}\n"}, False),  # above the project: Claude reads up to /
+    ("claude", {"~/CLAUDE.md": f"- {CLAIM}\n"}, False),
+    ("claude", {"AGENTS.md": f"- {CLAIM}\n"}, True),
+    ("claude", {"GEMINI.md": f"- {CLAIM}\n"}, True),
+]
+
+
+@pytest.mark.parametrize(("agent", "files", "injected"), LOADING)
+def test_a_claim_is_injected_unless_a_file_the_agent_loads_carries_it(env: HookEnv, agent: str, files: dict[str, str],
+                                                                       injected: bool) -> None:
+    env.adopt({"id": "c5aaaaaaaaaa", "text": CLAIM})
+    homes = {"claude": env.home / ".claude", "codex": env.home / ".codex", "gemini": env.home / ".gemini"}
+    for name, text in files.items():
+        path = homes[agent] / name[2:] if name.startswith("~/") else env.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    cwd = env.root / "sub"
+    cwd.mkdir(exist_ok=True)
+    payload = env.payload("session-start", agent, cwd=str(cwd))
+    context = hook_output(env.run("session-start", payload, agent=agent).stdout, agent, "session-start") or ""
+    assert (CLAIM in context) == injected, context
