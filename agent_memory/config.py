@@ -9,28 +9,87 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from .model import UsageError
 
-DEFAULTS: dict[str, Any] = {
-    "gates": {
-        "l2": {"sessions": 3, "days": 2},
-        "l2_stated": {"sessions": 2, "days": 2},
-        "l2_verified": {"observations": 1},
-        "l3": {"projects": 2, "age_days": 30},
-    },
-    "targets": ["CLAUDE.md"],
-    "budgets": {
-        "session_start_chars": 6000,
-        "prompt_atoms": 5,
-        "prompt_chars": 1500,
-        "session_end_seconds": 1.0,
-        "catchup_seconds": 0.5,
-    },
-    "recall": {"half_life_days": 30, "min_score": 0.3},
-    "identity": {"merge_similarity": 0.85},
-}
+class Setting:
+    """One setting, declared once: its dotted name, type, default, the check a value must pass, and what it is for."""
+
+    __slots__ = ("name", "kind", "default", "low", "high", "doc")
+
+    def __init__(self, name: str, kind: type, default: Any, doc: str, low: float = 0, high: float | None = None) -> None:
+        self.name, self.kind, self.default, self.low, self.high, self.doc = name, kind, default, low, high, doc
+
+    def check(self, value: Any, path: Path) -> Any:
+        """The value as the setting takes it, or a UsageError naming the file and the setting."""
+        if self.kind is list:
+            value = [value] if isinstance(value, str) else value
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                raise UsageError(f"{path}: {self.name} must be a list of file names")
+            return value
+        whole = self.kind is int
+        number = isinstance(value, int) if whole else isinstance(value, (int, float))
+        # "not value >= low" refuses NaN too, which would silently fail every comparison made with it
+        if isinstance(value, bool) or not number or not value >= self.low or (self.high is not None and value > self.high):
+            span = f"from {self.low:g} to {self.high:g}" if self.high is not None else f"≥ {self.low:g}"
+            raise UsageError(f"{path}: {self.name} must be a {'whole number' if whole else 'number'} {span}")
+        return value
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("gates.l2.sessions", int, 3, "L1 -> L2: distinct sessions a claim was seen in"),
+    Setting("gates.l2.days", int, 2, "L1 -> L2: distinct UTC days"),
+    Setting("gates.l2_stated.sessions", int, 2, "L1 -> L2 for a claim the person asked to keep: sessions"),
+    Setting("gates.l2_stated.days", int, 2, "L1 -> L2 for a stated claim: days"),
+    Setting("gates.l2_verified.observations", int, 1, "L1 -> L2 for a verified claim: observations (no day rule)"),
+    Setting("gates.l3.projects", int, 2, "L2 -> L3: projects holding the claim in L2"),
+    Setting("gates.l3.age_days", int, 30, "L2 -> L3: days since the claim was first observed"),
+    Setting("targets", list, ["CLAUDE.md"], "instruction files adopt writes into, relative to the project root"),
+    Setting("budgets.session_start_chars", float, 6000, "session-start context, in characters"),
+    Setting("budgets.prompt_atoms", float, 5, "user-prompt-submit: at most this many atoms"),
+    Setting("budgets.prompt_chars", float, 1500, "user-prompt-submit: at most this many characters"),
+    Setting("budgets.session_end_seconds", float, 1.0, "session-end work done inline before a background worker takes over"),
+    Setting("budgets.catchup_seconds", float, 0.5, "session-start catch-up of transcripts never ingested or grown"),
+    Setting("recall.half_life_days", float, 30, "time decay of search scores"),
+    Setting("recall.min_score", float, 0.3, "relevance floor of prompt recall (above 1 reads as 1)"),
+    Setting("identity.merge_similarity", float, 0.85, "two wordings are one claim at or above this similarity", high=1.0),
+)
+_BY_NAME = {s.name: s for s in SETTINGS}
+# recall may also hold the semantic extra's own switches (recall.semantic_weight, recall.semantic …)
+OPEN_SECTIONS = frozenset({"recall"})
+_EXTRA_NUMBERS = {"recall.semantic_weight": Setting("recall.semantic_weight", float, 0.0, "semantic extra: weight of embeddings")}
+
+
+def _nest(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    tree: dict[str, Any] = {}
+    for name, value in pairs:
+        *parents, leaf = name.split(".")
+        node = tree
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return tree
+
+
+# the defaults as the nested mapping the config file has (derived from SETTINGS, never typed again)
+DEFAULTS: dict[str, Any] = _nest((s.name, s.default) for s in SETTINGS)
+
+
+def default(name: str) -> Any:
+    """The declared default of one setting (``"budgets.prompt_atoms"``)."""
+    return copy.deepcopy(_BY_NAME[name].default)
+
+
+def setting(config: dict[str, Any], name: str) -> Any:
+    """One setting of a loaded config, by dotted name; the declared default where it is absent."""
+    node: Any = config
+    for part in name.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return default(name)
+        node = node[part]
+    return node
+
 
 CONFIG_TEMPLATE = """\
 # agent-memory configuration for this project.
@@ -110,24 +169,31 @@ def load_config(path: Path) -> dict[str, Any]:
     return merged
 
 
+def _flat(tree: dict[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:
+    for key, value in tree.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and name not in _BY_NAME:
+            yield from _flat(value, name + ".")
+        else:
+            yield name, value
+
+
 def _refuse_unknown(loaded: dict[str, Any], path: Path) -> None:
     """A misspelt setting ("gate:", "session:") would silently leave the default in force: say so instead."""
+    sections = {name.split(".")[0] for name in _BY_NAME}
     for key, value in loaded.items():
-        known = DEFAULTS.get(key)
-        if key not in DEFAULTS:
+        if key not in sections:
             raise UsageError(f"{path}: unknown setting {key!r} (known: {', '.join(DEFAULTS)})")
-        if not isinstance(known, dict) or not isinstance(value, dict) or key == "recall":
-            continue  # recall may hold the semantic extra's own switches
-        names = set(known)
-        for inner, numbers in value.items():
-            if inner not in names:
-                raise UsageError(f"{path}: unknown setting {key}.{inner} (known: {', '.join(sorted(names))})")
-            if key == "gates" and isinstance(numbers, dict):
-                for number in numbers:
-                    if number not in known[inner]:
-                        raise UsageError(
-                            f"{path}: unknown setting gates.{inner}.{number} (known: {', '.join(known[inner])})"
-                        )
+        if key in OPEN_SECTIONS or not isinstance(value, dict):
+            continue  # a section given as a scalar is refused by _check, with its own message
+        for name, _ in _flat(value, key + "."):
+            if name not in _BY_NAME:
+                parent = name.rsplit(".", 1)[0]
+                known = sorted({n[len(parent) + 1:].split(".")[0] for n in _BY_NAME if n.startswith(parent + ".")})
+                if not known:  # a whole misspelt group: name the group, with its siblings
+                    parent, known = key, sorted({n.split(".")[1] for n in _BY_NAME if n.startswith(key + ".")})
+                    name = f"{key}.{name.split('.')[1]}"
+                raise UsageError(f"{path}: unknown setting {name} (known: {', '.join(known)})")
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -139,34 +205,24 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return base
 
 
-# recall may also hold the semantic extra's settings (recall.semantic: true …); only these of it are numbers
-_RECALL_NUMBERS = frozenset({"half_life_days", "min_score", "semantic_weight"})
-
-
 def _check(config: dict[str, Any], path: Path) -> None:
+    """Every declared setting passes its own check; the semantic extra's numbers are numbers too."""
     for section in ("gates", "budgets", "recall", "identity"):
         if not isinstance(config.get(section), dict):
             raise UsageError(f"{path}: {section} must be a mapping")
-    for section in ("budgets", "recall", "identity"):
-        for key, value in config[section].items():
-            if section == "recall" and key not in _RECALL_NUMBERS:
-                continue
-            # "not value >= 0" refuses NaN too, which would silently fail every comparison made with it
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise UsageError(f"{path}: {section}.{key} must be a number ≥ 0")
-    if config["identity"].get("merge_similarity", 0) > 1:
-        raise UsageError(f"{path}: identity.merge_similarity must be a number from 0 to 1")
     for gate, numbers in config["gates"].items():
         if not isinstance(numbers, dict):
             raise UsageError(f"{path}: gates.{gate} must be a mapping")
-        for key, value in numbers.items():
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise UsageError(f"{path}: gates.{gate}.{key} must be a whole number ≥ 0")
-    targets = config["targets"]
-    if isinstance(targets, str):
-        config["targets"] = [targets]
-    elif not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
-        raise UsageError(f"{path}: targets must be a list of file names")
+    for item in SETTINGS:
+        *parents, leaf = item.name.split(".")
+        node = config
+        for part in parents:
+            node = node[part]
+        node[leaf] = item.check(node[leaf], path)
+    for name, extra in _EXTRA_NUMBERS.items():
+        section, key = name.split(".")
+        if key in config[section]:
+            extra.check(config[section][key], path)
 
 
 def _scalar(text: str) -> Any:

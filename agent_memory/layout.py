@@ -86,6 +86,18 @@ def signature(path: str) -> list[int] | None:
     return [stat.st_size, stat.st_mtime_ns, stat.st_ino]
 
 
+class _At:
+    """A file or folder at a fixed place under one of the two stores, read as a plain string."""
+
+    __slots__ = ("base", "parts")
+
+    def __init__(self, base: str, *parts: str) -> None:
+        self.base, self.parts = base, parts
+
+    def __get__(self, where: object, owner: type | None = None) -> str:
+        return os.path.join(getattr(where, self.base), *self.parts)
+
+
 class Layout:
     """Every location the tool reads or writes, as plain strings, resolved once."""
 
@@ -106,105 +118,38 @@ class Layout:
         return f"Layout(store={self.store!r}, user={self.user!r}, project_root={self.project_root!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Layout) and (self.store, self.user, self.project_root) == (
-            other.store,
-            other.user,
-            other.project_root,
-        )
+        mine = (self.store, self.user, self.project_root)
+        return isinstance(other, Layout) and mine == (other.store, other.user, other.project_root)
 
     def __hash__(self) -> int:
         return hash((self.store, self.user, self.project_root))
 
-    # ------------------------------------------------------------ project store
-    @property
-    def l1_dir(self) -> str:
-        return os.path.join(self.store, "L1")
-
-    @property
-    def atoms(self) -> str:
-        return os.path.join(self.store, "L1", "atoms.jsonl")
-
-    @property
-    def chunks(self) -> str:
-        return os.path.join(self.store, "L1", "chunks.jsonl")
-
-    @property
-    def ingested(self) -> str:
-        return os.path.join(self.store, "L1", "ingested.json")
-
-    @property
-    def contested(self) -> str:
-        return os.path.join(self.store, "L1", "contested.json")
-
-    @property
-    def claim_cache(self) -> str:
-        return os.path.join(self.store, "L1", "claim-cache.json")
-
-    @property
-    def stage_cache(self) -> str:
-        return os.path.join(self.store, "L1", "stage-cache.json")
-
-    @property
-    def hook_cache(self) -> str:
-        return os.path.join(self.store, "L1", "hook-cache.json")
-
-    @property
-    def catchup_cache(self) -> str:
-        return os.path.join(self.store, "L1", "catchup-cache.json")
-
-    @property
-    def l2(self) -> str:
-        return os.path.join(self.store, "L2.jsonl")
-
-    @property
-    def decisions(self) -> str:
-        return os.path.join(self.store, "decisions.jsonl")
-
-    @property
-    def staged(self) -> str:
-        return os.path.join(self.store, "staged")
-
-    @property
-    def index(self) -> str:
-        return os.path.join(self.store, "index.db")
-
-    @property
-    def backups(self) -> str:
-        return os.path.join(self.store, "backups")
-
-    @property
-    def logs(self) -> str:
-        return os.path.join(self.store, "logs")
-
-    @property
-    def config(self) -> str:
-        return os.path.join(self.store, "config.yaml")
-
-    @property
-    def lock(self) -> str:
-        return os.path.join(self.store, "lock")
-
-    # ------------------------------------------------------------ user store
-    @property
-    def l3(self) -> str:
-        return os.path.join(self.user, "L3.jsonl")
-
-    @property
-    def registry(self) -> str:
-        return os.path.join(self.user, "projects.json")
-
-    @property
-    def user_backups(self) -> str:
-        return os.path.join(self.user, "backups")
-
-    @property
-    def user_decisions(self) -> str:
-        return os.path.join(self.user, "decisions.jsonl")
-
-    @property
-    def user_logs(self) -> str:
-        return os.path.join(self.user, "logs")
-
     @property
     def project_name(self) -> str:
         return os.path.basename(self.project_root.rstrip(os.sep)) or "project"
+
+    # the project store: L1 (local, rebuildable or private) …
+    l1_dir = _At("store", "L1")
+    atoms = _At("store", "L1", "atoms.jsonl")
+    chunks = _At("store", "L1", "chunks.jsonl")
+    ingested = _At("store", "L1", "ingested.json")
+    contested = _At("store", "L1", "contested.json")
+    claim_cache = _At("store", "L1", "claim-cache.json")
+    stage_cache = _At("store", "L1", "stage-cache.json")
+    hook_cache = _At("store", "L1", "hook-cache.json")
+    catchup_cache = _At("store", "L1", "catchup-cache.json")
+    index = _At("store", "index.db")
+    backups = _At("store", "backups")
+    logs = _At("store", "logs")
+    lock = _At("store", "lock")
+    # … and what is meant for review
+    l2 = _At("store", "L2.jsonl")
+    decisions = _At("store", "decisions.jsonl")
+    staged = _At("store", "staged")
+    config = _At("store", "config.yaml")
+    # the user store
+    l3 = _At("user", "L3.jsonl")
+    registry = _At("user", "projects.json")
+    user_backups = _At("user", "backups")
+    user_decisions = _At("user", "decisions.jsonl")
+    user_logs = _At("user", "logs")

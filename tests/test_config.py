@@ -78,3 +78,30 @@ def test_every_documented_setting_is_known(tmp_path: Path) -> None:
     assert load_config(path) == DEFAULTS
     path.write_text("recall:\n  semantic_weight: 0.3\n", encoding="utf-8")  # the semantic extra's setting
     assert load_config(path)["recall"]["semantic_weight"] == 0.3
+
+
+def test_each_setting_is_declared_once_with_its_default() -> None:
+    from agent_memory.config import SETTINGS, default, setting
+
+    names = [s.name for s in SETTINGS]
+    assert len(names) == len(set(names))
+    for item in SETTINGS:
+        assert setting(DEFAULTS, item.name) == item.default == default(item.name)
+    assert setting({"budgets": {"prompt_atoms": 9}}, "budgets.prompt_atoms") == 9
+    assert setting({}, "budgets.prompt_atoms") == 5  # absent: the declared default, typed nowhere else
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("identity:\n  merge_similarity: 1.5\n", "identity.merge_similarity must be a number from 0 to 1"),
+        ("gates:\n  l2:\n    days: 1.5\n", "gates.l2.days must be a whole number ≥ 0"),
+        ("budgets:\n  prompt_chars: .nan\n", "budgets.prompt_chars must be a number ≥ 0"),
+        ("recall:\n  semantic_weight: -1\n", "recall.semantic_weight must be a number ≥ 0"),
+    ],
+)
+def test_a_bad_value_names_its_setting(tmp_path: Path, body: str, message: str) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(UsageError, match=message):
+        load_config(path)

@@ -1,4 +1,4 @@
-"""Parallel backfill gives exactly what a serial ingest gives, and adds nothing the second time."""
+"""The one ingest pipeline: inline or with a pool of readers, the same atoms, lines and state; nothing added twice."""
 
 from __future__ import annotations
 
@@ -133,3 +133,49 @@ def test_backfill_reports_memory_of_writer_and_workers(history: Path, tmp_path: 
 def test_negative_workers_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(UsageError):
         backfill(_store(tmp_path, "store"), [str(SAMPLES)], workers=-1)
+
+
+SHARED = ROOT.parent / "shared" / "data" / "transcripts"
+
+
+def test_workers_keep_the_claim_cache_current_like_inline_ingest(history: Path, tmp_path: Path) -> None:
+    from agent_memory.promote import stage
+
+    inputs = [str(p) for p in sorted(history.rglob("*.jsonl"))]
+    first, rest = inputs[:1], inputs[1:]
+    inline, pooled = _store(tmp_path, "inline"), _store(tmp_path, "pooled")
+    for paths in (inline, pooled):
+        ingest(paths, first)
+        stage(paths)  # promote --write leaves a claim cache behind
+        assert paths.claim_cache.exists()
+    ingest(inline, rest)
+    backfill(pooled, rest, workers=2)
+    # both folded the new atoms in: the caches cover the same L1, byte for byte
+    assert inline.atoms.read_bytes() == pooled.atoms.read_bytes()
+    assert inline.claim_cache.read_bytes() == pooled.claim_cache.read_bytes()
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="needs ../shared/data/transcripts")
+@pytest.mark.parametrize("workers", [0, 2])
+def test_shared_transcripts_inline_and_pooled_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "user"))
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-01T00:00:00Z")
+    inputs = [str(SHARED), str(SAMPLES)]
+    serial, other = _store(tmp_path / "a", "shop"), _store(tmp_path / "b", "shop")  # one name: a project's fallback name
+    expected = ingest(serial, inputs)
+    got = ingest(other, inputs, workers=workers)
+    assert expected.files > 20 and expected.chunks_added > 0
+    assert _report(got) == _report(expected)
+    assert _snapshot(other) == _snapshot(serial)
+    again = ingest(other, inputs, workers=workers)
+    assert again.atoms_added == 0 and again.chunks_added == 0 and _snapshot(other) == _snapshot(serial)
+
+
+def test_a_failed_registry_is_logged_not_fatal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    user = tmp_path / "user"
+    user.write_text("a file where the user store's folder should be")
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(user))
+    paths = _store(tmp_path, "store")
+    report = ingest(paths, [str(SAMPLES)])
+    assert report.atoms_added > 0
+    log = (paths.logs / "errors.log").read_text(encoding="utf-8")
+    assert "project registry" in log
