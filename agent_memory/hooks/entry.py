@@ -111,9 +111,10 @@ def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started
         catch_up(where, agent, payload, cache)
         return None
     if event == "user-prompt-submit":
-        from .prompt import prompt_context
+        from .prompt import person_prompt, prompt_context
 
-        prompt = text_field(payload, "prompt")
+        # Gemini hands BeforeAgent the prompt with our own session-start context in front of it
+        prompt = person_prompt(text_field(payload, "prompt"))
         if not prompt or not os.path.isfile(where.atoms):
             return None
         return context_output(agent, event, prompt_context(where, cached_config(where, cache), prompt, agent))

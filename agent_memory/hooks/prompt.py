@@ -51,6 +51,19 @@ def _is_contested(contested: bytes, key: str) -> bool:
     return any((form + ":").encode("utf-8") in contested for form in forms)
 
 
+def person_prompt(prompt: str) -> str:
+    """The prompt without any block our own hooks injected: recall looks for what the person asked, not for our echo."""
+    if not prompt:
+        return prompt
+    # transcripts.injected ships with the readers; until a build has it, the prompt is taken as it is
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "transcripts", "injected.py")
+    if not os.path.isfile(here):
+        return prompt
+    from ..transcripts.injected import strip_injected
+
+    return strip_injected(prompt)
+
+
 def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, agent: str = "claude") -> str:
     """The L1 claims relevant to ``prompt``, with date and evidence; "" when none is.
 
