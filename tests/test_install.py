@@ -248,3 +248,139 @@ def test_gemini_gets_a_custom_command_and_codex_a_skill(place: Path, scope: str)
     for agent, report in (("gemini", gemini), ("codex", codex)):
         inst.uninstall(agent, scope)
         assert report.command_file is not None and not report.command_file.exists()
+
+
+def test_the_plugin_hooks_cover_the_three_events() -> None:
+    manifest = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
+    assert manifest["name"] == "agent-memory"
+    hooks = json.loads((ROOT / "hooks" / "hooks.json").read_text(encoding="utf-8"))["hooks"]
+    assert set(hooks) == {"SessionStart", "UserPromptSubmit", "SessionEnd"}
+    for event, verb in (("SessionStart", "session-start"), ("UserPromptSubmit", "user-prompt-submit"), ("SessionEnd", "session-end")):
+        command = hooks[event][0]["hooks"][0]["command"]
+        assert f'-I -S "${{CLAUDE_PLUGIN_ROOT}}/agent_memory/run_hook.py" {verb} --agent claude' in command
+
+
+def test_the_plugin_hook_command_fails_open_without_python(tmp_path: Path) -> None:
+    hooks = json.loads((ROOT / "hooks" / "hooks.json").read_text(encoding="utf-8"))["hooks"]
+    command = hooks["SessionStart"][0]["hooks"][0]["command"]
+    env = {"PATH": str(tmp_path), "CLAUDE_PLUGIN_ROOT": str(ROOT), "HOME": str(tmp_path)}
+    result = subprocess.run(["/bin/sh", "-c", command], input="{}", capture_output=True, text=True, env=env, timeout=60)
+    assert (result.returncode, result.stdout) == (0, "")
+
+
+# ---------------------------------------------------------------- refusing a malformed file
+
+
+MALFORMED = {
+    "not-json": "{ this is not json",
+    "trailing-comma": '{"hooks": {},}',
+    "array": "[1, 2]",
+    "hooks-not-object": '{"hooks": ["SessionStart"]}',
+    "event-not-list": '{"hooks": {"SessionStart": {"command": "x"}}}',
+    "not-utf8": "\udcff",
+}
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("name", MALFORMED)
+def test_a_malformed_settings_file_is_refused_and_left_alone(place: Path, agent: str, name: str) -> None:
+    path = _settings(agent, "project")
+    path.parent.mkdir(parents=True)
+    data = MALFORMED[name].encode("utf-8", "surrogateescape")
+    path.write_bytes(data)
+    before = _tree(place)
+    with pytest.raises(inst.MalformedSettings):
+        inst.install(agent, "project")
+    if name == "event-not-list":
+        assert not inst.uninstall(agent, "project").changed  # nothing of ours in it: nothing to do
+    else:
+        with pytest.raises(inst.MalformedSettings):
+            inst.uninstall(agent, "project")
+    assert _tree(place) == before and path.read_bytes() == data
+
+
+def _cli(args: list[str], place: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(Path.home()), "AGENT_MEMORY_HOME": os.environ["AGENT_MEMORY_HOME"]}
+    return subprocess.run([sys.executable, "-m", "agent_memory", *args], capture_output=True, text=True, cwd=str(place), env=env, timeout=120)
+
+
+def test_the_cli_refuses_a_malformed_file_with_one_line(place: Path) -> None:
+    path = _settings("claude", "project")
+    path.parent.mkdir(parents=True)
+    path.write_text("{ nope", encoding="utf-8")
+    result = _cli(["install", "--agent", "claude", "--scope", "project"], place)
+    assert result.returncode == 1 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and str(path) in result.stderr
+    assert path.read_text(encoding="utf-8") == "{ nope"
+
+
+def test_the_cli_tells_codex_users_about_trust(place: Path) -> None:
+    result = _cli(["install", "--agent", "codex"], place)
+    assert result.returncode == 0 and "/hooks" in result.stdout and "trust" in result.stdout
+    report = json.loads(_cli(["install", "--agent", "codex", "--json"], place).stdout)
+    assert report["changed"] is False and report["settings"].endswith(".codex/hooks.json")
+    assert _cli(["uninstall", "--agent", "codex"], place).returncode == 0
+    assert not (place / ".codex").exists()
+
+
+@pytest.mark.parametrize(("agent", "variable", "inside"), [
+    ("claude", "CLAUDE_CONFIG_DIR", "settings.json"),
+    ("codex", "CODEX_HOME", "hooks.json"),
+    ("gemini", "GEMINI_CLI_HOME", ".gemini/settings.json"),
+])
+def test_user_scope_follows_the_agents_own_home_variable(place: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                          agent: str, variable: str, inside: str) -> None:
+    elsewhere = tmp_path / "elsewhere" / "agent-home"
+    monkeypatch.setenv(variable, str(elsewhere))
+    report = inst.install(agent, "user")
+    assert report.settings == elsewhere / inside
+    data = json.loads(report.settings.read_text(encoding="utf-8"))
+    assert {e for e, _v, _t in inst.hook_events(agent)} <= set(data["hooks"])
+    assert not (Path.home() / f".{agent}").exists()
+    inst.uninstall(agent, "user")
+    assert not report.settings.exists()
+
+
+def _events(agent: str, scope: str = "project") -> dict[str, Any]:
+    return json.loads(_settings(agent, scope).read_text(encoding="utf-8"))["hooks"]
+
+
+def test_codex_ends_sessions_on_session_end_where_it_has_it_and_on_stop_before(place: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(inst, "codex_version", lambda: None)  # no codex on PATH: Stop, which every codex has
+    theirs = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}
+    path = _settings("codex", "project")
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(theirs), encoding="utf-8")
+    inst.install("codex", "project")
+    hooks = _events("codex")
+    assert "SessionEnd" not in hooks and [h["command"] for g in hooks["Stop"] for h in g["hooks"]][0] == "say done"
+    assert any(inst.is_ours(h) for g in hooks["Stop"] for h in g["hooks"])
+    # codex upgraded: installing again moves our session-end to SessionEnd (clamped by codex to 3 s); theirs stays
+    monkeypatch.setattr(inst, "codex_version", lambda: (0, 171, 0))
+    report = inst.install("codex", "project")
+    hooks = _events("codex")
+    assert report.events == ["SessionStart", "UserPromptSubmit", "SessionEnd"]
+    assert hooks["Stop"] == theirs["hooks"]["Stop"]
+    (ours,) = [h for g in hooks["SessionEnd"] for h in g["hooks"]]
+    assert inst.is_ours(ours) and ours["timeout"] <= 3 and ours["command"].split()[-3] == "session-end"
+    inst.uninstall("codex", "project")
+    assert json.loads(path.read_text(encoding="utf-8")) == theirs
+
+
+def test_the_codex_version_is_read_from_the_cli(place: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(inst, "codex_version", READ_CODEX_VERSION)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "codex").write_text("#!/bin/sh\necho 'codex-cli 0.171.2'\n", encoding="utf-8")
+    (fake / "codex").chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake))
+    assert inst.codex_version() == (0, 171, 2)
+    (fake / "codex").write_text("#!/bin/sh\necho 'codex-cli 0.98.0'\n", encoding="utf-8")
+    assert [e for e, _v, _t in inst.hook_events("codex")] == ["SessionStart", "UserPromptSubmit", "Stop"]
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert inst.codex_version() is None
+
+
+def test_the_gemini_note_names_folder_trust(place: Path) -> None:
+    notes = " ".join(inst.install("gemini", "project").notes)
+    assert "trust" in notes and "Enable Hooks System" not in notes
