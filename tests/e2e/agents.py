@@ -101,7 +101,8 @@ def configure(scratch: Scratch, agent: str) -> dict[str, str]:
         settings = {"security": {"auth": {"selectedType": "gemini-api-key"}}, "telemetry": {"enabled": False},
                     "privacy": {"usageStatisticsEnabled": False}, "general": {"disableAutoUpdate": True}}
         (home / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-        env.update(GEMINI_API_KEY="mock-key", GOOGLE_GEMINI_BASE_URL=scratch.model_url)
+        # no second node process with a larger heap: the same CLI, started once
+        env.update(GEMINI_API_KEY="mock-key", GOOGLE_GEMINI_BASE_URL=scratch.model_url, GEMINI_CLI_NO_RELAUNCH="true")
     return env
 
 
