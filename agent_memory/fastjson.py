@@ -51,6 +51,10 @@ def loads(data: bytes | str) -> Any:
         value, end = _scan(text, start)
     except StopIteration as stop:
         raise ValueError(f"no JSON value at character {stop.value}") from None
+    except SystemError:
+        # a document cut inside a string or a container: ``_json`` reports that through
+        # ``json.decoder``, which is not loaded here, and the report itself fails
+        raise ValueError("the JSON document is cut short") from None
     if text[end:].strip(_SPACE):
         raise ValueError(f"extra data after the JSON value at character {end}")
     return value

@@ -3,7 +3,8 @@
 Run as a script, with neither ``site`` nor the environment, the interpreter starts in a
 fraction of the time ``-m`` with site-packages takes; this file puts the folder that holds
 the package on ``sys.path`` itself, so it works wherever the package was installed.
-``worker JOB`` runs the detached session-end worker the same way.
+``worker JOB`` runs the detached session-end worker the same way, and ``cli ARGS`` the command
+line (the Claude Code plugin's /cs-memory runs it so, with no ``agent-memory`` on PATH).
 """
 
 import os
@@ -21,8 +22,12 @@ def _package_parent() -> str:
 
 if __name__ == "__main__":
     sys.path.insert(0, _package_parent())
-    from agent_memory import hooks
+    from agent_memory.hooks import entry, worker
 
+    if sys.argv[1:2] == ["cli"]:
+        from agent_memory.cli import main
+
+        sys.exit(main(sys.argv[2:]))
     if sys.argv[1:2] == ["worker"]:
-        sys.exit(hooks.worker_main(sys.argv[2:]))
-    sys.exit(hooks.main(sys.argv[1:]))
+        sys.exit(worker.worker_main(sys.argv[2:]))
+    sys.exit(entry.main(sys.argv[1:]))

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agent_memory import hooks
+from agent_memory.hooks import worker as hooks
 from agent_memory import install as inst
 from agent_memory.hooks import worker_script
 from agent_memory.store import Paths
@@ -44,9 +44,15 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "amh"))
     monkeypatch.delenv("AGENT_MEMORY_DIR", raising=False)
-    monkeypatch.delenv("CODEX_HOME", raising=False)
+    for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    # whatever codex this machine has: the tests say which one they mean
+    monkeypatch.setattr(inst, "codex_version", lambda: inst.CODEX_SESSION_END_SINCE)
     monkeypatch.chdir(root)
     return root
+
+
+READ_CODEX_VERSION = inst.codex_version
 
 
 def _settings(agent: str, scope: str) -> Path:
@@ -203,8 +209,45 @@ def test_the_cs_memory_command_runs_this_interpreter() -> None:
     assert "`agent-memory " not in text
 
 
-def test_the_plugin_copy_of_the_command_is_the_builtin_one() -> None:
-    assert (ROOT / "commands" / "cs-memory.md").read_text(encoding="utf-8") == inst.BUILTIN_COMMAND
+def test_every_copy_of_the_command_is_made_from_the_one_shipped_template() -> None:
+    template = (ROOT / "agent_memory" / "data" / "cs-memory.md").read_text(encoding="utf-8")
+    assert (ROOT / ".claude" / "commands" / "cs-memory.md").read_text(encoding="utf-8") == template
+    plugin = (ROOT / "commands" / "cs-memory.md").read_text(encoding="utf-8")
+    assert plugin == inst.render_command("claude", inst.PLUGIN_RUNNER, mark=False)
+    assert "`agent-memory " not in plugin and "Bash(agent-memory" not in plugin  # never from PATH
+
+
+def test_the_plugins_command_line_runs_without_agent_memory_on_path_or_site_packages(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    plugin = (ROOT / "commands" / "cs-memory.md").read_text(encoding="utf-8")
+    for verb in ("promote --json", "inspect --json --contested"):
+        assert f"{inst.PLUGIN_RUNNER} {verb.split()[0]}" in plugin
+        # what the command runs, with the plugin root filled in as Claude Code fills it, and no site-packages at all
+        args = [sys.executable, "-S", str(ROOT / "agent_memory" / "run_hook.py"), "cli", *verb.split()]
+        done = subprocess.run(args, cwd=str(project), capture_output=True, text=True, timeout=120,
+                              env={"PATH": str(tmp_path / "empty"), "HOME": str(tmp_path), "AGENT_MEMORY_HOME": str(tmp_path / "amh")})
+        assert done.returncode == 0, done.stderr
+        assert isinstance(json.loads(done.stdout), dict)
+
+
+@pytest.mark.parametrize("scope", SCOPES)
+def test_gemini_gets_a_custom_command_and_codex_a_skill(place: Path, scope: str) -> None:
+    import tomllib
+
+    gemini = inst.install("gemini", scope)
+    assert gemini.command_file is not None and gemini.command_file.name == "cs-memory.toml"
+    assert gemini.command_file.parent.name == "commands" and gemini.command_file.parent.parent.name == ".gemini"
+    toml = tomllib.loads(gemini.command_file.read_text(encoding="utf-8"))
+    assert "{{args}}" in toml["prompt"] and f"{sys.executable} -m agent_memory promote --json" in toml["prompt"]
+    codex = inst.install("codex", scope)
+    assert codex.command_file is not None and codex.command_file.parts[-3:] == ("skills", "cs-memory", "SKILL.md")
+    assert (codex.command_file.parents[2].name == ".agents") == (scope == "project")
+    skill = codex.command_file.read_text(encoding="utf-8")
+    assert skill.startswith("---\nname: cs-memory\ndescription: ") and "$ARGUMENTS" not in skill
+    for agent, report in (("gemini", gemini), ("codex", codex)):
+        inst.uninstall(agent, scope)
+        assert report.command_file is not None and not report.command_file.exists()
 
 
 def test_the_plugin_hooks_cover_the_three_events() -> None:
@@ -278,3 +321,66 @@ def test_the_cli_tells_codex_users_about_trust(place: Path) -> None:
     assert report["changed"] is False and report["settings"].endswith(".codex/hooks.json")
     assert _cli(["uninstall", "--agent", "codex"], place).returncode == 0
     assert not (place / ".codex").exists()
+
+
+@pytest.mark.parametrize(("agent", "variable", "inside"), [
+    ("claude", "CLAUDE_CONFIG_DIR", "settings.json"),
+    ("codex", "CODEX_HOME", "hooks.json"),
+    ("gemini", "GEMINI_CLI_HOME", ".gemini/settings.json"),
+])
+def test_user_scope_follows_the_agents_own_home_variable(place: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                          agent: str, variable: str, inside: str) -> None:
+    elsewhere = tmp_path / "elsewhere" / "agent-home"
+    monkeypatch.setenv(variable, str(elsewhere))
+    report = inst.install(agent, "user")
+    assert report.settings == elsewhere / inside
+    data = json.loads(report.settings.read_text(encoding="utf-8"))
+    assert {e for e, _v, _t in inst.hook_events(agent)} <= set(data["hooks"])
+    assert not (Path.home() / f".{agent}").exists()
+    inst.uninstall(agent, "user")
+    assert not report.settings.exists()
+
+
+def _events(agent: str, scope: str = "project") -> dict[str, Any]:
+    return json.loads(_settings(agent, scope).read_text(encoding="utf-8"))["hooks"]
+
+
+def test_codex_ends_sessions_on_session_end_where_it_has_it_and_on_stop_before(place: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(inst, "codex_version", lambda: None)  # no codex on PATH: Stop, which every codex has
+    theirs = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}
+    path = _settings("codex", "project")
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(theirs), encoding="utf-8")
+    inst.install("codex", "project")
+    hooks = _events("codex")
+    assert "SessionEnd" not in hooks and [h["command"] for g in hooks["Stop"] for h in g["hooks"]][0] == "say done"
+    assert any(inst.is_ours(h) for g in hooks["Stop"] for h in g["hooks"])
+    # codex upgraded: installing again moves our session-end to SessionEnd (clamped by codex to 3 s); theirs stays
+    monkeypatch.setattr(inst, "codex_version", lambda: (0, 171, 0))
+    report = inst.install("codex", "project")
+    hooks = _events("codex")
+    assert report.events == ["SessionStart", "UserPromptSubmit", "SessionEnd"]
+    assert hooks["Stop"] == theirs["hooks"]["Stop"]
+    (ours,) = [h for g in hooks["SessionEnd"] for h in g["hooks"]]
+    assert inst.is_ours(ours) and ours["timeout"] <= 3 and ours["command"].split()[-3] == "session-end"
+    inst.uninstall("codex", "project")
+    assert json.loads(path.read_text(encoding="utf-8")) == theirs
+
+
+def test_the_codex_version_is_read_from_the_cli(place: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(inst, "codex_version", READ_CODEX_VERSION)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "codex").write_text("#!/bin/sh\necho 'codex-cli 0.171.2'\n", encoding="utf-8")
+    (fake / "codex").chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake))
+    assert inst.codex_version() == (0, 171, 2)
+    (fake / "codex").write_text("#!/bin/sh\necho 'codex-cli 0.98.0'\n", encoding="utf-8")
+    assert [e for e, _v, _t in inst.hook_events("codex")] == ["SessionStart", "UserPromptSubmit", "Stop"]
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert inst.codex_version() is None
+
+
+def test_the_gemini_note_names_folder_trust(place: Path) -> None:
+    notes = " ".join(inst.install("gemini", "project").notes)
+    assert "trust" in notes and "Enable Hooks System" not in notes

@@ -41,7 +41,7 @@ class HookEnv:
         return self.root / ".memory"
 
     def vars(self, **extra: str) -> dict[str, str]:
-        found = {k: v for k, v in os.environ.items() if k not in SWITCHES and k not in ("AGENT_MEMORY_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME")}
+        found = {k: v for k, v in os.environ.items() if k not in SWITCHES and k not in ("AGENT_MEMORY_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME")}
         found.update(HOME=str(self.home), AGENT_MEMORY_HOME=str(self.user), AGENT_MEMORY_NOW=NOW)
         found.update(extra)
         return found
@@ -111,7 +111,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HookEnv:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("AGENT_MEMORY_HOME", str(user))
     monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
-    for name in (*SWITCHES, "AGENT_MEMORY_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
+    for name in (*SWITCHES, "AGENT_MEMORY_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME"):
         monkeypatch.delenv(name, raising=False)
     return HookEnv(tmp_path, root, home, user)
 

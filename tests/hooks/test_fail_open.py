@@ -214,7 +214,7 @@ def test_each_hook_switches_off(built: HookEnv, event: str, switch: str) -> None
 
 
 def test_cmd_hook_never_raises(env: HookEnv, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agent_memory import hooks
+    from agent_memory.hooks import entry as hooks
 
     def explode(*_a: object, **_k: object) -> None:
         raise RuntimeError("boom")

@@ -20,6 +20,15 @@ MAIN = {"id": "c3cccccccccc", "text": "Never commit to main directly"}
 HEAVY = ("agent_memory.claims", "agent_memory.promote", "agent_memory.index.sync", "agent_memory.index.search",
          "agent_memory.tiers", "agent_memory.store", "agent_memory.cli",
          "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
+# the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss)
+COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
+          "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context", "agent_memory.hooks.worker"}
+OURS = {
+    "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end",
+                               "agent_memory.hooks.instructions"},
+    "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.text", "agent_memory.lookup", "agent_memory.clock",
+                                    "agent_memory.transcripts", "agent_memory.transcripts.injected"},
+}
 _IMPORTED = re.compile(r"import time:\s+\d+\s+\|\s+\d+\s+\|\s*(\S+)")
 
 
@@ -49,8 +58,9 @@ def test_a_warm_hook_imports_only_the_hot_path(store: HookEnv, event: str) -> No
     first = store.run(event, payload)  # the first run may build what later runs read
     out, modules = _imported(store, event, payload)
     assert out == first.stdout and out
-    assert "agent_memory.hooks" in modules
+    assert "agent_memory.hooks.entry" in modules
     assert sorted(m for m in HEAVY if m in modules) == []
+    assert sorted(m for m in modules if m.startswith("agent_memory") and m not in OURS[event]) == []
 
 
 def test_session_start_is_remembered_and_forgotten_when_an_input_changes(store: HookEnv) -> None:
@@ -67,7 +77,7 @@ def test_session_start_is_remembered_and_forgotten_when_an_input_changes(store: 
     assert "commit to main" in context()
     (store.store / "staged").mkdir()
     (store.store / "staged" / "p1.md").write_text("---\n---\n", encoding="utf-8")  # a proposal arrived
-    assert context().endswith("1 proposal awaits review: /cs-memory")
+    assert context().endswith("1 proposal awaits review: agent-memory promote")
     key = "¬ commit to main directly"
     (store.store / "L1" / "contested.json").write_text(json.dumps({key: ["c9"]}), encoding="utf-8")
     assert "- [contested] Never commit to main directly" in context()
@@ -85,6 +95,20 @@ def test_a_broken_cache_is_recomputed(store: HookEnv) -> None:
     assert store.run("session-start").stdout == first
     (store.store / "L1" / "hook-cache.json").write_text(json.dumps({"session-start claude x": 3, "config": []}), encoding="utf-8")
     assert store.run("session-start").stdout == first
+
+
+@pytest.mark.parametrize("event", ["session-start", "user-prompt-submit"])
+def test_a_cache_torn_by_a_crash_is_a_miss_for_the_installed_hook(store: HookEnv, event: str) -> None:
+    payload = store.payload(event, prompt="run the integration tests")
+    first = store.run(event, payload).stdout
+    assert first
+    cache = store.store / "L1" / "hook-cache.json"
+    whole = cache.read_bytes()
+    # cut inside a string, inside a list, after a backslash: the C scanner's hardest ends on the -I -S path
+    for cut in (whole[: len(whole) // 2], whole[: whole.index(b"[") + 3], b'{"a": "x\\', b'{"a": "\\ud83d'):
+        cache.write_bytes(cut)
+        assert store.run(event, payload).stdout == first
+    assert not any("SystemError" in entry["error"] for entry in store.errors())
 
 
 def test_without_a_project_store_the_user_store_remembers(env: HookEnv) -> None:
@@ -189,13 +213,15 @@ def test_staging_copies_contested_keys_into_the_index(store: HookEnv) -> None:
 def test_a_large_store_without_an_index_is_indexed_by_a_worker_not_while_the_prompt_waits(
     store: HookEnv, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent_memory import hooks
     from agent_memory.config import DEFAULTS
+    from agent_memory.hooks import prompt as hooks
+    from agent_memory.hooks import worker
+    from agent_memory.hooks.where import store_for
 
     started: list[tuple[list[str], str]] = []
-    monkeypatch.setattr(hooks, "_run_worker", lambda _where, files, stage, _wait: started.append((files, stage)))
+    monkeypatch.setattr(worker, "run_worker", lambda _where, files, stage, _wait: started.append((files, stage)))
     (store.store / "index.db").unlink()
-    where = hooks.Where(None, str(store.root))
+    where = store_for(None, str(store.root))
     monkeypatch.setattr(hooks, "INLINE_REBUILD_BYTES", 10)
     assert hooks.prompt_context(where, DEFAULTS, "run the integration tests") == ""
     assert started == [([], "never")] and not (store.store / "index.db").exists()

@@ -99,7 +99,37 @@ def test_proposals_awaiting_review_get_a_one_line_note(env: HookEnv) -> None:
     for name in ("p1.md", "p2.md"):
         (env.store / "staged" / name).write_text("---\n---\n", encoding="utf-8")
     context = hook_output(env.run("session-start").stdout, "claude", "session-start")
-    assert context == "2 proposals await review: /cs-memory"
+    assert context == "2 proposals await review: agent-memory promote"
+
+
+@pytest.mark.parametrize(("agent", "call"), [("claude", "/cs-memory"), ("codex", "$cs-memory"), ("gemini", "/cs-memory")])
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_the_note_names_the_review_entry_this_agent_has(env: HookEnv, monkeypatch: pytest.MonkeyPatch,
+                                                         agent: str, call: str, scope: str) -> None:
+    from agent_memory import install
+    from agent_memory.store import Paths
+
+    (env.store / "staged").mkdir(parents=True)
+    (env.store / "staged" / "p1.md").write_text("---\n---\n", encoding="utf-8")
+
+    def note() -> str:
+        return hook_output(env.run("session-start", agent=agent).stdout, agent, "session-start") or ""
+
+    assert note() == "1 proposal awaits review: agent-memory promote"  # nothing installed: the command line
+    monkeypatch.setattr(install, "codex_version", lambda: install.CODEX_SESSION_END_SINCE)
+    report = install.install(agent, scope, Paths.resolve(cwd=str(env.root)))
+    assert report.command_file is not None and report.command_file.is_file()
+    assert note() == f"1 proposal awaits review: {call}"
+    install.uninstall(agent, scope, Paths.resolve(cwd=str(env.root)))
+    assert note() == "1 proposal awaits review: agent-memory promote"
+
+
+def test_under_the_plugin_the_note_names_the_plugins_command(env: HookEnv) -> None:
+    (env.store / "staged").mkdir(parents=True)
+    (env.store / "staged" / "p1.md").write_text("---\n---\n", encoding="utf-8")
+    plugin = Path(__file__).resolve().parents[2]  # the repository is the plugin
+    context = hook_output(env.run("session-start", env={"CLAUDE_PLUGIN_ROOT": str(plugin)}).stdout, "claude", "session-start")
+    assert context == "1 proposal awaits review: /agent-memory:cs-memory"
 
 
 def test_the_budget_is_kept_with_whole_lines_only(env: HookEnv) -> None:
@@ -116,7 +146,7 @@ def test_the_budget_is_kept_with_whole_lines_only(env: HookEnv) -> None:
     assert bullets and all(line in whole for line in bullets)
     assert re.fullmatch(r"\(\d+ more adopted claims not shown: agent-memory inspect --tier L2\)", lines[-2])
     assert int(lines[-2][1:].split()[0]) == len(claims) - len(bullets)
-    assert lines[-1] == "1 proposal awaits review: /cs-memory"
+    assert lines[-1] == "1 proposal awaits review: agent-memory promote"
 
 
 def test_a_budget_above_the_agents_cap_is_held_to_the_cap(env: HookEnv) -> None:
@@ -124,6 +154,27 @@ def test_a_budget_above_the_agents_cap_is_held_to_the_cap(env: HookEnv) -> None:
     env.config(session_start_chars=50_000)
     context = hook_output(env.run("session-start").stdout, "claude", "session-start") or ""
     assert 9_000 < len(context) <= 10_000
+
+
+# what each agent keeps of a hook's context, in its own unit: characters, UTF-8 bytes, characters with < and > escaped
+AGENT_LIMITS = {"claude": (10_000, len), "codex": (10_000, lambda t: len(t.encode("utf-8"))),
+                "gemini": (10_000, lambda t: len(t) + 3 * (t.count("<") + t.count(">")))}
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_each_agent_gets_whole_lines_within_its_own_limit(env: HookEnv, agent: str) -> None:
+    # Japanese claims: three UTF-8 bytes a character, so Codex's byte limit binds long before 10,000 characters
+    claims = [{"id": f"c{n:011d}", "text": f"モジュール{n}を変更したら、プッシュする前に必ず <fixture-{n}> で make test-{n} を実行してください。"}
+              for n in range(300)]
+    env.adopt(*claims)
+    env.config(session_start_chars=20_000)
+    context = hook_output(env.run("session-start", agent=agent).stdout, agent, "session-start") or ""
+    limit, size = AGENT_LIMITS[agent]
+    assert limit * 0.9 < size(context) <= limit
+    whole = {f"- {c['text']}" for c in claims}
+    bullets = [line for line in context.splitlines() if line.startswith("- ")]
+    assert bullets and all(line in whole for line in bullets)
+    assert context.splitlines()[-1] == f"({len(claims) - len(bullets)} more adopted claims not shown: agent-memory inspect --tier L2)"
 
 
 def test_nothing_adopted_prints_nothing(env: HookEnv) -> None:
@@ -197,3 +248,54 @@ def test_a_longer_rule_containing_the_claim_does_not_count(env: HookEnv) -> None
     assert "- Use tabs" in (hook_output(env.run("session-start").stdout, "claude", "session-start") or "")
     (env.root / "CLAUDE.md").write_text("Indentation matters. Use tabs.\n", encoding="utf-8")
     assert env.run("session-start").stdout == ""
+
+
+# ---------------------------------------------------------------- what each agent loads by itself
+
+CLAIM = "Always run make lint before pushing"
+FILLER = "- Keep the changelog in step with every release and note each breaking change in its own section.\n"
+# (agent, files to write: path under the project ("~/" under the agent's home) -> text, whether session-start injects CLAIM)
+LOADING = [
+    ("codex", {"AGENTS.md": f"- {CLAIM}\n"}, False),
+    ("codex", {"AGENTS.md": f"- {CLAIM}\n", "AGENTS.override.md": "- Ship on Fridays\n"}, True),  # the override replaces it
+    ("codex", {"AGENTS.override.md": f"- {CLAIM}\n", "AGENTS.md": "- Ship on Fridays\n"}, False),
+    ("codex", {"sub/AGENTS.md": f"- {CLAIM}\n"}, False),  # cwd is sub/: root down to cwd
+    ("codex", {"CLAUDE.md": f"- {CLAIM}\n"}, True),
+    ("codex", {"CLAUDE.md": f"- {CLAIM}\n", "~/config.toml": 'project_doc_fallback_filenames = ["CLAUDE.md"]\n'}, False),
+    ("codex", {"CLAUDE.md": f"- {CLAIM}\n", "AGENTS.md": "- Ship on Fridays\n",
+               "~/config.toml": 'project_doc_fallback_filenames = ["CLAUDE.md"]\n'}, True),  # a fallback only where no AGENTS.md
+    ("codex", {"AGENTS.md": FILLER * 400 + f"- {CLAIM}\n"}, True),  # past the 32 KiB Codex reads
+    ("codex", {"AGENTS.md": FILLER * 300 + f"- {CLAIM}\n"}, False),
+    ("codex", {"AGENTS.md": FILLER * 400 + f"- {CLAIM}\n", "~/config.toml": "project_doc_max_bytes = 65536\n"}, False),
+    ("codex", {"~/AGENTS.md": f"- {CLAIM}\n"}, False),
+    ("codex", {"~/AGENTS.md": f"- {CLAIM}\n", "~/AGENTS.override.md": "- Ship on Fridays\n"}, True),
+    ("gemini", {"GEMINI.md": f"- {CLAIM}\n"}, False),
+    ("gemini", {"AGENTS.md": f"- {CLAIM}\n"}, True),
+    ("gemini", {"AGENTS.md": f"- {CLAIM}\n", ".gemini/settings.json": '{"context": {"fileName": "AGENTS.md"}}'}, False),
+    ("gemini", {"GEMINI.md": f"- {CLAIM}\n", ".gemini/settings.json": '{"context": {"fileName": "AGENTS.md"}}'}, True),
+    ("gemini", {"CONTEXT.md": f"- {CLAIM}\n", "~/settings.json": '{"context": {"fileName": ["GEMINI.md", "CONTEXT.md"]}}'}, False),
+    ("gemini", {"~/GEMINI.md": f"- {CLAIM}\n"}, False),
+    ("claude", {"CLAUDE.md": f"- {CLAIM}\n"}, False),
+    ("claude", {"CLAUDE.local.md": f"- {CLAIM}\n"}, False),
+    ("claude", {".claude/CLAUDE.md": f"- {CLAIM}\n"}, False),
+    ("claude", {"../CLAUDE.local.md": f"- {CLAIM}\n"}, False),  # above the project: Claude reads up to /
+    ("claude", {"~/CLAUDE.md": f"- {CLAIM}\n"}, False),
+    ("claude", {"AGENTS.md": f"- {CLAIM}\n"}, True),
+    ("claude", {"GEMINI.md": f"- {CLAIM}\n"}, True),
+]
+
+
+@pytest.mark.parametrize(("agent", "files", "injected"), LOADING)
+def test_a_claim_is_injected_unless_a_file_the_agent_loads_carries_it(env: HookEnv, agent: str, files: dict[str, str],
+                                                                       injected: bool) -> None:
+    env.adopt({"id": "c5aaaaaaaaaa", "text": CLAIM})
+    homes = {"claude": env.home / ".claude", "codex": env.home / ".codex", "gemini": env.home / ".gemini"}
+    for name, text in files.items():
+        path = homes[agent] / name[2:] if name.startswith("~/") else env.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    cwd = env.root / "sub"
+    cwd.mkdir(exist_ok=True)
+    payload = env.payload("session-start", agent, cwd=str(cwd))
+    context = hook_output(env.run("session-start", payload, agent=agent).stdout, agent, "session-start") or ""
+    assert (CLAIM in context) == injected, context

@@ -157,3 +157,15 @@ def test_evidence_counts_every_session_of_the_claim_not_only_the_hits(env: HookE
     context = prompt_context(Paths.resolve(cwd=str(env.root)), {**DEFAULTS, "budgets": {**DEFAULTS["budgets"], "prompt_atoms": 1}},
                              "run the integration tests with docker compose")
     assert context.splitlines()[1].endswith("(2025-08-28; 60 sessions)")
+
+
+@pytest.mark.parametrize("agent", ["gemini", "claude", "codex"])
+def test_our_own_context_in_the_prompt_is_not_what_recall_searches(store: HookEnv, agent: str) -> None:
+    pytest.importorskip("agent_memory.transcripts.injected")
+    # Gemini CLI headless puts session-start's context in front of the person's prompt, and BeforeAgent gets both
+    ours = ("Adopted for this project (agent-memory; each reviewed by a person):\n"
+            + "".join(f"- Always run the integration tests with docker compose before pushing, suite {n}\n" for n in range(20)))
+    prompt = f"<hook_context>{ours}</hook_context>\n\nHow do I deploy the staging build?"
+    context = _context(store, prompt, agent=agent) or ""
+    assert "release branch" in context
+    assert "docker compose" not in context

@@ -1,0 +1,136 @@
+"""user-prompt-submit: the claims from earlier sessions that are relevant to this prompt, read from the index."""
+
+from __future__ import annotations
+
+import os
+
+from .. import fastjson
+from ..text import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, relevance
+from . import worker
+from .cache import budget_of, setting
+from .context import TAG_CONTESTED, Budget, fit
+from .where import as_paths, log
+
+__all__ = ["PROMPT_SCAN_CHARS", "PROMPT_TERMS", "is_relevant", "prompt_context", "prompt_terms", "relevance"]
+
+TYPE_CHECKING = False  # typing itself is not imported on the hot path
+if TYPE_CHECKING:  # pragma: no cover - types only
+    import sqlite3
+    from typing import Any
+
+    from .where import AnyPaths
+
+
+PROMPT_HEADING = "From earlier sessions in this project (agent-memory; not reviewed yet, a hint rather than a rule):"
+
+
+# an index built from scratch over more L1 than this takes longer than an agent waits on a prompt hook
+INLINE_REBUILD_BYTES = 8 * 1024 * 1024
+
+
+def _contested_file(paths: "AnyPaths") -> bytes:
+    """``L1/contested.json`` as bytes ("" when missing or unreadable)."""
+    try:
+        with open(str(paths.contested), "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        log(paths, "read contested", exc)
+        return b""
+
+
+def _is_contested(contested: bytes, key: str) -> bool:
+    """Whether ``contested.json`` (as bytes) holds ``key``, without parsing what may be megabytes of JSON.
+
+    In that file a claim key occurs only as an object key: the key's JSON string followed by
+    a colon (values are lists of claim ids). Both the file's own encoding and an ASCII-escaped
+    one are looked for.
+    """
+    forms = {fastjson.quoted(key, ascii) for ascii in (False, True)}  # one form when the key is ASCII
+    return any((form + ":").encode("utf-8") in contested for form in forms)
+
+
+def person_prompt(prompt: str) -> str:
+    """The prompt without any block our own hooks injected: recall looks for what the person asked, not for our echo."""
+    if not prompt:
+        return prompt
+    from ..transcripts.injected import strip_injected
+
+    return strip_injected(prompt)
+
+
+def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, agent: str = "claude") -> str:
+    """The L1 claims relevant to ``prompt``, with date and evidence; "" when none is.
+
+    Candidates are the index's claim keys that share a term with the prompt (bm25 × time
+    decay); the relevance floor keeps those sharing enough of their content terms.
+    """
+    if not os.path.isfile(str(paths.atoms)):
+        return ""
+    terms = prompt_terms(prompt)
+    if not terms:
+        return ""
+    limit = max(1, int(budget_of(config, "prompt_atoms", 5)))
+    budget = Budget(agent, int(budget_of(config, "prompt_chars", 1500)))
+    min_score = min(setting(config, "recall", "min_score", 0.3), 1.0)
+    half_life = setting(config, "recall", "half_life_days", 30.0) or 30.0
+    from ..index import prompt as lookup
+
+    con, index = _recall_connection(paths)
+    if con is None:
+        return ""
+    try:
+        words = [t for t in terms if not is_cjk(t)]
+        found = lookup.matching_keys(con, words, [t for t in terms if is_cjk(t)], max(8 * limit, 40),
+                                     lookup.now_epoch(), half_life)
+        groups = []
+        for rank, (key, text, atom_terms) in enumerate(found):
+            score = relevance(terms, atom_terms)
+            if passes(score, terms, atom_terms, min_score):
+                groups.append((score, rank, key, text))
+        chosen = sorted(groups, key=lambda g: (-g[0][0], -g[0][1], g[1]))[:limit]
+        seen = [lookup.evidence(con, key) for _score, _rank, key, _text in chosen]
+        contested = lookup.contested_in_index(con, str(paths.contested), [g[2] for g in chosen]) if chosen else set()
+    finally:
+        (index or con).close()
+    if not chosen:
+        return ""
+    if contested is None:  # the index's copy is not of the file as it is: read the file
+        data = _contested_file(paths)
+        contested = {g[2] for g in chosen if _is_contested(data, g[2])}
+    lines = []
+    for (_score, _rank, key, text), (sessions, day) in zip(chosen, seen):
+        tag = f"{TAG_CONTESTED} " if key in contested else ""
+        count = sessions or 1
+        evidence = f"{day}; " if day else ""
+        lines.append(f"- {tag}{' '.join(text.split())[:400]} ({evidence}{count} session{'s' if count != 1 else ''})")
+    return fit([(PROMPT_HEADING, lines)], "", budget)
+
+
+def _recall_connection(paths: "AnyPaths") -> "tuple[sqlite3.Connection | None, Any]":
+    """The index file when it is current; else the index synced (or built in memory) first.
+
+    (None, None) when there is no usable index and L1 is too large to index while a prompt
+    waits: a detached worker builds it, and this prompt goes without recall.
+    """
+    from ..index import prompt as lookup
+
+    con = lookup.connect(str(paths.index))
+    if con is not None:
+        if lookup.atoms_fresh(con, str(paths.atoms)):
+            return con, None
+        con.close()  # behind by what was appended since the last sync: cheap to catch up here
+    else:
+        try:
+            size = os.path.getsize(str(paths.atoms))
+        except OSError:
+            size = 0
+        if size > INLINE_REBUILD_BYTES and os.path.isdir(str(paths.store)):
+            worker.run_worker(paths, [], "never", 0.0)
+            return None, None
+    from ..tiers import open_index
+
+    index = open_index(as_paths(paths))
+    return index.con, index
+
