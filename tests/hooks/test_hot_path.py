@@ -22,11 +22,14 @@ HEAVY = ("agent_memory.claims", "agent_memory.promote", "agent_memory.index.sync
          "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
 # the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss)
 COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
-          "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context", "agent_memory.hooks.worker"}
+          "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context", "agent_memory.hooks.worker",
+          "agent_memory.hooklog", "agent_memory.clock"}
 OURS = {
     "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end",
-                               "agent_memory.hooks.instructions"},
-    "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.text", "agent_memory.lookup", "agent_memory.clock",
+                               "agent_memory.hooks.instructions", "agent_memory.transcripts", "agent_memory.transcripts.claude",
+                               "agent_memory.transcripts.codex", "agent_memory.transcripts.gemini"},
+    "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.text", "agent_memory.index", "agent_memory.index.prompt",
+                                    "agent_memory.index.schema", "agent_memory.index.fts",
                                     "agent_memory.transcripts", "agent_memory.transcripts.injected"},
 }
 _IMPORTED = re.compile(r"import time:\s+\d+\s+\|\s+\d+\s+\|\s*(\S+)")
