@@ -33,10 +33,18 @@ def stamp() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
 
 
+def _leads_out(store: str) -> bool:
+    """A store that is a link out of the folder holding it (a ``.memory`` shipped as a symlink): never written to."""
+    if not os.path.islink(store):
+        return False
+    parent = os.path.realpath(os.path.dirname(os.path.abspath(store)))
+    return not os.path.realpath(store).startswith(parent + os.sep)
+
+
 def record(store: str, event: str, agent: str, seconds: float, errors: int) -> None:
     """Append one run to ``<store>/logs/hooks.log`` (only for a store that exists); never raises."""
     try:
-        if not store or not os.path.isdir(store):
+        if not store or not os.path.isdir(store) or _leads_out(store):
             return
         layout = _layout(store)
         try:
@@ -152,7 +160,9 @@ def warning(store: str, ingested: str, ingest_days: float) -> str:
         last = last_ingest(ingested)
         since = starts_since(found, last)
         latest, then = epoch(found[-1].at), epoch(last) if last else None
-        if len(since) >= 2 and latest is not None and (then is None or latest - then >= ingest_days * 86400):
+        if then is None and since:
+            then = epoch(since[0].at)  # never ingested: sessions must have gone on that long since the first one
+        if len(since) >= 2 and latest is not None and then is not None and latest - then >= ingest_days * 86400:
             when = f"since {last[:10]}" if last else "yet"
             return f"agent-memory: nothing ingested {when} while sessions went on; see 'agent-memory status'"
     except Exception:
