@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from .. import fastjson
+from ..layout import signature as stat_key  # noqa: F401  (what tells a file changed: size, mtime and inode)
 from .where import log
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
@@ -23,13 +24,6 @@ CACHE_ENTRIES = 64
 RECORDED_FILE = "catchup-cache.json"  # in L1/: what ingested.json says of the project's transcript folders
 
 
-def stat_key(path: str) -> list[int] | None:
-    """What tells a file changed: size, mtime and inode (atomic writes replace the inode)."""
-    try:
-        stat = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return [stat.st_size, stat.st_mtime_ns, stat.st_ino]
 
 
 class HookCache:

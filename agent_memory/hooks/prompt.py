@@ -68,7 +68,7 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, age
     """
     if not os.path.isfile(str(paths.atoms)):
         return ""
-    terms = prompt_terms(prompt)
+    terms = prompt_terms(person_prompt(prompt))  # never search on what we injected ourselves
     if not terms:
         return ""
     limit = max(1, int(budget_of(config, "prompt_atoms", 5)))

@@ -43,7 +43,10 @@ def _revoke(store: Store, day: str = "2026-03-10") -> None:
 
 
 def _session_start(store: Store, agent: str) -> str:
-    return session_start_context(store.paths, agent, load_config(store.paths.config), str(store.project))
+    import re
+
+    text = session_start_context(store.paths, agent, load_config(store.paths.config), str(store.project))
+    return re.sub(r" \(since \d{4}-\d{2}\)$", "", text, flags=re.M)  # each claim's age, where the budget allows
 
 
 def test_a_revoked_rule_is_contested_at_session_start_for_every_agent(tmp_path: Path) -> None:
