@@ -304,22 +304,10 @@ class FileResult:
 
 
 def peak_rss_kb() -> int:
-    """This process's peak resident set size in kB (``VmHWM``; ``getrusage`` where there is no /proc)."""
-    try:
-        with open("/proc/self/status", "rb") as handle:
-            for line in handle:
-                if line.startswith(b"VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        import resource
-        import sys
+    """This process's peak resident set size in kB (see ``backfill.peak_rss_kb``)."""
+    from .backfill import peak_rss_kb as peak
 
-        peak = int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-        return peak // 1024 if sys.platform == "darwin" else peak
-    except (ImportError, OSError, ValueError):
-        return 0
+    return peak()
 
 
 def read_file(task: FileTask) -> FileResult:
@@ -447,71 +435,6 @@ class _Writer:
 # ---------------------------------------------------------------- running it, inline or with a pool
 
 
-class _Progress:
-    """A rich progress bar on stderr (bytes read, speed, ETA), or nothing."""
-
-    def __init__(self, enabled: bool, total: int, files: int) -> None:
-        self.bar: Any = None
-        if not enabled:
-            return
-        try:
-            from rich.console import Console
-            from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
-                                       TransferSpeedColumn)
-        except ImportError:
-            return
-        self.bar = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            DownloadColumn(),
-            TransferSpeedColumn(),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[files]}/{task.fields[total_files]} files · {task.fields[atoms]} new atoms"),
-            console=Console(stderr=True),
-            transient=False,
-        )
-        self.task = self.bar.add_task("backfill", total=max(total, 1), files=0, total_files=files, atoms=0)
-        self.bar.start()
-
-    def advance(self, size: int, files: int, atoms: int) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, advance=size, files=files, atoms=atoms)
-
-    def phase(self, description: str) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, description=description)
-
-    def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-
-def _main_importable() -> bool:
-    """Whether worker processes can import this program's main module, as multiprocessing makes them."""
-    import sys
-
-    main = sys.modules.get("__main__")
-    if main is None or getattr(getattr(main, "__spec__", None), "name", None):
-        return True
-    path = getattr(main, "__file__", None)
-    return path is None or os.path.isfile(path)
-
-
-def _pool(workers: int) -> Any:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    context: Any
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        # workers fork from a small clean process that has imported the pipeline once,
-        # never from a copy of this one (which may hold the index open) nor its main script
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["agent_memory.ingest"])
-    else:
-        context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
-
-
 def _results(
     entries: list[_Entry], pool: Any, workers: int, state: dict[str, Any], agent: str, project: str | None,
     fallback: str, with_chunks: bool,
@@ -569,6 +492,8 @@ def ingest(
     """
     if workers is not None and workers < 0:
         raise UsageError(f"workers must be 0 or more, not {workers}")
+    from .backfill import _main_importable, _pool, _Progress
+
     started = time.perf_counter()
     ensure_store(paths)
     report = IngestReport()
