@@ -14,7 +14,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+from ..text import CJK as _CJK  # the one CJK definition
 from ..text import (
+    HIRAGANA,
     EMPHASIS_JA,
     EMPHASIS_WORDS,
     ENDINGS_JA,
@@ -28,8 +31,7 @@ from ..text import (
 
 CONTRAST = "≠"  # token standing for "not / instead of / rather than / ではなく" inside a claim
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_HIRAGANA = re.compile("^[\u3040-\u309f]*$")
+_HIRAGANA = re.compile(f"^[{HIRAGANA}]*$")
 # an identifier, path, file name or version is one token: its parts name one object ("src/cart/v3/handlers.py")
 _IDENT = (r"\.?[a-z0-9][a-z0-9_]*(?:[./_-][a-z0-9_]+)*(?:[/_]|\.(?=[a-z_]))[a-z0-9_]+(?:[./_-][a-z0-9_]+)*/?"
           r"|[a-z0-9_]+/(?![a-z0-9_])"

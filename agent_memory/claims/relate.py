@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from .key import _CJK, _HIRAGANA, CONTRAST, Key, trigram_similarity
+from ..text import HIRAGANA
 
 # the word before a value that makes it single-valued: a swap there is a contradiction
 _SLOT_WORDS = frozenset(
@@ -223,5 +224,5 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
 def _skeleton(token: str) -> str:
     if re.match(f"[{_CJK}]", token[:1]):
         # inflections live in hiragana; ASCII values inside a CJK run are blanked
-        return re.sub("[\u3040-\u309f]", "", token) or token
+        return re.sub(f"[{HIRAGANA}]", "", token) or token
     return token

@@ -43,20 +43,14 @@ class Hit:
 
 
 
-_CJK = (
-    "\u3005-\u3007"  # 々 〆 〇
-    "\u3040-\u30ff"  # hiragana, katakana
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
-    "\uac00-\ud7af"  # hangul
-    "\uff66-\uff9f"  # half-width katakana
-)
+_CJK = terms.CJK  # the one CJK definition (text.py)
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD = re.compile(rf"[^\W{_CJK}_]+|\d+", re.UNICODE)
 # one script inside a CJK run: hiragana | katakana (with the long-vowel mark) | ideographs | hangul
 _SCRIPT = re.compile(
     "(?P<hira>[\u3040-\u309f]+)"
     "|(?P<kata>[\u30a0-\u30fa\u30fc-\u30ff\uff66-\uff9f]+)"
-    "|(?P<han>[\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)"
+    f"|(?P<han>[{terms.HAN}]+)"
     "|(?P<hangul>[\uac00-\ud7af]+)"
 )
 

@@ -18,10 +18,10 @@ from ..claims import claim_key, normalise
 from ..model import Ambiguous, NotFound
 from ..promote import Claim, Plan, plan
 from ..store import Paths
+from ..text import CJK as _CJK  # the one CJK definition
 
 MIN_PREFIX = 6  # shortest id prefix accepted anywhere an id is asked for
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _WORD = re.compile(rf"[{_CJK}]+|[^\W_]+(?:['’][^\W_]+)*")
 _IS_CJK = re.compile(f"[{_CJK}]")
 
