@@ -38,6 +38,17 @@ STOP_WORDS = frozenset(
     being am should must shall will would could can may might do does did please pls kindly just really actually
     also very then so of s t ll d re ve m""".split()
 )
+# the words a search query drops before bm25: a wider English list, pronouns and function words included
+QUERY_STOP_WORDS = frozenset(
+    """a about above after again all also am an and any are as at be been before being below between both but by
+    can could did do does doing down during each else ever few for from further get got had has have having he her
+    here hers herself him himself his how i if in into is it its itself just let me might more most much must my
+    myself now of off on once only or other ought our ours ourselves out over own per same shall she should so some
+    such than that the their theirs them themselves then there these they this those through to too under until up
+    upon us very was we were what whatever when whenever where whether which while who whom whose why will with
+    would yet you your yours yourself yourselves
+    d ll m re s t ve""".split()
+)
 NEGATION_JA = "(?:しない|しません|ないで|ない(?:こと|ように)?|禁止|ダメ|だめ|いけない|べからず|するな|な$|不要|别|別|不能)"
 EMPHASIS_JA = "(?:必ず|常に|絶対に|絶対|いつも|毎回|決して|今後は|今後|これからは|一律|都要|总是|總是|一定要|永远|永遠)"
 ENDINGS_JA = (

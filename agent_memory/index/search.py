@@ -54,16 +54,7 @@ _SCRIPT = re.compile(
     "|(?P<hangul>[\uac00-\ud7af]+)"
 )
 
-STOP_WORDS = frozenset(
-    """a about above after again all also am an and any are as at be been before being below between both but by
-    can could did do does doing down during each else ever few for from further get got had has have having he her
-    here hers herself him himself his how i if in into is it its itself just let me might more most much must my
-    myself now of off on once only or other ought our ours ourselves out over own per same shall she should so some
-    such than that the their theirs them themselves then there these they this those through to too under until up
-    upon us very was we were what whatever when whenever where whether which while who whom whose why will with
-    would yet you your yours yourself yourselves
-    d ll m re s t ve""".split()
-)
+STOP_WORDS = terms.QUERY_STOP_WORDS  # text.py keeps every word list
 # Japanese particles, copulas and endings that carry no search meaning on their own
 JA_STOP = frozenset(
     """は が を に で と の も へ や か から まで より です ます した する して だ な ね よ
