@@ -1,4 +1,4 @@
-"""Where the shared real data lives: ``../shared/data`` beside the checkout, or two levels up from a worktree."""
+"""Where the shared real data lives: ``../shared/data`` beside the checkout, or one folder further up."""
 
 from __future__ import annotations
 
