@@ -17,7 +17,7 @@ from .. import shapes
 from ..claims import cache as claimcache
 from ..claims.cache import L1View
 from ..config import load_config
-from ..store import Paths, StoreLock, atomic_write, read_json, read_jsonl, write_json, write_jsonl
+from ..store import Paths, StoreLock, atomic_write, log_error, read_json, read_jsonl, write_json, write_jsonl
 from .gates import Claim, Plan, Proposal, _similarity, plan, short_hash
 
 
@@ -138,8 +138,8 @@ def _index_contested(paths: Paths, contested: dict[str, list[str]]) -> None:
         with open_index(paths, sync=False) as index:
             if index.path is not None and index.contested_signature() != (sig or ""):
                 index.set_contested(contested, sig)
-    except Exception:  # noqa: BLE001 - the hook falls back to the file
-        pass
+    except Exception as exc:  # noqa: BLE001 - the hook falls back to the file; logged, not raised
+        log_error(paths, "promote: contested keys into the index", exc)
 
 
 class _StagedFiles:
@@ -203,8 +203,8 @@ class _StagedFiles:
         record = {"context": self.context, "l1_bytes": self.view.end, "l1_sha1": self.view.digest, "files": self.files}
         try:
             write_json(self.paths.stage_cache, record)
-        except OSError:
-            pass
+        except OSError as exc:
+            log_error(self.paths, "promote: stage cache", exc)
 
 
 def _stat(path: Path) -> list[int]:
