@@ -14,8 +14,8 @@ from agent_memory.model import Ambiguous, NotFound
 from agent_memory.promote import plan, stage
 from agent_memory.review.forget import forget
 
-PYTEST = "run pytest before pushing"
-PNPM = "use pnpm, not npm"
+PYTEST = "Run pytest before pushing"
+PNPM = "Use pnpm, not npm"
 FORGOTTEN_AT = "2026-03-20T12:00:00Z"  # NOW: when the tests forget
 
 
@@ -114,14 +114,14 @@ def test_a_dry_run_writes_nothing(tmp_path: Path) -> None:
     ],
 )
 def test_unknown_or_ambiguous_text_is_refused(tmp_path: Path, ref: str, error: type[Exception]) -> None:
-    store = adopted_store(tmp_path, PYTEST, "run mypy before pushing")
+    store = adopted_store(tmp_path, PYTEST, "Run mypy before pushing")
     with pytest.raises(error):
         forget(store.paths, ref)
 
 
 def test_only_adopted_claims_can_be_forgotten(tmp_path: Path) -> None:
     store = adopted_store(tmp_path, PYTEST)
-    store.add([atom("deploy on fridays never", "s9", "2026-03-05")])  # in L1 only
+    store.add([atom("Never deploy on fridays", "s9", "2026-03-05")])  # in L1 only
     with pytest.raises(NotFound):
         forget(store.paths, "fridays")
 
@@ -149,7 +149,7 @@ def test_forget_command_round_trip(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("ref", ["deploy on fridays", "before"])
 def test_forget_command_exits_3_with_one_line(tmp_path: Path, ref: str) -> None:
-    store = adopted_store(tmp_path, PYTEST, "run mypy before pushing")
+    store = adopted_store(tmp_path, PYTEST, "Run mypy before pushing")
     done = store.run("forget", ref)
     assert done.returncode == 3 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1

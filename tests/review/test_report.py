@@ -38,7 +38,7 @@ def adopted_store(tmp_path: Path, *texts: str, days: tuple[str, ...] = PROMOTABL
     ("text", "expected"),
     [
         ("Always run scripts/check.sh before pushing", [("file", "scripts/check.sh")]),
-        ("run `make lint` before committing", [("make", "lint")]),
+        ("Run `make lint` before committing", [("make", "lint")]),
         ("run make test first", [("make", "test")]),
         ("use pnpm run build:prod, not npm", [("npm", "build:prod")]),
         ("see README.md and src/app/main.ts", [("file", "README.md"), ("file", "src/app/main.ts")]),
@@ -57,11 +57,11 @@ def test_what_a_claim_names(text: str, expected: list[tuple[str, str]]) -> None:
 @pytest.mark.parametrize(
     ("a", "b", "alike"),
     [
-        ("run pytest before pushing", "Run pytest before pushing.", True),
+        ("Run pytest before pushing", "Run pytest before pushing.", True),
         ("always run pytest before pushing", "run pytest before you push", True),
-        ("run pytest before pushing", "never run pytest before pushing", False),  # a clash, not a repeat
-        ("run pytest before pushing", "run mypy before pushing", False),
-        ("use pnpm, not npm", "deploy from the main branch only", False),
+        ("Run pytest before pushing", "never run pytest before pushing", False),  # a clash, not a repeat
+        ("Run pytest before pushing", "Run mypy before pushing", False),
+        ("Use pnpm, not npm", "deploy from the main branch only", False),
     ],
 )
 def test_near_duplicates(a: str, b: str, alike: bool) -> None:
@@ -76,41 +76,41 @@ def test_an_adopted_claim_naming_a_deleted_script_is_named(tmp_path: Path) -> No
     (store.project / "scripts").mkdir()
     (store.project / "scripts" / "check.sh").write_text("#!/bin/sh\n", encoding="utf-8")
     (store.project / "Makefile").write_text("lint:\n\truff .\ntest build: deps\n\tpytest\n", encoding="utf-8")
-    store.add(seen("always run scripts/check.sh before pushing", *PROMOTABLE))
-    store.add(seen("run `make lint` before committing", *PROMOTABLE, prefix="m"))
-    store.add(seen("run `make docs` after editing the API", *PROMOTABLE, prefix="d"))
+    store.add(seen("Always run scripts/check.sh before pushing", *PROMOTABLE))
+    store.add(seen("Run `make lint` before committing", *PROMOTABLE, prefix="m"))
+    store.add(seen("Run `make docs` after editing the API", *PROMOTABLE, prefix="d"))
     stage(store.paths)
     adopt(store.paths, [], every=True)
     assert [r["missing"] for r in report(store.paths)["missing"]] == [[{"name": "make docs", "why": "no such target in the Makefile"}]]
     (store.project / "scripts" / "check.sh").unlink()
     found = {r["text"]: r["missing"] for r in report(store.paths)["missing"]}
-    assert found["always run scripts/check.sh before pushing"] == [{"name": "scripts/check.sh", "why": "no such file in the repository"}]
-    assert "run `make lint` before committing" not in found
+    assert found["Always run scripts/check.sh before pushing"] == [{"name": "scripts/check.sh", "why": "no such file in the repository"}]
+    assert "Run `make lint` before committing" not in found
 
 
 def test_stale_and_fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = adopted_store(tmp_path, "run pytest before pushing")
+    store = adopted_store(tmp_path, "Run pytest before pushing")
     assert report(store.paths)["stale"] == []  # last said 2026-03-02, now 2026-03-20
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-06-15T00:00:00Z")
     [row] = report(store.paths)["stale"]
     assert (row["last_said"][:10], row["days"]) == ("2026-03-02", 104)
-    store.add([atom("run pytest before pushing", "s-late", "2026-06-01")])  # said again
+    store.add([atom("Run pytest before pushing", "s-late", "2026-06-01")])  # said again
     assert report(store.paths)["stale"] == []
 
 
 def test_a_correction_that_keeps_coming_back_after_adoption_is_not_followed(tmp_path: Path) -> None:
-    store = adopted_store(tmp_path, "use pnpm, not npm")
-    again = [atom("use pnpm, not npm", f"c{i}", day, kind="correction") for i, day in enumerate(["2026-03-22", "2026-03-25"])]
+    store = adopted_store(tmp_path, "Use pnpm, not npm")
+    again = [atom("Use pnpm, not npm", f"c{i}", day, kind="correction") for i, day in enumerate(["2026-03-22", "2026-03-25"])]
     store.add(again[:1])
     assert report(store.paths)["not_followed"] == []  # once is not a pattern
     store.add(again[1:])
     [row] = report(store.paths)["not_followed"]
-    assert (row["text"], row["corrections"], row["sessions"]) == ("use pnpm, not npm", 2, 2)
+    assert (row["text"], row["corrections"], row["sessions"]) == ("Use pnpm, not npm", 2, 2)
 
 
 def test_corrections_before_adoption_do_not_count(tmp_path: Path) -> None:
     store = make_store(tmp_path)
-    store.add([atom("use pnpm, not npm", f"c{i}", day, kind="correction") for i, day in enumerate(["2026-03-01", "2026-03-01", "2026-03-02"])])
+    store.add([atom("Use pnpm, not npm", f"c{i}", day, kind="correction") for i, day in enumerate(["2026-03-01", "2026-03-01", "2026-03-02"])])
     stage(store.paths)
     adopt(store.paths, [], every=True)
     assert report(store.paths)["not_followed"] == []
@@ -120,13 +120,13 @@ def test_over_budget_and_duplicates_in_the_instruction_files(tmp_path: Path) -> 
     store = make_store(tmp_path)
     claude = store.project / "CLAUDE.md"
     claude.write_text("# Rules\n\n- Always run pytest before you push\n", encoding="utf-8")
-    store.add(seen("run pytest before pushing", *PROMOTABLE))
+    store.add(seen("Run pytest before pushing", *PROMOTABLE))
     stage(store.paths)
     adopt(store.paths, [], every=True)
     found = report(store.paths)
     assert found["over_budget"] == []
     [dup] = found["duplicates"]
-    assert (dup["file"], dup["line"], dup["where"]) == ("CLAUDE.md", "run pytest before pushing", "file")
+    assert (dup["file"], dup["line"], dup["where"]) == ("CLAUDE.md", "Run pytest before pushing", "file")
     with open(claude, "a", encoding="utf-8") as handle:
         handle.write("".join(f"line {n}\n" for n in range(200)))
     (store.project / "AGENTS.md").write_text("x" * (33 * 1024), encoding="utf-8")
@@ -140,7 +140,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 
 
 def test_report_command_writes_nothing_and_matches_its_schema(tmp_path: Path) -> None:
-    store = adopted_store(tmp_path, "always run scripts/check.sh before pushing")
+    store = adopted_store(tmp_path, "Always run scripts/check.sh before pushing")
     before = _tree(tmp_path)
     done = store.run("report", "--json")
     assert done.returncode == 0, done.stderr
