@@ -455,6 +455,9 @@ def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], mo
                 held[match.id].append((name, record))
     proposals, blocked = [], []
     in_l3 = {c.id for c in claims if c.tier == "L3"}
+    # claims a person took back from L3 (in any project): the user store keeps those decisions
+    retracted = [(str(d.get("claim_id", "")), set(d.get("keys", [])), str(d.get("at", "")))
+                 for d in load_decisions(paths.user_decisions) if d.get("action") == "forget"]
     for claim in local:
         if claim.id in in_l3:
             continue
@@ -468,6 +471,9 @@ def _cross_project(paths: Paths, claims: list[Claim], config: dict[str, Any], mo
             reasons.append("contested in another project")
         if claim.rejected_l3 is not None and set(projects) <= claim.rejected_l3:
             reasons.append("rejected, no new evidence since")
+        when = max((at for cid, keys, at in retracted if cid == claim.id or keys & set(claim.keys)), default="")
+        if when and not _said_since(claim, when):
+            reasons.append(f"retracted from L3 on {when[:10]}, not said again since")
         if len(projects) < gate["projects"]:
             reasons.append(f"held in {len(projects)} of {gate['projects']} projects")
         if age < gate["age_days"]:

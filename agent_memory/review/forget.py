@@ -7,6 +7,7 @@ again after that moment. It goes through adopt's backup transaction, so ``rollba
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,7 +77,18 @@ def forget(paths: Paths, ref: str, dry_run: bool = False) -> Forgotten:
             found = [project_target(paths, n) if scope == "project" else user_target(n) for n in entry_targets(entry)]
             for same_file in by_file(t for t in found if t is not None):
                 changes.append(_instruction_change(same_file, list(records.values())))
+        if "L3" in done.tiers:
+            # the user store remembers it too, so no other project proposes it for L3 again
+            changes.append(_user_decision(paths, decision))
         done.files = [str(c.path) for c in changes if c.changes_anything]
         if not dry_run:
             done.backup = commit(paths, "forget", f"forgot {claim.id}", changes)
     return done
+
+
+def _user_decision(paths: Paths, decision: dict[str, Any]) -> Change:
+    """The forget decision appended to the user store's decision log (rollback takes the line out again)."""
+    before = _read(paths.user_decisions)
+    line = json.dumps(decision, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+    kept = before if not before or before.endswith(b"\n") else before[: before.rfind(b"\n") + 1]
+    return Change(paths.user_decisions, "decisions", "user", before, (kept or b"") + line.encode("utf-8"), appended=[line])

@@ -153,3 +153,35 @@ def test_forget_command_exits_3_with_one_line(tmp_path: Path, ref: str) -> None:
     done = store.run("forget", ref)
     assert done.returncode == 3 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_claim_taken_back_from_l3_is_not_proposed_for_l3_by_another_project(tmp_path: Path) -> None:
+    from agent_memory.claims import claim_key
+    from agent_memory.promote import short_hash
+    from agent_memory.store import write_json, write_jsonl
+
+    text = "Prefer small focused commits"
+    stores = [make_store(tmp_path, name) for name in ("shop", "api", "web")]
+    for store in stores:
+        store.paths.store.mkdir(parents=True, exist_ok=True)
+        write_jsonl(store.paths.l2, [{
+            "id": short_hash("claim", claim_key(text).text), "text": text, "kind": "preference", "keys": [claim_key(text).text],
+            "stated": False, "verified": False, "sessions": [f"{store.project.name}-1"], "days": ["2026-01-02"],
+            "projects": [store.project.name], "first_seen": "2026-01-02T09:00:00Z", "adopted_at": "2026-01-10T00:00:00Z",
+            "proposal": "0" * 12, "path": "default", "target": "CLAUDE.md", "contested": False, "contested_by": [],
+            "retired": False, "retired_for": "", "sources": []}])
+    shop, api, _web = stores
+    write_json(shop.paths.registry, {"projects": {s.project.name: {"store": str(s.paths.store), "root": str(s.project)} for s in stores}})
+
+    def l3_proposals(store: Store) -> list[str]:
+        return [p.text for p in plan(store.paths).proposals if p.target_tier == "L3"]
+
+    [proposal] = [p for p in stage(shop.paths)[0].proposals if p.target_tier == "L3"]
+    adopt(shop.paths, [proposal.id])
+    done = forget(shop.paths, "small focused commits")
+    assert done.tiers == ["L2", "L3"] and str(shop.paths.user_decisions) in done.files
+    assert l3_proposals(api) == []  # api and web still hold it in L2, which alone would propose it again
+    api.add([atom(text, "api-again", "2026-03-25")])  # said again, after the retraction
+    assert l3_proposals(api) == [text]
+    rollback(shop.paths)
+    assert not shop.paths.user_decisions.exists() or "forget" not in shop.paths.user_decisions.read_text(encoding="utf-8")
