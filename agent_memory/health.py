@@ -117,7 +117,7 @@ def _lines(path: Path) -> int:
 
 
 def _adopted(path: Path, problems: list[str]) -> int:
-    from .tiers import load_claims
+    from .promote.tiers import load_claims
 
     try:
         return sum(1 for r in load_claims(path) if not r.get("retired"))

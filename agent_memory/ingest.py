@@ -24,7 +24,7 @@ from .errors import AgentMemoryError, UsageError
 from .model import Redaction, Turn
 from .shapes import STRS
 from .store import Paths, StoreLock, append_jsonl, day_of, ensure_store, find_project_root, log_error, read_json, write_json
-from .tiers import open_index, register_project
+from .promote.tiers import open_index, register_project
 from .transcripts import iter_transcript_files, read_transcript
 
 QUOTE_LIMIT = 2000  # characters of the person's turn kept as the quote
@@ -557,7 +557,7 @@ def _refresh_claim_cache(paths: Paths) -> None:
     """
     if not paths.claim_cache.exists():
         return
-    from . import claimcache  # claim identity is loaded only for stores that keep the cache
+    from .claims import cache as claimcache  # claim identity is loaded only for stores that keep the cache
     from .config import load_config
 
     try:

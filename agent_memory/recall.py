@@ -12,7 +12,7 @@ from .config import load_config
 from .index import Decay, Hit, Index, Source, route_depth
 from .index.prompt import strip_injected
 from .store import Paths, now
-from .tiers import index_sources, open_index
+from .promote.tiers import index_sources, open_index
 
 DEFAULT_HALF_LIFE_DAYS = 30.0
 # Weight of the vector route when semantic recall is asked for and the config names none. The route

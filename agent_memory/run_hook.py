@@ -14,7 +14,7 @@ import sys
 def _package_parent() -> str:
     here = os.path.dirname(os.path.abspath(__file__))
     # run as a script without -I, Python puts this file's own folder first: its modules
-    # (inspect.py, …) must never shadow the standard library
+    # (a module named like one of the standard library's) must never shadow it
     if sys.path and sys.path[0] and os.path.abspath(sys.path[0]) == here:
         del sys.path[0]
     return os.path.dirname(here)

@@ -259,7 +259,7 @@ def reindex_embeddings(paths: Paths, model_name: str | None = None) -> int:
 
     Later searches keep to this model (it is recorded with the vectors) unless the environment names another.
     """
-    from .tiers import open_index
+    from .promote.tiers import open_index
 
     with open_index(paths) as index:
         _prepare(index)

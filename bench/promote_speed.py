@@ -37,7 +37,7 @@ def _read_atoms(store: Store) -> int:
 
 def _writer_step(paths: Any) -> float:
     """What ingest or ``promote --write`` does to the claim cache: bring it up to date; seconds taken."""
-    from agent_memory import claimcache
+    from agent_memory.claims import cache as claimcache
     from agent_memory.config import load_config
     from agent_memory.store import StoreLock
 

@@ -39,7 +39,7 @@ from agent_memory import recall  # noqa: E402
 from agent_memory.index import Index, Source  # noqa: E402
 from agent_memory.index.fts import phrase as _fts_phrase  # noqa: E402
 from agent_memory.store import Paths  # noqa: E402
-from agent_memory.tiers import index_sources  # noqa: E402
+from agent_memory.promote.tiers import index_sources  # noqa: E402
 
 # the shared data sits beside the repository's checkout (a linked worktree sits one folder deeper)
 DEFAULT_LOCOMO = next(

@@ -150,7 +150,7 @@ def test_hybrid_recall_keeps_full_text_matches_on_top(tmp_path: Path, encoder: A
 @needs_model
 def test_vectors_follow_the_index_and_reindex_replaces_them(tmp_path: Path, encoder: Any) -> None:
     from agent_memory import semantic
-    from agent_memory.tiers import open_index
+    from agent_memory.promote.tiers import open_index
 
     paths = _store(tmp_path)
     recall.search(paths, "pnpm", decay=False, semantic=True)
@@ -171,7 +171,7 @@ def test_decay_lowers_an_old_neighbour(tmp_path: Path, encoder: Any, monkeypatch
     from agent_memory import semantic
     from agent_memory.index import Decay
     from agent_memory.store import parse_time
-    from agent_memory.tiers import open_index
+    from agent_memory.promote.tiers import open_index
 
     paths = Paths(store=tmp_path / "store", user=tmp_path / "home", project_root=tmp_path)
     paths.l1_dir.mkdir(parents=True)

@@ -17,7 +17,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..tiers import open_index
+    from ..promote.tiers import open_index
 
     where = output.paths(args)
     where.store.mkdir(parents=True, exist_ok=True)

@@ -129,7 +129,7 @@ def _recall_connection(paths: "AnyPaths") -> "tuple[sqlite3.Connection | None, A
         if size > INLINE_REBUILD_BYTES and os.path.isdir(str(paths.store)):
             worker.run_worker(paths, [], "never", 0.0)
             return None, None
-    from ..tiers import open_index
+    from ..promote.tiers import open_index
 
     index = open_index(as_paths(paths))
     return index.con, index

@@ -69,7 +69,7 @@ def _since(record: "dict[str, Any]") -> str:
 
 def session_start_context(paths: "Paths", agent: str, config: "dict[str, Any]", cwd: str = "") -> str:
     """Adopted L2 + L3 claims the agent does not already load, contested ones tagged; whole lines within budget."""
-    from ..tiers import load_claims
+    from ..promote.tiers import load_claims
 
     adopted: list[tuple[str, list[dict[str, Any]]]] = []
     for tier, path in (("L2", paths.l2), ("L3", paths.l3)):

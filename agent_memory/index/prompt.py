@@ -22,6 +22,7 @@ TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
     from typing import Callable
 
+from ..layout import signature as layout_signature
 from ..clock import day_number, epoch, now_epoch, parse_iso  # noqa: F401  (re-exported for older callers)
 from ..transcripts.injected import strip_injected  # noqa: F401  (the one definition; re-exported)
 from . import fts
@@ -36,12 +37,9 @@ RECENCY_FLOOR = 0.8
 
 
 def signature(path: str) -> str | None:
-    """Size, mtime and inode of a file; None when it is missing or cannot be used."""
-    try:
-        stat = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
+    """``layout.signature`` as one string, the form the index stores; None when the file cannot be stat'ed."""
+    found = layout_signature(path)
+    return None if found is None else ":".join(map(str, found))
 
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Iterable, Sequence
 
-from .. import text as terms
+from .. import text as words_of
 from . import fts
 from .prompt import RECENCY_FLOOR, decay_factor
 
@@ -43,18 +43,18 @@ class Hit:
 
 
 
-_CJK = terms.CJK  # the one CJK definition (text.py)
+_CJK = words_of.CJK  # the one CJK definition (text.py)
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD = re.compile(rf"[^\W{_CJK}_]+|\d+", re.UNICODE)
 # one script inside a CJK run: hiragana | katakana (with the long-vowel mark) | ideographs | hangul
 _SCRIPT = re.compile(
     "(?P<hira>[\u3040-\u309f]+)"
     "|(?P<kata>[\u30a0-\u30fa\u30fc-\u30ff\uff66-\uff9f]+)"
-    f"|(?P<han>[{terms.HAN}]+)"
+    f"|(?P<han>[{words_of.HAN}]+)"
     "|(?P<hangul>[\uac00-\ud7af]+)"
 )
 
-STOP_WORDS = terms.QUERY_STOP_WORDS  # text.py keeps every word list
+STOP_WORDS = words_of.QUERY_STOP_WORDS  # text.py keeps every word list
 # Japanese particles, copulas and endings that carry no search meaning on their own
 JA_STOP = frozenset(
     """は が を に で と の も へ や か から まで より です ます した する して だ な ね よ
@@ -114,11 +114,11 @@ def plan_query(query: str) -> QueryPlan:
     if not words:  # a query of stop words only still means something
         words = list(dict.fromkeys(sequence))
     identifiers: list[str] = []
-    for ident in terms.identifiers(query):
-        for whole in (ident.casefold(), *(p for p in terms.identifier_parts(ident) if _joined_piece(p))):
+    for ident in words_of.identifiers(query):
+        for whole in (ident.casefold(), *(p for p in words_of.identifier_parts(ident) if _joined_piece(p))):
             if whole not in identifiers:
                 identifiers.append(whole)
-    words += [w for w in terms.identifier_words(query) if w not in words and w not in STOP_WORDS]
+    words += [w for w in words_of.identifier_words(query) if w not in words and w not in STOP_WORDS]
     long_runs: list[str] = []
     short_runs: list[str] = []
     compounds: list[str] = []
@@ -138,7 +138,7 @@ def plan_query(query: str) -> QueryPlan:
 
 def _joined_piece(part: str) -> bool:
     """Whether a part of an identifier is itself several tokens (a path's file name, ``handlers.py``)."""
-    return any(j in part for j in terms.IDENT_JOINERS)
+    return any(j in part for j in words_of.IDENT_JOINERS)
 
 
 def _split_cjk(run: str) -> tuple[list[str], list[str]]:

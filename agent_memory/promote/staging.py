@@ -130,7 +130,7 @@ def _index_contested(paths: Paths, contested: dict[str, list[str]]) -> None:
     Only an optimisation: the hook checks the file's signature and reads the file when the
     index disagrees, so a failure here is let go.
     """
-    from ..lookup import signature
+    from ..index.prompt import signature
     from .tiers import open_index
 
     sig = signature(str(paths.contested))

@@ -17,7 +17,7 @@ from ..model import UsageError
 from ..promote import Claim, Proposal, plan, staged_proposals
 from ..promote.supersede import superseded_record, superseding_decision
 from ..store import Paths, StoreLock, iso, now
-from ..tiers import load_claims, load_decisions
+from ..promote.tiers import load_claims, load_decisions
 from .backups import Change, claims_change, commit, instruction_change, read_or_none, rollback
 from .block import entry_targets
 from .targets import USER_FILES, Target, by_file, display, project_target, user_target

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Iterator
 
 from ..store import FileChanged, Paths, StoreLock, atomic_write, check_unchanged, iso, now, read_json, write_json
 from ..shapes import CLAIM, CLAIM_REQUIRED, malformed_lines
-from ..tiers import load_claims
+from ..promote.tiers import load_claims
 from .block import check_untouched, decode_file, decode_text, encode_text, lines_for, locate, remove_block, rewrite_file
 from .targets import Target, display
 

@@ -8,7 +8,7 @@ from typing import Any
 from ..model import UsageError
 from ..promote import plan, staged_proposals
 from ..store import Paths, StoreLock, iso, now
-from ..tiers import load_claims
+from ..promote.tiers import load_claims
 from .adopt import emit, paths_of, scrubber_for, short, staged_file
 from .backups import Change, claims_change, commit, instruction_change, json_line, locked, read_or_none, whole_lines
 from .block import entry_targets

@@ -14,7 +14,7 @@ from typing import Any
 from ..model import NotFound
 from ..promote import plan
 from ..store import Paths, iso, now
-from ..tiers import load_claims
+from ..promote.tiers import load_claims
 from .adopt import scrubber_for
 from .backups import Change, claims_change, commit, instruction_change, locked, read_or_none
 from .block import entry_targets

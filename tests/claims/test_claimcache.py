@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_memory import claimcache
+from agent_memory.claims import cache as claimcache
 from agent_memory.claims import Key, claim_key, relate, replaced_by_correction
 from agent_memory.ingest import ingest
 from agent_memory.promote import Plan, plan, stage

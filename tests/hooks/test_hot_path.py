@@ -18,7 +18,7 @@ PYTEST = {"id": "c1aaaaaaaaaa", "text": "Always run pytest -x before pushing"}
 MAIN = {"id": "c3cccccccccc", "text": "Never commit to main directly"}
 # what a warm hook must not need: the claim machinery, the full index, the CLI, typing and pathlib
 HEAVY = ("agent_memory.claims", "agent_memory.promote", "agent_memory.index.sync", "agent_memory.index.search",
-         "agent_memory.tiers", "agent_memory.store", "agent_memory.cli",
+         "agent_memory.promote.tiers", "agent_memory.store", "agent_memory.cli",
          "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
 # the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss)
 COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
@@ -174,9 +174,9 @@ def test_the_other_ways_to_call_a_hook_answer_the_same(store: HookEnv, form: str
 
 def test_contested_keys_come_from_the_index_only_while_it_matches_the_file(store: HookEnv) -> None:
     from agent_memory.claims import claim_key
-    from agent_memory.lookup import signature
+    from agent_memory.index.prompt import signature
     from agent_memory.store import Paths
-    from agent_memory.tiers import open_index
+    from agent_memory.promote.tiers import open_index
 
     paths = Paths.resolve(cwd=str(store.root))
     payload = store.payload("user-prompt-submit", prompt="run the integration tests")
@@ -196,10 +196,10 @@ def test_contested_keys_come_from_the_index_only_while_it_matches_the_file(store
 
 
 def test_staging_copies_contested_keys_into_the_index(store: HookEnv) -> None:
-    from agent_memory.lookup import signature
+    from agent_memory.index.prompt import signature
     from agent_memory.promote import stage
     from agent_memory.store import Paths
-    from agent_memory.tiers import open_index
+    from agent_memory.promote.tiers import open_index
 
     t = store.tmp / "transcripts"
     store.ingest(claude_transcript(t / "s3.jsonl", "s3", store.root,

@@ -243,7 +243,7 @@ def _adopted(paths: Paths, text: str, first_seen: str, project: str) -> None:
 
 
 def test_cross_project_gate_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agent_memory.tiers import register_project
+    from agent_memory.promote.tiers import register_project
 
     shop = make_store(tmp_path, [], "shop")
     infra = make_store(tmp_path, [], "infra")

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from agent_memory.adopt import adopt
+from agent_memory.review.adopt import adopt
 from agent_memory.config import load_config
 from agent_memory.hooks import session_start_context
 from agent_memory.promote import plan, stage
@@ -114,7 +114,7 @@ def test_an_older_contradiction_is_contested_not_a_replacement(tmp_path: Path) -
 
 
 def test_rejecting_the_replacement_keeps_the_old_rule_uncontested(tmp_path: Path) -> None:
-    from agent_memory.adopt import reject
+    from agent_memory.review.decisions import reject
 
     store, old_id = _adopted(tmp_path)
     _revoke(store)

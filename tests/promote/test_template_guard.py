@@ -67,7 +67,7 @@ def test_the_person_restating_the_rule_still_counts(tmp_path: Path) -> None:
 
 
 def test_the_claim_cache_keeps_the_guard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agent_memory import claimcache
+    from agent_memory.claims import cache as claimcache
     from agent_memory.promote import stage
 
     monkeypatch.setattr(claimcache, "SLACK_MIN", 0)

@@ -149,7 +149,7 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
     from agent_memory.index import sync as index_module
     from agent_memory import ingest as ingest_module
     from agent_memory.ingest import ingest
-    from agent_memory.tiers import index_sources
+    from agent_memory.promote.tiers import index_sources
 
     paths = env.paths()
     first, second = session_files(env, 2)

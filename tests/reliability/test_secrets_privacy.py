@@ -414,7 +414,7 @@ FOREIGN_CLAIMS = (
 
 def _foreign_run(env: Env, name: str, form: str, parts: list[str]) -> dict[Path, str]:
     """Two sessions, run in another person's home on another machine, say the claims; stage and adopt."""
-    from agent_memory.adopt import adopt
+    from agent_memory.review.adopt import adopt
     from agent_memory.ingest import ingest
     from agent_memory.promote import stage
 

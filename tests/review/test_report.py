@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from helpers_store import NOW, PROMOTABLE, Store, atom, load_schema, make_store, seen
 
-from agent_memory.adopt import adopt
+from agent_memory.review.adopt import adopt
 from agent_memory.promote import stage
 from agent_memory.review import report as report_module
 from agent_memory.review.report import _same, named, report
