@@ -388,24 +388,15 @@ def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
         return None
     names, keys, shown = tables.load_keys(con)
     by_id: dict[int, Summary] = {}
-    for key, ident, offset, kind, ts, day, session, project, block, stated, redacted in tables.atom_rows(con):
-        summary = by_id.get(key)
-        if summary is None:
-            summary = by_id[key] = Summary()
-        summary.count += 1
-        summary.ids.append(ident)
-        summary.offsets.append(offset)
-        if block:
-            summary._block(block, [ts, session, day])
-        else:
-            summary.sessions.add(session)
-            summary.days.add(day)
-        summary.projects.add(project)
-        if ts and (not summary.first or ts < summary.first):
-            summary.first = ts
-        summary.kinds[kind] = summary.kinds.get(kind, 0) + 1
-        summary.stated = summary.stated or bool(stated)
-        summary.redacted = summary.redacted or bool(redacted)
+    for key, count, ids, offsets, sessions, days, projects, first, stated, redacted in tables.key_aggregates(con):
+        by_id[key] = Summary(count=count, ids=ids.split(","), offsets=[int(o) for o in offsets.split(",")],
+                             sessions=set(json.loads(sessions)) - {None}, days=set(json.loads(days)) - {None},
+                             projects=set(json.loads(projects)), first=first or "", stated=bool(stated),
+                             redacted=bool(redacted))
+    for key, kind, count in tables.key_kinds(con):
+        by_id[key].kinds[kind] = count
+    for key, block, ts, session, day in tables.block_rows(con):
+        by_id[key]._block(block, [ts, session, day])
     for key, text, count, stamp in tables.all_wordings(con):
         by_id[key].texts[text] = [count, stamp]
     summaries: dict[str, Summary] = {}
@@ -516,10 +507,18 @@ def catch_up(paths: Paths, similarity: float) -> int:
 
 def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> None:
     """Buckets and candidate pairs for keys new to the tables (their rows are in, their buckets not yet)."""
-    names, keys, _shown = tables.load_keys(con)
-    ids = {text: ident for ident, text in names.items()}
-    old = {text: key for text, key in keys.items() if text not in new}
-    pairs = tables.load_pairs(con, names) if not fresh else {}
+    ids = tables.key_ids(con, new)
+    if fresh:
+        names, old, pairs = {ident: text for text, ident in ids.items()}, {}, {}
+    else:
+        # only the keys a new key can meet: members of its buckets, and the keys of every pair
+        wanted = set(tables.bucket_members(con, {tables.bucket_id(b) for k in new.values() for b in _buckets(k)}))
+        wanted |= tables.paired(con)
+        names, found = tables.load_some_keys(con, wanted)
+        names.update({ident: text for text, ident in ids.items()})
+        old = {text: key for text, key in found.items() if text not in new}
+        pairs = tables.load_pairs(con, names)
+        ids.update({text: ident for ident, text in names.items()})
     base: Mapping[Bucket, list[str]] = {} if fresh else tables.StoredBuckets(con, names)
     grown = Relations(old, dict(pairs), base).extend(new.values(), similarity)
     dropped = [pair for pair in pairs if pair not in grown.pairs]

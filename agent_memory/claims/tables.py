@@ -206,9 +206,9 @@ class StoredBuckets(Mapping[tuple[str, ...], list[str]]):
     def __getitem__(self, bucket: tuple[str, ...]) -> list[str]:
         members = self.found.get(bucket)
         if members is None:
-            members = [self.names[k] for (k,) in
-                       self.con.execute("SELECT key FROM buckets WHERE bucket = ?", (bucket_id(bucket),))
-                       if k in self.names]
+            # a member this reader did not load keeps its place (the bucket's size), under a name no key has
+            members = [self.names.get(k, f"\x00{k}") for (k,) in
+                       self.con.execute("SELECT key FROM buckets WHERE bucket = ?", (bucket_id(bucket),))]
             if not members:
                 raise KeyError(bucket)
             self.found[bucket] = members
@@ -232,6 +232,34 @@ def load_keys(con: sqlite3.Connection) -> tuple[dict[int, str], dict[str, Key], 
         keys[text] = Key(bool(negated), tuple(tokens.split(_SEP)) if tokens else ())
         shown[text] = (claim, wording)
     return names, keys, shown
+
+
+def bucket_members(con: sqlite3.Connection, buckets: Iterable[int]) -> set[int]:
+    found: set[int] = set()
+    wanted = list(buckets)
+    for start in range(0, len(wanted), 500):
+        part = wanted[start:start + 500]
+        found.update(k for (k,) in con.execute(
+            f"SELECT key FROM buckets WHERE bucket IN ({','.join('?' * len(part))})", part))
+    return found
+
+
+def paired(con: sqlite3.Connection) -> set[int]:
+    return {k for (k,) in con.execute("SELECT a FROM pairs UNION SELECT b FROM pairs")}
+
+
+def load_some_keys(con: sqlite3.Connection, wanted: Iterable[int]) -> tuple[dict[int, str], dict[str, Key]]:
+    """(key id → text, text → key) for these key ids."""
+    names: dict[int, str] = {}
+    keys: dict[str, Key] = {}
+    part_of = list(wanted)
+    for start in range(0, len(part_of), 500):
+        part = part_of[start:start + 500]
+        for ident, text, negated, tokens in con.execute(
+                f"SELECT id, text, negated, tokens FROM keys WHERE id IN ({','.join('?' * len(part))})", part):
+            names[ident] = text
+            keys[text] = Key(bool(negated), tuple(tokens.split(_SEP)) if tokens else ())
+    return names, keys
 
 
 def load_pairs(con: sqlite3.Connection, names: Mapping[int, str]) -> dict[tuple[str, str], tuple[str, str, bool, bool]]:
@@ -260,6 +288,26 @@ def atom_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
     """Every atom row in L1 order: key id, atom id, offset, kind, ts, day, session, project, block, stated, redacted."""
     return con.execute("SELECT key, id, offset, kind, ts, day, session, project, block, stated, redacted "
                        "FROM atoms ORDER BY rowid")
+
+
+def key_aggregates(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
+    """Per key, in one scan of the key index (so each key's atoms in L1 order): count, ids and offsets joined by
+    commas, JSON arrays of its sessions and days outside pasted blocks (null for a block's atom) and of its
+    projects, the earliest timestamp, whether any atom was stated, redacted."""
+    return con.execute(
+        "SELECT key, COUNT(*), group_concat(id, ','), group_concat(offset, ','),"
+        " json_group_array(DISTINCT CASE WHEN block = '' THEN session END),"
+        " json_group_array(DISTINCT CASE WHEN block = '' THEN day END), json_group_array(DISTINCT project),"
+        " MIN(NULLIF(ts, '')), MAX(stated), MAX(redacted) FROM atoms INDEXED BY atoms_by_key GROUP BY key")
+
+
+def key_kinds(con: sqlite3.Connection) -> Iterator[tuple[int, str, int]]:
+    return con.execute("SELECT key, kind, COUNT(*) FROM atoms GROUP BY key, kind")
+
+
+def block_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
+    """Atoms of pasted blocks: key, block, timestamp, session, day."""
+    return con.execute("SELECT key, block, ts, session, day FROM atoms WHERE block != '' ORDER BY rowid")
 
 
 def all_wordings(con: sqlite3.Connection) -> Iterator[tuple[int, str, int, str]]:
