@@ -388,15 +388,24 @@ def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
         return None
     names, keys, shown = tables.load_keys(con)
     by_id: dict[int, Summary] = {}
-    for key, count, ids, offsets, sessions, days, projects, first, stated, redacted in tables.key_aggregates(con):
-        by_id[key] = Summary(count=count, ids=ids.split(","), offsets=[int(o) for o in offsets.split(",")],
-                             sessions=set(json.loads(sessions)) - {None}, days=set(json.loads(days)) - {None},
-                             projects=set(json.loads(projects)), first=first or "", stated=bool(stated),
-                             redacted=bool(redacted))
-    for key, kind, count in tables.key_kinds(con):
-        by_id[key].kinds[kind] = count
-    for key, block, ts, session, day in tables.block_rows(con):
-        by_id[key]._block(block, [ts, session, day])
+    for key, ident, offset, kind, ts, day, session, project, block, stated, redacted in tables.atom_rows(con):
+        summary = by_id.get(key)
+        if summary is None:
+            summary = by_id[key] = Summary()
+        summary.count += 1
+        summary.ids.append(ident)
+        summary.offsets.append(offset)
+        if block:
+            summary._block(block, [ts, session, day])
+        else:
+            summary.sessions.add(session)
+            summary.days.add(day)
+        summary.projects.add(project)
+        if ts and (not summary.first or ts < summary.first):
+            summary.first = ts
+        summary.kinds[kind] = summary.kinds.get(kind, 0) + 1
+        summary.stated = summary.stated or bool(stated)
+        summary.redacted = summary.redacted or bool(redacted)
     for key, text, count, stamp in tables.all_wordings(con):
         by_id[key].texts[text] = [count, stamp]
     summaries: dict[str, Summary] = {}

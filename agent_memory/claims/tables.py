@@ -290,26 +290,6 @@ def atom_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
                        "FROM atoms ORDER BY rowid")
 
 
-def key_aggregates(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
-    """Per key, in one scan of the key index (so each key's atoms in L1 order): count, ids and offsets joined by
-    commas, JSON arrays of its sessions and days outside pasted blocks (null for a block's atom) and of its
-    projects, the earliest timestamp, whether any atom was stated, redacted."""
-    return con.execute(
-        "SELECT key, COUNT(*), group_concat(id, ','), group_concat(offset, ','),"
-        " json_group_array(DISTINCT CASE WHEN block = '' THEN session END),"
-        " json_group_array(DISTINCT CASE WHEN block = '' THEN day END), json_group_array(DISTINCT project),"
-        " MIN(NULLIF(ts, '')), MAX(stated), MAX(redacted) FROM atoms INDEXED BY atoms_by_key GROUP BY key")
-
-
-def key_kinds(con: sqlite3.Connection) -> Iterator[tuple[int, str, int]]:
-    return con.execute("SELECT key, kind, COUNT(*) FROM atoms GROUP BY key, kind")
-
-
-def block_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
-    """Atoms of pasted blocks: key, block, timestamp, session, day."""
-    return con.execute("SELECT key, block, ts, session, day FROM atoms WHERE block != '' ORDER BY rowid")
-
-
 def all_wordings(con: sqlite3.Connection) -> Iterator[tuple[int, str, int, str]]:
     return con.execute("SELECT key, text, count, stamp FROM texts")
 
