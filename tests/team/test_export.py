@@ -91,7 +91,7 @@ def test_parquet_without_the_extra_is_one_line(tmp_path: Path) -> None:
     store = make_store(tmp_path, atoms=team_atoms("ann"))
     blocker = tmp_path / "no-duckdb"
     blocker.mkdir()
-    (blocker / "duckdb.py").write_text("raise ImportError('not installed')\n")
+    (blocker / "duckdb.py").write_text("raise ModuleNotFoundError('not installed')\n")
     env = {"PYTHONPATH": f"{blocker}{os.pathsep}{ROOT}"}
     assert store.run("export", "--dry-run", extra_env=env).returncode == 0
     done = store.run("export", "--format", "parquet", "--out", str(tmp_path / "a.parquet"), extra_env=env)

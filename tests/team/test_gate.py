@@ -135,7 +135,7 @@ def test_an_engine_whose_extra_is_missing_is_one_line(tmp_path: Path, team: Any)
     blocker = tmp_path / "no-extras"
     blocker.mkdir()
     for name in ("duckdb", "pyspark"):
-        (blocker / f"{name}.py").write_text("raise ImportError('not installed')\n")
+        (blocker / f"{name}.py").write_text("raise ModuleNotFoundError('not installed')\n")
     env = {"PYTHONPATH": f"{blocker}{os.pathsep}{ROOT}"}
     for engine, extra in (("duckdb", "team"), ("spark", "spark")):
         done = stores[0].run("team", "promote", str(folder), "--engine", engine, extra_env=env)
