@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
+from typing import Any
 
 from . import output
 from .output import EXIT_OK, emit_json
@@ -65,13 +66,13 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _table(console: object, found: object) -> None:
+def _table(console: Any, found: Any) -> None:
     from rich.table import Table
 
     table = Table(show_lines=False)
     for name in ("day", "kind", "wording", "stated", "contested", "session"):
         table.add_column(name)
-    for row in found.rows:  # type: ignore[attr-defined]
+    for row in found.rows:
         table.add_row(row["day"], row["kind"], row["text"], "yes" if row["stated"] else "",
                       "yes" if row["contested"] else "", row["session"][:8])
-    console.print(table)  # type: ignore[attr-defined]
+    console.print(table)

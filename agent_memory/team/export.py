@@ -15,7 +15,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..claims.key import atom_key
 from ..clock import iso, now
@@ -93,7 +93,7 @@ def _contested_keys(paths: Paths) -> set[str]:
     return found
 
 
-def _why_held(wording: str, key: str, clean: Any, names: list[str]) -> str:
+def _why_held(wording: str, key: str, clean: Callable[[str], str], names: list[str]) -> str:
     """Why a scrubbed wording (or its key) may not leave the machine, ``""`` when it may."""
     from ..redact import contains_secret, home_names, scrub_paths
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ..errors import AgentMemoryError
-from ..promote.sql import ROW_COLUMNS, evidence_sql
+from ..promote.sql import evidence_sql
 from .export import EXPORT_COLUMNS, MissingExtra, need_duckdb
 
 ENGINES = ("sqlite", "duckdb", "spark")
@@ -234,12 +234,3 @@ def _spark(files: list[Path], repository: str, thresholds: dict[str, int], sessi
         if raw is not None:
             raw.unpersist()
     return found
-
-
-def needs(engine: str) -> str:
-    """Which extra an engine needs (``""`` for SQLite)."""
-    return {"duckdb": "team", "spark": "spark"}.get(engine, "")
-
-
-__all__ = ["BadExport", "ENGINES", "Evidence", "MissingExtra", "ROW_COLUMNS", "export_files", "run_gate",
-           "spark_session"]

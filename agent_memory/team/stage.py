@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 from ..claims.key import Key
@@ -120,7 +119,8 @@ def plan_team(paths: Paths, evidence: Evidence, thresholds: dict[str, int]) -> T
                                       key=claim["claim"], text=text, kind=kind, **_counts(claim)))
     for claim in evidence.claims:
         if not claim["path"] and claim["people"] >= 2:
-            blocked.append({"claim_id": short_hash("claim", claim["claim"]), "text": _text(evidence, claim),
+            # wordings are only read for the claims that pass: the key stands in for the rest
+            blocked.append({"claim_id": short_hash("claim", claim["claim"]), "text": claim["claim"],
                             "reasons": _reasons(claim, thresholds), **_counts(claim)})
     proposals.sort(key=lambda p: p.id)
     blocked.sort(key=lambda b: b["claim_id"])
@@ -135,10 +135,6 @@ def _merged(wordings: list[tuple[str, str, int, str]]) -> list[tuple[str, str, i
         seen[2] += n
         seen[3] = min(seen[3], first)
     return [tuple(v) for v in by_text.values()]  # type: ignore[misc]
-
-
-def _text(evidence: Evidence, claim: dict[str, Any]) -> str:
-    return claim["claim"]  # wordings are only read for claims that pass: the key stands in
 
 
 def _counts(claim: dict[str, Any]) -> dict[str, Any]:
