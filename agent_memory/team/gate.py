@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -112,6 +113,9 @@ def _finish(fetch: Callable[[str], list[tuple[Any, ...]]], repository: str) -> E
 
 
 def _jsonl_rows(path: Path) -> Iterable[tuple[Any, ...]]:
+    pick = itemgetter(*EXPORT_COLUMNS)
+    texts = [i for i, name in enumerate(EXPORT_COLUMNS) if name not in _INTS]
+    flags = [i for i, name in enumerate(EXPORT_COLUMNS) if name in _INTS]
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
@@ -120,12 +124,12 @@ def _jsonl_rows(path: Path) -> Iterable[tuple[Any, ...]]:
                 row = json.loads(line)
             except ValueError:
                 raise BadExport(f"{path} line {number} is not JSON, so nothing was read from the exports") from None
-            if not isinstance(row, dict) or any(name not in row for name in EXPORT_COLUMNS):
-                raise BadExport(f"{path} line {number} is not an export row (see schemas/export_row.schema.json)")
-            values = tuple(row[name] for name in EXPORT_COLUMNS)
-            for name, value in zip(EXPORT_COLUMNS, values):
-                if (name in _INTS and value not in (0, 1)) or (name not in _INTS and not isinstance(value, str)):
-                    raise BadExport(f"{path} line {number}: {name} is not what an export row holds")
+            try:
+                values = pick(row)
+            except (KeyError, TypeError):
+                raise BadExport(f"{path} line {number} is not an export row (see schemas/export_row.schema.json)") from None
+            if not all(type(values[i]) is str for i in texts) or not all(values[i] in (0, 1) for i in flags):
+                raise BadExport(f"{path} line {number} holds a value an export row cannot (see schemas/export_row.schema.json)")
             yield values
 
 
@@ -192,6 +196,9 @@ def spark_session(master: str = "local[2]") -> Any:
         from pyspark.sql import SparkSession
     except ImportError:
         raise MissingExtra("the spark engine needs PySpark and a Java runtime: pip install 'agent-memory[spark]'") from None
+    import os
+
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # local mode: no network interface to guess at
     builder = (SparkSession.builder.master(master).appName("agent-memory team gate")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "4")
                .config("spark.sql.session.timeZone", "UTC").config("spark.driver.bindAddress", "127.0.0.1")
