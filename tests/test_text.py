@@ -75,3 +75,39 @@ def test_relevance_floor() -> None:
     assert text.is_relevant(prompt, text.content_terms("Always run integration tests with make itest"), 0.3)
     assert not text.is_relevant(prompt, text.content_terms("Never push to main"), 0.3)
     assert text.relevance([], ["a"]) == (0.0, 0)
+
+
+def _term_in_by_definition(term: str, others: set[str]) -> bool:
+    """The relevance floor's match as documented: equal; for CJK a substring either way; else a near-equal prefix."""
+    if term in others:
+        return True
+    if text.is_cjk(term):
+        return any(len(o) >= 2 and (term in o or o in term) for o in others)
+    for other in others:
+        short, long = sorted((term, other), key=len)
+        if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2:
+            return True
+    return False
+
+
+_stems = st.sampled_from(["config", "configur", "configure", "configured", "deploy", "deploys", "deployer", "test",
+                          "tests", "testing", "run", "runs", "テスト", "テストを", "使って", "pnpm", "npm", "migrat"])
+# terms as content_terms cuts them: CJK or not, never both
+_terms = st.lists(_stems | st.text(alphabet="abcde", min_size=1, max_size=7) | st.text(alphabet="テスを", min_size=1, max_size=4),
+                  min_size=1, max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_terms, _terms)
+def test_relevance_counts_what_the_definition_counts(prompt: list[str], atom: list[str]) -> None:
+    shared = sum(1 for term in prompt if _term_in_by_definition(term, set(atom)))
+    assert text.relevance(prompt, atom) == (shared / min(len(prompt), len(atom)), shared)
+
+
+@pytest.mark.parametrize(
+    "prompt, atom, shared",
+    [(["configur"], ["configure"], 1), (["configure"], ["configur"], 1), (["config"], ["configured"], 0),
+     (["run"], ["runs"], 0), (["deploy"], ["deployer"], 1), (["テスト"], ["テストを"], 1), (["npm"], ["pnpm"], 0)],
+)
+def test_relevance_joins_near_equal_prefixes_only(prompt: list[str], atom: list[str], shared: int) -> None:
+    assert text.relevance(prompt, atom)[1] == shared
