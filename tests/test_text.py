@@ -111,3 +111,45 @@ def test_relevance_counts_what_the_definition_counts(prompt: list[str], atom: li
 )
 def test_relevance_joins_near_equal_prefixes_only(prompt: list[str], atom: list[str], shared: int) -> None:
     assert text.relevance(prompt, atom)[1] == shared
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("see src/cart/v3/handlers.py", ["src/cart/v3/handlers.py"]),  # a path, whole
+        ("call getUserName now", ["getUserName"]),  # camelCase
+        ("get_user_name", ["get_user_name"]),  # snake_case
+        ("x-request-id header", ["x-request-id"]),  # joined by dashes
+        ("use python3 and numpy 1.26.4", ["python3", "1.26.4"]),  # letters with digits; a version
+        ("v3 at 10am", ["v3", "10am"]),
+        ("plain words 42", []),  # plain words and plain numbers are not identifiers
+        ("a..b -- c", []),  # doubled joiners are punctuation
+        ("src/cart and src/cart", ["src/cart"]),  # each once
+    ],
+)
+def test_identifiers(value: str, expected: list[str]) -> None:
+    assert text.identifiers(value) == expected
+
+
+def test_identifier_parts_are_the_file_name_the_pieces_and_their_words() -> None:
+    assert text.identifier_parts("src/Cart/v3/getUser.py") == [
+        "getuser.py", "src", "cart", "v3", "getuser", "py", "v", "3", "get", "user"]
+    assert text.identifier_parts("plain") == []
+
+
+def test_identifier_words_are_what_a_word_tokenizer_cannot_see_apart() -> None:
+    assert text.identifier_words("getUserName and python3") == ["get", "user", "name", "python"]
+    assert text.identifier_words("src/cart/handlers.py") == []  # each piece is already a word
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("Fix getUserName in src/cart/handlers.py",
+         ["fix", "getusername", "user", "name", "src/cart/handlers.py", "handlers.py", "src", "cart", "handler", "py"]),
+        ("checkoutのテストが落ちている", ["checkout", "テスト", "落ちている"]),  # a CJK run cut from the Latin one, particles split
+        ("It doesn't work; don't retry", ["work", "retry"]),  # contractions: negation is grammar, never a term
+    ],
+)
+def test_content_terms_of_identifiers_and_mixed_scripts(value: str, expected: list[str]) -> None:
+    assert text.content_terms(value) == expected
