@@ -73,6 +73,7 @@ ROUTE_WEIGHTS: dict[str, float] = {
     "cjk_fuzzy": 0.5,  # most of a long CJK piece's trigrams
     "compound": 1.0,  # a compound kept whole
     "identifier": 1.0,  # an identifier kept whole (its tokens as one phrase): v3/handlers.py is not v2/handlers.py
+    "identifier_part": 0.5,  # a joined part of one (handlers.py of src/cart/v3/handlers.py): below the whole
 }
 NEAR_DISTANCE = 6  # tokens allowed per gap between the query's content words in the proximity route
 # A past-session chunk's words score adds this share of its best neighbour's (the chunk before or after it in
@@ -100,7 +101,8 @@ class QueryPlan:
     cjk_short: tuple[str, ...]
     sequence: tuple[str, ...] = ()
     compounds: tuple[str, ...] = ()
-    identifiers: tuple[str, ...] = ()
+    identifiers: tuple[str, ...] = ()  # the query's identifiers whole, then their joined parts
+    wholes: int = 0  # how many of ``identifiers`` are whole identifiers (they come first)
 
     @property
     def empty(self) -> bool:
@@ -118,11 +120,13 @@ def plan_query(query: str) -> QueryPlan:
     words = [w for w in dict.fromkeys(sequence) if w not in STOP_WORDS]
     if not words:  # a query of stop words only still means something
         words = list(dict.fromkeys(sequence))
-    identifiers: list[str] = []
-    for ident in words_of.identifiers(query):
-        for whole in (ident.casefold(), *(p for p in words_of.identifier_parts(ident) if _joined_piece(p))):
-            if whole not in identifiers:
-                identifiers.append(whole)
+    found = words_of.identifiers(query)
+    identifiers = list(dict.fromkeys(ident.casefold() for ident in found))
+    wholes = len(identifiers)
+    for ident in found:
+        for part in words_of.identifier_parts(ident):
+            if _joined_piece(part) and part not in identifiers:
+                identifiers.append(part)
     words += [w for w in words_of.identifier_words(query) if w not in words and w not in STOP_WORDS]
     long_runs: list[str] = []
     short_runs: list[str] = []
@@ -137,7 +141,8 @@ def plan_query(query: str) -> QueryPlan:
             if whole not in pieces and whole not in compounds:
                 compounds.append(whole)
     return QueryPlan(
-        tuple(words), tuple(long_runs), tuple(short_runs), tuple(sequence), tuple(compounds), tuple(identifiers)
+        tuple(words), tuple(long_runs), tuple(short_runs), tuple(sequence), tuple(compounds), tuple(identifiers),
+        wholes,
     )
 
 
@@ -265,9 +270,10 @@ class Searcher:
             routes.append((ROUTE_WEIGHTS["words"], self._in_context(scored, kinds)))
             for name, expr in _proximity(plan):
                 routes.append((ROUTE_WEIGHTS[name], self._match("docs_words", expr, kinds, depth, decay)))
-        if plan.identifiers:
-            expr = fts.any_of(plan.identifiers)
-            routes.append((ROUTE_WEIGHTS["identifier"], self._match("docs_words", expr, kinds, depth, decay)))
+        # a record naming the identifier whole ranks above one that only shares a part of it
+        for name, found in (("identifier", plan.identifiers[: plan.wholes]), ("identifier_part", plan.identifiers[plan.wholes :])):
+            if found:
+                routes.append((ROUTE_WEIGHTS[name], self._match("docs_words", fts.any_of(found), kinds, depth, decay)))
         for run in plan.cjk_long:
             routes.append((ROUTE_WEIGHTS["cjk"], self._match("docs_tri", fts.phrase(run), kinds, depth, decay)))
             if len(run) >= 4:
