@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,7 +217,7 @@ class Index(Searcher):
             (
                 (r.row_id, source_name, r.kind, r.ref, r.date or fallback_date, r.text,
                  json.dumps(r.meta, ensure_ascii=False, sort_keys=True), r.claim, r.terms,
-                 str(r.meta.get("session") or "") if r.claim else "", " ".join(identifier_words(r.text)))
+                 str(r.meta.get("session") or "") if r.claim else "", " ".join(_identifier_words(r.text)))
                 for r in rows
             ),
         )
@@ -263,6 +264,27 @@ class Index(Searcher):
         for ref, text, meta in self.con.execute("SELECT ref, text, meta FROM docs WHERE kind=?", (kind,)):
             yield ref, text, json.loads(meta)
 
+
+
+# A run of the characters an identifier is made of (``\\w`` is ``str.isalnum`` and ``_``), as ``text.identifiers`` cuts them.
+_RUN = re.compile(r"[\w./\\-]+")
+
+
+def _plain(run: str) -> bool:
+    """A run that cannot be an identifier: letters in one case (or capitalised), or only digits."""
+    if run.isalpha():
+        return run.islower() or run.isupper() or (run[0].isupper() and run[1:].islower())
+    return run.isdecimal()
+
+
+def _identifier_words(text: str) -> list[str]:
+    """``text.identifier_words(text)``, without walking the plain words one character at a time.
+
+    Identifiers are cut from runs that no separator joins, so dropping the runs that cannot be
+    one (most of a chunk's words) and passing on the rest leaves the words and their order as they were.
+    """
+    runs = [run for run in _RUN.findall(text) if not _plain(run)]
+    return identifier_words(" ".join(runs)) if runs else []
 
 
 def _read_rows(handle: Any, make_row: RowMaker, start: int) -> tuple[list[Row], int]:
