@@ -210,6 +210,8 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             return False
         if user_token not in raw and assistant_token not in raw:
             return True
+        if b'"text"' in raw and b'"tool_result"' not in raw and b'":true' not in raw:
+            return False  # a block may hold text, and no field (no flag, no first block) says it is dropped
         fields, key, at = head(raw)
         if key != b"message" or raw[at] != 123:
             return False

@@ -392,13 +392,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
                 records.skipped += 1
                 continue
         elif kind is None and isinstance(obj.get("id"), str) and lineno == 1:
-            # Header of a rollout written before the envelope existed.
-            state.meta(obj)
-            if state.session:
-                sessions.add(state.session)
-            if state.cwd and not first_cwd:
-                first_cwd = state.cwd
-            continue
+            payload, kind = obj, "session_meta"  # the header of a rollout written before the envelope existed
         elif kind == "message":
             payload, kind = obj, "response_item"
         else:

@@ -18,15 +18,6 @@ from typing import IO, Any
 from agent_memory.errors import AgentMemoryError, UsageError
 from agent_memory.model import AGENTS, ReadResult, Turn
 
-__all__ = [
-    "UnknownFormat",
-    "TranscriptUnreadable",
-    "detect_agent",
-    "read_transcript",
-    "iter_transcript_files",
-    "project_root",
-]
-
 
 class UnknownFormat(AgentMemoryError):
     """The file is not a transcript of a known agent."""
