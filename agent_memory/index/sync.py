@@ -278,24 +278,23 @@ class Index(Searcher):
 
 
 
-# A run of the characters an identifier is made of (``\\w`` is ``str.isalnum`` and ``_``), as ``text.identifiers`` cuts them.
+# A run of the characters an identifier is made of (``\\w`` is ``str.isalnum`` and ``_``), as ``text.identifiers``
+# cuts them.
 _RUN = re.compile(r"[\w./\\-]+")
-
-
-def _plain(run: str) -> bool:
-    """A run that cannot be an identifier: letters in one case (or capitalised), or only digits."""
-    if run.isalpha():
-        return run.islower() or run.isupper() or (run[0].isupper() and run[1:].islower())
-    return run.isdecimal()
 
 
 def _identifier_words(text: str) -> list[str]:
     """``text.identifier_words(text)``, without walking the plain words one character at a time.
 
     Identifiers are cut from runs that no separator joins, so dropping the runs that cannot be
-    one (most of a chunk's words) and passing on the rest leaves the words and their order as they were.
+    one (letters in one case or capitalised, bare numbers: most of a chunk's words) and passing
+    on the rest leaves the words and their order as they were.
     """
-    runs = [run for run in _RUN.findall(text) if not _plain(run)]
+    runs = [
+        run for run in _RUN.findall(text)
+        if not (run.isalpha() and (run.islower() or run.isupper() or (run[0].isupper() and run[1:].islower()))
+                or run.isdecimal())
+    ]
     return identifier_words(" ".join(runs)) if runs else []
 
 
