@@ -230,10 +230,11 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
                 kind == user and raw[begin + 1] == 123 and head(raw, begin + 1)[0].get(b"type") == b'"tool_result"'
             ):
                 return False
-        try:
-            raw.decode()  # a line that is not UTF-8 is skipped whole, its session unseen
-        except UnicodeDecodeError:
-            return False
+        if not raw.isascii():
+            try:
+                raw.decode()  # a line that is not UTF-8 is skipped whole, its session unseen
+            except UnicodeDecodeError:
+                return False
         session = string_of(fields[b"sessionId"])
         if session:
             sessions.add(session)
