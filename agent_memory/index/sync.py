@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ..model import SqliteTooOld
-from ..text import identifier_words
+from ..text import IDENT_JOINERS, identifier_words
 from .prompt import signature
 from .schema import DDL, DOCS_FILL, SCHEMA_VERSION, drop_all
 from .search import Searcher
@@ -292,8 +292,9 @@ def _identifier_words(text: str) -> list[str]:
     """
     runs = [
         run for run in _RUN.findall(text)
-        if not (run.isalpha() and (run.islower() or run.isupper() or (run[0].isupper() and run[1:].islower()))
-                or run.isdecimal())
+        for core in (run.strip(IDENT_JOINERS),)  # what identifiers() judges: the run without joiners at its ends
+        if len(core) > 1 and not (core.isalpha() and (core.islower() or core.isupper() or
+                                                      (core[0].isupper() and core[1:].islower())) or core.isdecimal())
     ]
     return identifier_words(" ".join(runs)) if runs else []
 
