@@ -138,6 +138,7 @@ class Layout:
     stage_cache = _At("store", "L1", "stage-cache.json")
     hook_cache = _At("store", "L1", "hook-cache.json")
     catchup_cache = _At("store", "L1", "catchup-cache.json")
+    export_seen = _At("store", "L1", "export-seen.json")  # what the last export --dry-run showed (a digest)
     index = _At("store", "index.db")
     backups = _At("store", "backups")
     logs = _At("store", "logs")
@@ -155,3 +156,4 @@ class Layout:
     user_backups = _At("user", "backups")
     user_decisions = _At("user", "decisions.jsonl")
     user_logs = _At("user", "logs")
+    team_salt = _At("user", "team-salt")  # the export pseudonyms' key (0600; never leaves the machine)

@@ -89,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     own("search")
     own("reindex")
+    own("export")
+    own("team")
 
     p = add("hook", _lazy("hooks", "cmd_hook"), "run one hook: reads the agent's hook JSON on stdin; fails open", json_flag=False)
     p.add_argument("event", choices=["session-start", "user-prompt-submit", "session-end"])

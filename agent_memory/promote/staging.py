@@ -112,7 +112,7 @@ def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dic
         for name, proposal in sorted(wanted.items()):
             counts["staged" if written.stage(name, proposal, claims[proposal.claim_id]) else "unchanged"] += 1
         for old in paths.staged.glob("*.md"):
-            if old.name not in wanted:
+            if old.name not in wanted and not from_team(old):
                 old.unlink()
                 counts["withdrawn"] += 1
         written.save()
@@ -122,6 +122,14 @@ def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dic
             write_json(paths.contested, contested)
         _index_contested(paths, contested)
     return result, counts
+
+
+def from_team(path: Path) -> bool:
+    """A team proposal (``agent-memory team promote``) is staged from others' exports: a person's pass leaves it."""
+    try:
+        return read_staged(path).get("from") == "team"
+    except (ValueError, OSError, UnicodeDecodeError):
+        return False
 
 
 def _index_contested(paths: Paths, contested: dict[str, list[str]]) -> None:

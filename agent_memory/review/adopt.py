@@ -166,6 +166,11 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
             staged_path = staged_file(paths, pid)
             proposal = fresh.get(pid)
             front = staged.get(pid, {})
+            team_claim = None
+            if proposal is None and front.get("from") == "team" and pid not in done:
+                from ..team.stage import adoptable  # its evidence is in the team's stores, not this one
+
+                team_claim, proposal = adoptable(front, paths.project_name)
             if proposal is None:
                 if pid in done:
                     report.unchanged.append({"id": pid, "claim_id": done[pid]["id"], "text": done[pid]["text"]})
@@ -183,7 +188,7 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
                 if staged_path.exists():
                     changes.append(Change(staged_path, "staged", "project", staged_path.read_bytes(), None))
                 continue
-            claim = by_id[proposal.claim_id]
+            claim = team_claim or by_id[proposal.claim_id]
             if proposal.target_tier == "L2":
                 targets = project_targets
                 store, tier = l2, "L2"
@@ -205,6 +210,8 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
                     touched[t.path] = t
                 if proposal.replaces:
                     store[claim.id]["replaces"] = list(proposal.replaces)
+                if team_claim is not None:
+                    store[claim.id]["team"] = dict(front.get("team") or {})
                 decisions += _supersede(paths, list(proposal.replaces), store[claim.id], {"L2": l2, "L3": l3},
                                         changed_ids, touched, recorded)
                 report.adopted.append(

@@ -1,0 +1,228 @@
+"""``agent-memory export``: one person's atoms of this repository as flat rows that can be shared.
+
+A row is the evidence gate's row (``promote.sql.ROW_COLUMNS``) plus the atom's wording: claim key, kind,
+time, day, pseudonymous session and person, the repository's identity, and the stated/redacted/contested
+flags. No quote, transcript path, working folder, line or user name is ever in one. A redacted atom is not
+exported at all; a row whose wording still shows a secret, a home path or a user name after scrubbing is
+held back. Nothing goes that the person has not seen: the dry run records a digest of what it showed and
+the export refuses rows that differ from it. Standard library only (Parquet needs the ``[team]`` extra).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from ..claims.key import atom_key
+from ..clock import iso, now
+from ..errors import AgentMemoryError
+from ..promote.sql import ROW_COLUMNS
+from ..store import Paths, atomic_write, read_json, write_json
+from .identity import Repository, pseudonym, repository, salt
+
+# an export row: the gate's columns, then the wording a reviewer of the team's proposals reads
+EXPORT_COLUMNS: dict[str, tuple[str, str]] = {
+    **ROW_COLUMNS,
+    "text": ("TEXT", "the atom's wording: redacted, paths made relative, homes and user names scrubbed"),
+}
+FORMATS = ("jsonl", "parquet")
+# why a row was held back, in the order a person reads them
+HELD = ("redacted", "secret", "path", "user name")
+
+
+class NotSeen(AgentMemoryError):
+    """The rows to export are not the rows the last ``export --dry-run`` showed."""
+
+
+class MissingExtra(AgentMemoryError):
+    """An optional extra (``[team]``, ``[spark]``) is needed and not installed."""
+
+
+@dataclass
+class Export:
+    """What an export would write: its rows, where they come from, what was held back and why."""
+
+    rows: list[dict[str, Any]]
+    repository: Repository
+    person: str
+    since: str = ""
+    held_back: dict[str, int] = field(default_factory=dict)
+    other_projects: int = 0  # atoms of other projects in the same store, never exported from here
+
+    @property
+    def digest(self) -> str:
+        """What the person saw, as one hash: the rows in their canonical order and spelling."""
+        digest = hashlib.sha256()
+        for row in self.rows:
+            digest.update(json.dumps(row, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n")
+        return digest.hexdigest()
+
+    def summary(self) -> dict[str, Any]:
+        """The export's JSON description (INTERFACE: ``export --json``)."""
+        return {
+            "rows": len(self.rows),
+            "claims": len({r["claim"] for r in self.rows}),
+            "repository": self.repository.identity,
+            "repository_from": self.repository.source,
+            "person": self.person,
+            "since": self.since or None,
+            "held_back": dict(self.held_back),
+            "other_projects": self.other_projects,
+            "digest": self.digest,
+        }
+
+
+def _atoms(paths: Paths) -> Iterable[dict[str, Any]]:
+    from ..promote.tiers import iter_atoms
+
+    return iter_atoms(paths)
+
+
+def _contested_keys(paths: Paths) -> set[str]:
+    """The claim keys this person holds a contradiction for, or retired in favour of another claim."""
+    from ..promote.gates import plan
+
+    found: set[str] = set()
+    for claim in plan(paths).claims:
+        if claim.contested or claim.retired_for:
+            found.update(claim.keys)
+    return found
+
+
+def _why_held(wording: str, key: str, clean: Callable[[str], str], names: list[str]) -> str:
+    """Why a scrubbed wording (or its key) may not leave the machine, ``""`` when it may."""
+    from ..redact import contains_secret, home_names, scrub_paths
+
+    for text in (wording, key):
+        if "[REDACTED" in text.upper() or contains_secret(text):
+            return "secret"
+    for text in (wording, key):
+        if names and scrub_paths(text, "", "", names) != text:
+            return "user name"
+        if home_names(text) or clean(text) != text:
+            return "path"
+    return ""
+
+
+def build(paths: Paths, since: str = "") -> Export:
+    """The rows this person would export from this repository (reads the store, writes nothing but the salt)."""
+    from ..redact import neutralise, os_user_names, scrubber
+
+    repo = repository(paths)
+    key = salt(paths)
+    person = pseudonym(key, "person", repo.identity)
+    clean = scrubber(str(paths.project_root))
+    names = os_user_names()
+    contested = _contested_keys(paths)
+    held: Counter[str] = Counter()
+    other = 0
+    rows: list[dict[str, Any]] = []
+    for atom in _atoms(paths):
+        if str(atom.get("project", "")) not in ("", paths.project_name):
+            other += 1
+            continue
+        day = str(atom.get("day", ""))
+        if since and (not day or day < since):
+            continue
+        if atom.get("redacted"):
+            held["redacted"] += 1
+            continue
+        wording = " ".join(clean(neutralise(str(atom.get("text", "")))).split())
+        reverses = " ".join(clean(neutralise(str(atom.get("reverses") or ""))).split())
+        claim = atom_key({"text": wording, "reverses": reverses}).text
+        why = _why_held(wording, claim, clean, names) or (_why_held(reverses, "", clean, names) if reverses else "")
+        if why:
+            held[why] += 1
+            continue
+        if not claim:  # nothing but scaffolding: no claim to count
+            continue
+        session = str(atom.get("session", ""))
+        block = str(atom.get("block") or "")
+        rows.append({
+            "claim": claim,
+            "kind": str(atom.get("kind", "instruction")),
+            "ts": str(atom.get("timestamp", "")),
+            "day": day,
+            "session": pseudonym(key, "session", repo.identity, session) if session else "",
+            "project": repo.identity,
+            "person": person,
+            "block": block if len(block) == 16 and all(c in "0123456789abcdef" for c in block) else "",
+            "stated": int(bool(atom.get("stated"))),
+            "redacted": 0,
+            "contested": int(claim in contested),
+            "text": wording,
+        })
+    rows.sort(key=lambda r: (r["claim"], r["ts"], r["session"], r["text"]))
+    return Export(rows=rows, repository=repo, person=person, since=since,
+                  held_back={why: held[why] for why in HELD if held[why]}, other_projects=other)
+
+
+def record_seen(paths: Paths, export: Export) -> None:
+    """The dry run's one write: a digest of the rows it showed, so the export can prove they were seen."""
+    write_json(paths.export_seen, {"digest": export.digest, "rows": len(export.rows), "since": export.since,
+                                   "at": iso(now())})
+
+
+def check_seen(paths: Paths, export: Export) -> None:
+    """Refuse to export rows the person has not been shown by ``export --dry-run``."""
+    seen = read_json(paths.export_seen, None)
+    again = "agent-memory export --dry-run" + (f" --since {export.since}" if export.since else "")
+    if not isinstance(seen, dict) or "digest" not in seen:
+        raise NotSeen(f"nothing is exported that you have not seen: run '{again}' first, then export again")
+    if seen.get("digest") != export.digest:
+        raise NotSeen(f"the rows to export ({len(export.rows)}) differ from what the last dry run showed "
+                      f"({seen.get('rows', '?')}): run '{again}' to see them, then export again")
+
+
+def default_out(export: Export, fmt: str) -> Path:
+    """A file name that does not clash when a team gathers everyone's exports in one folder."""
+    return Path(f"memory-export-{export.person[:8]}.{fmt}")
+
+
+def write(export: Export, out: Path, fmt: str = "jsonl") -> None:
+    """Write the rows as JSON lines, or as Parquet through DuckDB (the ``[team]`` extra), atomically."""
+    if fmt == "jsonl":
+        body = "".join(json.dumps({c: r[c] for c in EXPORT_COLUMNS}, ensure_ascii=False) + "\n" for r in export.rows)
+        atomic_write(out, body)
+        return
+    if fmt != "parquet":
+        raise ValueError(f"unknown export format {fmt!r}")
+    atomic_write(out, parquet_bytes(export.rows))
+
+
+def parquet_bytes(rows: list[dict[str, Any]]) -> bytes:
+    """The rows as one Parquet file's bytes (DuckDB writes it; the caller writes the file atomically)."""
+    import tempfile
+
+    duckdb = need_duckdb("Parquet exports")
+    ddl = _export_ddl()
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "rows.parquet"
+        db = duckdb.connect(":memory:")
+        try:
+            db.execute(ddl)
+            if rows:
+                db.executemany(f"INSERT INTO export_rows VALUES ({', '.join('?' * len(EXPORT_COLUMNS))})",
+                               [tuple(r[c] for c in EXPORT_COLUMNS) for r in rows])
+            db.execute(f"COPY export_rows TO '{target.as_posix()}' (FORMAT PARQUET)")
+        finally:
+            db.close()
+        return target.read_bytes()
+
+
+def _export_ddl() -> str:
+    columns = ", ".join(f"{name} {kind} NOT NULL" for name, (kind, _meaning) in EXPORT_COLUMNS.items())
+    return f"CREATE TABLE export_rows ({columns})"
+
+
+def need_duckdb(what: str) -> Any:
+    """The duckdb module, or one line saying which extra brings it."""
+    try:
+        import duckdb
+    except ImportError:
+        raise MissingExtra(f"{what} need DuckDB: pip install 'agent-memory[team]'") from None
+    return duckdb
