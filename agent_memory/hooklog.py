@@ -16,6 +16,7 @@ from .clock import epoch, now_epoch
 from .layout import Layout
 
 LIMIT = 32 * 1024  # bytes per file; with the one before it, the last ~500-1000 runs
+WARNING_TAIL = 8192  # bytes of the run log session-start reads: the last hundred runs or so
 EVENTS = ("session-start", "user-prompt-submit", "session-end", "worker")
 
 
@@ -51,16 +52,19 @@ def record(store: str, event: str, agent: str, seconds: float, errors: int) -> N
             errors_end = os.stat(layout.errors_log).st_size
         except OSError:
             errors_end = 0
-        line = f"{stamp()}\t{event}\t{agent}\t{seconds * 1000:.1f}\t{int(errors)}\t{errors_end}\n"
+        line = f"{stamp()}\t{event}\t{agent}\t{seconds * 1000:.1f}\t{int(errors)}\t{errors_end}\n".encode("utf-8")
         path = layout.run_log
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
         try:
-            handle = open(path, "a", encoding="utf-8")
+            fd = os.open(path, flags, 0o644)
         except FileNotFoundError:
             os.makedirs(layout.logs, exist_ok=True)
-            handle = open(path, "a", encoding="utf-8")
-        with handle:
-            handle.write(line)
-            size = handle.tell()
+            fd = os.open(path, flags, 0o644)
+        try:
+            os.write(fd, line)  # one write of one short line: appends from two hooks never interleave
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
         if size > LIMIT:
             # two hooks may rotate at once: the loser's few lines go, which a sample of timings can afford
             os.replace(path, path + ".1")
@@ -88,24 +92,25 @@ def parse(line: str) -> Run | None:
         return None
 
 
+def _lines(name: str, tail: int = 0) -> list[str] | None:
+    """A log file's lines (only about the last ``tail`` bytes' whole lines when ``tail`` > 0); None if unreadable."""
+    try:
+        with open(name, "rb") as handle:
+            if tail:
+                handle.seek(max(0, os.fstat(handle.fileno()).st_size - tail))
+            data = handle.read()
+    except OSError:
+        return None
+    lines = data.decode("utf-8", "replace").split("\n")
+    return lines[1:] if tail and len(data) >= tail else lines  # the first may be cut
+
+
 def runs(store: str, tail: int = 0) -> list[Run]:
     """The runs still on record, oldest first; ``tail`` > 0 reads only about that many bytes of the newest file."""
     path = _layout(store).run_log
     found: list[Run] = []
-    names = [path] if tail else [path + ".1", path]
-    for name in names:
-        try:
-            with open(name, "rb") as handle:
-                if tail:
-                    size = os.fstat(handle.fileno()).st_size
-                    handle.seek(max(0, size - tail))
-                data = handle.read()
-        except OSError:
-            continue
-        lines = data.decode("utf-8", "replace").split("\n")
-        if tail and len(data) >= tail:
-            lines = lines[1:]  # the first may be cut
-        found.extend(r for r in (parse(x) for x in lines if x) if r is not None)
+    for name in [path] if tail else [path + ".1", path]:
+        found.extend(r for r in (parse(x) for x in _lines(name, tail) or () if x) if r is not None)
     return found
 
 
@@ -144,25 +149,43 @@ def starts_since(found: list[Run], moment: str) -> list[Run]:
     return [r for r in found if r.event == "session-start" and r.at > moment]
 
 
+def _last_run(lines: list[str]) -> Run | None:
+    for line in reversed(lines):
+        found = parse(line) if line else None
+        if found is not None:
+            return found
+    return None
+
+
 def warning(store: str, ingested: str, ingest_days: float) -> str:
     """One short line for session-start when memory is unhealthy, else ``""`` (cheap: a tail of the run log).
 
     Unhealthy: hooks logged errors since the last clean run, or sessions keep starting while
-    nothing has been ingested for ``ingest_days`` days.
+    nothing has been ingested for ``ingest_days`` days. A healthy store costs a few ``stat``s and
+    one line parsed: no ``errors.log`` means no errors, and a recent ingest means no staleness.
     """
     try:
-        found = runs(store, tail=8192)
-        if not found:
+        layout = _layout(store)
+        lines = _lines(layout.run_log, WARNING_TAIL) or []
+        newest = _last_run(lines)
+        if newest is None:
             return ""
-        failed = new_errors(store, found)
-        if failed:
-            return f"agent-memory: {failed} hook error{'s' if failed != 1 else ''} since the last clean run; see 'agent-memory status'"
+        found: list[Run] | None = None
+        if os.path.exists(layout.errors_log):
+            found = [r for r in (parse(x) for x in lines if x) if r is not None]
+            failed = new_errors(store, found)
+            if failed:
+                return f"agent-memory: {failed} hook error{'s' if failed != 1 else ''} since the last clean run; see 'agent-memory status'"
         last = last_ingest(ingested)
+        latest, then = epoch(newest.at), epoch(last) if last else None
+        if latest is None or (then is not None and latest - then < ingest_days * 86400):
+            return ""  # ingested recently enough: whatever the sessions since, nothing is stale
+        if found is None:
+            found = [r for r in (parse(x) for x in lines if x) if r is not None]
         since = starts_since(found, last)
-        latest, then = epoch(found[-1].at), epoch(last) if last else None
         if then is None and since:
             then = epoch(since[0].at)  # never ingested: sessions must have gone on that long since the first one
-        if len(since) >= 2 and latest is not None and then is not None and latest - then >= ingest_days * 86400:
+        if len(since) >= 2 and then is not None and latest - then >= ingest_days * 86400:
             when = f"since {last[:10]}" if last else "yet"
             return f"agent-memory: nothing ingested {when} while sessions went on; see 'agent-memory status'"
     except Exception:

@@ -317,9 +317,15 @@ def read_file(task: FileTask) -> FileResult:
     except AgentMemoryError as exc:
         return FileResult(error=f"{task.given}: {exc}", pid=os.getpid(), peak_kb=peak_rss_kb())
     atoms: list[dict[str, Any]] = []
+    projects: dict[str, str] = {}  # a session keeps its folder: its git root is looked up once
     for turn in result.turns:
-        name = project_of(turn.cwd or result.cwd, task.fallback, task.project)
-        atoms.extend(atoms_from_turn(turn, name, turn.cwd or result.cwd))
+        if turn.role != "user":
+            continue  # only the person's words hold atoms
+        cwd = turn.cwd or result.cwd
+        name = projects.get(cwd)
+        if name is None:
+            name = projects[cwd] = project_of(cwd, task.fallback, task.project)
+        atoms.extend(atoms_from_turn(turn, name, cwd))
     chunks: list[dict[str, Any]] = []
     if task.with_chunks:
         chunks = chunks_from_turns(result.turns, project_of(result.cwd, task.fallback, task.project))

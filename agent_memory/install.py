@@ -29,7 +29,7 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .model import UsageError
 from .store import Paths, atomic_write, read_json, write_json
@@ -540,12 +540,19 @@ def _remove_command(path: Path) -> bool:
 # ---------------------------------------------------------------- the CLI verbs
 
 
-def cmd_install(args: argparse.Namespace) -> int:
-    """``agent-memory install``."""
-    paths = Paths.resolve(getattr(args, "memory_dir", None))
-    report = install(args.agent, args.scope, paths)
+def _done(args: argparse.Namespace, change: "Callable[[str, str, Paths], Any]") -> Any:
+    """Run ``install`` or ``uninstall`` for the command line; its report, or None once printed as JSON."""
+    report = change(args.agent, args.scope, Paths.resolve(getattr(args, "memory_dir", None)))
     if getattr(args, "json", False):
         sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False, indent=2) + "\n")
+        return None
+    return report
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    """``agent-memory install``."""
+    report = _done(args, install)
+    if report is None:
         return 0
     events = ", ".join(report.events)
     if report.changed:
@@ -569,10 +576,8 @@ def _review_call(agent: str) -> str:
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
     """``agent-memory uninstall``."""
-    paths = Paths.resolve(getattr(args, "memory_dir", None))
-    report = uninstall(args.agent, args.scope, paths)
-    if getattr(args, "json", False):
-        sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False, indent=2) + "\n")
+    report = _done(args, uninstall)
+    if report is None:
         return 0
     if report.changed:
         print(f"removed the agent-memory hooks from {report.settings}")

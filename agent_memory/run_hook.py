@@ -22,12 +22,15 @@ def _package_parent() -> str:
 
 if __name__ == "__main__":
     sys.path.insert(0, _package_parent())
-    from agent_memory.hooks import entry, worker
-
+    # each form loads only its own code: a hook never pays for the worker's or the CLI's imports
     if sys.argv[1:2] == ["cli"]:
         from agent_memory.cli import main
 
         sys.exit(main(sys.argv[2:]))
     if sys.argv[1:2] == ["worker"]:
+        from agent_memory.hooks import worker
+
         sys.exit(worker.worker_main(sys.argv[2:]))
+    from agent_memory.hooks import entry
+
     sys.exit(entry.main(sys.argv[1:]))

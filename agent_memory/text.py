@@ -316,17 +316,25 @@ def prompt_terms(text: str) -> list[str]:
     return content_terms(text, PROMPT_TERMS)
 
 
-def _term_in(term: str, others: set[str], cjk: bool) -> bool:
+def _term_in(term: str, others: set[str], cjk: bool, stubs: set[str]) -> bool:
+    """Whether ``others`` holds ``term``: the same; for CJK a substring either way; else a near-equal prefix,
+    the shorter side of four or more characters and the longer one or two more (``stubs``: every other so cut).
+
+    Light stemming leaves "configur"/"configure" apart; the near-equal prefix joins them.
+    """
     if term in others:
         return True
     if cjk:
         return any(len(o) >= 2 and (term in o or o in term) for o in others)
-    for other in others:
-        short, long = (term, other) if len(term) <= len(other) else (other, term)
-        # light stemming leaves "configur"/"configure" apart; a near-equal prefix joins them
-        if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2:
-            return True
-    return False
+    n = len(term)
+    return (n >= 4 and term in stubs) or (n >= 5 and term[:-1] in others) or (n >= 6 and term[:-2] in others)
+
+
+def _stubs(others: set[str]) -> set[str]:
+    """Each term cut short by one and by two characters, where four or more are left."""
+    found = {o[:-1] for o in others if len(o) >= 5}
+    found.update(o[:-2] for o in others if len(o) >= 6)
+    return found
 
 
 def relevance(prompt: list[str], atom: list[str]) -> tuple[float, int]:
@@ -337,7 +345,15 @@ def relevance(prompt: list[str], atom: list[str]) -> tuple[float, int]:
     if not prompt or not atom:
         return 0.0, 0
     others = set(atom)
-    shared = sum(1 for term in prompt if _term_in(term, others, term[0] >= _CJK_FIRST and is_cjk(term)))
+    stubs: set[str] | None = None
+    shared = 0
+    for term in prompt:
+        if term in others:
+            shared += 1
+            continue
+        if stubs is None:
+            stubs = _stubs(others)
+        shared += _term_in(term, others, term[0] >= _CJK_FIRST and is_cjk(term), stubs)
     return shared / min(len(prompt), len(atom)), shared
 
 

@@ -57,16 +57,29 @@ class Outcome:
     returncode: int
     stdout: bytes
     stderr: bytes
+    cpu: float = float("nan")  # user + system seconds of the process (and of any child it waited for)
 
 
 def run_timed(command: Command, timeout: float = 120.0) -> Outcome:
     """Run a process to completion and time it from spawn to exit."""
+    before = _children_cpu()
     started = time.perf_counter()
     done = subprocess.run(
         list(command.argv), input=command.stdin, capture_output=True, env=dict(command.env) if command.env else None,
         cwd=command.cwd, timeout=timeout, check=False,
     )
-    return Outcome(time.perf_counter() - started, done.returncode, done.stdout, done.stderr)
+    seconds = time.perf_counter() - started
+    return Outcome(seconds, done.returncode, done.stdout, done.stderr, _children_cpu() - before)
+
+
+def _children_cpu() -> float:
+    """CPU seconds of every waited-for child so far (NaN where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return float("nan")
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def interleaved(
@@ -74,11 +87,13 @@ def interleaved(
     reps: int,
     warmup: int = 1,
     after: Callable[[str, Outcome], None] | None = None,
+    cpu: dict[str, Samples] | None = None,
 ) -> dict[str, Samples]:
     """Time each command ``reps`` times, round-robin, so drift hits all of them alike.
 
     A command may be a function of the run number, 0 to ``warmup + reps - 1`` (a new input each time).
-    ``after`` sees every counted outcome (to check output or wait for background work).
+    ``after`` sees every counted outcome (to check output or wait for background work); ``cpu``, when
+    given, is filled with each command's CPU seconds beside the wall times returned.
     """
     found = {name: Samples() for name in commands}
     for rep in range(-warmup, reps):
@@ -87,6 +102,8 @@ def interleaved(
             outcome = run_timed(command)
             if rep >= 0:
                 found[name].values.append(outcome.seconds)
+                if cpu is not None:
+                    cpu.setdefault(name, Samples()).values.append(outcome.cpu)
             if after is not None:
                 after(name, outcome)
     return found

@@ -9,7 +9,8 @@ question/answer chunk, or an atom of that turn) covers that turn. The baselines 
 pass: an Okapi BM25 over single turns (pure Python, k1 = 1.2, b = 0.75), the whole question as
 one FTS5 phrase on the same index, and (to tell the planner's share from the chunks') the same
 BM25 over our chunks. Beside the shipped figure, one variant with knobs turned: chunks only,
-no decay. A small Japanese set (``data/ja_queries.jsonl``) is measured too.
+no decay. The figures come for the whole set and for its two halves (``halves``: the tuning half,
+even-numbered conversations, on which ranking constants are chosen, and the held-out half). A small Japanese set (``data/ja_queries.jsonl``) is measured too.
 
 Run ``python -m bench.recall_locomo [--conversations N] [--semantic]``.
 """
@@ -314,9 +315,11 @@ def evaluate(
     systems = ["ours", "bm25", "ours_chunks_no_decay", "phrase", "bm25_chunks"] + (["semantic"] if semantic else [])
     tallies = {name: Tally() for name in systems}
     by_category: dict[int, dict[str, Tally]] = {}
+    halves: dict[str, dict[str, Tally]] = {half: {name: Tally() for name in systems} for half in HALVES}
     depth = max(KS)
     turns_total = 0
-    for conv in conversations:
+    for number, conv in enumerate(conversations):
+        half = halves[half_of(number)]
         with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
             paths, covers = build_store(conv, Path(tmp))
             flat = [t for _n, _w, turns in conv.sessions for t in turns]
@@ -342,13 +345,9 @@ def evaluate(
                 for name in systems:
                     tallies[name].add(found[name], evidence)
                     cats[name].add(found[name], evidence)
+                    half[name].add(found[name], evidence)
     figures: dict[str, Any] = {name: tally.figures() for name, tally in tallies.items()}
-    base = figures["bm25"]
-    ratios = {
-        name: {key: round(figures[name][key] / base[key], 3) if base[key] else None for key in base}
-        for name in systems
-        if name != "bm25"
-    }
+    ratios = _with_ratios(figures)["ratio_to_bm25"]
     return {
         "ingest": "agent_memory.ingest" if _real_ingest() else "transcript reader + chunk rows (ingest not importable)",
         "about": SYSTEMS,
@@ -357,9 +356,30 @@ def evaluate(
         "turns": turns_total,
         "systems": figures,
         "ratio_to_bm25": ratios,
+        "halves": {name: _with_ratios({n: t.figures() for n, t in v.items()}) for name, v in halves.items()},
         "by_category": {str(c): {n: t.figures() for n, t in v.items()} for c, v in sorted(by_category.items())},
         "japanese": evaluate_japanese(semantic=semantic),
     }
+
+
+# Ranking constants are chosen on the tuning half (even-numbered conversations, counting from 0) and
+# checked on the held-out half (odd-numbered), reported beside the whole.
+HALVES = ("tuning", "held_out")
+
+
+def half_of(number: int) -> str:
+    """Which half conversation ``number`` (0-based, file order) belongs to."""
+    return HALVES[number % 2]
+
+
+def _with_ratios(figures: dict[str, dict[str, float]]) -> dict[str, Any]:
+    base = figures["bm25"]
+    ratios = {
+        name: {key: round(values[key] / base[key], 3) if base[key] else None for key in base}
+        for name, values in figures.items()
+        if name != "bm25"
+    }
+    return {"systems": figures, "ratio_to_bm25": ratios}
 
 
 SYSTEMS = {

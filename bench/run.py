@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python bench/run.py") -
             ("hooks", "1. Hook latency", lambda: latency.run(timed, reps, profile)),
             ("session-end", "3. SessionEnd", lambda: session_end.run(timed, few, session_mb, profile)),
             ("ingest", "2. Ingest throughput",
-             lambda: throughput.run_ingest(work, ingest_mb, few, None if quick else data, profile)),
+             lambda: throughput.run_ingest(work, ingest_mb, few, None if quick else data, profile, built)),
             ("backfill", "2b. Backfill (parallel ingest of a large history)",
              lambda: throughput.run_backfill(work, backfill_mb, backfill_reps, args.workers, progress)),
             ("quality", "5. Quality", lambda: quality.run(data, quick)),

@@ -70,3 +70,9 @@ def test_agent_memory_now_replaces_the_clock(monkeypatch: pytest.MonkeyPatch) ->
 def test_day_of() -> None:
     assert clock.day_of("2026-03-01T23:30:00-02:00") == "2026-03-02"
     assert clock.day_of("") == "" and clock.day_of("never") == ""
+
+
+@settings(max_examples=300, deadline=None)
+@given(_moments)
+def test_day_of_is_the_utc_calendar_day_datetime_gives(moment: datetime) -> None:
+    assert clock.day_of(moment.isoformat()) == moment.astimezone(timezone.utc).date().isoformat()

@@ -215,7 +215,7 @@ _IDENT = st.builds(lambda first, rest: first + "".join(j + p for j, p in rest), 
                    st.lists(st.tuples(st.sampled_from(["/", ".", "_", "-"]), _PIECE), min_size=1, max_size=4))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ident=_IDENT, other=_IDENT)
 def test_an_identifier_in_a_record_finds_it_first(tmp_path_factory: pytest.TempPathFactory, ident: str, other: str) -> None:
     # src/cart/v3 holds src/cart, and 1.0 reads as 1/0 (joiners are not tokens): both records match those

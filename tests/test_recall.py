@@ -221,7 +221,52 @@ def test_a_chunk_read_twice_counts_once(tmp_path: Path) -> None:
         ],
     )
     hits = recall.search(paths, "rotate signing keys", decay=False)
-    assert sorted((h.meta["session"], h.ref) for h in hits) == [("s1", "c1"), ("s2", "c4")]
+    # one hit per session: which copy of the exchange stands for it is not the point
+    assert sorted(h.meta["session"] for h in hits) == ["s1", "s2"]
+    assert {h.ref for h in hits} - {"c1", "c2", "c3"} == {"c4"}
+
+
+def _exchange(session: str, line: int, text: str) -> dict[str, Any]:
+    stamp = f"2026-01-02T03:{line:02d}:00Z"
+    return {"id": f"{session}:{line}", "text": text, "session": session, "timestamp": stamp,
+            "transcript": f"/t/{session}.jsonl", "line": line, "quote": text}
+
+
+# (the exchanges in file order, the one whose words the question shares is "s:1"; the answer a user wants)
+NEIGHBOURS = [
+    # the answer came in the next exchange, in other words: it ranks right after the keyword match
+    ([("s", 1, "which database should the billing service use?"), ("s", 2, "we settled on postgres after the tests"),
+      ("s", 3, "lunch plans for friday")], "s:2"),
+    # the answer came in the exchange before
+    ([("s", 0, "we settled on postgres after the tests"), ("s", 1, "so which database for the billing service?"),
+      ("s", 2, "lunch plans for friday")], "s:0"),
+]
+
+
+@pytest.mark.parametrize(("exchanges", "answer"), NEIGHBOURS)
+def test_the_exchange_beside_a_match_ranks_before_unrelated_ones(
+    tmp_path: Path, exchanges: list[tuple[str, int, str]], answer: str
+) -> None:
+    paths = _paths(tmp_path)
+    _write(paths.chunks, [_exchange(*e) for e in exchanges] + [_exchange("t", 1, "friday billing review")])
+    refs = [h.ref for h in recall.search(paths, "which database does billing use?", decay=False)]
+    assert refs[:2] == ["s:1", answer]
+
+
+def test_a_neighbour_lends_only_within_its_session(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    # stored side by side, but of two sessions: the second is not the first one's context
+    _write(paths.chunks, [_exchange("a", 1, "which database should the billing service use?"),
+                          _exchange("b", 2, "we settled on postgres after the tests")])
+    assert [h.ref for h in recall.search(paths, "which database does billing use?", decay=False)] == ["a:1"]
+
+
+def test_a_clearly_better_match_stays_ahead_of_a_neighbour(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    _write(paths.chunks, [_exchange("s", 1, "billing database choice"), _exchange("s", 2, "billing notes"),
+                          _exchange("u", 1, "the billing database is postgres, the billing database choice is final")])
+    refs = [h.ref for h in recall.search(paths, "billing database choice", decay=False)]
+    assert refs.index("u:1") < refs.index("s:2") and refs.index("s:1") < refs.index("s:2")
 
 
 def test_search_without_a_store_creates_nothing(tmp_path: Path) -> None:

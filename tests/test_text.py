@@ -75,3 +75,81 @@ def test_relevance_floor() -> None:
     assert text.is_relevant(prompt, text.content_terms("Always run integration tests with make itest"), 0.3)
     assert not text.is_relevant(prompt, text.content_terms("Never push to main"), 0.3)
     assert text.relevance([], ["a"]) == (0.0, 0)
+
+
+def _term_in_by_definition(term: str, others: set[str]) -> bool:
+    """The relevance floor's match as documented: equal; for CJK a substring either way; else a near-equal prefix."""
+    if term in others:
+        return True
+    if text.is_cjk(term):
+        return any(len(o) >= 2 and (term in o or o in term) for o in others)
+    for other in others:
+        short, long = sorted((term, other), key=len)
+        if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2:
+            return True
+    return False
+
+
+_stems = st.sampled_from(["config", "configur", "configure", "configured", "deploy", "deploys", "deployer", "test",
+                          "tests", "testing", "run", "runs", "テスト", "テストを", "使って", "pnpm", "npm", "migrat"])
+# terms as content_terms cuts them: CJK or not, never both
+_terms = st.lists(_stems | st.text(alphabet="abcde", min_size=1, max_size=7) | st.text(alphabet="テスを", min_size=1, max_size=4),
+                  min_size=1, max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_terms, _terms)
+def test_relevance_counts_what_the_definition_counts(prompt: list[str], atom: list[str]) -> None:
+    shared = sum(1 for term in prompt if _term_in_by_definition(term, set(atom)))
+    assert text.relevance(prompt, atom) == (shared / min(len(prompt), len(atom)), shared)
+
+
+@pytest.mark.parametrize(
+    "prompt, atom, shared",
+    [(["configur"], ["configure"], 1), (["configure"], ["configur"], 1), (["config"], ["configured"], 0),
+     (["run"], ["runs"], 0), (["deploy"], ["deployer"], 1), (["テスト"], ["テストを"], 1), (["npm"], ["pnpm"], 0)],
+)
+def test_relevance_joins_near_equal_prefixes_only(prompt: list[str], atom: list[str], shared: int) -> None:
+    assert text.relevance(prompt, atom)[1] == shared
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("see src/cart/v3/handlers.py", ["src/cart/v3/handlers.py"]),  # a path, whole
+        ("call getUserName now", ["getUserName"]),  # camelCase
+        ("get_user_name", ["get_user_name"]),  # snake_case
+        ("x-request-id header", ["x-request-id"]),  # joined by dashes
+        ("use python3 and numpy 1.26.4", ["python3", "1.26.4"]),  # letters with digits; a version
+        ("v3 at 10am", ["v3", "10am"]),
+        ("plain words 42", []),  # plain words and plain numbers are not identifiers
+        ("a..b -- c", []),  # doubled joiners are punctuation
+        ("src/cart and src/cart", ["src/cart"]),  # each once
+    ],
+)
+def test_identifiers(value: str, expected: list[str]) -> None:
+    assert text.identifiers(value) == expected
+
+
+def test_identifier_parts_are_the_file_name_the_pieces_and_their_words() -> None:
+    assert text.identifier_parts("src/Cart/v3/getUser.py") == [
+        "getuser.py", "src", "cart", "v3", "getuser", "py", "v", "3", "get", "user"]
+    assert text.identifier_parts("plain") == []
+
+
+def test_identifier_words_are_what_a_word_tokenizer_cannot_see_apart() -> None:
+    assert text.identifier_words("getUserName and python3") == ["get", "user", "name", "python"]
+    assert text.identifier_words("src/cart/handlers.py") == []  # each piece is already a word
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("Fix getUserName in src/cart/handlers.py",
+         ["fix", "getusername", "user", "name", "src/cart/handlers.py", "handlers.py", "src", "cart", "handler", "py"]),
+        ("checkoutのテストが落ちている", ["checkout", "テスト", "落ちている"]),  # a CJK run cut from the Latin one, particles split
+        ("It doesn't work; don't retry", ["work", "retry"]),  # contractions: negation is grammar, never a term
+    ],
+)
+def test_content_terms_of_identifiers_and_mixed_scripts(value: str, expected: list[str]) -> None:
+    assert text.content_terms(value) == expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, Callable
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
 
@@ -45,3 +45,24 @@ def console() -> Any:
     from rich.console import Console
 
     return Console(highlight=False, soft_wrap=True)
+
+
+def show(args: argparse.Namespace, found: Any, for_people: "Callable[[Any, Any], None]") -> None:
+    """A command's findings: JSON with ``--json`` (for scripts), else ``for_people(found, console)``."""
+    if getattr(args, "json", False):
+        emit_json(found)
+    else:
+        for_people(found, console())
+
+
+def table(title: str, columns: "list[str] | tuple[str, ...]", rows: "list[list[str]]", right: "tuple[str, ...]" = (),
+          fold: bool = False) -> Any:
+    """A rich table with a left-set title: the ``right`` columns right-aligned, long cells folded when ``fold``."""
+    from rich.table import Table
+
+    out = Table(title=title, title_justify="left")
+    for column in columns:
+        out.add_column(column, justify="right" if column in right else "left", overflow="fold" if fold else "ellipsis")
+    for row in rows:
+        out.add_row(*row)
+    return out

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from . import output
-from .output import EXIT_OK, EXIT_USER, emit_json, paths
+from .output import EXIT_OK, EXIT_USER, paths, show, table
 
 HELP = "health of the memory: ingest, swallowed hook errors, hook timings, sizes; exit 1 when unhealthy"
 
@@ -29,8 +28,6 @@ def _size(n: int) -> str:
 
 def print_status(found: dict[str, Any], console: Any) -> None:
     """Tables for a person: the verdict first, then agents, hooks, the store."""
-    from rich.table import Table
-
     if found["healthy"]:
         console.print("[bold green]healthy[/]" + ("" if found["store_exists"] else f" (no store yet at {found['store']})"))
     else:
@@ -39,20 +36,14 @@ def print_status(found: dict[str, Any], console: Any) -> None:
             console.print("  - " + problem, markup=False)
     console.print(f"last ingest: {found['last_ingest'] or 'never'}", markup=False)
     if found["agents"]:
-        table = Table(title="transcripts of this project", title_justify="left")
-        for column in ("agent", "transcripts", "ingested", "waiting", "last ingested"):
-            table.add_column(column, justify="left" if column in ("agent", "last ingested") else "right")
-        for row in found["agents"]:
-            table.add_row(row["agent"], str(row["transcripts"]), str(row["ingested"]), str(row["waiting"]), row["last_ingest"] or "-")
-        console.print(table)
+        console.print(table("transcripts of this project", ("agent", "transcripts", "ingested", "waiting", "last ingested"),
+                            [[r["agent"], str(r["transcripts"]), str(r["ingested"]), str(r["waiting"]), r["last_ingest"] or "-"]
+                             for r in found["agents"]], right=("transcripts", "ingested", "waiting")))
     if found["hooks"]:
-        table = Table(title="hook runs on record", title_justify="left")
-        for column in ("hook", "runs", "with errors", "p50 ms", "p95 ms", "latest"):
-            table.add_column(column, justify="left" if column in ("hook", "latest") else "right")
-        for row in found["hooks"]:
-            latest = row["last_at"] + ("" if row["last_ok"] else " (error)")
-            table.add_row(row["event"], str(row["runs"]), str(row["failed"]), f"{row['p50_ms']:.1f}", f"{row['p95_ms']:.1f}", latest)
-        console.print(table)
+        console.print(table("hook runs on record", ("hook", "runs", "with errors", "p50 ms", "p95 ms", "latest"),
+                            [[r["event"], str(r["runs"]), str(r["failed"]), f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}",
+                              r["last_at"] + ("" if r["last_ok"] else " (error)")] for r in found["hooks"]],
+                            right=("runs", "with errors", "p50 ms", "p95 ms")))
     errors = found["errors"]
     if errors["total"]:
         last = errors["last"] or {}
@@ -67,13 +58,9 @@ def print_status(found: dict[str, Any], console: Any) -> None:
     console.print(f"{found['proposals']} proposal(s) waiting for review, {found['contested']} claim(s) with an open contradiction")
 
 
-
 def run(args: argparse.Namespace) -> int:
     from ..health import status
 
     found = status(paths(args))
-    if args.json:
-        emit_json(found)
-    else:
-        print_status(found, output.console())
+    show(args, found, print_status)
     return EXIT_OK if found["healthy"] else EXIT_USER

@@ -6,7 +6,6 @@ import os
 
 from .. import fastjson
 from ..text import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, relevance
-from . import worker
 from .cache import budget_of, setting
 from .context import TAG_CONTESTED, Budget, fit
 from .where import as_paths, log
@@ -127,6 +126,8 @@ def _recall_connection(paths: "AnyPaths") -> "tuple[sqlite3.Connection | None, A
         except OSError:
             size = 0
         if size > INLINE_REBUILD_BYTES and os.path.isdir(str(paths.store)):
+            from . import worker
+
             worker.run_worker(paths, [], "never", 0.0)
             return None, None
     from ..promote.tiers import open_index

@@ -6,7 +6,6 @@ import os
 import time
 
 from .. import fastjson
-from . import worker
 from .cache import RECORDED_FILE, HookCache, budget_of, cached_config, stat_key, version
 from .where import log, text_field
 
@@ -37,6 +36,8 @@ def session_end(where: "AnyPaths", agent: str, payload: "dict[str, Any]", config
     # Codex's Stop (where it has no SessionEnd) fires after every turn: stage only when the turn added evidence
     stage = "new" if agent == "codex" and text_field(payload, "hook_event_name") != "SessionEnd" else "always"
     budget = budget_of(config, "session_end_seconds", 1.0)
+    from . import worker
+
     worker.run_worker(where, [os.path.abspath(transcript)], stage, budget - (time.monotonic() - started))
 
 
@@ -49,6 +50,8 @@ def catch_up(where: "Layout", agent: str, payload: "dict[str, Any]", cache: Hook
         return
     if pending:
         budget = budget_of(cached_config(where, cache), "catchup_seconds", 0.5)
+        from . import worker  # only when there is work: session-start does not load it otherwise
+
         worker.run_worker(where, pending, "new", budget)
 
 
@@ -97,7 +100,11 @@ def recorded_sigs(paths: "AnyPaths", folders: list[str], cache: HookCache | None
 
 def _project_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]") -> list[str]:
     """This project's transcripts of one agent, as that agent's reader locates them."""
-    from ..transcripts import claude, codex, gemini
-
-    reader = {"claude": claude, "codex": codex}.get(agent, gemini)
+    # only this agent's reader: each is a module session-start would otherwise load for nothing
+    if agent == "claude":
+        from ..transcripts import claude as reader
+    elif agent == "codex":
+        from ..transcripts import codex as reader
+    else:
+        from ..transcripts import gemini as reader
     return reader.locate(str(paths.project_root), text_field(payload, "cwd"), text_field(payload, "transcript_path"))

@@ -23,273 +23,16 @@ Rule ids are stored in atoms: renaming one is a breaking change.
 from __future__ import annotations
 
 import re
-import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..model import Marker
 from . import rules_en, rules_ja, rules_zh
 from .rule import EVERYTHING, KIND_PRIORITY, MAX_SENTENCE_CHARS, TRAIL_RE, I, MarkerRule, lang_of
+from .sentences import HEADING_RE, Span, collapse, fold_text, mask, sentence_spans
 
-__all__ = ["RULES", "find_markers", "is_stated", "split_sentences"]
+__all__ = ["RULES", "find_markers", "is_stated"]
 
 MAX_TURN_CHARS = 12_000  # beyond this a turn is a pasted document
-
-
-# --------------------------------------------------------------------------- text prep
-
-# Full-width ASCII, half-width katakana and curly apostrophes folded one character to
-# one character, so offsets into the matching text are offsets into the person's text.
-def _fold_table() -> dict[int, str]:
-    table: dict[int, str] = {}
-    for cp in range(0xFF01, 0xFFEF):
-        folded = unicodedata.normalize("NFKC", chr(cp))
-        if len(folded) == 1 and folded != chr(cp):
-            table[cp] = folded
-    # keep the Japanese sentence enders and brackets recognisable as such
-    for keep in "！？（）：":
-        table.pop(ord(keep), None)
-    table[0x2019] = "'"
-    table[0x2018] = "'"
-    table[0x00A0] = " "
-    return table
-
-
-_FOLD = _fold_table()
-_NEEDS_FOLD = re.compile("[\u2018\u2019\u00a0\uff01-\uffee]")
-
-_NEWLINES = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_NEWLINE_RE = re.compile("[" + _NEWLINES + "]")
-
-
-def _fold(text: str) -> str:
-    """Same-length normalisation used for matching only."""
-    if _NEEDS_FOLD.search(text):
-        return text.translate(_FOLD)
-    return text
-
-
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _blank(match: re.Match[str]) -> str:
-    """Replace a span by spaces, keeping its line breaks (so line numbering holds)."""
-    return "".join(c if c in _NEWLINES else " " for c in match.group(0))
-
-
-def _hide_inner(match: re.Match[str]) -> str:
-    """Replace the inside of a quote / inline code by placeholder letters.
-
-    Placeholder letters keep the quoted thing acting as a word ("always run `make`"),
-    while no marker word inside it can match.
-    """
-    s = match.group(0)
-    return s[0] + "x" * (len(s) - 2) + s[-1]
-
-
-_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
-_QUOTE_LINE_RE = re.compile(r"^[ \t]*>.*$", re.M)
-_INLINE_CODE_RE = re.compile(r"`[^`\n]+`")
-# a URL, without the sentence punctuation that may follow it
-_URL_RE = re.compile(
-    r"\b(?:(?:https?|ftp|file)://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]。、]"
-)
-_QUOTES_RE = re.compile(
-    r"\"[^\"\n]{1,300}\"|\u201c[^\u201d\n]{1,300}\u201d|「[^」\n]{1,300}」"
-    r"|『[^』\n]{1,300}』|\u00ab[^\u00bb\n]{1,300}\u00bb"
-)
-# blocks that wrap injected or tool text: <system-reminder>…</system-reminder>, <command-args>…
-_WRAPPER_RE = re.compile(r"<([a-z][a-z0-9]*[-_][a-z0-9_-]+)(?:\s[^>]*)?>.*?</\1\s*>", re.S)
-_HEADING_RE = re.compile(r"^[ \t]*#{1,6}[ \t]+\S", re.M)
-
-# Lines of pasted logs and stack traces (case matters: log levels are upper case).
-_LOG_LINE_RE = re.compile(
-    r"""^\s*(?:
-      Traceback\ \(most\ recent\ call\ last\)
-    | File\ ".*",\ line\ \d+
-    | at\ \S+.*\(.*:\d+(?::\d+)?\)\s*$
-    | at\ \S+:\d+:\d+\s*$
-    | \d{4}-\d{2}-\d{2}[T\ ]\d{2}:\d{2}
-    | \[?\d{2}:\d{2}:\d{2}
-    | \[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE)\]
-    | (?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|PANIC)(?:\s*[:\]|]|\s+\S+\s*:)
-    | [EF]\s{2,}\S
-    | (?:FAILED|PASSED|ERROR|FAIL|PASS|SKIPPED|XFAIL)\s+\S+
-    | npm\ (?:ERR!|WARN|error)
-    | (?:error|warning)(?:\[[A-Z]?\d+\])?:\s
-    | \$\ \S
-    | [\w.]*(?:Error|Exception|Warning|Fault)(?::\s|\s*$)
-    | Caused\ by:
-    | -->\s
-    | \d+\s+\|
-    | [│├└┌┐┘┬┴┼─]
-    | =+\s.*(?:passed|failed|FAILURES|ERRORS|test\ session\ starts)
-    | \^{2,}
-    | [✓✔✗✘×]\s
-    | thread\ '.*'\ panicked
-    | goroutine\ \d+
-    | panic:\s
-    | (?:make|ninja|gradle|cargo|yarn|pnpm)(?:\[\d+\])?:\s
-    | exit\ (?:code|status)\ \d+
-    | \d+→
-    | Process\ finished\ with\ exit\ code
-    )""",
-    re.X,
-)
-
-# Lines of pasted source code (lowercase keywords followed by code punctuation).
-_CODE_LINE_RE = re.compile(
-    r"""^\s*(?:
-      (?:async\s+)?def\s+\w+\s*\(
-    | class\s+\w+\s*[:(\{<]
-    | import\s+[\w.]+(?:\s+as\s+\w+)?\s*;?\s*$
-    | import\s+(?:\{[^}]*\}|\*\s+as\s+\w+|\w+)\s+from\s+\S
-    | from\s+[\w.]+\s+import\s
-    | (?:const|let|var)\s+[\w{}\[\], ]+\s*=
-    | (?:export\s+)?(?:default\s+)?(?:async\s+)?function\b\s*\w*\s*\(
-    | (?:public|private|protected)\s+(?:static\s+)?[\w<>\[\]]+\s+\w+\s*[(=;]
-    | return\b.*;\s*$
-    | (?:if|for|while|switch)\s*\(.*\)\s*\{?\s*$
-    | \#include\b | \#define\b
-    | package\s+[\w.]+;?\s*$
-    | (?:pub\s+)?fn\s+\w+\s*[<(]
-    | func\s+(?:\(\w+\s+\*?\w+\)\s*)?\w+\s*\(
-    | [}\])]+[;,)]*\s*$
-    | .*[;{]\s*$
-    | @\w+(?:\(.*\))?\s*$
-    | </?[a-zA-Z][\w-]*(?:\s[^>]*)?/?>\s*$
-    | [\w.\[\]"']+\s*(?:=|:)\s*[\[{]\s*$
-    | (?://|/\*|\*/|<!--)
-    | ['"][\w@/.:-]+['"]\s*:\s
-    )""",
-    re.X,
-)
-_INDENTED_CODE_RE = re.compile(r"^(?: {4,}|\t+)(?![-*+\u2022] |\d+[.)] ).*[(){}\[\];=<>].*$")
-
-
-# markdown emphasis around the person's own words: "**NEVER** run ..." reads as "NEVER run ..."
-_EMPHASIS_RE = re.compile(r"(?<![\w*])(\*\*|__|\*)(?=[^\s*_])([^*\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])")
-
-
-def _unemphasise(match: re.Match[str]) -> str:
-    marks = " " * len(match.group(1))
-    return marks + match.group(2) + marks
-
-
-def _mask(text: str) -> tuple[str, int, int]:
-    """Hide everything the person did not say in their own voice.
-
-    Returns the masked text (same length as ``text``) and, for the unfenced lines, how
-    many look like pasted code or log output and how many are non-blank.
-    """
-    masked = _WRAPPER_RE.sub(_blank, text) if "</" in text else text
-    masked = _FENCE_RE.sub(_blank, masked)
-    masked = _QUOTE_LINE_RE.sub(_blank, masked)
-    masked = _URL_RE.sub(lambda m: "x" * len(m.group(0)), masked)
-    masked = _INLINE_CODE_RE.sub(_hide_inner, masked)
-    masked = _QUOTES_RE.sub(_hide_inner, masked)
-    if "*" in masked or "__" in masked:
-        masked = _EMPHASIS_RE.sub(_unemphasise, masked)
-    out: list[str] = []
-    code_lines = 0
-    prose_lines = 0
-    for line in re.split("([" + _NEWLINES + "])", masked):
-        if len(line) == 1 and line in _NEWLINES:
-            out.append(line)
-            continue
-        if not line.strip():
-            out.append(line)
-            continue
-        if _LOG_LINE_RE.match(line) or _CODE_LINE_RE.match(line) or _INDENTED_CODE_RE.match(line):
-            code_lines += 1
-            out.append(" " * len(line))
-        else:
-            prose_lines += 1
-            out.append(line)
-    return "".join(out), code_lines, code_lines + prose_lines
-
-
-# ------------------------------------------------------------------ sentence splitting
-
-_BULLET_RE = re.compile(
-    r"^[ \t]*(?:[-*+\u2022・●■◆→>](?:[ \t]*\[[ xX]\])?[ \t]*"
-    r"|\d{1,3}[.)）][ \t]+|[a-zA-Z][.)][ \t]+|[(（]\d{1,3}[)）][ \t]*|#{1,6}[ \t]+)"
-)
-_ENDER_RE = re.compile(
-    r"[。！？]+[」』）)\]\"'\u201d]*"
-    r"|[.!?]+[)\]\"'\u201d」』]*(?=\s|$)"
-    r"|[!?]+(?=[^\x00-\x7f])"
-)
-_ABBREV = frozenset(
-    "e.g eg i.e ie etc vs v cf approx fig no nr incl esp ex resp al mr mrs ms dr prof st jr sr ca "
-    "viz min max sec aka w.r.t wrt".split()
-)
-
-
-@dataclass(frozen=True)
-class _Span:
-    start: int
-    end: int
-    bullet: bool  # the sentence opens a bulleted / numbered line
-    line: int  # index of the line it is on
-    line_start: bool  # the sentence opens its line
-    line_end: bool  # the sentence closes its line
-
-
-def _spans(text: str) -> list[_Span]:
-    """Sentence spans of ``text``: split on line breaks and sentence enders.
-
-    English needs an ender followed by white space (so ``main.py``, ``v1.2.3`` and URLs
-    hold together) and skips "e.g." and friends; Japanese enders split at once.
-    """
-    spans: list[_Span] = []
-    pos = 0
-    for line_no, line in enumerate(_NEWLINE_RE.split(text)):
-        base = pos
-        pos += len(line) + 1
-        if not line.strip():
-            continue
-        bullet_m = _BULLET_RE.match(line)
-        offset = bullet_m.end() if bullet_m else 0
-        bullet = bool(bullet_m)
-        cuts: list[int] = []
-        for m in _ENDER_RE.finditer(line, offset):
-            if m.group(0).startswith(".") and m.group(0).rstrip(")]\"'\u201d」』") == ".":
-                j = m.start()
-                while j > offset and m.start() - j < 12 and not line[j - 1].isspace():
-                    j -= 1
-                token = line[j : m.start()].lower().lstrip("([")
-                if token in _ABBREV and not (token == "etc" and _next_is_upper(line, m.end())):
-                    continue
-            cuts.append(m.end())
-        bounds = [offset, *cuts, len(line)]
-        pieces = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
-        kept: list[tuple[int, int]] = []
-        for s, e in pieces:
-            while s < e and line[s].isspace():
-                s += 1
-            while e > s and line[e - 1].isspace():
-                e -= 1
-            if s < e:
-                kept.append((s, e))
-        for i, (s, e) in enumerate(kept):
-            spans.append(
-                _Span(base + s, base + e, bullet and i == 0, line_no, i == 0, i == len(kept) - 1)
-            )
-    return spans
-
-
-def _next_is_upper(line: str, at: int) -> bool:
-    rest = line[at:].lstrip()
-    return bool(rest) and rest[0].isupper()
-
-
-def split_sentences(text: str) -> list[str]:
-    """The sentences of a turn, whitespace-collapsed, bullets stripped."""
-    folded = _fold(text)
-    protected = _URL_RE.sub(lambda m: "x" * len(m.group(0)), folded)
-    protected = _INLINE_CODE_RE.sub(_hide_inner, protected)
-    return [_collapse(text[s.start : s.end]) for s in _spans(protected)]
 
 
 _TURN_ASSISTANT_RE = re.compile(
@@ -411,7 +154,7 @@ _STATED_RE = re.compile("|".join((rules_en.STATED, rules_ja.STATED, rules_zh.STA
 
 def is_stated(sentence: str) -> bool:
     """Whether the person explicitly asked for this to be kept ("remember", 「今後は」)."""
-    return bool(_STATED_RE.search(_fold(sentence)))
+    return bool(_STATED_RE.search(fold_text(sentence)))
 
 
 # A short line ending in ":" that makes the bullets under it durable ("From now on:").
@@ -460,14 +203,14 @@ def _worth_splitting(text: str) -> bool:
         return False
     if _TURN_ASSISTANT_RE.match(text):
         return False
-    headings = len(_HEADING_RE.findall(text)) if "#" in text else 0
+    headings = len(HEADING_RE.findall(text)) if "#" in text else 0
     if headings >= _MARKDOWN_DOC_HEADINGS or (headings >= 2 and len(text) > 1500):
         return False  # a pasted spec / issue / prompt with its own headings
     return True
 
 
 def _claim_end(
-    rule: MarkerRule, m: re.Match[str], sentence: str, lang: str, i: int, spans: list[_Span], masked: str
+    rule: MarkerRule, m: re.Match[str], sentence: str, lang: str, i: int, spans: list[Span], masked: str
 ) -> int | None:
     """Where the claim a rule found ends: this sentence (0), the next one (1), or None."""
     if rule.claim == "none":
@@ -510,13 +253,13 @@ def find_markers(text: str) -> list[Marker]:
     """The durable claims in one user turn, in order; [] when there are none."""
     if not isinstance(text, str) or not _worth_splitting(text):
         return []
-    folded = _fold(text)
-    masked, code_lines, lines = _mask(folded)
+    folded = fold_text(text)
+    masked, code_lines, lines = mask(folded)
     if code_lines >= 3 and code_lines >= 0.6 * lines:
         return []  # mostly pasted code or log output
     if not _has_keyword(masked):
         return []
-    spans = _spans(masked)
+    spans = sentence_spans(masked)
     found: list[tuple[int, int, Marker]] = []  # first and last span of each marker
     keep_asks: set[int] = set()  # spans that only ask to keep something: "Remember this."
     seen: set[str] = set()
@@ -574,11 +317,11 @@ def find_markers(text: str) -> list[Marker]:
                 continue
             chosen = _RULE_BY_ID[header[0]]
             stated = header[2]
-        claim = _trim(_collapse(text[span.start + clause_at : end]))
+        claim = _trim(collapse(text[span.start + clause_at : end]))
         if match is not None and end == span.end and match.re.groupindex.get("claim") and match.group("claim"):
             # the rule names the clause that carries the claim
             clause = text[span.start + match.start("claim") : span.start + match.end("claim")]
-            claim = _collapse(clause).strip(" ,;:—–-") or claim
+            claim = collapse(clause).strip(" ,;:—–-") or claim
         stated = stated or is_stated(masked[span.start : end]) or (header is not None and span.bullet and header[2])
         if not claim or claim in seen:
             continue
@@ -586,7 +329,7 @@ def find_markers(text: str) -> list[Marker]:
         last = i + 1 if end != span.end else i
         reverses = ""
         if match is not None and chosen.reverses is not None:
-            reverses = _collapse(chosen.reverses(text[span.start : span.end], match)).rstrip(" .!。！")
+            reverses = collapse(chosen.reverses(text[span.start : span.end], match)).rstrip(" .!。！")
         found.append((i, last, Marker(kind=chosen.kind, rule_id=chosen.rule_id, text=claim, stated=stated,
                                       reverses=reverses)))
     # "Always use pnpm. Remember that." asks to keep the claim next to it

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .assignments import _ASSIGN_AFTER, _FLAG_WORDS, _assignment_finder
 from .checks import (
     _aws_key_id_ok,
     _cli_value_ok,
@@ -20,13 +21,10 @@ from .checks import (
     Finder,
     TokenCheck,
     Validator,
-    _ASSIGN_AFTER,
-    _FLAG_WORDS,
     _L,
     _R,
     _all_of,
     _artifactory_ok,
-    _assignment_finder,
     _authorization_ok,
     _bearer_ok,
     _c,

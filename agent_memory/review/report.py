@@ -287,6 +287,13 @@ def named(text: str) -> list[tuple[str, str]]:
     return list(dict.fromkeys(found))
 
 
+# what a claim may call by name: how to say it, what holds the names, and what is said when one is gone
+_CALLED = {
+    "make": ("make {}", "Makefile", "target in the Makefile"),
+    "npm": ("run {}", "package.json", "script in package.json"),
+}
+
+
 def missing(paths: Paths, claims: list[Claim]) -> list[dict[str, Any]]:
     """Adopted claims naming a file, script, make target or npm script the repository no longer has."""
     repo = _Repo(paths.project_root)
@@ -302,18 +309,13 @@ def missing(paths: Paths, claims: list[Claim]) -> list[dict[str, Any]]:
                 # only where the path starts in a folder the repository has: "and/or" is no path
                 if (paths.project_root / head).is_dir() and not repo.has_file(name):
                     gone.append({"name": name, "why": "no such file or folder in the repository"})
-            elif kind == "make":
-                targets = repo.make_targets()
-                if targets is None:
-                    gone.append({"name": f"make {name}", "why": "no Makefile in the repository"})
-                elif name not in targets:
-                    gone.append({"name": f"make {name}", "why": "no such target in the Makefile"})
-            elif kind == "npm":
-                scripts = repo.npm_scripts()
-                if scripts is None:
-                    gone.append({"name": f"run {name}", "why": "no package.json in the repository"})
-                elif name not in scripts:
-                    gone.append({"name": f"run {name}", "why": "no such script in package.json"})
+            elif kind in _CALLED:
+                spoken, holder, entry = _CALLED[kind]
+                known = repo.make_targets() if kind == "make" else repo.npm_scripts()
+                if known is None:
+                    gone.append({"name": spoken.format(name), "why": f"no {holder} in the repository"})
+                elif name not in known:
+                    gone.append({"name": spoken.format(name), "why": f"no such {entry}"})
         if gone:
             rows.append({"claim_id": claim.id, "text": claim.text, "tier": claim.tier, "missing": gone})
     return rows

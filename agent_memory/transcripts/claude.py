@@ -16,7 +16,7 @@ from agent_memory.transcripts import listed
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
 if TYPE_CHECKING:  # pragma: no cover - types only
     import re
-    from typing import IO, Any
+    from typing import IO, Any, Callable
 
     from agent_memory.model import ReadResult
 
@@ -187,38 +187,72 @@ def _assistant_text(content: Any) -> str | None:
     return "\n\n".join(parts)
 
 
-def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
-    """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
-    import json
+# The fields that mark a user-role record as written by someone else, when the record opens with them.
+_NOT_TYPED = (b"isMeta", b"isCompactSummary", b"isVisibleInTranscriptOnly", b"isSynthetic", b"interruptedByShutdown")
 
-    from agent_memory.model import ReadResult, Turn
-    from agent_memory.transcripts.read import JSON_ERRORS, LineReader, utc_timestamp
 
-    lines = LineReader(f, start_offset, start_line)
-    turns: list[Turn] = []
-    sessions: set[str] = set()
-    skipped = 0
-    first_cwd = ""
-    loads = json.loads
+def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
+    """The byte test that spares parsing a line no turn can come from (its session still goes into ``sessions``).
+
+    Such a line is a complete record that names neither role, or one whose opening fields
+    (``read.head``) already say it is dropped: a side chain, a user record written by someone
+    else, one whose first content block is a tool result, or one whose content is a list in
+    which no block has a ``"text"`` (a JSON key is never escaped, so the bytes would show it).
+    """
+    from agent_memory.transcripts.read import head, string_of
+
     user_token = _USER_TOKEN
     assistant_token = _ASSISTANT_TOKEN
-    for lineno, raw in lines:
-        if (
-            user_token not in raw
-            and assistant_token not in raw
-            and raw[0] == 123  # "{"
-            and raw[-2:] == b"}\n"
+    user, assistant, true = b'"user"', b'"assistant"', b"true"
+
+    def drop(raw: bytes) -> bool:
+        if raw[0] != 123 or raw[-2:] != b"}\n":  # "{" … "}": only a complete record
+            return False
+        if user_token not in raw and assistant_token not in raw:
+            return True
+        if b'"text"' in raw and b'"tool_result"' not in raw and b'":true' not in raw:
+            return False  # a block may hold text, and no field (no flag, no first block) says it is dropped
+        fields, key, at = head(raw)
+        if key != b"message" or raw[at] != 123:
+            return False
+        kind = fields.get(b"type")
+        if kind != user and kind != assistant:
+            return False
+        if b"sessionId" not in fields:
+            return False  # named further on, maybe: parse to learn it
+        if fields.get(b"isSidechain") != true and not (
+            kind == user and any(fields.get(name) == true for name in _NOT_TYPED)
         ):
-            continue  # a complete record that names neither role: no turn in it
-        try:
-            obj = loads(raw.decode())
-        except JSON_ERRORS:
-            if raw.strip():
-                skipped += 1
-            continue
-        if type(obj) is not dict:
-            skipped += 1
-            continue
+            content, begin = head(raw, at)[1:]
+            if content != b"content" or raw[begin] != 91:  # "[": a list of blocks
+                return False
+            if b'"text"' in raw and not (
+                kind == user and raw[begin + 1] == 123 and head(raw, begin + 1)[0].get(b"type") == b'"tool_result"'
+            ):
+                return False
+        if not raw.isascii():
+            try:
+                raw.decode()  # a line that is not UTF-8 is skipped whole, its session unseen
+            except UnicodeDecodeError:
+                return False
+        session = string_of(fields[b"sessionId"])
+        if session:
+            sessions.add(session)
+        return True
+
+    return drop
+
+
+def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
+    """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
+    from agent_memory.model import Turn
+    from agent_memory.transcripts.read import Records, utc_timestamp
+
+    turns: list[Turn] = []
+    sessions: set[str] = set()
+    first_cwd = ""
+    records = Records(f, start_offset, start_line, dropper(sessions))
+    for lineno, obj in records:
         message = obj.get("message")
         kind = obj.get("type")
         if kind is None and isinstance(message, dict):
@@ -231,7 +265,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
         if session:
             sessions.add(session)
         if type(message) is not dict:
-            skipped += 1
+            records.skipped += 1
             continue
         if obj.get("isSidechain") is True:
             continue
@@ -249,7 +283,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
             if text and text.startswith("API Error"):
                 continue
         if text is None:
-            skipped += 1
+            records.skipped += 1
             continue
         if not text:
             continue
@@ -271,11 +305,4 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
                 message_id=message_id,
             )
         )
-    return ReadResult(
-        turns=tuple(turns),
-        sessions=frozenset(sessions),
-        skipped=skipped + lines.oversized,
-        end_offset=lines.end_offset,
-        end_line=lines.end_line,
-        cwd=first_cwd,
-    )
+    return records.result(turns, sessions, first_cwd)

@@ -23,7 +23,7 @@ from agent_memory.transcripts import listed
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
 if TYPE_CHECKING:  # pragma: no cover - types only
     import re
-    from typing import IO, Any
+    from typing import IO, Any, Callable
 
     from agent_memory.model import ReadResult
 
@@ -341,50 +341,58 @@ def _resume_state(f: IO[bytes], start_offset: int) -> _State:
     return state
 
 
+# Envelopes whose payload type says they hold no turn, by the kept payload types (``dropper``).
+_KEPT_PAYLOADS = {b'"response_item"': (b'"message"',), b'"event_msg"': (b'"user_message"', b'"agent_message"')}
+
+
+def dropper() -> Callable[[bytes], bool]:
+    """The byte test that spares parsing an envelope no turn can come from: by its opening fields (``read.head``),
+    a response item that is not a message (tool calls and their output, reasoning) or an event that is no
+    user or agent message. Session and working directory come from records this never drops."""
+    from agent_memory.transcripts.read import head
+
+    kept_payloads = _KEPT_PAYLOADS
+
+    def drop(raw: bytes) -> bool:
+        if raw[-2:] != b"}\n":
+            return False
+        fields, key, at = head(raw)
+        if key != b"payload" or raw[at] != 123:
+            return False
+        kept = kept_payloads.get(fields.get(b"type", b""))
+        if kept is None:
+            return False
+        ptype = head(raw, at)[0].get(b"type")
+        return ptype is not None and ptype not in kept
+
+    return drop
+
+
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Codex rollout from ``start_offset``."""
-    import json
-
-    from agent_memory.model import ReadResult, Turn
-    from agent_memory.transcripts.read import JSON_ERRORS, LineReader, utc_timestamp
+    from agent_memory.model import Turn
+    from agent_memory.transcripts.read import Records, utc_timestamp
 
     state = _resume_state(f, start_offset) if start_offset > 0 else _State()
-    lines = LineReader(f, start_offset, start_line)
-    loads = json.loads
+    records = Records(f, start_offset, start_line, dropper())
     sessions: set[str] = set()
     if state.session:
         sessions.add(state.session)
     first_cwd = ""
-    skipped = 0
     # Candidates from each copy: (line, raw timestamp, session, cwd, text[, message id]).
     user_events: list[tuple[int, Any, str, str, str]] = []
     user_items: list[tuple[int, Any, str, str, str]] = []
     agent_events: list[tuple[int, Any, str, str, str, str]] = []
     agent_items: list[tuple[int, Any, str, str, str, str]] = []
-    for lineno, raw in lines:
-        try:
-            obj = loads(raw.decode())
-        except JSON_ERRORS:
-            if raw.strip():
-                skipped += 1
-            continue
-        if type(obj) is not dict:
-            skipped += 1
-            continue
+    for lineno, obj in records:
         kind = obj.get("type")
         payload = obj.get("payload")
         if "payload" in obj:
             if type(payload) is not dict:
-                skipped += 1
+                records.skipped += 1
                 continue
         elif kind is None and isinstance(obj.get("id"), str) and lineno == 1:
-            # Header of a rollout written before the envelope existed.
-            state.meta(obj)
-            if state.session:
-                sessions.add(state.session)
-            if state.cwd and not first_cwd:
-                first_cwd = state.cwd
-            continue
+            payload, kind = obj, "session_meta"  # the header of a rollout written before the envelope existed
         elif kind == "message":
             payload, kind = obj, "response_item"
         else:
@@ -409,7 +417,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
                 continue
             text = payload.get("message")
             if not isinstance(text, str):
-                skipped += 1
+                records.skipped += 1
                 continue
             if state.subagent:
                 continue
@@ -440,7 +448,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
                 continue
             text = _content_text(content, ("input_text", "text"), True)
             if text is None:
-                skipped += 1
+                records.skipped += 1
             elif text:
                 user_items.append((lineno, obj.get("timestamp"), state.session, state.cwd, text))
         elif role == "assistant":
@@ -448,7 +456,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
                 continue
             text = _content_text(content, ("output_text", "text"), False)
             if text is None:
-                skipped += 1
+                records.skipped += 1
             elif text:
                 mid = payload.get("id")
                 agent_items.append(
@@ -463,7 +471,6 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
                 )
         # developer / system roles are instructions, never the person.
 
-    end_offset, end_line = lines.end_offset, lines.end_line
     if user_events or not user_items:
         users = user_events
     elif start_offset > 0 and _prefix_contains(f, start_offset, _EVENT_USER):
@@ -489,11 +496,4 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
         for lineno, stamp, session, cwd, text, mid in agents
     )
     turns.sort(key=lambda t: t.line)
-    return ReadResult(
-        turns=tuple(turns),
-        sessions=frozenset(sessions),
-        skipped=skipped + lines.oversized,
-        end_offset=end_offset,
-        end_line=end_line,
-        cwd=first_cwd,
-    )
+    return records.result(turns, sessions, first_cwd)

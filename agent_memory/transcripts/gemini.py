@@ -20,7 +20,7 @@ from agent_memory.transcripts import listed
 
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
 if TYPE_CHECKING:  # pragma: no cover - types only
-    from typing import IO, Any
+    from typing import IO, Any, Callable
 
     from agent_memory.model import ReadResult
 
@@ -238,11 +238,29 @@ def _header(f: IO[bytes]) -> dict[str, Any]:
     return obj if isinstance(obj, dict) and "sessionId" in obj else {}
 
 
-def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -> ReadResult:
-    import json
+_TURN_TYPES = frozenset(b'"%s"' % t.encode() for t in _USER_TYPES | _ASSISTANT_TYPES)
 
-    from agent_memory.model import ReadResult, Turn
-    from agent_memory.transcripts.read import JSON_ERRORS, LineReader, utc_timestamp
+
+def dropper() -> Callable[[bytes], bool]:
+    """The byte test that spares parsing a message record no turn can come from: by its opening fields
+    (``read.head``), one with an id whose type is no user or assistant type (info, error, warning)."""
+    from agent_memory.transcripts.read import head
+
+    turn_types = _TURN_TYPES
+
+    def drop(raw: bytes) -> bool:
+        if raw[-2:] != b"}\n":
+            return False
+        fields = head(raw)[0]
+        kind = fields.get(b"type")
+        return kind is not None and kind not in turn_types and fields.get(b"id", b"")[:1] == b'"'
+
+    return drop
+
+
+def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -> ReadResult:
+    from agent_memory.model import Turn
+    from agent_memory.transcripts.read import Records, utc_timestamp
 
     header = _header(f) if start_offset > 0 else {}
     session = header.get("sessionId")
@@ -252,19 +270,8 @@ def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -
     sessions: set[str] = {session} if session else set()
     turns: list[Turn] = []
     index_of: dict[str, int] = {}
-    skipped = 0
-    lines = LineReader(f, start_offset, start_line)
-    loads = json.loads
-    for lineno, raw in lines:
-        try:
-            record = loads(raw.decode())
-        except JSON_ERRORS:
-            if raw.strip():
-                skipped += 1
-            continue
-        if type(record) is not dict:
-            skipped += 1
-            continue
+    records = Records(f, start_offset, start_line, dropper())
+    for lineno, record in records:
         mid = record.get("id")
         if not isinstance(mid, str):
             if "$set" in record:
@@ -283,7 +290,7 @@ def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -
             continue
         found = _record_turn(record)
         if found is None:
-            skipped += 1
+            records.skipped += 1
             continue
         role, text = found
         if not text or last_text.get(mid) == text:
@@ -312,13 +319,7 @@ def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -
                 mid,
             )
         )
-    return ReadResult(
-        turns=tuple(turns),
-        sessions=frozenset(sessions),
-        skipped=skipped + lines.oversized,
-        end_offset=lines.end_offset,
-        end_line=lines.end_line,
-    )
+    return records.result(turns, sessions)
 
 
 def _is_document(f: IO[bytes]) -> bool:

@@ -11,21 +11,12 @@ import os
 import re
 import stat
 from dataclasses import replace
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from typing import IO, Any
 
 from agent_memory.errors import AgentMemoryError, UsageError
 from agent_memory.model import AGENTS, ReadResult, Turn
-
-__all__ = [
-    "UnknownFormat",
-    "TranscriptUnreadable",
-    "detect_agent",
-    "read_transcript",
-    "iter_transcript_files",
-    "project_root",
-]
 
 
 class UnknownFormat(AgentMemoryError):
@@ -116,6 +107,90 @@ class LineReader:
         finally:
             self.end_offset = offset
             self.end_line = lineno
+
+
+class Records:
+    """Each JSON object of a transcript's lines, ``(line_number, record)``, the one decoding loop every reader shares.
+
+    A line that is not JSON, or JSON that is not an object, is counted in ``skipped`` (a reader
+    adds the records it finds malformed itself). ``drop`` sees each raw line first: a line it
+    says holds nothing the reader would keep is never parsed (see ``head``).
+    """
+
+    __slots__ = ("lines", "skipped", "_drop")
+
+    def __init__(self, f: IO[bytes], start_offset: int = 0, start_line: int = 0,
+                 drop: Callable[[bytes], bool] | None = None) -> None:
+        self.lines = LineReader(f, start_offset, start_line)
+        self.skipped = 0
+        self._drop = drop
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        loads = _loads
+        drop = self._drop
+        for lineno, raw in self.lines:
+            if drop is not None and drop(raw):
+                continue
+            try:
+                obj = loads(raw.decode())
+            except JSON_ERRORS:
+                if raw.strip():
+                    self.skipped += 1
+                continue
+            if type(obj) is not dict:
+                self.skipped += 1
+                continue
+            yield lineno, obj
+
+    def result(self, turns: Iterable[Turn], sessions: Iterable[str], cwd: str = "") -> ReadResult:
+        """What reading these lines gave, with where the next read starts."""
+        return ReadResult(
+            turns=tuple(turns),
+            sessions=frozenset(sessions),
+            skipped=self.skipped + self.lines.oversized,
+            end_offset=self.lines.end_offset,
+            end_line=self.lines.end_line,
+            cwd=cwd,
+        )
+
+
+# One key and a string, boolean, null or number value, then a comma, as the agents write them (no spaces,
+# no escapes); an object's opening run of them; and a key whose value is an object or a list.
+_PAIR = rb'"([^"\\\x00-\x1f]*)":("[^"\\\x00-\x1f]*"|true|false|null|-?[0-9][0-9.eE+-]*),'
+_PAIRS = re.compile(_PAIR)
+_RUN_OF_PAIRS = re.compile(rb"\{(?:" + _PAIR + rb")*")
+_OPENING = re.compile(rb'"([^"\\\x00-\x1f]*)":[{\[]')
+
+
+def head(raw: bytes, start: int = 0) -> tuple[dict[bytes, bytes], bytes, int]:
+    """The scalar fields an object opens with, before its first object or list value, read without parsing.
+
+    ``raw[start]`` is the object's ``{``. Returns those fields (each value's JSON text: a string
+    keeps its quotes), the key of the object or list that follows them (``b""`` when anything
+    else does) and where that value starts. Every field found is the object's own: each value
+    before it was a scalar, so nothing nested was opened. A field may be missed (the last one
+    before ``}``, one written with an escape), never invented; a key repeated later in the
+    object, which JSON leaves undefined, is not seen.
+    """
+    run = _RUN_OF_PAIRS.match(raw, start)
+    if run is None:
+        return {}, b"", -1
+    end = run.end()
+    fields = dict(_PAIRS.findall(raw, start + 1, end))
+    opening = _OPENING.match(raw, end)
+    if opening is None:
+        return fields, b"", -1
+    return fields, opening.group(1), opening.end() - 1
+
+
+def string_of(value: bytes | None) -> str | None:
+    """A ``head`` field's string, or None when it is no string (or not UTF-8, which the full parse refuses too)."""
+    if value is None or value[:1] != b'"':
+        return None
+    try:
+        return value[1:-1].decode()
+    except UnicodeDecodeError:
+        return None
 
 
 FAILED = object()

@@ -95,6 +95,26 @@ def _size(text: str, unit: str) -> int:
     return len(text.encode("utf-8")) if unit == "bytes" else len(text)
 
 
+def _scratch(tmp_path: Path, servers: tuple[mockmodel.MockModel, str], agent: str) -> tuple[Scratch, dict[str, str]]:
+    """A home and a git repository (Codex runs only inside one it trusts), this agent configured against the mock model."""
+    model, proxy_url = servers
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    (home / "tmp").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True, capture_output=True, timeout=60)
+    scratch = Scratch(home, project, model.url, proxy_url, tmp_path / "hook-exits.log", Path(sys.executable).parent)
+    return scratch, configure(scratch, agent)
+
+
+def _sent(model: mockmodel.MockModel, agent: str, argv: list[str], scratch: Scratch, env: dict[str, str]) -> list[str]:
+    """Run the agent once (it must exit 0) and return the texts of the model requests that run made."""
+    before = {id(r) for r in model.requests}
+    done = subprocess.run(argv, cwd=str(scratch.project), env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, f"{agent} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return request_texts(agent, [r.body for r in model.requests if id(r) not in before and r.method == "POST"])
+
+
 @pytest.mark.parametrize("agent", AGENTS)
 def test_a_real_run_carries_the_memory_and_is_remembered(agent: str, tmp_path: Path, servers: tuple[mockmodel.MockModel, str]) -> None:
     missing = available(agent)
@@ -103,14 +123,9 @@ def test_a_real_run_carries_the_memory_and_is_remembered(agent: str, tmp_path: P
     if agent == "gemini":
         # Gemini records our context inside the person's prompt: only the readers' stripping keeps it out
         pytest.importorskip("agent_memory.transcripts.injected")
-    model, proxy_url = servers
-    home, project = tmp_path / "home", tmp_path / "project"
-    project.mkdir()
-    (home / "tmp").mkdir(parents=True)
-    # a real repository: Codex runs only inside one it trusts
-    subprocess.run(["git", "init", "-q", str(project)], check=True, capture_output=True, timeout=60)
-    scratch = Scratch(home, project, model.url, proxy_url, tmp_path / "hook-exits.log", Path(sys.executable).parent)
-    env = configure(scratch, agent)
+    model = servers[0]
+    scratch, env = _scratch(tmp_path, servers, agent)
+    home, project = scratch.home, scratch.project
     store = project / ".memory"
 
     _past_sessions(scratch, env)
@@ -124,11 +139,8 @@ def test_a_real_run_carries_the_memory_and_is_remembered(agent: str, tmp_path: P
     if agent == "codex":
         trusted = trust_codex_hooks(scratch, env)
         assert len(trusted) == len(installed)
-    before = {id(r) for r in model.requests}
 
-    done = subprocess.run(command(agent, PROMPT), cwd=str(project), env=env, capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, f"{agent} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    texts = _sent(model, agent, command(agent, PROMPT), scratch, env)
 
     # every hook ran and exited 0
     exits = scratch.exit_log.read_text(encoding="utf-8").split("\n") if scratch.exit_log.exists() else []
@@ -137,8 +149,6 @@ def test_a_real_run_carries_the_memory_and_is_remembered(agent: str, tmp_path: P
     assert all(code == "0" for _verb, code in ran), ran
 
     # the model saw the adopted rules (whole lines, within the agent's limit) and the recalled habit
-    sent = [r.body for r in model.requests if id(r) not in before and r.method == "POST"]
-    texts = request_texts(agent, sent)
     joined = "\n".join(texts)
     assert "Adopted for this project (agent-memory" in joined, joined[:3000]
     block = next(t for t in texts if "Adopted for this project (agent-memory" in t)
@@ -177,22 +187,12 @@ def test_the_review_entry_install_writes_is_one_the_agent_loads(agent: str, tmp_
     missing = available(agent)
     if missing:
         pytest.skip(missing)
-    model, proxy_url = servers
-    home, project = tmp_path / "home", tmp_path / "project"
-    project.mkdir()
-    (home / "tmp").mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(project)], check=True, capture_output=True, timeout=60)
-    scratch = Scratch(home, project, model.url, proxy_url, tmp_path / "hook-exits.log", Path(sys.executable).parent)
-    env = configure(scratch, agent)
-    report = json.loads(_run([AM, "install", "--agent", agent, "--scope", "project", "--json"], project, env).stdout)
+    scratch, env = _scratch(tmp_path, servers, agent)
+    report = json.loads(_run([AM, "install", "--agent", agent, "--scope", "project", "--json"], scratch.project, env).stdout)
     assert report["command_file"] and Path(report["command_file"]).is_file()
     if agent == "codex":
         trust_codex_hooks(scratch, env)
-    before = {id(r) for r in model.requests}
-    done = subprocess.run(command(agent, CALLS[agent]), cwd=str(project), env=env, capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, f"{agent} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    joined = "\n".join(request_texts(agent, [r.body for r in model.requests if id(r) not in before and r.method == "POST"]))
+    joined = "\n".join(_sent(servers[0], agent, command(agent, CALLS[agent]), scratch, env))
     # the entry's own text reached the model: the agent expanded the command (or read the skill) instead of passing the words on
     assert TEMPLATE_MARK in joined, joined[-2000:]
     assert " -m agent_memory promote --json" in joined and "`agent-memory promote" not in joined
@@ -202,14 +202,9 @@ def test_the_plugin_runs_its_own_copy_without_agent_memory_on_path(tmp_path: Pat
     missing = available("claude")
     if missing:
         pytest.skip(missing)
-    model, proxy_url = servers
     root = Path(__file__).resolve().parents[2]  # the repository is the plugin
-    home, project = tmp_path / "home", tmp_path / "project"
-    project.mkdir()
-    (home / "tmp").mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(project)], check=True, capture_output=True, timeout=60)
-    scratch = Scratch(home, project, model.url, proxy_url, tmp_path / "hook-exits.log", Path(sys.executable).parent)
-    env = configure(scratch, "claude")
+    scratch, env = _scratch(tmp_path, servers, "claude")
+    project = scratch.project
     (project / ".memory").mkdir()
     (project / ".memory" / "L2.jsonl").write_text(json.dumps({"id": "c1aaaaaaaaaa", "text": "Always run make lint before pushing",
                                                               "kind": "instruction"}) + "\n", encoding="utf-8")
@@ -219,12 +214,8 @@ def test_the_plugin_runs_its_own_copy_without_agent_memory_on_path(tmp_path: Pat
     (bin_dir / "python3").symlink_to(sys.executable)
     env["PATH"] = f"{bin_dir}:/usr/local/bin:/usr/bin:/bin"
     assert not any((Path(p) / "agent-memory").exists() for p in env["PATH"].split(":"))
-    before = {id(r) for r in model.requests}
-    done = subprocess.run(["claude", "-p", "/agent-memory:cs-memory status", "--plugin-dir", str(root), "--model", "claude-sonnet-4-5",
-                           "--output-format", "json"], cwd=str(project), env=env, capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    joined = "\n".join(request_texts("claude", [r.body for r in model.requests if id(r) not in before and r.method == "POST"]))
+    joined = "\n".join(_sent(servers[0], "claude", ["claude", "-p", "/agent-memory:cs-memory status", "--plugin-dir", str(root),
+                                                    "--model", "claude-sonnet-4-5", "--output-format", "json"], scratch, env))
     assert TEMPLATE_MARK in joined
     assert f'python3 "{root}/agent_memory/run_hook.py" cli promote --json' in joined  # the plugin root filled in
     assert "Always run make lint before pushing" in joined  # the plugin's own session-start hook ran

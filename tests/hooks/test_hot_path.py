@@ -20,14 +20,14 @@ MAIN = {"id": "c3cccccccccc", "text": "Never commit to main directly"}
 HEAVY = ("agent_memory.claims", "agent_memory.promote", "agent_memory.index.sync", "agent_memory.index.search",
          "agent_memory.promote.tiers", "agent_memory.store", "agent_memory.cli",
          "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
-# the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss)
+# the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss; the
+# worker only when there is work for it; of the transcript readers, only the agent's own)
 COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
-          "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context", "agent_memory.hooks.worker",
+          "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context",
           "agent_memory.hooklog", "agent_memory.clock"}
 OURS = {
     "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end",
-                               "agent_memory.hooks.instructions", "agent_memory.transcripts", "agent_memory.transcripts.claude",
-                               "agent_memory.transcripts.codex", "agent_memory.transcripts.gemini"},
+                               "agent_memory.hooks.instructions", "agent_memory.transcripts", "agent_memory.transcripts.claude"},
     "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.text", "agent_memory.index", "agent_memory.index.prompt",
                                     "agent_memory.index.schema", "agent_memory.index.fts",
                                     "agent_memory.transcripts", "agent_memory.transcripts.injected"},

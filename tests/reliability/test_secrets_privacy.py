@@ -169,9 +169,13 @@ def pieces(prefix: str, body: str, suffix: str = "") -> list[str]:
 
 def transcripts(folder: Path, agent: str, text: str, root: Path) -> list[Path]:
     """The secret's session, and one on the next day that repeats the marker: its claim is adopted, quotes and all."""
+    return _two_sessions(folder, agent, [("2026-03-10T10:00:00Z", text), ("2026-03-10T10:05:00Z", MARKER)], root)
+
+
+def _two_sessions(folder: Path, agent: str, first: list[tuple[str, str]], root: Path) -> list[Path]:
+    """``first`` as one session of ``agent``'s, and a second on the next day that repeats the marker."""
     made = []
-    for n, turns in enumerate(([("2026-03-10T10:00:00Z", text), ("2026-03-10T10:05:00Z", MARKER)],
-                               [("2026-03-11T10:00:00Z", MARKER)])):
+    for n, turns in enumerate((first, [("2026-03-11T10:00:00Z", MARKER)])):
         session = f"secret-session-{n}"
         if agent == "claude":
             made.append(write_jsonl(folder / f"s{n}.jsonl", claude_lines(session, root, turns)))
@@ -248,17 +252,8 @@ def test_a_planted_secret_never_reaches_disk(env: Env, family: str, seed: int, w
 
 def transcripts_of(folder: Path, agent: str, texts: list[str], root: Path) -> list[Path]:
     """Like :func:`transcripts`, with one turn per text in the first session."""
-    made = []
     first = [(f"2026-03-10T10:{k:02d}:00Z", t) for k, t in enumerate(texts)] + [("2026-03-10T11:00:00Z", MARKER)]
-    for n, turns in enumerate((first, [("2026-03-11T10:00:00Z", MARKER)])):
-        session = f"secret-session-{n}"
-        if agent == "claude":
-            made.append(write_jsonl(folder / f"s{n}.jsonl", claude_lines(session, root, turns)))
-        elif agent == "codex":
-            made.append(write_jsonl(folder / f"rollout-2026-03-1{n}T10-00-00-{session}.jsonl", codex_records(session, root, turns)))
-        else:
-            made.append(gemini_session(folder / f"session-2026-03-1{n}T10-00-{session}.json", session, root, turns))
-    return made
+    return _two_sessions(folder, agent, first, root)
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -325,8 +320,8 @@ def _texts(name: str, parts: list[str], env: Env) -> list[str]:
     return [c.format(**values) for c in CLAIMS]
 
 
-def _privacy_run(env: Env, name: str, parts: list[str]) -> dict[Path, str]:
-    """Two sessions on two days say the claims; stage and adopt everything; return the shareable files."""
+def _said_twice_and_adopted(env: Env, texts: list[str], session: str, cwd: "Path | str") -> dict[Path, str]:
+    """Two sessions on two days, run in ``cwd``, say ``texts``; stage and adopt everything; return the shareable files."""
     from agent_memory.review.adopt import adopt
     from agent_memory.ingest import ingest
     from agent_memory.promote import stage
@@ -334,18 +329,23 @@ def _privacy_run(env: Env, name: str, parts: list[str]) -> dict[Path, str]:
     (env.root / "CLAUDE.md").write_text("# Project\n", encoding="utf-8")
     files = []
     for n, day in enumerate(("2026-03-09", "2026-03-10")):
-        turns = [(f"{day}T10:{k:02d}:00Z", t) for k, t in enumerate(_texts(name, parts, env))]
-        files.append(write_jsonl(env.tmp / "t" / f"s{n}.jsonl", claude_lines(f"privacy-{n}", env.root, turns)))
+        turns = [(f"{day}T10:{k:02d}:00Z", t) for k, t in enumerate(texts)]
+        files.append(write_jsonl(env.tmp / "t" / f"s{n}.jsonl", claude_lines(f"{session}-{n}", cwd, turns)))
     paths = env.paths()
     ingest(paths, [str(f) for f in files])
     result, _ = stage(paths)
-    assert len(result.proposals) == len(CLAIMS), [b["reasons"] for b in result.blocked]
+    assert len(result.proposals) == len(texts), [b["reasons"] for b in result.blocked]
     shared = {p: p.read_text(encoding="utf-8") for p in sorted((env.store / "staged").glob("*.md"))}
     adopt(paths, [], every=True)
     for path in (env.store / "L2.jsonl", env.user / "L3.jsonl", env.root / "CLAUDE.md", env.home / ".claude" / "CLAUDE.md"):
         if path.is_file():
             shared[path] = path.read_text(encoding="utf-8")
     return shared
+
+
+def _privacy_run(env: Env, name: str, parts: list[str]) -> dict[Path, str]:
+    """Two sessions in this project say the claims; stage and adopt everything; return the shareable files."""
+    return _said_twice_and_adopted(env, _texts(name, parts, env), "privacy", env.root)
 
 
 _VOCABULARY: set[str] = set()
@@ -414,32 +414,13 @@ FOREIGN_CLAIMS = (
 
 def _foreign_run(env: Env, name: str, form: str, parts: list[str]) -> dict[Path, str]:
     """Two sessions, run in another person's home on another machine, say the claims; stage and adopt."""
-    from agent_memory.review.adopt import adopt
-    from agent_memory.ingest import ingest
-    from agent_memory.promote import stage
-
     home_t, sep = HOME_FORMS[form]
     home = home_t.format(name=name)
     project = sep.join([home, "work", "shop"])
     others = {"posix": f"/Users/{name}/dumps", "macos": f"/home/{name}/dumps", "wsl": f"C:\\Users\\{name}\\dumps",
               "windows": f"/mnt/d/Users/{name}/dumps", "unc": f"/home/{name}/dumps"}
     values = {"project": project, "home": home, "sep": sep, "tail": sep.join(parts), "name": name, "other": others[form]}
-    texts = [c.format(**values) for c in FOREIGN_CLAIMS]
-    (env.root / "CLAUDE.md").write_text("# Project\n", encoding="utf-8")
-    files = []
-    for n, day in enumerate(("2026-03-09", "2026-03-10")):
-        turns = [(f"{day}T10:{k:02d}:00Z", t) for k, t in enumerate(texts)]
-        files.append(write_jsonl(env.tmp / "t" / f"s{n}.jsonl", claude_lines(f"foreign-{n}", project, turns)))
-    paths = env.paths()
-    ingest(paths, [str(f) for f in files])
-    result, _ = stage(paths)
-    assert len(result.proposals) == len(FOREIGN_CLAIMS), [b["reasons"] for b in result.blocked]
-    shared = {p: p.read_text(encoding="utf-8") for p in sorted((env.store / "staged").glob("*.md"))}
-    adopt(paths, [], every=True)
-    for path in (env.store / "L2.jsonl", env.user / "L3.jsonl", env.root / "CLAUDE.md", env.home / ".claude" / "CLAUDE.md"):
-        if path.is_file():
-            shared[path] = path.read_text(encoding="utf-8")
-    return shared
+    return _said_twice_and_adopted(env, [c.format(**values) for c in FOREIGN_CLAIMS], "foreign", project)
 
 
 def _foreign_property(env: Env, name: str, form: str, parts: list[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,276 @@
+"""The generic ``name = value`` finders: assignments (``DB_PASSWORD=…``, ``"apiKey": "…"``) and ``--password`` flags.
+
+A keyword (password, secret, token, key, …) inside a name makes its value a candidate; the
+value checks of ``checks`` then decide whether it is a secret or a stand-in for one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .checks import (
+    _DOC_EXAMPLE,
+    _GENERIC_PLACEHOLDER_WORDS,
+    _PLACEHOLDER_WORDS,
+    _VALUE_WORDS,
+    _b64_text,
+    _c,
+    _entropy,
+    _has_words,
+    _is_template,
+    _mixed,
+    _mostly_filler,
+    _random_looking,
+    _wordy,
+)
+
+_PASSWORD_TIER, _SECRET_TIER, _KEY_TIER = "password", "secret", "key"
+
+# Keyword → (tier, needs a word boundary on its left).
+_KEYWORDS: dict[str, tuple[str, bool]] = {
+    "password": (_PASSWORD_TIER, False),
+    "passwd": (_PASSWORD_TIER, False),
+    "passphrase": (_PASSWORD_TIER, False),
+    "pwd": (_PASSWORD_TIER, True),
+    "pass": (_PASSWORD_TIER, True),
+    "secret": (_SECRET_TIER, False),
+    "token": (_SECRET_TIER, False),
+    "credential": (_SECRET_TIER, False),
+    "key": (_KEY_TIER, True),
+}
+# Words that, glued in front of "key", still name a secret ("apikey", "secretkey").
+_KEY_COMPOUNDS = (
+    "api", "secret", "access", "private", "auth", "master", "license", "signing", "encryption",
+    "session", "client", "app", "account", "service", "consumer", "storage", "subscription",
+    "webhook", "admin", "deploy", "shared", "sas", "hmac", "crypt", "sign", "priv", "dev",
+)  # fmt: skip
+_STRONG_KEY_NAMES = (
+    "apikey", "api_key", "api-key", "secretkey", "secret_key", "accesskey", "access_key",
+    "privatekey", "private_key", "authkey", "auth_key", "masterkey", "master_key",
+    "encryptionkey", "encryption_key", "signingkey", "signing_key", "clientkey", "client_key",
+    "sessionkey", "session_key", "licensekey", "license_key", "appkey", "app_key",
+    "accountkey", "account_key", "subscriptionkey", "subscription_key",
+)  # fmt: skip
+# Trailing name parts that turn a secret-sounding name into metadata about the secret.
+_EXCLUDED_TAILS = frozenset(
+    "id ids uuid guid name names url uri urls path paths file files dir type types count counts "
+    "size len length limit limits max min version field fields var variable variables env param "
+    "params label prompt hint policy regex pattern format expiry expires expiration expire ttl "
+    "timeout header headers prefix suffix mode enabled required provider method kind style class "
+    "index usage rate cost budget endpoint host port user username email hash salt store manager "
+    "helper handler validator validation error errors message msg text input placeholder location "
+    "ref arn reference source rotation created updated at date time timestamp bits algorithm alg "
+    "encoding schema location option options flag flags config setting settings fingerprint".split()
+)
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_ASSIGN_RE = _c(
+    r"""(?P<cq>\\{0,2}["'`])?[ \t]{0,8}(?P<op>:=|=>|=(?!=)|:(?![:/]))[ \t]{0,8}
+    (?:
+        (?P<bs>\\{0,2})(?P<q>["'`])(?P<qv>(?:[^"'`\\\s]|\\\\(?![nrt])){1,512})(?P=bs)(?P=q)
+      | (?P<uv>(?:[^\s"'`,;&()\[\]{}<>\\]|\\\\(?![nrt])){1,512})
+    )""",
+    re.VERBOSE,
+)
+_FLAG_VALUE_RE = _c(
+    r"""[ \t]*=?[ \t]*(?:(?P<q>["'])(?P<qv>[^"'\s\\]{1,512})(?P=q)|(?P<uv>[^\s"'`,;&()\[\]{}<>\\-][^\s"'`,;&()\[\]{}<>\\]{0,511}))"""
+)
+_ENV_VALUE_RE = re.compile(r"[^\s\"'`\\]{1,512}")
+_CODE_VALUE_RE = re.compile(
+    r"^(?:[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|(?:self|this|os|env|process|config|settings|args|opts|options|ctx|params|request|req|cls)\b.*)$"
+)
+
+
+def _camel_split(name: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)]
+
+
+def _identifier_like(value: str) -> bool:
+    """Reads as a name made of a few words (``getpass``, ``DB_PASSWORD``, ``dbPasswordValue``), not as random letters."""
+    if _random_looking(value):
+        return False
+    parts = [p for chunk in value.split("_") for p in _camel_split(chunk)]
+    return 0 < len(parts) <= 4 and all(len(p) >= 2 for p in parts)
+
+
+def _name_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Extend ``[start, end)`` over identifier characters (at most 60 each side)."""
+    lo = start
+    while lo > 0 and start - lo < 60 and text[lo - 1] in _NAME_CHARS:
+        if lo >= 2 and text[lo - 2] == "\\" and text[lo - 1] in "nrt":
+            break  # the "n" of an escaped line break is not part of the name
+        lo -= 1
+    hi = end
+    n = len(text)
+    while hi < n and hi - end < 60 and text[hi] in _NAME_CHARS:
+        hi += 1
+    return lo, hi
+
+
+def _keyword_boundaries_ok(text: str, ks: int, ke: int, keyword: str, name_lo: int) -> bool:
+    tier, needs_left = _KEYWORDS[keyword]
+    before = text[ks - 1] if ks > name_lo else ""
+    after = text[ke] if ke < len(text) else ""
+    # Right side: end of name, a separator, camel-case hump, digit or a plural "s" ending.
+    if after and after.islower():
+        if not (after == "s" and (ke + 1 >= len(text) or not text[ke + 1].isalpha() or text[ke + 1].isupper())):
+            return False
+    if not needs_left or not before:
+        return True
+    if not before.isalpha():
+        return True
+    if before.islower() and text[ks].isupper():
+        return True  # camel case: apiKey, dbPass
+    if keyword == "key":
+        head = text[name_lo:ks].lower()
+        return head.endswith(_KEY_COMPOUNDS)
+    return False
+
+
+# Values in these formats belong to their own rule; when that rule rejected them (too short,
+# wrong shape) a generic rule should not overrule it.
+_DEFERRED = re.compile(
+    r"(?:xox[abposre][-.]|xapp-|gh[pousr]_|github_pat_|gl[a-z]{2,6}-|[sr]k_(?:live|test)_"
+    r"|A(?:KIA|SIA|BIA|CCA)|AIza|SG\.|npm_|hv[sbr]\.|sk-ant-)"
+)
+
+
+def _looks_like_path(value: str) -> bool:
+    """``/usr/lib``, ``./x``, ``~/.ssh/id``; a lone random segment after "/" may be base64."""
+    if not value.startswith(("/", "./", "../", "~/")):
+        return False
+    segments = [p for p in value.split("/") if p not in ("", ".", "..", "~")]
+    if not all(re.fullmatch(r"[\w.\-@]+", p) for p in segments):
+        return False
+    return not any(_random_looking(p, 16) for p in segments)
+
+
+def _value_ok(value: str, tier: str, quoted: bool, name: str, label: str) -> bool:
+    low = value.lower()
+    if _DEFERRED.match(value):
+        return False
+    if low in _VALUE_WORDS or low == name.lower() or _is_template(value):
+        return False
+    if _DOC_EXAMPLE.search(value):
+        return False  # AWS's documented sample keys
+    if label == "aws-secret-access-key":
+        return not _mostly_filler(value) and not _has_words(value, _PLACEHOLDER_WORDS)
+    if "redacted" in low or "://" in value or _looks_like_path(value):
+        return False
+    if value.startswith((".", "-", "&", "*", "|", ">", "^")):
+        return False
+    if value.startswith("!") and not _random_looking(value[1:]):
+        return False  # a YAML tag (!Ref, !secret) or a negation; "!" before random characters is a password
+    if _mostly_filler(value) or _has_words(value, _GENERIC_PLACEHOLDER_WORDS):
+        return False
+    decoded = _b64_text(value) if len(value) >= 16 else None
+    if decoded is not None and _has_words(decoded, _GENERIC_PLACEHOLDER_WORDS + ("lorem", "hello")):
+        return False  # base64 of a stand-in phrase
+    if len(set(low)) <= 2:
+        return False
+    if not quoted and _CODE_VALUE_RE.match(value):
+        return False
+    if re.fullmatch(r"\d+(?:\.\d+)*[a-z]{0,3}", low):
+        return tier == _PASSWORD_TIER and len(value) >= 6 and "." not in value
+    if tier == _PASSWORD_TIER:
+        if not quoted and re.fullmatch(r"[A-Za-z_]+", value) and _identifier_like(value):
+            return False  # a bare identifier is a variable, not a literal
+        return len(value) >= 4
+    if _wordy(value):
+        return False  # session_key=session_id_v2 names a field; a key is not made of words
+    if re.search(r"\.(?:json|ya?ml|toml|txt|env|pem|key|crt|cer|p12|pfx|js|ts|py|md|html|sh|ini|cfg|conf|log)$", low):
+        return False
+    if tier == _KEY_TIER:
+        strong = re.fullmatch(r"[0-9a-fA-F]{32,}", value) or (
+            len(value) >= 20
+            and sum(c.isdigit() for c in value) >= 2
+            and sum(c.isupper() for c in value) >= 2
+            and sum(c.islower() for c in value) >= 2
+        )
+        return bool(strong) and _entropy(value) >= 3.0
+    return _random_looking(value, 8)
+
+
+def _label_for(name: str, tier: str, value: str) -> str:
+    low = name.lower().replace("-", "_")
+    if tier != _PASSWORD_TIER and len(value) == 40 and ("aws" in low or "secret_access" in low or "secretaccess" in low):
+        if re.fullmatch(r"[A-Za-z0-9/+]{40}", value):
+            return "aws-secret-access-key"
+    return "password-assignment" if tier == _PASSWORD_TIER else "generic-secret"
+
+
+def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
+    """Find ``<name containing a keyword> = <value>`` around the keyword at ``[hs, he)``."""
+    literal = text[hs:he]
+    if literal.startswith("--"):
+        yield from _flag_finder(text, hs, he)
+        return
+    keyword = literal.lower()
+    lo, hi = _name_bounds(text, hs, he)
+    if not _keyword_boundaries_ok(text, hs, he, keyword, lo):
+        return
+    tier = _KEYWORDS[keyword][0]
+    name = text[lo:hi].strip(".-")
+    if "public" in name.lower() or "pubkey" in name.lower():
+        return
+    tail = _camel_split(text[he:hi])
+    if tail and tail[-1] in _EXCLUDED_TAILS:
+        return
+    if keyword == "key":
+        head = "_".join(_camel_split(text[lo:he]))
+        tier = _SECRET_TIER if head.endswith(_STRONG_KEY_NAMES) else _KEY_TIER
+    m = _ASSIGN_RE.match(text, hi)
+    if not m:
+        return
+    quoted = m.group("qv") is not None
+    value = m.group("qv") if quoted else m.group("uv")
+    start, end = (m.start("qv"), m.end("qv")) if quoted else (m.start("uv"), m.end("uv"))
+    if not quoted and m.group(0).startswith("=") and not any(c.islower() for c in name):
+        # .env line (NAME=value): the value runs to the next blank, symbols included.
+        env = _ENV_VALUE_RE.match(text, start)
+        if env:
+            value, end = env.group(0), env.end()
+    elif not quoted and end < len(text) and text[end] in "([":
+        return  # a call or subscript: code, not a literal
+    elif not quoted:
+        trimmed = value.rstrip(".,:;!?")  # the end of a sentence, not of the value
+        end -= len(value) - len(trimmed)
+        value = trimmed
+    if m.group("op") == ":" and not quoted and tier != _PASSWORD_TIER and m.group("cq") is None:
+        # "Token: abc" in prose is a heading far more often than a credential; still catch
+        # unmistakable values.
+        if not (_random_looking(value, 16) or (len(value) >= 10 and _mixed(value))):
+            return
+    label = _label_for(name, tier, value)
+    if _value_ok(value, tier, quoted, name, label):
+        yield start, end, label
+
+
+def _flag_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
+    """``--password hunter2`` / ``--token=abc`` on a command line."""
+    n = len(text)
+    hi = he
+    while hi < n and hi - he < 40 and (text[hi].isalnum() or text[hi] in "-_"):
+        hi += 1
+    name = text[hs + 2 : hi]
+    tail = _camel_split(name.replace("-", "_").split("_")[-1]) if name else []
+    if tail and tail[-1] in _EXCLUDED_TAILS:
+        return
+    m = _FLAG_VALUE_RE.match(text, hi)
+    if not m:
+        return
+    quoted = m.group("qv") is not None
+    value = m.group("qv") if quoted else m.group("uv")
+    start, end = (m.start("qv"), m.end("qv")) if quoted else (m.start("uv"), m.end("uv"))
+    tier = _PASSWORD_TIER if "pass" in name.lower() else _SECRET_TIER
+    label = "password-assignment" if tier == _PASSWORD_TIER else "generic-secret"
+    if _value_ok(value, tier, quoted, name, label):
+        yield start, end, label
+
+
+_ASSIGN_AFTER = (
+    r"""[A-Za-z0-9_.\-]{0,60}(?:\\{0,2}["'`])?[ \t]{0,8}(?::=|=>|=(?!=)|:(?![:/]))"""
+    r"""[ \t]{0,8}\\{0,2}["'`]?[^\s"'`,;&)\]}<>\\]{%d}"""
+)
+_FLAG_WORDS = ("--password", "--pass", "--passwd", "--token", "--secret", "--api-key", "--apikey",
+               "--auth-token", "--access-token", "--client-secret", "--secret-key", "--access-key")  # fmt: skip

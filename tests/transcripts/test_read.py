@@ -1,0 +1,304 @@
+"""The lines a reader never parses: its byte test drops nothing the full parse would keep.
+
+Each reader reads the same file twice, once with its byte test (``dropper``) and once parsing
+every line; the turns, sessions and resume points must agree, on the real transcripts in
+shared/data, on synthetic histories and on generated records of every shape the agents write.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_memory.model import ReadResult
+from agent_memory.transcripts import claude, codex, gemini, read_transcript
+from agent_memory.transcripts.read import head
+
+from .shared import shared_data
+
+TRANSCRIPTS = shared_data() / "transcripts"
+READERS = {"claude": claude, "codex": codex, "gemini": gemini}
+
+
+def _both(path: Path, agent: str, monkeypatch: pytest.MonkeyPatch) -> tuple[ReadResult, ReadResult]:
+    """The file read as shipped, and read parsing every line."""
+    fast = read_transcript(str(path), agent=agent)
+    with monkeypatch.context() as patch:
+        patch.setattr(READERS[agent], "dropper", lambda *_: None)
+        full = read_transcript(str(path), agent=agent)
+    return fast, full
+
+
+def _same(fast: ReadResult, full: ReadResult, malformed: bool = True) -> None:
+    assert fast.turns == full.turns
+    assert fast.sessions == full.sessions
+    assert (fast.end_offset, fast.end_line, fast.cwd) == (full.end_offset, full.end_line, full.cwd)
+    if not malformed:
+        assert fast.skipped == full.skipped
+
+
+# ---------------------------------------------------------------- head
+
+
+@pytest.mark.parametrize(
+    ("raw", "fields", "key"),
+    [
+        (b'{"a":"x","b":true,"n":-1.5,"m":{"c":1}}', {b"a": b'"x"', b"b": b"true", b"n": b"-1.5"}, b"m"),
+        (b'{"type":"user","message":[1]}', {b"type": b'"user"'}, b"message"),
+        # an escape ends the fields that can be read without parsing
+        (b'{"cwd":"C:\\\\x","type":"user","message":{}}', {}, b""),
+        (b'{"a": "x","type":"user"}', {}, b""),  # a space too
+        (b'{"text":"a","type":"tool_result"}', {b"text": b'"a"'}, b""),  # the last field before "}" is not read
+        (b'["type","user"]', {}, b""),
+        (b'{"a":"\xff","m":{}}', {b"a": b'"\xff"'}, b"m"),  # bytes, undecoded
+    ],
+)
+def test_head_reads_only_the_opening_scalar_fields(raw: bytes, fields: dict[bytes, bytes], key: bytes) -> None:
+    found, opened, at = head(raw)
+    assert (found, opened) == (fields, key)
+    if key:
+        assert raw[at : at + 1] in (b"{", b"[")
+
+
+# the values a field may hold, as JSON: nested ones hide what follows them from ``head``
+SCALARS = st.one_of(st.text(max_size=8), st.booleans(), st.none(), st.integers(-5, 5))
+NESTED = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
+
+
+@given(obj=st.dictionaries(st.sampled_from(["type", "id", "a", "sessionId", "text", "é", 'q"']), NESTED, max_size=6))
+def test_head_agrees_with_the_parse(obj: dict[str, Any]) -> None:
+    raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+    fields, key, at = head(raw)
+    for name, value in fields.items():
+        assert json.loads(value) == obj[name.decode()]
+    if key:
+        assert isinstance(obj[key.decode()], (dict, list))
+
+
+# ---------------------------------------------------------------- real and synthetic transcripts
+
+
+@pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="shared/data/transcripts is not available")
+@pytest.mark.parametrize("agent", sorted(READERS))
+def test_the_real_transcripts_read_the_same_with_and_without_the_byte_test(agent: str,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = sorted(p for p in (TRANSCRIPTS / agent).iterdir() if p.suffix in (".jsonl", ".json"))
+    assert paths
+    for path in paths:
+        fast, full = _both(path, agent, monkeypatch)
+        _same(fast, full, malformed=False)
+
+
+def test_a_synthetic_history_reads_the_same_with_and_without_the_byte_test(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench import synth
+
+    tools = synth.Profile("tools", turns=(3, 8), marker_share=0.1, tool_calls=(1, 6), tool_bytes=(1000, 6000),
+                          reply_chars=(150, 1500))
+    synth.write_history(tmp_path, megabytes=1.0, seed=5, profile=tools)
+    paths = sorted(tmp_path.rglob("*.jsonl"))
+    assert paths
+    dropped = 0
+    for path in paths:
+        fast, full = _both(path, "claude", monkeypatch)
+        _same(fast, full, malformed=False)
+        drop = claude.dropper(set())
+        dropped += sum(1 for raw in path.read_bytes().splitlines(keepends=True) if drop(raw))
+    assert dropped  # tool results are what it spares
+
+
+# ---------------------------------------------------------------- which lines go unparsed
+
+S = '{"parentUuid":null,"isSidechain":%s,"userType":"external","cwd":"/a","sessionId":"s1","version":"2","type":"%s",'
+TOOL_RESULT = '"message":{"role":"user","content":[{"tool_use_id":"t","type":"tool_result","content":"x"}]}'
+TOOL_USE = '"message":{"id":"m","type":"message","role":"assistant","content":[{"type":"tool_use","id":"t","input":{}}]}'
+PROSE = '"message":{"id":"m","type":"message","role":"assistant","content":[{"type":"text","text":"Done."}]}'
+
+
+@pytest.mark.parametrize(
+    ("line", "dropped"),
+    [
+        (S % ("false", "user") + TOOL_RESULT + ',"toolUseResult":{"stdout":"x"}}', True),
+        (S % ("false", "assistant") + TOOL_USE + "}", True),
+        (S % ("false", "assistant") + PROSE + "}", False),
+        (S % ("true", "assistant") + PROSE + "}", True),  # a side chain: never the person's session
+        (S % ("false", "user") + '"message":{"role":"user","content":"Always squash."}}', False),
+        (S % ("false", "user") + '"message":{"role":"user","content":[{"type":"text","text":"Hi"},'
+         '{"type":"tool_result","content":"x"}]}}', False),  # a tool result, but not first: parsed
+        (S % ("false", "user") + TOOL_RESULT[:60], False),  # cut short: parsed (and counted)
+        ('{"type":"file-history-snapshot","messageId":"m","snapshot":{}}', True),  # names no role
+        ('{"type":"user",' + TOOL_RESULT + ',"sessionId":"s1"}', False),  # its session named after the message
+    ],
+)
+def test_claude_leaves_unparsed_only_lines_that_hold_no_turn(line: str, dropped: bool) -> None:
+    sessions: set[str] = set()
+    assert claude.dropper(sessions)((line + "\n").encode()) is dropped
+    assert sessions == ({"s1"} if dropped and "sessionId" in line else set())
+
+
+@pytest.mark.parametrize(
+    ("line", "dropped"),
+    [
+        ('{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c"}}', True),
+        ('{"timestamp":"t","type":"response_item","payload":{"type":"reasoning","summary":[]}}', True),
+        ('{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[]}}', False),
+        ('{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}}', True),
+        ('{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"Hi"}}', False),
+        ('{"timestamp":"t","type":"turn_context","payload":{"cwd":"/a"}}', False),
+        ('{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/a"}}', False),
+    ],
+)
+def test_codex_leaves_unparsed_only_envelopes_that_hold_no_turn(line: str, dropped: bool) -> None:
+    assert codex.dropper()((line + "\n").encode()) is dropped
+
+
+@pytest.mark.parametrize(
+    ("line", "dropped"),
+    [
+        ('{"id":"m1","timestamp":"t","type":"info","content":"Switched model"}', True),
+        ('{"id":"m1","timestamp":"t","type":"user","content":"Always squash."}', False),
+        ('{"id":"m1","timestamp":"t","type":"gemini","content":"Done."}', False),
+        ('{"sessionId":"g","projectHash":"h","type":"x","kind":"main"}', False),  # a header carries no id
+    ],
+)
+def test_gemini_leaves_unparsed_only_records_that_hold_no_turn(line: str, dropped: bool) -> None:
+    assert gemini.dropper()((line + "\n").encode()) is dropped
+
+
+# ---------------------------------------------------------------- generated records
+
+
+def _read(module: Any, lines: list[bytes]) -> ReadResult:
+    data = b"".join(lines)
+    if module is gemini:
+        return gemini._read_jsonl(io.BytesIO(data), "t.jsonl", 0, 0)
+    return module.read(io.BytesIO(data), "t.jsonl")
+
+
+def _agree(module: Any, records: list[dict[str, Any]], damage: int = 0) -> None:
+    """Read with the byte test and without it: the same turns, sessions and resume point (and skipped lines,
+    unless a line was damaged: one cut short, or given a byte that is not UTF-8)."""
+    lines = [_line(r) for r in records]
+    if damage:
+        at = damage % len(lines)
+        lines[at] = lines[at][: damage % 97] + b"\n" if damage % 2 else lines[at].replace(b'"', b'"\xff', 2)
+    fast = _read(module, lines)
+    with mock.patch.object(module, "dropper", lambda *_: None):
+        full = _read(module, lines)
+    _same(fast, full, malformed=bool(damage))
+
+
+DAMAGE = st.integers(0, 400) | st.just(0)
+
+
+def _line(obj: Any) -> bytes:
+    """One record as the agents write it: compact, UTF-8 (a lone surrogate escaped, as JSON writers must)."""
+    try:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    except UnicodeEncodeError:
+        return json.dumps(obj, separators=(",", ":")).encode() + b"\n"
+
+
+TEXTS = st.sampled_from(["Always run the linter first.", "  ", "", "[Request interrupted by user]", "ok 👍", "\ud800 cut",
+                         '"text":"x"', "<system-reminder>x</system-reminder>"])
+BLOCK = st.one_of(
+    st.fixed_dictionaries({"type": st.just("text"), "text": TEXTS}),
+    st.fixed_dictionaries({"tool_use_id": st.just("toolu_1"), "type": st.just("tool_result"),
+                           "content": st.one_of(TEXTS, st.lists(st.fixed_dictionaries({"type": st.just("text"),
+                                                                                        "text": TEXTS}), max_size=2))}),
+    st.fixed_dictionaries({"type": st.just("tool_use"), "id": st.just("t"), "name": st.just("Bash"),
+                           "input": st.dictionaries(st.sampled_from(["command", "text", "content"]), TEXTS, max_size=2)}),
+    st.fixed_dictionaries({"type": st.just("image"), "source": st.just({"type": "base64", "data": "AAAA"})}),
+    st.just({"type": "thinking", "thinking": "hmm"}),
+)
+CONTENT = st.one_of(st.lists(BLOCK, max_size=3), TEXTS, st.none(), st.just({"type": "text", "text": "x"}))
+FLAG = st.sampled_from([False, False, True, None, "yes", 1])
+
+
+@st.composite
+def claude_record(draw: st.DrawFn) -> dict[str, Any]:
+    """A Claude Code record: the usual fields in the usual order, or shuffled, some missing or odd."""
+    fields: list[tuple[str, Any]] = [
+        ("parentUuid", draw(st.sampled_from([None, "p1"]))),
+        ("isSidechain", draw(FLAG)),
+        ("userType", "external"),
+        ("cwd", draw(st.sampled_from(["/home/dev/app", "C:\\src\\app", ""]))),
+        ("sessionId", draw(st.sampled_from(["s1", "s2", "s\u00e9", "", None, 7]))),
+        ("type", draw(st.sampled_from(["user", "assistant", "system", "summary", None]))),
+    ]
+    for name in ("isMeta", "isCompactSummary", "isSynthetic", "isVisibleInTranscriptOnly", "interruptedByShutdown"):
+        if draw(st.booleans()) and draw(st.booleans()):
+            fields.append((name, draw(FLAG)))
+    role = draw(st.sampled_from(["user", "assistant"]))
+    message: dict[str, Any] = {"role": role, "content": draw(CONTENT)}
+    if role == "assistant" and draw(st.booleans()):
+        message = {"id": "msg_1", "type": "message", "role": role, "model": draw(st.sampled_from(["m", "<synthetic>"])),
+                   "content": message["content"]}
+    fields.append(("message", draw(st.sampled_from([message, message, message, "m", [message]]))))
+    fields += [("uuid", "u1"), ("timestamp", "2026-01-05T08:00:00.000Z")]
+    if draw(st.booleans()):
+        fields.append(("toolUseResult", draw(st.one_of(st.just({"stdout": "x"}), TEXTS))))
+    if draw(st.booleans()):
+        fields.append(("origin", draw(st.sampled_from([{"kind": "human"}, {"kind": "peer"}, None]))))
+    order = draw(st.permutations(fields)) if draw(st.integers(0, 3)) == 0 else fields
+    return {k: v for k, v in order if not (v is None and draw(st.booleans()))}
+
+
+@settings(max_examples=400)
+@given(records=st.lists(claude_record(), min_size=1, max_size=6), damage=DAMAGE)
+def test_claude_drops_no_line_a_full_parse_keeps(records: list[dict[str, Any]], damage: int) -> None:
+    _agree(claude, records, damage)
+
+
+@st.composite
+def codex_record(draw: st.DrawFn) -> dict[str, Any]:
+    """A Codex rollout envelope of any type, its payload typed as rollouts type them (or oddly)."""
+    kind = draw(st.sampled_from(["session_meta", "response_item", "event_msg", "turn_context", "compacted", "other"]))
+    ptype = draw(st.sampled_from(["message", "function_call", "function_call_output", "reasoning", "user_message",
+                                  "agent_message", "token_count", None, 3]))
+    payload: dict[str, Any] = {"type": ptype, "role": draw(st.sampled_from(["user", "assistant", "developer"])),
+                               "content": [{"type": "input_text", "text": draw(TEXTS)}], "message": draw(TEXTS),
+                               "id": "s1", "cwd": "/home/dev/app"}
+    if draw(st.booleans()):
+        payload = {"info": {"x": 1}, **payload}  # a nested value first: the type is not read from the bytes
+    if ptype is None and draw(st.booleans()):
+        del payload["type"]
+    body = draw(st.one_of(st.just(payload), st.just([payload]), st.just("p")))
+    return {"timestamp": "2026-01-05T08:00:00.000Z", "type": kind, "payload": body}
+
+
+@settings(max_examples=300)
+@given(records=st.lists(codex_record(), min_size=1, max_size=6), damage=DAMAGE)
+def test_codex_drops_no_line_a_full_parse_keeps(records: list[dict[str, Any]], damage: int) -> None:
+    _agree(codex, records, damage)
+
+
+@st.composite
+def gemini_record(draw: st.DrawFn) -> dict[str, Any]:
+    """A Gemini JSONL line: a message record of any type, a header, a ``$set`` patch or a rewind."""
+    shape = draw(st.sampled_from(["message", "message", "header", "set", "rewind"]))
+    if shape == "header":
+        return {"sessionId": draw(st.sampled_from(["g1", "g2"])), "projectHash": "h", "kind": draw(st.sampled_from(["main", "subagent"]))}
+    if shape == "set":
+        return {"$set": {"sessionId": "g3"}}
+    if shape == "rewind":
+        return {"$rewindTo": "m1"}
+    record: dict[str, Any] = {"id": draw(st.sampled_from(["m1", "m2", 5])), "timestamp": "2026-01-05T08:00:00Z",
+                              "type": draw(st.sampled_from(["user", "gemini", "model", "info", "error", "warning", None, 1])),
+                              "content": draw(st.one_of(TEXTS, st.just([{"text": "hi"}])))}
+    if draw(st.booleans()):
+        record = dict(reversed(list(record.items())))
+    return record
+
+
+@settings(max_examples=300)
+@given(records=st.lists(gemini_record(), min_size=1, max_size=6), damage=DAMAGE)
+def test_gemini_drops_no_line_a_full_parse_keeps(records: list[dict[str, Any]], damage: int) -> None:
+    _agree(gemini, records, damage)
