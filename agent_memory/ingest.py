@@ -557,17 +557,15 @@ def progress_ok(entry: Any) -> bool:
 
 
 def _refresh_claim_cache(paths: Paths) -> None:
-    """Fold the new atoms into promote's claim cache, if the store keeps one (``promote --write`` makes it).
+    """Fold the new atoms into promote's claim tables (``claims.cache.keep_up``: only the appended atoms are read).
 
-    Only the appended atoms are read. The cache is a speed-up: nothing here may fail an ingest.
+    The tables are derived: nothing here may fail an ingest.
     """
-    if not paths.claim_cache.exists():
-        return
-    from .claims import cache as claimcache  # claim identity is loaded only for stores that keep the cache
+    from .claims import cache as claimcache
     from .config import load_config
 
     try:
         similarity = float(load_config(paths.config)["identity"]["merge_similarity"])
-        claimcache.refresh(paths, similarity)
+        claimcache.keep_up(paths, similarity)
     except (AgentMemoryError, OSError, ValueError, KeyError, TypeError) as exc:
         log_error(paths, "ingest: claim cache", exc)

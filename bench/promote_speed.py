@@ -1,8 +1,8 @@
 """Promote: the dry run's seconds at each store size, and how they grow (log-log slope).
 
-The dry run is timed on a store as ingest and ``promote --write`` leave it, claim cache included
-(a store built before the cache existed is brought up to date first, as its next writer would);
-the same dry run without the cache, and a ``promote --write`` that finds nothing new, are timed
+The dry run is timed on a store as ingest and ``promote --write`` leave it, claim tables included
+(a store built before the tables existed is brought up to date first, as its next writer would);
+the same dry run without them, and a ``promote --write`` that finds nothing new, are timed
 once beside it.
 """
 
@@ -36,7 +36,7 @@ def _read_atoms(store: Store) -> int:
 
 
 def _writer_step(paths: Any) -> float:
-    """What ingest or ``promote --write`` does to the claim cache: bring it up to date; seconds taken."""
+    """What ingest or ``promote --write`` does to the claim tables: bring them up to date; seconds taken."""
     from agent_memory.claims import cache as claimcache
     from agent_memory.config import load_config
     from agent_memory.store import StoreLock
@@ -49,8 +49,10 @@ def _writer_step(paths: Any) -> float:
 
 
 def _without_cache(paths: Any, call: Any) -> float:
-    """One dry run with the claim cache moved aside (as on a store no writer has touched since upgrading)."""
-    cache: Path = paths.claim_cache
+    """One dry run with the claim tables moved aside (as on a store no writer has touched since upgrading)."""
+    from agent_memory.claims.tables import db_path
+
+    cache: Path = db_path(paths)
     if not cache.exists():
         return time_call(call)
     aside = cache.with_name(cache.name + ".aside")

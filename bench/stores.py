@@ -38,6 +38,7 @@ class Store:
     ingest_workers: int
     adopted: int
     staged: int
+    profile: str = "dense"  # the synthetic history's profile (``synth.PROFILES``)
 
     @property
     def store(self) -> Path:
@@ -86,7 +87,7 @@ def _adopt_some(project: Path, env: dict[str, str]) -> tuple[int, int]:
 
 
 def build(work: Path, target: int, env: dict[str, str], seed: int = 7, workers: int | None = None,
-          progress: bool = False, reuse: bool = False) -> Store:
+          progress: bool = False, reuse: bool = False, profile: synth.Profile = synth.DENSE) -> Store:
     """A store with about ``target`` atoms, from a dense synthetic history (reused when ``reuse`` and built alike).
 
     Runs in the benchmark's sandbox environment (``env`` is that environment, for the CLI).
@@ -94,9 +95,9 @@ def build(work: Path, target: int, env: dict[str, str], seed: int = 7, workers: 
     from agent_memory.backfill import backfill
     from agent_memory.store import Paths
 
-    folder = work / f"store-{target}"
+    folder = work / (f"store-{target}" if profile is synth.DENSE else f"store-{profile.name}-{target}")
     manifest = folder / MANIFEST
-    wanted = {"target": target, "seed": seed, "profile": synth.DENSE.name}
+    wanted = {"target": target, "seed": seed, "profile": profile.name}
     if reuse and manifest.exists():
         found = json.loads(manifest.read_text(encoding="utf-8"))
         if all(found.get(k) == v for k, v in wanted.items()):
@@ -112,7 +113,7 @@ def build(work: Path, target: int, env: dict[str, str], seed: int = 7, workers: 
     history_root = folder / "history"
     started = time.perf_counter()
     # sized by claim turns (each carries one claim the marker rules find); the L1 count is reported as found
-    history = synth.write_history(history_root, atoms=target, seed=seed, profile=synth.DENSE)
+    history = synth.write_history(history_root, atoms=target, seed=seed, profile=profile)
     generated = time.perf_counter() - started
     paths = Paths.resolve(cwd=str(project))
     report = backfill(paths, [str(history_root)], workers=workers, progress=progress)
@@ -121,7 +122,7 @@ def build(work: Path, target: int, env: dict[str, str], seed: int = 7, workers: 
         target=target, project=project, history=history_root, atoms=count_lines(paths.atoms),
         chunks=count_lines(paths.chunks), history_bytes=history.bytes, history_files=history.files,
         sessions=history.sessions, generate_seconds=generated, ingest_seconds=report.seconds,
-        ingest_workers=report.workers, adopted=adopted, staged=staged,
+        ingest_workers=report.workers, adopted=adopted, staged=staged, profile=profile.name,
     )
     manifest.write_text(json.dumps({**wanted, "store": store.as_json()}, indent=1), encoding="utf-8")
     return store

@@ -42,6 +42,7 @@ class Profile:
     japanese_share: float = 0.12
     secret_share: float = 0.01  # of claim turns
     mixed: bool = False  # claims as a heavy user says them: habits restated in many wordings, a few revoked, one-offs
+    habit_share: float = 0.33  # of a mixed profile's claim turns: restating a habit (the rest are one-offs)
 
 
 # What a working history looks like: mostly tool traffic, a claim every few turns.
@@ -54,7 +55,10 @@ DENSE = Profile("dense", turns=(10, 40), marker_share=0.8, tool_calls=(0, 1),
 # about 1% revoke one, the rest are one-off rules naming files and modules.
 MIXED = Profile("mixed", turns=(10, 40), marker_share=0.8, tool_calls=(0, 1),
                 tool_bytes=(150, 1200), reply_chars=(80, 400), mixed=True)
-PROFILES = {p.name: p for p in (REALISTIC, DENSE, MIXED)}
+# The mixed shapes with (nearly) every claim distinct: one-off rules only, now and then a revoked habit.
+STRESS = Profile("stress", turns=(10, 40), marker_share=0.8, tool_calls=(0, 1),
+                 tool_bytes=(150, 1200), reply_chars=(80, 400), mixed=True, habit_share=0.0)
+PROFILES = {p.name: p for p in (REALISTIC, DENSE, MIXED, STRESS)}
 
 # ---------------------------------------------------------------- vocabulary
 
@@ -366,7 +370,8 @@ def _lower_first(text: str) -> str:
 class _Mixed:
     """Claims as a heavy user says them: habits in many wordings, now and then one revoked, many one-offs."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, habit_share: float = HABIT_SHARE) -> None:
+        self.habit_share = habit_share
         seen: set[str] = set()
         subjects: set[str] = set()
         self.habits: list[str] = []
@@ -397,7 +402,7 @@ class _Mixed:
                 rest = habit[len("Always "):].rstrip(".")
                 return rng.choice((f"Don't {rest} anymore.", f"No need to {rest} anymore.", f"Stop and don't {rest} anymore."))
             return habit
-        if pick < REVOKE_SHARE + HABIT_SHARE:
+        if pick < REVOKE_SHARE + self.habit_share:
             return self._variant(self._habit(rng), rng)
         slots = _Slots(rng)
         slots["k"], slots["k4"] = rng.randrange(1, 1000), f"{rng.randrange(1, 10000):04d}"
@@ -704,7 +709,7 @@ def write_history(
         estimate = max(4, int(target_bytes / (mean_turns * per_turn)))
     claims: _Claims | _Mixed
     if profile.mixed:
-        claims = _Mixed(rng)
+        claims = _Mixed(rng, profile.habit_share)
     else:
         claims = _Claims(max(50, (atoms or estimate * int(mean_turns * profile.marker_share) or 100) // 3), rng,
                          profile.japanese_share)

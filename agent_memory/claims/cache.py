@@ -15,26 +15,27 @@ import contextlib
 import gc
 import hashlib
 import json
+import os
+import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from ..shapes import STRS, atom_ok
+from ..shapes import atom_ok
 from ..shapes import __file__ as _SHAPES_SOURCE
 from ..text import __file__ as _TEXT_SOURCE
 from ..errors import StoreError
-from ..store import Paths, atomic_write
+from ..store import Paths
+from . import tables
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
 from .relate import blocking_keys, relate, replaced_by_correction
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
-SLACK_MIN = 256 * 1024  # bytes of L1 a cache may lag behind before a writer rewrites it
 Bucket = tuple[str, ...]
-_SEP = "\x1f"  # joins a bucket's tokens in the file (whitespace to Python, so never inside a token)
 
 # how two keys (first < second by key text) stand: relate's kind and reason, then whether the
 # first, resp. the second, read as a correction "X, not Y" replaces the other
@@ -58,9 +59,12 @@ class Summary:
     offsets: list[int] = field(default_factory=list)  # where each atom's line starts in L1, as ``ids``
     # atoms from one long pasted block count as one session: block → [timestamp, session, day] of its first
     blocks: dict[str, list[str]] = field(default_factory=dict)
+    shown: str = ""  # the wording shown for these atoms alone, when the claim tables hold it ('' to work it out)
+    claim_id: str = ""  # the claim id of this key alone, when the claim tables hold it
 
     def add(self, atom: dict[str, Any], offset: int) -> None:
         """Count one more atom (its line starts ``offset`` bytes into L1)."""
+        self.shown = ""
         self.count += 1
         self.ids.append(atom["id"])
         self.offsets.append(offset)
@@ -195,6 +199,24 @@ def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[
     return any(2 <= len(buckets[b]) <= BUCKET_LIMIT for b in shared)
 
 
+class _Layered(Mapping[Bucket, list[str]]):
+    """Buckets that grew (``top``) over the ones they grew from (``base``), without copying the base."""
+
+    def __init__(self, top: dict[Bucket, list[str]], base: Mapping[Bucket, list[str]]) -> None:
+        self.top, self.base = top, base
+
+    def __getitem__(self, bucket: Bucket) -> list[str]:
+        found = self.top.get(bucket)
+        return found if found is not None else self.base[bucket]
+
+    def __iter__(self) -> Iterator[Bucket]:
+        yield from self.top
+        yield from (b for b in self.base if b not in self.top)
+
+    def __len__(self) -> int:
+        return sum(1 for _b in self)
+
+
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while a pass builds its many small, acyclic records.
@@ -305,8 +327,8 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
 
 def is_prefix(paths: Paths, size: int, digest: str) -> bool:
     """Whether L1 still begins with the ``size`` bytes whose SHA-1 is ``digest`` (it only grew since)."""
-    data = _read_prefix(paths.atoms, size)
-    return len(data) == size and hashlib.sha1(data).hexdigest() == digest
+    seen = _prefix_hash(paths.atoms, size)
+    return seen is not None and seen.hexdigest() == digest
 
 
 def _read_prefix(path: Path, end: int) -> bytes:
@@ -326,9 +348,11 @@ def _whole_lines(path: Path) -> bytes:
 
 
 def code_version() -> str:
-    """Changes whenever claim identity may change: the cache version and the text of ``claims/key.py``,
-    ``claims/relate.py``, ``text.py`` (whose stemming claim keys share) and ``shapes.py`` (which atoms are counted)."""
-    return _code_version(_KEY_SOURCE or "", _RELATE_SOURCE or "", _TEXT_SOURCE or "", _SHAPES_SOURCE or "")
+    """Changes whenever claim identity may change: the tables' version and the text of ``claims/key.py``,
+    ``claims/relate.py``, ``text.py`` (whose stemming claim keys share), ``shapes.py`` (which atoms are counted),
+    ``claims/tables.py`` and ``promote/gates.py`` (the shown wording the tables keep)."""
+    return _code_version(_KEY_SOURCE or "", _RELATE_SOURCE or "", _TEXT_SOURCE or "", _SHAPES_SOURCE or "",
+                         tables.__file__ or "", str(Path(__file__).parents[1] / "promote" / "gates.py"))
 
 
 @lru_cache(maxsize=4)
@@ -343,25 +367,58 @@ def _code_version(*sources: str) -> str:
 
 
 def load(paths: Paths, similarity: float) -> L1View:
-    """L1 summarised by key: from the cache plus the atoms appended since, else from every atom."""
-    data = _whole_lines(paths.atoms)
+    """L1 summarised by key: from the claim tables plus the atoms appended since, else from every atom."""
     with gc_paused():
-        cached = _read_cache(paths.claim_cache, similarity)
-        view = _from_cache(paths, data, cached, similarity) if cached else None
-        return view or _from_atoms(paths, data, similarity)
+        con = tables.open_for_reading(paths, code_version(), similarity)
+        if con is not None:
+            try:
+                view = _from_tables(paths, con, similarity)
+            except (sqlite3.Error, ValueError, KeyError, TypeError):
+                view = None
+            if view is not None:
+                return view
+        return _from_atoms(paths, _whole_lines(paths.atoms), similarity)
 
 
-def _from_cache(paths: Paths, data: bytes, cached: tuple[int, str, dict[str, Summary], Relations],
-                similarity: float) -> L1View | None:
-    """The cache and the atoms appended after what it covers; None when L1 is not that prefix any more."""
-    size, digest, summaries, relations = cached
-    whole = memoryview(data)
-    seen = hashlib.sha1(whole[:size])
-    if size > len(data) or seen.hexdigest() != digest:
+def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
+    """The tables and the atoms appended after what they cover; None when L1 is not that prefix any more."""
+    size, digest = tables.covered(con)
+    seen = _prefix_hash(paths.atoms, size)
+    if seen is None or seen.hexdigest() != digest:
         return None
-    new = _summarise(parse_atoms(data[size:], size), summaries)
-    seen.update(whole[size:])
-    return L1View(summaries, relations.extend(new, similarity), len(data), seen.hexdigest(), covered=size,
+    names, keys, shown = tables.load_keys(con)
+    by_id: dict[int, Summary] = {}
+    for key, ident, offset, kind, ts, day, session, project, block, stated, redacted in tables.atom_rows(con):
+        summary = by_id.get(key)
+        if summary is None:
+            summary = by_id[key] = Summary()
+        summary.count += 1
+        summary.ids.append(ident)
+        summary.offsets.append(offset)
+        if block:
+            summary._block(block, [ts, session, day])
+        else:
+            summary.sessions.add(session)
+            summary.days.add(day)
+        summary.projects.add(project)
+        if ts and (not summary.first or ts < summary.first):
+            summary.first = ts
+        summary.kinds[kind] = summary.kinds.get(kind, 0) + 1
+        summary.stated = summary.stated or bool(stated)
+        summary.redacted = summary.redacted or bool(redacted)
+    for key, text, count, stamp in tables.all_wordings(con):
+        by_id[key].texts[text] = [count, stamp]
+    summaries: dict[str, Summary] = {}
+    for key, summary in by_id.items():
+        text = names[key]
+        summary.claim_id, summary.shown = shown[text]
+        summaries[text] = summary
+    tail = _tail_lines(paths.atoms, size)
+    new = _summarise(parse_atoms(tail, size), summaries)
+    seen.update(tail)
+    relations = Relations({t: keys[t] for t in summaries if t in keys}, tables.load_pairs(con, names),
+                          tables.StoredBuckets(con, names))
+    return L1View(summaries, relations.extend(new, similarity), size + len(tail), seen.hexdigest(), covered=size,
                   path=paths.atoms)
 
 
@@ -397,198 +454,118 @@ def _summarise(atoms: list[tuple[int, dict[str, Any]]], summaries: dict[str, Sum
     return list(new.values())
 
 
-# ---------------------------------------------------------------- the file
-
-
-def _read_cache(path: Path, similarity: float) -> tuple[int, str, dict[str, Summary], Relations] | None:
-    """The cache, or None when it is missing, unreadable, or made by other code or settings."""
-    try:
-        raw = path.read_bytes()
-        head, _, rest = raw.partition(b"\n")
-        found = json.loads(head)
-        if (not isinstance(found, dict) or found.get("version") != code_version()
-                or found.get("similarity") != similarity):
-            return None
-        return _decode(found, rest)
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
-        return None
-
-
-def _indexes(values: Any, size: int) -> bool:
-    return isinstance(values, list) and all(type(i) is int and 0 <= i < size for i in values)
-
-
-def _row_ok(row: Any, tables: tuple[int, int, int]) -> bool:
-    """Whether one cached key row has the shape ``_head`` writes (a hand-edited or foreign cache is rebuilt)."""
-    if not isinstance(row, list) or len(row) != 14:
-        return False
-    negated, tokens, count, ids, offsets, ss, dd, pp, first, texts, kinds, stated, redacted, blocks = row
-    return (isinstance(negated, bool) and STRS(tokens) and type(count) is int and STRS(ids)
-            and isinstance(offsets, list) and all(type(o) is int and o >= 0 for o in offsets)
-            and _indexes(ss, tables[0]) and _indexes(dd, tables[1]) and _indexes(pp, tables[2]) and isinstance(first, str)
-            and isinstance(texts, dict) and all(isinstance(t, list) and len(t) == 2 and type(t[0]) is int
-                                                and isinstance(t[1], str) for t in texts.values())
-            and isinstance(kinds, dict) and all(type(n) is int for n in kinds.values())
-            and isinstance(stated, bool) and isinstance(redacted, bool)
-            and isinstance(blocks, dict) and all(isinstance(f, list) and len(f) == 3 and STRS(f) for f in blocks.values()))
-
-
-def _pair_ok(pair: Any, size: int) -> bool:
-    return (isinstance(pair, list) and len(pair) == 6 and _indexes(pair[:2], size) and isinstance(pair[2], str)
-            and isinstance(pair[3], str) and isinstance(pair[4], bool) and isinstance(pair[5], bool))
-
-
-def _decode(found: dict[str, Any], rest: bytes) -> tuple[int, str, dict[str, Summary], Relations]:
-    sessions, days, projects = found["sessions"], found["days"], found["projects"]
-    if not (STRS(sessions) and STRS(days) and STRS(projects) and isinstance(found["keys"], list)
-            and isinstance(found["pairs"], list) and type(found["l1_bytes"]) is int and isinstance(found["l1_sha1"], str)):
-        raise ValueError("bad tables")
-    tables = (len(sessions), len(days), len(projects))
-    if not all(_row_ok(row, tables) for row in found["keys"]) or not all(_pair_ok(p, len(found["keys"])) for p in found["pairs"]):
-        raise ValueError("bad row")
-    keys: dict[str, Key] = {}
-    summaries: dict[str, Summary] = {}
-    names: list[str] = []
-    for negated, tokens, count, ids, offsets, ss, dd, pp, first, texts, kinds, stated, redacted, blocks in found["keys"]:
-        key = Key(negated is True, tuple(tokens))
-        text = key.text
-        if (text in keys or not key.tokens or len(ids) != count or len(offsets) != count
-                or not all(len(t) == 2 for t in texts.values())):
-            raise ValueError("bad key")
-        keys[text] = key
-        names.append(text)
-        summaries[text] = Summary(count, ids, {sessions[i] for i in ss}, {days[i] for i in dd},
-                                  {projects[i] for i in pp}, first, texts, kinds, stated is True, redacted is True,
-                                  offsets, {str(b): [str(v) for v in f] for b, f in blocks.items()})
-    pairs = {(names[i], names[j]): (kind, reason, ab is True, ba is True) for i, j, kind, reason, ab, ba in found["pairs"]}
-    return int(found["l1_bytes"]), str(found["l1_sha1"]), summaries, Relations(keys, pairs, _StoredBuckets(rest, list(keys.values())))
-
-
-class _StoredBuckets(Mapping[Bucket, list[str]]):
-    """The cache's second line, parsed when a new key first needs a bucket and decoded a bucket at a time.
-
-    Buckets follow from the keys, so a damaged line costs only the time to derive them again.
-    """
-
-    def __init__(self, line: bytes, keys: list[Key]) -> None:
-        self._line, self._keys = line, keys
-        self._raw: dict[str, list[int]] | None = None
-
-    def _load(self) -> dict[str, list[int]]:
-        if self._raw is None:
-            try:
-                raw = json.loads(self._line)["buckets"]
-                count = len(self._keys)
-                if not all(isinstance(i, int) and 0 <= i < count for members in raw.values() for i in members):
-                    raise ValueError("bad bucket")
-            except (ValueError, KeyError, TypeError, AttributeError):
-                raw = {}
-                for n, key in enumerate(self._keys):
-                    for bucket in _buckets(key):
-                        raw.setdefault(_SEP.join(bucket), []).append(n)
-            self._raw = raw
-        return self._raw
-
-    def __getitem__(self, bucket: Bucket) -> list[str]:
-        return [self._keys[i].text for i in self._load()[_SEP.join(bucket)]]
-
-    def __iter__(self) -> Iterator[Bucket]:
-        return (tuple(b.split(_SEP)) for b in self._load())
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-    def line_for(self, names: list[str]) -> bytes | None:
-        """The stored line as it is, when it numbers exactly these keys (nothing to decode or encode)."""
-        if len(names) == len(self._keys) and all(k.text == n for k, n in zip(self._keys, names)):
-            return self._line
-        return None
-
-
-class _Layered(Mapping[Bucket, list[str]]):
-    """Buckets that grew (``top``) over the ones they grew from (``base``), without copying the base."""
-
-    def __init__(self, top: dict[Bucket, list[str]], base: Mapping[Bucket, list[str]]) -> None:
-        self.top, self.base = top, base
-
-    def __getitem__(self, bucket: Bucket) -> list[str]:
-        found = self.top.get(bucket)
-        return found if found is not None else self.base[bucket]
-
-    def __iter__(self) -> Iterator[Bucket]:
-        yield from self.top
-        yield from (b for b in self.base if b not in self.top)
-
-    def __len__(self) -> int:
-        return sum(1 for _b in self)
-
-
-class _NotPlain(Exception):
-    """An atom off the schema (a kind, session, day or project that is not text): such a store is not cached."""
-
-
-def save(paths: Paths, view: L1View, similarity: float) -> bool:
-    """Write the cache for ``view`` atomically (callers hold the store lock); False when it cannot hold it."""
-    try:
-        head = _head(view, similarity)
-    except _NotPlain:
-        return False
-    names = head.pop("names")
-    stored = view.relations.buckets
-    line = stored.line_for(names) if isinstance(stored, _StoredBuckets) else None
-    if line is None:
-        index = {name: i for i, name in enumerate(names)}
-        buckets = {_SEP.join(b): sorted(index[m] for m in members) for b, members in stored.items()}
-        line = json.dumps({"buckets": buckets}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    body = json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n" + line.rstrip(b"\n") + b"\n"
-    atomic_write(paths.claim_cache, body)
-    return True
-
-
-def _head(view: L1View, similarity: float) -> dict[str, Any]:
-    """The cache's first line (and, under ``names``, the key texts in row order)."""
-    names = sorted(view.summaries)
-    index = {name: i for i, name in enumerate(names)}
-    tables: dict[str, dict[str | None, int]] = {"sessions": {}, "days": {}, "projects": {}}
-
-    def ref(table: str, values: set[str]) -> list[int]:
-        found = tables[table]
-        if not all(v is None or type(v) is str for v in values):
-            raise _NotPlain(table)  # 1 and True would share a row of the table
-        return sorted(found.setdefault(v, len(found)) for v in values)
-
-    rows = []
-    for name in names:
-        key, s = view.relations.keys[name], view.summaries[name]
-        if not all(type(k) is str for k in s.kinds):
-            raise _NotPlain("kind")  # JSON object keys are text
-        rows.append([key.negated, list(key.tokens), s.count, s.ids, s.offsets, ref("sessions", s.sessions),
-                     ref("days", s.days), ref("projects", s.projects), s.first, s.texts, s.kinds, s.stated, s.redacted,
-                     s.blocks])
-    pairs = sorted((index[a], index[b], rel) for (a, b), rel in view.relations.pairs.items())
-    return {
-        "version": code_version(), "similarity": similarity, "l1_bytes": view.end, "l1_sha1": view.digest,
-        **{name: list(table) for name, table in tables.items()},
-        "keys": rows,
-        "pairs": [[i, j, *rel] for i, j, rel in pairs],
-        "names": names,
-    }
-
-
 def refresh(paths: Paths, similarity: float, view: L1View | None = None, slack: int | None = None) -> L1View:
-    """Bring the cache up to date with L1 (a writer's step, under the store lock).
+    """Bring the claim tables up to date with L1 (a writer's step, under the store lock), then read them.
 
-    A cache only a little behind is left as it is: rewriting it would cost more than reading
-    the atoms after it, which every pass does anyway. Behind means more than ``slack`` bytes
-    of L1 after it (default: a sixteenth of what it covers, at least 256 KiB). A cache that
-    cannot be written costs the next dry run its speed, never the writer its work.
+    Only the atoms after what the tables cover are counted in. Tables that cannot be written cost
+    the next pass its speed, never the writer its work. (``slack`` is accepted for old callers.)
     """
-    view = view or load(paths, similarity)
-    if slack is None:
-        slack = max(SLACK_MIN, view.covered // 16)
-    if view.covered < 0 or view.end - view.covered > slack:
-        try:
-            save(paths, view, similarity)
-        except OSError:
-            pass
-    return view
+    try:
+        catch_up(paths, similarity)
+    except (OSError, sqlite3.Error, tables.NotPlain):
+        pass
+    return view if view is not None and view.covered == view.end else load(paths, similarity)
+
+
+def keep_up(paths: Paths, similarity: float) -> None:
+    """``catch_up`` for a writer that must not fail for derived tables (ingest): a failure is logged."""
+    from ..store import log_error
+
+    try:
+        catch_up(paths, similarity)
+    except (OSError, sqlite3.Error, tables.NotPlain) as exc:
+        log_error(paths, "claim tables", exc)
+
+
+def catch_up(paths: Paths, similarity: float) -> int:
+    """Fold the atoms L1 gained since the tables' covered prefix into them; returns the atoms added.
+
+    L1 that no longer starts with that prefix (rewritten by forget, or by hand) is counted again
+    from its first line. An old store's ``claim-cache.json`` goes once the tables stand.
+    """
+    from ..promote.gates import shown_text
+
+    version = code_version()
+    with tables.writing(paths, version, similarity) as con:
+        size, digest = tables.covered(con)
+        seen = _prefix_hash(paths.atoms, size)
+        if seen is None or seen.hexdigest() != digest:
+            tables.reset(con)
+            size, seen = 0, hashlib.sha1()
+        tail = _tail_lines(paths.atoms, size)
+        added = 0
+        if tail:
+            atoms = parse_atoms(tail, size)
+            con.execute("BEGIN")
+            try:
+                new, touched = tables.add_atoms(con, atoms)
+                tables.set_shown(con, {ident: shown_text(tables.wordings(con, ident)) for ident in touched.values()})
+                if new:
+                    _relate(con, new, similarity, fresh=size == 0)
+                seen.update(tail)
+                tables.set_covered(con, size + len(tail), seen.hexdigest())
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            added = len(atoms)
+    with contextlib.suppress(OSError):
+        os.unlink(paths.claim_cache)  # the JSON claim cache these tables replace
+    return added
+
+
+def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> None:
+    """Buckets and candidate pairs for keys new to the tables (their rows are in, their buckets not yet)."""
+    ids = tables.key_ids(con, new)
+    if fresh:
+        names, old, pairs = {ident: text for text, ident in ids.items()}, {}, {}
+    else:
+        # only the keys a new key can meet: members of its buckets, and the keys of every pair
+        wanted = set(tables.bucket_members(con, {tables.bucket_id(b) for k in new.values() for b in _buckets(k)}))
+        wanted |= tables.paired(con)
+        names, found = tables.load_some_keys(con, wanted)
+        names.update({ident: text for text, ident in ids.items()})
+        old = {text: key for text, key in found.items() if text not in new}
+        pairs = tables.load_pairs(con, names)
+        ids.update({text: ident for ident, text in names.items()})
+    base: Mapping[Bucket, list[str]] = {} if fresh else tables.StoredBuckets(con, names)
+    grown = Relations(old, dict(pairs), base).extend(new.values(), similarity)
+    dropped = [pair for pair in pairs if pair not in grown.pairs]
+    added = {pair: rel for pair, rel in grown.pairs.items() if pairs.get(pair) != rel}
+    rows: dict[int, list[int]] = {}
+    for text, key in new.items():
+        for bucket in _buckets(key):
+            rows.setdefault(tables.bucket_id(bucket), []).append(ids[text])
+    tables.save_relations(con, ids, rows, dropped, added)
+
+
+def _prefix_hash(path: Path, size: int) -> Any:
+    """The running SHA-1 of L1's first ``size`` bytes, or None when L1 is shorter."""
+    digest = hashlib.sha1()
+    left = size
+    try:
+        with open(path, "rb") as handle:
+            while left > 0:
+                piece = handle.read(min(left, 1 << 20))
+                if not piece:
+                    return None
+                digest.update(piece)
+                left -= len(piece)
+    except FileNotFoundError:
+        return None if size else digest
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return digest
+
+
+def _tail_lines(path: Path, start: int) -> bytes:
+    """L1's whole lines from byte ``start`` on (a torn last record is not a record yet)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            data = handle.read()
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return data[: data.rfind(b"\n") + 1]

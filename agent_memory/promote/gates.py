@@ -357,9 +357,10 @@ def _claim_of(groups: list[_Group], view: L1View) -> Claim:
     else:
         head = min(groups, key=lambda g: g.key.text)
         texts, kinds = summary.texts, summary.kinds
-        text = shown_text(texts)
+        text = summary.shown or shown_text(texts)  # the claim tables keep one key's wording worked out
         kind = sorted(kinds, key=lambda k: (-kinds[k], k))[0]
-        claim = Claim(id=short_hash("claim", head.key.text), key=head.key, keys=keys, text=text, kind=kind)
+        ident = head.summary.claim_id or short_hash("claim", head.key.text)
+        claim = Claim(id=ident, key=head.key, keys=keys, text=text, kind=kind)
     claim.summary = summary
     claim.superseded_by = next((g.superseded_by for g in groups if g.superseded_by), None)
     claim.atom_source = partial(_atoms_of, view, groups)

@@ -1,4 +1,4 @@
-"""The claim cache: a promotion pass that uses it gives exactly what one that re-reads every atom gives."""
+"""The claim tables: a promotion pass that uses them gives exactly what one that re-reads every atom gives."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.claims import cache as claimcache
+from agent_memory.claims import tables
 from agent_memory.claims import Key, claim_key, relate, replaced_by_correction
 from agent_memory.ingest import ingest
 from agent_memory.promote import Plan, plan, stage
@@ -43,7 +44,18 @@ def _everything(result: Plan) -> Any:
 
 def _refresh(paths: Paths) -> None:
     with StoreLock(paths.store):
-        claimcache.refresh(paths, SIMILARITY, slack=0)
+        claimcache.refresh(paths, SIMILARITY)
+
+
+def _covered(paths: Paths) -> int:
+    """Bytes of L1 the claim tables cover."""
+    import sqlite3
+
+    con = sqlite3.connect(tables.db_path(paths))
+    try:
+        return tables.covered(con)[0]
+    finally:
+        con.close()
 
 
 def _append(paths: Paths, atoms: list[dict[str, Any]]) -> None:
@@ -66,10 +78,10 @@ def test_a_cache_behind_L1_gives_the_same_pass_as_none(tmp_path_factory: pytest.
             write_jsonl(paths.l2, [{"id": "a1b2c3d4e5f6", "text": adopted, "kind": "instruction", "keys": [],
                                     "sessions": ["old"], "days": ["2026-02-01"], "projects": ["shop"],
                                     "first_seen": "2026-02-01T10:00:00Z", "sources": []}])
-    assert cached.claim_cache.exists()
+    assert tables.db_path(cached).exists()
     assert _everything(plan(cached)) == _everything(plan(plain))
-    _refresh(cached)  # caught up: the pass now comes from the cache alone
-    assert json.loads(cached.claim_cache.read_bytes().partition(b"\n")[0])["l1_bytes"] == cached.atoms.stat().st_size
+    _refresh(cached)  # caught up: the pass now comes from the tables alone
+    assert _covered(cached) == cached.atoms.stat().st_size
     assert _everything(plan(cached)) == _everything(plan(plain))
 
 
@@ -79,7 +91,7 @@ def test_a_rewritten_L1_is_not_read_through_the_cache(tmp_path: Path) -> None:
     _refresh(paths)
     # same length, other words: only the content hash can tell
     rewritten = make_store(tmp_path / "a", [atom("Always squash COMMITS", s, d) for s, d in days])
-    assert rewritten.atoms.stat().st_size == json.loads(paths.claim_cache.read_bytes().split(b"\n")[0])["l1_bytes"]
+    assert rewritten.atoms.stat().st_size == _covered(paths)
     fresh = make_store(tmp_path / "b", [atom("Always squash COMMITS", s, d) for s, d in days])
     assert _everything(plan(rewritten)) == _everything(plan(fresh))
     assert plan(rewritten).proposals[0].text == "Always squash COMMITS"
@@ -88,19 +100,31 @@ def test_a_rewritten_L1_is_not_read_through_the_cache(tmp_path: Path) -> None:
 @pytest.mark.parametrize("damage", [
     lambda body: b"",
     lambda body: body[: len(body) // 2],
-    lambda body: b"not json\n" + body,
-    lambda body: body.replace(b'"version":"', b'"version":"x', 1),
-    lambda body: body.replace(b'"similarity":0.85', b'"similarity":0.9', 1),
-    lambda body: body.split(b"\n")[0] + b"\n{broken\n",  # only the buckets line: derivable again
+    lambda body: b"not a database" + body[14:],
+    lambda body: body[:4096] + bytes(len(body) - 4096),
 ])
-def test_a_damaged_cache_costs_time_never_the_result(tmp_path: Path, damage: Any) -> None:
+def test_damaged_tables_cost_time_never_the_result(tmp_path: Path, damage: Any) -> None:
     rows = [(t, s, d, False) for t in TEXTS for s, d in (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-02"))]
     atoms = _as_atoms(rows)
     paths = make_store(tmp_path / "a", atoms[:10])
     _refresh(paths)
-    paths.claim_cache.write_bytes(damage(paths.claim_cache.read_bytes()))
+    db = tables.db_path(paths)
+    db.write_bytes(damage(db.read_bytes()))
     _append(paths, atoms[10:])
     plain = make_store(tmp_path / "b", atoms)
+    assert _everything(plan(paths)) == _everything(plan(plain))
+    _refresh(paths)  # a writer builds them again
+    assert _covered(paths) == paths.atoms.stat().st_size
+    assert _everything(plan(paths)) == _everything(plan(plain))
+
+
+def test_tables_of_other_settings_are_not_read(tmp_path: Path) -> None:
+    days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
+    paths = make_store(tmp_path, [atom("Always squash commits", s, d) for s, d in days])
+    with StoreLock(paths.store):
+        claimcache.refresh(paths, 0.5)
+    assert tables.open_for_reading(paths, claimcache.code_version(), SIMILARITY) is None
+    plain = make_store(tmp_path / "b", [atom("Always squash commits", s, d) for s, d in days])
     assert _everything(plan(paths)) == _everything(plan(plain))
 
 
@@ -115,31 +139,28 @@ def test_the_dry_run_writes_nothing_even_when_the_cache_is_behind(tmp_path: Path
     assert _tree(tmp_path) == before
 
 
-def test_stage_and_ingest_keep_the_cache_up_to_date(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(claimcache, "SLACK_MIN", 0)  # a tiny store lags by a sixteenth: one atom is more
+def test_stage_and_ingest_keep_the_tables_up_to_date(tmp_path: Path) -> None:
     days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
     paths = make_store(tmp_path, [atom("Always squash commits", s, d) for s, d in days])
     stage(paths)
-    covered = json.loads(paths.claim_cache.read_bytes().split(b"\n")[0])["l1_bytes"]
-    assert covered == paths.atoms.stat().st_size
+    assert _covered(paths) == paths.atoms.stat().st_size
     transcript = tmp_path / "t.jsonl"
     turn = {"type": "user", "sessionId": "s9", "cwd": str(paths.project_root), "uuid": "u1", "parentUuid": None,
             "timestamp": "2026-03-05T10:00:00Z", "message": {"role": "user", "content": "From now on, always use pnpm."}}
     transcript.write_text(json.dumps(turn) + "\n", encoding="utf-8")
     assert ingest(paths, [str(transcript)]).atoms_added == 1
-    covered = json.loads(paths.claim_cache.read_bytes().split(b"\n")[0])["l1_bytes"]
-    assert covered == paths.atoms.stat().st_size
+    assert _covered(paths) == paths.atoms.stat().st_size
 
 
-def test_the_cache_holds_nothing_an_atom_keeps_out_of_claims(tmp_path: Path) -> None:
+def test_the_tables_hold_nothing_an_atom_keeps_out_of_claims(tmp_path: Path) -> None:
     days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
     atoms = [{**atom("Always squash commits", s, d), "quote": "QUOTE-ONLY words", "transcript": "/private/t.jsonl",
               "cwd": "/private/cwd"} for s, d in days]
     paths = make_store(tmp_path, atoms)
     _refresh(paths)
-    body = paths.claim_cache.read_text(encoding="utf-8")
-    assert "Always squash commits" in body
-    assert "QUOTE-ONLY" not in body and "/private" not in body
+    body = tables.db_path(paths).read_bytes()
+    assert b"Always squash commits" in body
+    assert b"QUOTE-ONLY" not in body and b"/private" not in body
 
 
 # ---------------------------------------------------------------- relations grown key by key
@@ -234,14 +255,12 @@ def test_atoms_asked_for_after_L1_was_rewritten_are_refused_not_misread(tmp_path
         _ = second.atoms
 
 
-def test_a_cache_a_little_behind_is_left_for_the_pass_to_catch_up(tmp_path: Path) -> None:
+def test_an_old_claim_cache_gives_way_to_the_tables(tmp_path: Path) -> None:
     days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
     paths = make_store(tmp_path, [atom("Always squash commits", s, d) for s, d in days])
+    paths.claim_cache.write_text('{"version":"old"}\n{}\n', encoding="utf-8")  # as an older version left it
+    plain = make_store(tmp_path / "b", [atom("Always squash commits", s, d) for s, d in days])
+    assert _everything(plan(paths)) == _everything(plan(plain))
     stage(paths)
-    cache = paths.claim_cache.read_bytes()
-    _append(paths, [atom("Always open PRs against dev", "s4", "2026-03-04")])
-    stage(paths)  # a few hundred bytes behind: not worth rewriting the cache
-    assert paths.claim_cache.read_bytes() == cache
-    plain = make_store(tmp_path / "b", [atom("Always squash commits", s, d) for s, d in days]
-                       + [atom("Always open PRs against dev", "s4", "2026-03-04")])
+    assert not paths.claim_cache.exists() and _covered(paths) == paths.atoms.stat().st_size
     assert _everything(plan(paths)) == _everything(plan(plain))

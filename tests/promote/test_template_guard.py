@@ -66,15 +66,14 @@ def test_the_person_restating_the_rule_still_counts(tmp_path: Path) -> None:
     assert [p.sessions for p in result.proposals] == [("s1", "s3", "s4")]
 
 
-def test_the_claim_cache_keeps_the_guard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agent_memory.claims import cache as claimcache
+def test_the_claim_tables_keep_the_guard(tmp_path: Path) -> None:
+    from agent_memory.claims.tables import db_path
     from agent_memory.promote import stage
 
-    monkeypatch.setattr(claimcache, "SLACK_MIN", 0)
     block = paste_block(TEMPLATE)
     pasted = [dict(atom("Always run make check before pushing.", s, d), block=block)
               for s, d in (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))]
     paths = make_store(tmp_path, pasted)
     stage(paths)
-    assert paths.claim_cache.is_file()
+    assert db_path(paths).is_file()
     assert [b["reasons"] for b in plan(paths).blocked] == [["1 of 3 sessions", "1 of 2 distinct days"]]

@@ -45,30 +45,34 @@ def outputs(store: Store, commands: tuple[tuple[str, ...], ...] = READERS) -> di
 # ---------------------------------------------------------------- derived files: rebuilt
 
 
-def _cache_rows(store: Store) -> tuple[dict[str, Any], bytes]:
-    head, _, rest = store.paths.claim_cache.read_bytes().partition(b"\n")
-    return json.loads(head), rest
-
-
-ROW_DAMAGE = {
-    "row is a string": lambda row: "x",
-    "kinds is a list": lambda row: row[:10] + [[1]] + row[11:],
-    "a text's count is a string": lambda row: row[:9] + [{"x": ["a", "b"]}] + row[10:],
-    "a session index out of range": lambda row: row[:5] + [[99]] + row[6:],
+TABLE_DAMAGE = {
+    "a key row gone": "DELETE FROM keys WHERE id = (SELECT MIN(id) FROM keys)",
+    "the covered prefix named wrong": "UPDATE meta SET value = 'x' WHERE name = 'l1_sha1'",
+    "the version named wrong": "UPDATE meta SET value = 'x' WHERE name = 'version'",
+    "a table gone": "DROP TABLE pairs",
 }
 
 
-@pytest.mark.parametrize("damage", ROW_DAMAGE.values(), ids=list(ROW_DAMAGE))
-def test_a_wrong_shaped_claim_cache_row_is_rebuilt(tmp_path: Path, damage: Any) -> None:
+@pytest.mark.parametrize("damage", TABLE_DAMAGE.values(), ids=list(TABLE_DAMAGE))
+def test_damaged_claim_tables_are_rebuilt(tmp_path: Path, damage: str) -> None:
+    import sqlite3
+
+    from agent_memory.claims.tables import db_path
+
     store = adopted_store(tmp_path)
     clean = outputs(store)
-    head, rest = _cache_rows(store)
-    head["keys"][0] = damage(head["keys"][0])
-    store.paths.claim_cache.write_bytes(json.dumps(head).encode() + b"\n" + rest)
-    assert outputs(store) == clean
+    con = sqlite3.connect(db_path(store.paths))
+    con.execute(damage)
+    con.commit()
+    con.close()
+    if "DELETE" not in damage:  # rows that disagree are the writer's to replace; a damaged file the reader's
+        assert outputs(store) == clean
+    con = sqlite3.connect(db_path(store.paths))
+    con.execute("UPDATE meta SET value = 'x' WHERE name = 'version'")  # as after an upgrade
+    con.commit()
+    con.close()
     assert store.run("promote", "--write").returncode == 0
-    rebuilt, _rest = _cache_rows(store)
-    assert all(isinstance(row, list) and len(row) == 14 for row in rebuilt["keys"])
+    assert outputs(store) == clean
 
 
 @pytest.mark.parametrize("entry", ["x", {"sig": [1, 2], "sessions": 3}, {"sig": [1, 2], "line": "x"}])

@@ -1,0 +1,298 @@
+"""The claim tables: L1 counted by claim key, kept in SQLite and brought up to date with what ingest appends.
+
+``L1/claims.db`` (derived, rebuildable from L1 at any time) holds one row per claim key (its
+identity, claim id and shown wording), one flat row per atom (``atoms``: what the gates count,
+no quote, no transcript path), each key's wordings, the blocking buckets as (bucket, key) rows
+and the candidate pairs that are more than two claims (``pairs``). A writer (ingest, ``promote
+--write``) under the store lock folds in only the atoms after the covered prefix of L1 (named by
+length and SHA-1); anything else (missing, damaged, rewritten L1, other code or settings) means
+building the tables again from L1. Readers never write: the dry run counts atoms the tables do
+not cover yet in memory. Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+from ..store import Paths
+from .key import Key, atom_key
+
+SCHEMA = """
+CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE keys (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE, negated INTEGER NOT NULL, tokens TEXT NOT NULL,
+                   claim TEXT NOT NULL, shown TEXT NOT NULL);
+CREATE TABLE atoms (key INTEGER NOT NULL, id TEXT NOT NULL, offset INTEGER NOT NULL, kind TEXT NOT NULL, ts TEXT NOT NULL,
+                    day TEXT NOT NULL, session TEXT NOT NULL, project TEXT NOT NULL, block TEXT NOT NULL,
+                    stated INTEGER NOT NULL, redacted INTEGER NOT NULL);
+CREATE INDEX atoms_by_key ON atoms (key);
+CREATE TABLE texts (key INTEGER NOT NULL, text TEXT NOT NULL, count INTEGER NOT NULL, stamp TEXT NOT NULL,
+                    PRIMARY KEY (key, text)) WITHOUT ROWID;
+CREATE TABLE buckets (bucket INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (bucket, key)) WITHOUT ROWID;
+CREATE TABLE pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL,
+                    ab INTEGER NOT NULL, ba INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+"""
+_SEP = "\x1f"  # joins a key's tokens (whitespace to Python, so never inside a token)
+
+
+def db_path(paths: Paths) -> Path:
+    return Path(paths.atoms).parent / "claims.db"
+
+
+class NotPlain(Exception):
+    """An atom off the schema (a kind, session, day or project that is not text): such a store keeps no tables."""
+
+
+def bucket_id(bucket: tuple[str, ...]) -> int:
+    """A bucket as a 63-bit number (the tables hold numbers, not the tuples of tokens)."""
+    return int.from_bytes(hashlib.sha1(_SEP.join(bucket).encode("utf-8")).digest()[:8], "big") >> 1
+
+
+def prefix_digest(path: Path, size: int) -> str:
+    """SHA-1 of the first ``size`` bytes of ``path``, read a piece at a time ('' when shorter)."""
+    digest = hashlib.sha1()
+    left = size
+    try:
+        with open(path, "rb") as handle:
+            while left > 0:
+                piece = handle.read(min(left, 1 << 20))
+                if not piece:
+                    return ""
+                digest.update(piece)
+                left -= len(piece)
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    con = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.execute("PRAGMA synchronous=NORMAL")
+    return con
+
+
+def open_for_reading(paths: Paths, version: str, similarity: float) -> sqlite3.Connection | None:
+    """The tables when they exist and were made by this code with these settings, read-only; else None."""
+    path = db_path(paths)
+    if not path.is_file():
+        return None
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        if meta(con).get("version") != version or meta(con).get("similarity") != repr(similarity):
+            con.close()
+            return None
+        return con
+    except sqlite3.Error:
+        return None
+
+
+def meta(con: sqlite3.Connection) -> dict[str, str]:
+    return dict(con.execute("SELECT name, value FROM meta"))
+
+
+def covered(con: sqlite3.Connection) -> tuple[int, str]:
+    """The L1 prefix the tables cover: (bytes, SHA-1)."""
+    found = meta(con)
+    return int(found.get("l1_bytes", "0")), found.get("l1_sha1", "")
+
+
+@contextlib.contextmanager
+def writing(paths: Paths, version: str, similarity: float) -> Iterator[sqlite3.Connection]:
+    """The tables open for a writer (who holds the store lock): made anew when missing, damaged or foreign."""
+    path = db_path(paths)
+    con = None
+    try:
+        con = _connect(path)
+        found = meta(con)
+        if found.get("version") != version or found.get("similarity") != repr(similarity):
+            raise sqlite3.DatabaseError("made by other code or settings")
+    except sqlite3.Error:
+        if con is not None:
+            con.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        con = _connect(path)
+        con.executescript(SCHEMA)
+        con.executemany("INSERT INTO meta VALUES (?, ?)",
+                        [("version", version), ("similarity", repr(similarity)), ("l1_bytes", "0"), ("l1_sha1", "")])
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def reset(con: sqlite3.Connection) -> None:
+    """Empty every table (L1 was rewritten: everything is counted again)."""
+    for table in ("keys", "atoms", "texts", "buckets", "pairs"):
+        con.execute(f"DELETE FROM {table}")
+    con.execute("UPDATE meta SET value = '0' WHERE name = 'l1_bytes'")
+
+
+def _plain(atom: dict[str, Any]) -> tuple[Any, ...]:
+    values = (atom.get("kind", "instruction"), atom.get("timestamp", "") or "", atom.get("day", ""),
+              atom.get("session", ""), atom.get("project", ""))
+    block = atom.get("block")
+    if not all(type(v) is str for v in values):
+        raise NotPlain("kind, timestamp, day, session or project")
+    return (*values, block if block and isinstance(block, str) else "",
+            1 if atom.get("stated") else 0, 1 if atom.get("redacted") else 0)
+
+
+def key_ids(con: sqlite3.Connection, texts: Iterable[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    wanted = list(texts)
+    for start in range(0, len(wanted), 500):
+        part = wanted[start:start + 500]
+        marks = ",".join("?" * len(part))
+        found.update(con.execute(f"SELECT text, id FROM keys WHERE text IN ({marks})", part))
+    return found
+
+
+def add_atoms(con: sqlite3.Connection, atoms: list[tuple[int, dict[str, Any]]]) -> tuple[dict[str, Key], dict[str, int]]:
+    """Insert the rows of these atoms; returns (keys new to the tables, id of every key touched)."""
+    from ..promote.gates import short_hash
+
+    by_key: dict[str, tuple[Key, list[tuple[int, dict[str, Any]]]]] = {}
+    for offset, atom in atoms:
+        key = atom_key(atom)
+        if key.tokens:
+            by_key.setdefault(key.text, (key, []))[1].append((offset, atom))
+    ids = key_ids(con, by_key)
+    new = {text: key for text, (key, _a) in by_key.items() if text not in ids}
+    for text, key in new.items():
+        cur = con.execute("INSERT INTO keys (text, negated, tokens, claim, shown) VALUES (?, ?, ?, ?, '')",
+                          (text, 1 if key.negated else 0, _SEP.join(key.tokens), short_hash("claim", text)))
+        ids[text] = int(cur.lastrowid or 0)
+    rows = []
+    texts: dict[tuple[int, str], list[Any]] = {}
+    for offset, atom in atoms:
+        text = atom_key(atom).text
+        if text not in ids:
+            continue
+        key = ids[text]
+        plain = _plain(atom)
+        rows.append((key, atom["id"], offset, *plain))
+        seen = texts.get((key, atom["text"]))
+        if seen is None:
+            texts[(key, atom["text"])] = [1, plain[1]]
+        else:
+            seen[0] += 1
+            seen[1] = min(seen[1], plain[1])
+    con.executemany("INSERT INTO atoms VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    con.executemany("INSERT INTO texts VALUES (?, ?, ?, ?) ON CONFLICT (key, text) DO UPDATE SET "
+                    "count = count + excluded.count, stamp = MIN(stamp, excluded.stamp)",
+                    [(k, t, c, s) for (k, t), (c, s) in texts.items()])
+    return new, {text: ids[text] for text in by_key}
+
+
+def wordings(con: sqlite3.Connection, key: int) -> dict[str, list[Any]]:
+    return {text: [count, stamp] for text, count, stamp in
+            con.execute("SELECT text, count, stamp FROM texts WHERE key = ?", (key,))}
+
+
+class StoredBuckets(Mapping[tuple[str, ...], list[str]]):
+    """The bucket rows, a bucket at a time (members by key text); only looked up, never listed."""
+
+    def __init__(self, con: sqlite3.Connection, names: Mapping[int, str]) -> None:
+        self.con, self.names = con, names
+        self.found: dict[tuple[str, ...], list[str]] = {}
+
+    def __getitem__(self, bucket: tuple[str, ...]) -> list[str]:
+        members = self.found.get(bucket)
+        if members is None:
+            # a member this reader did not load keeps its place (the bucket's size), under a name no key has
+            members = [self.names.get(k, f"\x00{k}") for (k,) in
+                       self.con.execute("SELECT key FROM buckets WHERE bucket = ?", (bucket_id(bucket),))]
+            if not members:
+                raise KeyError(bucket)
+            self.found[bucket] = members
+        return members
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        raise NotImplementedError("the bucket rows are looked up, never listed")
+
+    def __len__(self) -> int:
+        return int(self.con.execute("SELECT COUNT(DISTINCT bucket) FROM buckets").fetchone()[0])
+
+
+def load_keys(con: sqlite3.Connection) -> tuple[dict[int, str], dict[str, Key], dict[str, tuple[str, str]]]:
+    """(key id → text, text → key, text → (claim id, shown wording)) for every key of the tables."""
+    names: dict[int, str] = {}
+    keys: dict[str, Key] = {}
+    shown: dict[str, tuple[str, str]] = {}
+    for ident, text, negated, tokens, claim, wording in con.execute(
+            "SELECT id, text, negated, tokens, claim, shown FROM keys"):
+        names[ident] = text
+        keys[text] = Key(bool(negated), tuple(tokens.split(_SEP)) if tokens else ())
+        shown[text] = (claim, wording)
+    return names, keys, shown
+
+
+def bucket_members(con: sqlite3.Connection, buckets: Iterable[int]) -> set[int]:
+    found: set[int] = set()
+    wanted = list(buckets)
+    for start in range(0, len(wanted), 500):
+        part = wanted[start:start + 500]
+        found.update(k for (k,) in con.execute(
+            f"SELECT key FROM buckets WHERE bucket IN ({','.join('?' * len(part))})", part))
+    return found
+
+
+def paired(con: sqlite3.Connection) -> set[int]:
+    return {k for (k,) in con.execute("SELECT a FROM pairs UNION SELECT b FROM pairs")}
+
+
+def load_some_keys(con: sqlite3.Connection, wanted: Iterable[int]) -> tuple[dict[int, str], dict[str, Key]]:
+    """(key id → text, text → key) for these key ids."""
+    names: dict[int, str] = {}
+    keys: dict[str, Key] = {}
+    part_of = list(wanted)
+    for start in range(0, len(part_of), 500):
+        part = part_of[start:start + 500]
+        for ident, text, negated, tokens in con.execute(
+                f"SELECT id, text, negated, tokens FROM keys WHERE id IN ({','.join('?' * len(part))})", part):
+            names[ident] = text
+            keys[text] = Key(bool(negated), tuple(tokens.split(_SEP)) if tokens else ())
+    return names, keys
+
+
+def load_pairs(con: sqlite3.Connection, names: Mapping[int, str]) -> dict[tuple[str, str], tuple[str, str, bool, bool]]:
+    return {(names[a], names[b]): (kind, reason, bool(ab), bool(ba)) for a, b, kind, reason, ab, ba in
+            con.execute("SELECT a, b, kind, reason, ab, ba FROM pairs")}
+
+
+def save_relations(con: sqlite3.Connection, ids: Mapping[str, int], new_buckets: dict[int, list[int]],
+                   dropped: Iterable[tuple[str, str]], added: Mapping[tuple[str, str], tuple[str, str, bool, bool]]) -> None:
+    con.executemany("INSERT OR IGNORE INTO buckets VALUES (?, ?)",
+                    [(b, k) for b, members in new_buckets.items() for k in members])
+    con.executemany("DELETE FROM pairs WHERE a = ? AND b = ?", [(ids[a], ids[b]) for a, b in dropped])
+    con.executemany("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
+                    [(ids[a], ids[b], kind, reason, int(ab), int(ba)) for (a, b), (kind, reason, ab, ba) in added.items()])
+
+
+def set_covered(con: sqlite3.Connection, size: int, digest: str) -> None:
+    con.executemany("UPDATE meta SET value = ? WHERE name = ?", [(str(size), "l1_bytes"), (digest, "l1_sha1")])
+
+
+def set_shown(con: sqlite3.Connection, shown: Mapping[int, str]) -> None:
+    con.executemany("UPDATE keys SET shown = ? WHERE id = ?", [(text, ident) for ident, text in shown.items()])
+
+
+def atom_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
+    """Every atom row in L1 order: key id, atom id, offset, kind, ts, day, session, project, block, stated, redacted."""
+    return con.execute("SELECT key, id, offset, kind, ts, day, session, project, block, stated, redacted "
+                       "FROM atoms ORDER BY rowid")
+
+
+def all_wordings(con: sqlite3.Connection) -> Iterator[tuple[int, str, int, str]]:
+    return con.execute("SELECT key, text, count, stamp FROM texts")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
