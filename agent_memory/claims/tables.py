@@ -53,23 +53,6 @@ def bucket_id(bucket: tuple[str, ...]) -> int:
     return int.from_bytes(hashlib.sha1(_SEP.join(bucket).encode("utf-8")).digest()[:8], "big") >> 1
 
 
-def prefix_digest(path: Path, size: int) -> str:
-    """SHA-1 of the first ``size`` bytes of ``path``, read a piece at a time ('' when shorter)."""
-    digest = hashlib.sha1()
-    left = size
-    try:
-        with open(path, "rb") as handle:
-            while left > 0:
-                piece = handle.read(min(left, 1 << 20))
-                if not piece:
-                    return ""
-                digest.update(piece)
-                left -= len(piece)
-    except OSError:
-        return ""
-    return digest.hexdigest()
-
-
 def _connect(path: Path) -> sqlite3.Connection:
     con = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     con.execute("PRAGMA journal_mode=DELETE")
