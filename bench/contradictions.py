@@ -24,6 +24,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.measure import environ_restored  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT / "tests" / "claims" / "data" / "contradiction_pairs.jsonl"
 NOW = "2026-03-20T12:00:00Z"
@@ -105,16 +107,9 @@ def score_pairs(pairs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def contested_share(atoms: int, seed: int = 7) -> dict[str, Any]:
     """Claims and contested claims of a store ingested from a ``mixed`` synthetic history of about ``atoms`` atoms."""
-    saved = {k: os.environ.get(k) for k in ("HOME", "AGENT_MEMORY_HOME", "AGENT_MEMORY_NOW")}
-    os.environ.setdefault("AGENT_MEMORY_NOW", NOW)
-    try:
+    with environ_restored("HOME", "AGENT_MEMORY_HOME", "AGENT_MEMORY_NOW"):
+        os.environ.setdefault("AGENT_MEMORY_NOW", NOW)
         return _contested_share(atoms, seed)
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def _contested_share(atoms: int, seed: int) -> dict[str, Any]:

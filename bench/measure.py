@@ -15,6 +15,8 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
@@ -210,3 +212,17 @@ def machine(root: Path) -> dict[str, str]:
         "agent-memory": f"{__version__}, commit {_git_commit(root)}",
         "load average at start": load,
     }
+
+
+@contextmanager
+def environ_restored(*names: str) -> Iterator[None]:
+    """Put ``names`` in ``os.environ`` back as they were, however the block changed them (a bench run sets its own)."""
+    saved = {name: os.environ.get(name) for name in names}
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

@@ -31,6 +31,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench.measure import environ_restored  # noqa: E402
+
 MODULES = ("cart", "billing", "auth", "search", "orders", "users", "catalog", "shipping", "payments", "reports",
            "inventory", "notify", "admin", "export", "import", "sessions", "pricing", "reviews", "coupons", "media",
            "audit", "tax", "gateway", "checkout")
@@ -144,9 +146,8 @@ def _sandbox(root: Path) -> dict[str, str]:
 def _store(root: Path, rules: int, background: int, env: dict[str, str]) -> tuple[Path, float]:
     """The project with its store: a synthetic one of ``background`` atoms (or none), then the rules on top."""
     started = time.perf_counter()
-    saved = {k: os.environ.get(k) for k in ("HOME", "AGENT_MEMORY_HOME", "AGENT_MEMORY_NOW")}
-    os.environ.update(HOME=env["HOME"], AGENT_MEMORY_HOME=env["AGENT_MEMORY_HOME"])
-    try:
+    with environ_restored("HOME", "AGENT_MEMORY_HOME", "AGENT_MEMORY_NOW"):
+        os.environ.update(HOME=env["HOME"], AGENT_MEMORY_HOME=env["AGENT_MEMORY_HOME"])
         if background:
             from bench import stores
 
@@ -169,12 +170,6 @@ def _store(root: Path, rules: int, background: int, env: dict[str, str]) -> tupl
         if report.errors:
             raise RuntimeError(f"ingest failed: {report.errors[:3]}")
         stage(paths)  # finds the contradiction and copies the contested keys into the index
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
     return project, time.perf_counter() - started
 
 

@@ -41,6 +41,7 @@ from agent_memory.index import Index, Source  # noqa: E402
 from agent_memory.index.fts import phrase as _fts_phrase  # noqa: E402
 from agent_memory.store import Paths  # noqa: E402
 from agent_memory.promote.tiers import index_sources  # noqa: E402
+from bench.measure import environ_restored  # noqa: E402
 
 # the shared data sits beside the repository's checkout (a linked worktree sits one folder deeper)
 DEFAULT_LOCOMO = next(
@@ -395,19 +396,11 @@ def shipped_search(paths: Paths, question: str, limit: int, asked_at: str) -> li
     """The hits of ``agent-memory search QUESTION -n LIMIT --json`` with the default config, as run at ``asked_at``."""
     from agent_memory.cli import main as cli_main
 
-    saved = {k: os.environ.get(k) for k in ("AGENT_MEMORY_NOW", "AGENT_MEMORY_HOME")}
-    os.environ["AGENT_MEMORY_NOW"] = asked_at
-    os.environ["AGENT_MEMORY_HOME"] = str(paths.user)  # no real user store (L3) reaches the figures
     out = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out):
-            code = cli_main(["--memory-dir", str(paths.store), "search", question, "-n", str(limit), "--json"])
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    with environ_restored("AGENT_MEMORY_NOW", "AGENT_MEMORY_HOME"), contextlib.redirect_stdout(out):
+        os.environ["AGENT_MEMORY_NOW"] = asked_at
+        os.environ["AGENT_MEMORY_HOME"] = str(paths.user)  # no real user store (L3) reaches the figures
+        code = cli_main(["--memory-dir", str(paths.store), "search", question, "-n", str(limit), "--json"])
     if code != 0:
         raise RuntimeError(f"agent-memory search exited {code}")
     return [_Cited(h["source"]) for h in json.loads(out.getvalue())["hits"]]
