@@ -483,7 +483,15 @@ class Partial:
         return tables.claims_named(self.con, claim_ids)
 
     def evidence(self) -> list[Evidence]:
+        """Every key's evidence, from the very tables the pass read (else ``StoreError``)."""
+        if tables.covered(self.con) != (self.size, self.digest):
+            raise StoreError(f"{self.paths.atoms.parent / 'claims.db'} changed while promote read it; run it again")
         return list(map(Evidence._make, tables.evidence_rows(self.con)))
+
+    def may_pass(self, gates: Mapping[str, Any]) -> set[int]:
+        """Keys whose counts alone could let them through, and keys with no shown wording kept."""
+        return tables.may_pass(self.con, int(gates["l2"]["sessions"]), int(gates["l2"]["days"]),
+                               int(gates["l2_stated"]["sessions"]), int(gates["l2_stated"]["days"]))
 
     def view(self, wanted: set[int], around: list[Key], similarity: float) -> tuple[L1View, set[int]]:
         """L1 as promote sees it, with summaries for ``wanted``, every key in a relation, and every key a
