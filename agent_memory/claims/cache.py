@@ -368,16 +368,13 @@ def _summarise(atoms: list[tuple[int, dict[str, Any]]], summaries: dict[str, Sum
     return list(new.values())
 
 
-def refresh(paths: Paths, similarity: float, view: L1View | None = None, slack: int | None = None) -> L1View:
-    """Bring the claim tables up to date with L1 (a writer's step, under the store lock), then read them.
+def refresh(paths: Paths, similarity: float, view: L1View | None = None) -> L1View:
+    """Bring the claim tables up to date with L1 (a writer's step, under the store lock), then read them whole.
 
     Only the atoms after what the tables cover are counted in. Tables that cannot be written cost
-    the next pass its speed, never the writer its work. (``slack`` is accepted for old callers.)
+    the next pass its speed, never the writer its work (``keep_up`` logs why).
     """
-    try:
-        catch_up(paths, similarity)
-    except (OSError, sqlite3.Error, tables.NotPlain):
-        pass
+    keep_up(paths, similarity)
     return view if view is not None and view.covered == view.end else load(paths, similarity)
 
 
