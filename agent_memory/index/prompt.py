@@ -11,16 +11,56 @@ from __future__ import annotations
 
 import os
 
-try:
-    # the C module the sqlite3 package wraps: without the package's datetime adapters and
-    # collections imports, a prompt starts about 5 ms sooner; same classes, same errors
-    import _sqlite3 as sqlite3  # type: ignore[import-not-found,unused-ignore]
-except ImportError:  # pragma: no cover - an interpreter that names it otherwise
-    import sqlite3  # type: ignore[no-redef]
-
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
+    from types import ModuleType
     from typing import Callable
+
+
+def _lru_cache(maxsize: "int | None" = 128, typed: bool = False) -> "Callable[[Callable[..., object]], object]":
+    """``functools.lru_cache`` as ``_sqlite3`` calls it (a size, then the function): the same C wrapper."""
+    import _functools
+
+    if isinstance(maxsize, int) and maxsize < 0:
+        maxsize = 0
+    return lambda function: _functools._lru_cache_wrapper(function, maxsize, typed, lambda *info: info)
+
+
+def _sqlite_module() -> "ModuleType":
+    """The C module the ``sqlite3`` package wraps, loaded without ``functools`` where that is not loaded yet.
+
+    The package's datetime adapters and collections cost a prompt about 5 ms; the C module itself
+    asks ``functools`` only for ``lru_cache`` (its statement cache), and ``functools`` with the
+    ``collections`` it imports costs about as much again. A stand-in that hands over the same C
+    cache wrapper is in ``sys.modules`` only while ``_sqlite3`` loads; an interpreter whose module
+    asks for more gets the real ``functools``.
+    """
+    import sys
+
+    if "functools" not in sys.modules and "_sqlite3" not in sys.modules:
+        stand_in = type(sys)("functools")
+        stand_in.lru_cache = _lru_cache  # type: ignore[attr-defined]
+        sys.modules["functools"] = stand_in
+        try:
+            import _sqlite3
+
+            return _sqlite3
+        except Exception:  # pragma: no cover - a module that asks functools for more, or none at all
+            pass
+        finally:
+            if sys.modules.get("functools") is stand_in:
+                del sys.modules["functools"]
+    try:
+        import _sqlite3
+    except ImportError:  # pragma: no cover - an interpreter that names it otherwise
+        import sqlite3 as _sqlite3  # type: ignore[no-redef]
+    return _sqlite3
+
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    import sqlite3
+else:
+    sqlite3 = _sqlite_module()
 
 from ..layout import signature as layout_signature
 from ..clock import day_number, epoch, now_epoch, parse_iso  # noqa: F401  (re-exported for older callers)

@@ -16,10 +16,12 @@ from .conftest import HookEnv, claude_transcript, hook_output
 DOCKER = "From now on, always run the integration tests with docker compose before pushing."
 PYTEST = {"id": "c1aaaaaaaaaa", "text": "Always run pytest -x before pushing"}
 MAIN = {"id": "c3cccccccccc", "text": "Never commit to main directly"}
-# what a warm hook must not need: the claim machinery, the full index, the CLI, typing and pathlib
+# what a warm hook must not need: the claim machinery, the full index, the CLI, typing and pathlib, and functools
+# with the collections it imports (the SQLite module loads with a stand-in for its one use of it)
 HEAVY = ("agent_memory.claims", "agent_memory.promote", "agent_memory.index.sync", "agent_memory.index.search",
          "agent_memory.promote.tiers", "agent_memory.store", "agent_memory.cli",
-         "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
+         "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema",
+         "functools", "collections", "re", "sqlite3")
 # the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss; the
 # worker only when there is work for it; of the transcript readers, only the agent's own)
 COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
