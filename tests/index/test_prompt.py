@@ -1,12 +1,25 @@
-"""The prompt hook's SQLite reader as the installed hook loads it: without functools, with the same statement cache."""
+"""The prompt hook's SQLite reader: loaded without functools as the installed hook loads it, and ranking as it always has."""
 
 from __future__ import annotations
 
+import functools
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import agent_memory
+from agent_memory.index import prompt
+from agent_memory.index.fts import any_of
+from agent_memory.index.prompt import CANDIDATES
+from agent_memory.index.schema import DDL
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
 
 PACKAGE_PARENT = str(Path(agent_memory.__file__).resolve().parents[1])
 
@@ -34,11 +47,47 @@ def test_the_reader_loads_sqlite_without_functools_and_its_statements_run_as_eve
 
 
 def test_in_a_process_that_has_functools_the_reader_uses_the_ordinary_module() -> None:
-    import functools
-
-    from agent_memory.index import prompt
-
     assert sys.modules["functools"] is functools
     con = prompt.sqlite3.connect(":memory:")
     assert con.execute("SELECT 1").fetchone() == (1,)
     con.close()
+
+
+# a small index with many keys sharing a few words, of every age, a few redacted: bm25 ties and near-ties abound
+_WORDS = ["deploy", "staging", "pytest", "docker", "billing", "lint", "cache", "schema", "worker", "retry"]
+_WEIGHT_ALL = (
+    "WITH top AS (SELECT rowid, bm25({t}) AS score FROM {t} WHERE {t} MATCH ? ORDER BY score LIMIT "
+    f"{CANDIDATES}) SELECT k.key, k.text, k.terms FROM top JOIN keys k ON k.rowid = top.rowid "
+    "WHERE k.redacted = 0 ORDER BY top.score * recency(k.last), k.rowid LIMIT ?"
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _index() -> "sqlite3.Connection":
+    import random
+
+    con = prompt.sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    con.executescript(DDL)
+    pick = random.Random(11)
+    rows = []
+    for n in range(600):
+        text = " ".join(pick.choices(_WORDS, k=pick.randint(1, 6))) + (" 日本語のテスト" if n % 7 == 0 else "")
+        day = f"2025-{pick.randint(1, 12):02d}-{pick.randint(1, 28):02d}T10:00:00Z"
+        meta = json.dumps({"redacted": n % 13 == 0})
+        rows.append((f"d{n}", "atoms", "atom", f"r{n}", day, text, meta, f"k{n % 450}", text, f"s{n % 17}", ""))
+    con.executemany("INSERT INTO docs(id, source, kind, ref, date, text, meta, claim, terms, session, extra) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    return con
+
+
+@settings(max_examples=300, deadline=None)
+@given(terms=st.lists(st.sampled_from(_WORDS + ["日本語", "テスト", "absent"]), min_size=1, max_size=6, unique=True),
+       depth=st.sampled_from([1, 5, 40, 80, 300]), half_life=st.sampled_from([0.0, 0.2, 30.0, 4000.0]))
+def test_reading_keys_best_first_ranks_as_weighting_every_candidate(terms: list[str], depth: int, half_life: float) -> None:
+    con = _index()
+    now = prompt.epoch("2026-01-01T00:00:00Z") or 0.0
+    con.create_function("recency", 1, prompt.recency(now, half_life), deterministic=True)
+    for table in ("keys_words", "keys_tri"):
+        expression = any_of(terms)
+        expected = [tuple(map(str, row)) for row in con.execute(_WEIGHT_ALL.format(t=table), (expression, depth))]
+        assert prompt._ranked(con, table, expression, depth, prompt.recency(now, half_life)) == expected
