@@ -31,6 +31,11 @@ if __name__ == "__main__":
         from agent_memory.hooks import worker
 
         sys.exit(worker.worker_main(sys.argv[2:]))
+    import gc
+
+    # a hook lives for tens of milliseconds and makes few cycles: the collector's passes over
+    # every object the imports made would find nothing worth freeing
+    gc.disable()
     from agent_memory.hooks import entry
 
     code = entry.main(sys.argv[1:])

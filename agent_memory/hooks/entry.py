@@ -139,10 +139,14 @@ def read_stdin(timeout: float) -> bytes:
         return b""
     if os.isatty(fd):
         return b""
+    chunks: list[bytes] = []
+    # an agent has written its JSON by the time the interpreter is up: taking what is there first,
+    # without waiting, usually finishes the read before ``select`` would even be loaded
+    if _read_waiting(fd, chunks):
+        return b"".join(chunks)
     import select
 
-    chunks: list[bytes] = []
-    size = 0
+    size = sum(map(len, chunks))
     deadline = time.monotonic() + timeout
     while size < STDIN_LIMIT:
         remaining = deadline - time.monotonic()
@@ -162,10 +166,45 @@ def read_stdin(timeout: float) -> bytes:
             break
         chunks.append(chunk)
         size += len(chunk)
-        # an agent that leaves stdin open still sent one whole JSON object: stop as soon as it parses
-        if chunk.rstrip().endswith(b"}") and _is_json_object(b"".join(chunks)):
+        if _finished(chunk, chunks):
             break
     return b"".join(chunks)
+
+
+def _read_waiting(fd: int, chunks: list[bytes]) -> bool:
+    """Append what ``fd`` holds already to ``chunks``, without blocking; True when the read is over
+    (an EOF, one whole JSON object, the size limit or an error), False when more may still arrive."""
+    try:
+        blocking = os.get_blocking(fd)
+        os.set_blocking(fd, False)
+    except (OSError, AttributeError):
+        return False  # no non-blocking reads here: wait for it with select
+    size = 0
+    try:
+        while size < STDIN_LIMIT:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return False
+            except OSError:
+                return True
+            if not chunk:
+                return True
+            chunks.append(chunk)
+            size += len(chunk)
+            if _finished(chunk, chunks):
+                return True
+        return True
+    finally:
+        try:
+            os.set_blocking(fd, blocking)
+        except OSError:
+            pass
+
+
+def _finished(last: bytes, chunks: list[bytes]) -> bool:
+    # an agent that leaves stdin open still sent one whole JSON object: stop as soon as it parses
+    return last.rstrip().endswith(b"}") and _is_json_object(b"".join(chunks))
 
 
 def _is_json_object(data: bytes) -> bool:
