@@ -6,7 +6,7 @@ import os
 
 from .. import fastjson, layout
 from .cache import HookCache, budget_of, cached_config, stat_key, version
-from .context import TAG_CONTESTED, Budget, fit
+from .entry import TAG_CONTESTED, Budget, fit
 from .where import as_paths, log
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path

@@ -25,7 +25,7 @@ HEAVY = ("agent_memory.claims", "agent_memory.promote", "agent_memory.index.sync
 # the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss; the
 # worker only when there is work for it; of the transcript readers, only the agent's own)
 COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
-          "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context",
+          "agent_memory.hooks.where", "agent_memory.hooks.cache",
           "agent_memory.hooklog", "agent_memory.clock"}
 OURS = {
     "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end",
