@@ -15,7 +15,6 @@ import agent_memory
 from agent_memory.index import prompt
 from agent_memory.index.fts import any_of
 from agent_memory.index.prompt import CANDIDATES
-from agent_memory.index.schema import DDL
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,20 +63,26 @@ _WEIGHT_ALL = (
 
 @functools.lru_cache(maxsize=1)
 def _index() -> "sqlite3.Connection":
+    """The index the store's own sync builds from an L1 of such atoms (kept for the whole module)."""
     import random
+    import tempfile
 
-    con = prompt.sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-    con.executescript(DDL)
+    from agent_memory.promote.tiers import open_index
+    from agent_memory.store import Paths
+
+    root = Path(tempfile.mkdtemp(prefix="prompt-index-"))
+    paths = Paths(store=root / ".memory", user=root / "user", project_root=root)
+    paths.l1_dir.mkdir(parents=True)
     pick = random.Random(11)
-    rows = []
-    for n in range(600):
-        text = " ".join(pick.choices(_WORDS, k=pick.randint(1, 6))) + (" 日本語のテスト" if n % 7 == 0 else "")
-        day = f"2025-{pick.randint(1, 12):02d}-{pick.randint(1, 28):02d}T10:00:00Z"
-        meta = json.dumps({"redacted": n % 13 == 0})
-        rows.append((f"d{n}", "atoms", "atom", f"r{n}", day, text, meta, f"k{n % 450}", text, f"s{n % 17}", ""))
-    con.executemany("INSERT INTO docs(id, source, kind, ref, date, text, meta, claim, terms, session, extra) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    return con
+    with open(paths.atoms, "w", encoding="utf-8") as handle:
+        for n in range(600):
+            text = "Always " + " ".join(pick.choices(_WORDS, k=pick.randint(1, 6))) + (" 日本語のテスト" if n % 7 == 0 else "")
+            day = f"2025-{pick.randint(1, 12):02d}-{pick.randint(1, 28):02d}T10:00:00Z"
+            handle.write(json.dumps({"id": f"a{n}", "text": text, "kind": "instruction", "session": f"s{n % 17}",
+                                     "timestamp": day, "line": n + 1, "redacted": n % 13 == 0}) + "\n")
+    index = open_index(paths)
+    assert index.path is not None and index.con.execute("SELECT count(*) FROM keys").fetchone()[0] > 100
+    return index.con
 
 
 @settings(max_examples=300, deadline=None)
