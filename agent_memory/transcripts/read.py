@@ -156,9 +156,10 @@ class Records:
 
 # One key and a string, boolean, null or number value, then a comma, as the agents write them (no spaces,
 # no escapes); an object's opening run of them; and a key whose value is an object or a list.
-_PAIR = rb'"([^"\\\x00-\x1f]*)":("[^"\\\x00-\x1f]*"|true|false|null|-?[0-9][0-9.eE+-]*),'
-_PAIRS = re.compile(_PAIR)
+_PAIR = rb'"[^"\\\x00-\x1f]*":(?:"[^"\\\x00-\x1f]*"|true|false|null|-?[0-9][0-9.eE+-]*),'
 _RUN_OF_PAIRS = re.compile(rb"\{(?:" + _PAIR + rb")*")
+# Inside such a run no string holds a quote, and no other value a comma: the pairs are cut by a simpler pattern.
+_PAIRS = re.compile(rb'"([^"]*)":("[^"]*"|[^,]*),')
 _OPENING = re.compile(rb'"([^"\\\x00-\x1f]*)":[{\[]')
 
 
