@@ -50,9 +50,12 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+_NOT_NEWLINE_RE = re.compile("[^" + _NEWLINES + "]")
+
+
 def _blank(match: re.Match[str]) -> str:
     """Replace a span by spaces, keeping its line breaks (so line numbering holds)."""
-    return "".join(c if c in _NEWLINES else " " for c in match.group(0))
+    return _NOT_NEWLINE_RE.sub(" ", match.group(0))
 
 
 def _hide_inner(match: re.Match[str]) -> str:
