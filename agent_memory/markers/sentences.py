@@ -50,12 +50,12 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
-_NOT_NEWLINE_RE = re.compile("[^" + _NEWLINES + "]")
+_NOT_NEWLINE_RE = re.compile("[^" + _NEWLINES + "]+")
 
 
 def _blank(match: re.Match[str]) -> str:
     """Replace a span by spaces, keeping its line breaks (so line numbering holds)."""
-    return _NOT_NEWLINE_RE.sub(" ", match.group(0))
+    return _NOT_NEWLINE_RE.sub(lambda line: " " * (line.end() - line.start()), match.group(0))
 
 
 def _hide_inner(match: re.Match[str]) -> str:
