@@ -199,7 +199,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     else, one whose first content block is a tool result, or one whose content is a list in
     which no block has a ``"text"`` (a JSON key is never escaped, so the bytes would show it).
     """
-    from agent_memory.transcripts.read import head, string_of
+    from agent_memory.transcripts.read import head, opening, string_of
 
     user_token = _USER_TOKEN
     assistant_token = _ASSISTANT_TOKEN
@@ -225,7 +225,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
         if fields.get(b"isSidechain") != true and not (
             kind == user and any(fields.get(name) == true for name in _NOT_TYPED)
         ):
-            content, begin = head(raw, at)[1:]
+            content, begin = opening(raw, at)
             if content != b"content" or raw[begin] != 91:  # "[": a list of blocks
                 return False
             if (texts or b'"text"' in raw) and not (

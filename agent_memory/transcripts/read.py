@@ -184,6 +184,17 @@ def head(raw: bytes, start: int = 0) -> tuple[dict[bytes, bytes], bytes, int]:
     return fields, opening.group(1), opening.end() - 1
 
 
+def opening(raw: bytes, start: int = 0) -> tuple[bytes, int]:
+    """``head(raw, start)`` without its fields: the key of the first object or list value, and where it starts."""
+    run = _RUN_OF_PAIRS.match(raw, start)
+    if run is None:
+        return b"", -1
+    found = _OPENING.match(raw, run.end())
+    if found is None:
+        return b"", -1
+    return found.group(1), found.end() - 1
+
+
 def string_of(value: bytes | None) -> str | None:
     """A ``head`` field's string, or None when it is no string (or not UTF-8, which the full parse refuses too)."""
     if value is None or value[:1] != b'"':
