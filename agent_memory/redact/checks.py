@@ -328,7 +328,23 @@ def _plain_value_ok(value: str) -> bool:
         return False
     if low in _VALUE_WORDS or _is_template(value) or _mostly_filler(value) or len(set(low)) <= 2:
         return False
-    return not _has_words(value, _GENERIC_PLACEHOLDER_WORDS) and "://" not in value and not value.startswith(("/", "~/", "./"))
+    if "://" in value or value.startswith(("/", "~/", "./")):
+        return False
+    return not _has_words(value, _GENERIC_PLACEHOLDER_WORDS) or _random_beside_words(low, value)
+
+
+def _random_beside_words(low: str, value: str) -> bool:
+    """A random password that merely contains a stand-in word ("FAkE7oGNrVg6YlVw"): what is left
+    without the words is still long, mixed-case with digits, and varied."""
+    rest = value
+    for word in _GENERIC_PLACEHOLDER_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            rest = rest[:at] + "\x00" * len(word) + rest[at + len(word):]
+            at = low.find(word, at + len(word))
+    rest = rest.replace("\x00", "")
+    mixed = any(c.isupper() for c in rest) and any(c.islower() for c in rest) and any(c.isdigit() for c in rest)
+    return len(rest) >= 12 and mixed and _entropy(rest) >= 3.3
 
 
 def _cli_value_ok(m: re.Match[str]) -> bool:

@@ -104,6 +104,9 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         (f"db.internal:5432:shop:app:«{pw()}»", "pgpass-password"),
         (f"echo 'localhost:5432:*:postgres:«{pw()}»' > ~/.pgpass", "pgpass-password"),
         (f"use `db.internal:5432:shop:app:«{pw()}»` there", "pgpass-password"),
+        # a random password that happens to hold a stand-in word is still a password; a stand-in is not
+        ("deploy with db.internal:5432:shop:app:«FAkE7oGNrVg6YlVw» on staging", "pgpass-password"),
+        ("db.internal:5432:shop:app:FakePassword123", None),
         ("00:11:22:33:44:55", None),  # a MAC address
         ("12:30:00:12:45", None),
     ],
