@@ -213,6 +213,16 @@ def test_no_form_keeps_a_random_password(secret: str, form: str) -> None:
     assert secret not in result.text, result.text
 
 
+@settings(max_examples=60, deadline=None)
+@given(secret=st.builds(_random, st.integers(0, 2**32), st.integers(12, 20)), word=st.sampled_from(["FAkE", "fake", "Sample", "xxxx"]),
+       at=st.integers(0, 20), form=st.sampled_from(FORMS))
+def test_a_random_password_holding_a_stand_in_word_is_still_lost(secret: str, word: str, at: int, form: str) -> None:
+    """A random password that happens to contain "fake" or "sample" is a password, not a stand-in."""
+    spliced = secret[:at] + word + secret[at:]
+    result = redact(form.format(s=spliced))
+    assert spliced not in result.text, result.text
+
+
 @settings(max_examples=40, deadline=None)
 @given(secret=PASSWORD, cut=st.integers(1, 9), how=st.sampled_from(["\u200b", "\u2060", "\ufeff", "\u00ad"]))
 def test_an_invisible_character_does_not_hide_a_key(secret: str, cut: int, how: str) -> None:
