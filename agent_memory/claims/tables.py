@@ -60,6 +60,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     con = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     con.execute("PRAGMA journal_mode=DELETE")
     con.execute("PRAGMA synchronous=NORMAL")
+    con.execute("PRAGMA secure_delete=ON")  # rows of an L1 redacted again leave no old wording in free pages
     return con
 
 
@@ -143,7 +144,7 @@ def key_ids(con: sqlite3.Connection, texts: Iterable[str]) -> dict[str, int]:
 
 def add_atoms(con: sqlite3.Connection, atoms: list[tuple[int, dict[str, Any]]]) -> tuple[dict[str, Key], dict[str, int]]:
     """Insert the rows of these atoms; returns (keys new to the tables, id of every key touched)."""
-    from ..promote.gates import short_hash
+    from ..promote.records import short_hash
 
     by_key: dict[str, tuple[Key, list[tuple[int, dict[str, Any]]]]] = {}
     for offset, atom in atoms:
