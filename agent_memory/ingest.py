@@ -173,6 +173,7 @@ def chunks_from_turns(turns: Iterable[Turn], project: str) -> list[dict[str, Any
     chunks: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     replies: list[str] = []
+    replied = 0  # characters in replies
 
     def close() -> None:
         if current is None:
@@ -210,10 +211,11 @@ def chunks_from_turns(turns: Iterable[Turn], project: str) -> list[dict[str, Any
                 "transcript": turn.source,
                 "line": turn.line,
             }
-            replies = []
+            replies, replied = [], 0
         elif current is not None and turn.session == current["session"]:
-            if sum(len(r) for r in replies) < CHUNK_LIMIT:
+            if replied < CHUNK_LIMIT:
                 replies.append(turn.text)
+                replied += len(turn.text)
     close()
     return chunks
 

@@ -210,14 +210,54 @@ def identifier_parts(ident: str) -> list[str]:
 
 def identifier_words(text: str) -> list[str]:
     """The words inside a text's identifiers that a word tokenizer does not see apart: camelCase pieces and
-    letters cut from digits (``getUserName`` → get, user, name; ``python3`` → python), casefolded."""
+    letters cut from digits (``getUserName`` → get, user, name; ``python3`` → python), casefolded.
+
+    The runs ``identifiers`` walks one character at a time are cut here in C (its bytes through a
+    table, then split), and what each run gives is remembered: most are plain words that recur.
+    """
+    memory = _RUN_WORDS
+    runs = text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split()
+    for run in set(runs).difference(memory):  # walks the runs, not the memory
+        if len(memory) >= _RUN_MEMORY:
+            memory.clear()
+        memory[run] = _run_words(run)
     found: dict[str, None] = {}
-    for ident in identifiers(text):
-        for piece in _split_joiners(ident):
-            for word in _sub_words(piece):
-                if len(word) >= 2:
-                    found[word.casefold()] = None
+    for got in filter(None, map(memory.get, runs)):
+        found.update(dict.fromkeys(got))
     return list(found)
+
+
+# Bytes that may be part of an identifier run: ASCII letters, digits and joiners, and every byte of a
+# multi-byte character (decided after decoding); any other byte ends a run.
+_RUN_BYTES = bytes(b if b >= 0x80 or chr(b).isalnum() or chr(b) in IDENT_JOINERS else 0x20 for b in range(256))
+_JOINER_BYTES = IDENT_JOINERS.encode()
+_RUN_WORDS: dict[bytes, tuple[str, ...]] = {}  # a run's words, remembered across texts
+_RUN_MEMORY = 200_000  # runs remembered before the memory starts again
+
+
+def _run_words(run: bytes) -> tuple[str, ...]:
+    """The identifier words of one run of bytes (a run holding other characters is cut as ``identifiers`` cuts it)."""
+    if run.isascii():
+        core = run.strip(_JOINER_BYTES)
+        if len(core) < 2 or core.isdigit() or core.isalpha() and (core.islower() or core.isupper() or (
+                core[:1].isupper() and core[1:].islower())):
+            return ()  # a plain word or number (most runs)
+        pieces = [run.decode()]
+    else:
+        found, piece = [], []
+        for ch in run.decode("utf-8", "surrogatepass"):
+            if ch.isalnum() or ch in IDENT_JOINERS:
+                piece.append(ch)
+            elif piece:
+                found.append("".join(piece))
+                piece = []
+        pieces = [*found, "".join(piece)] if piece else found
+    got: list[str] = []
+    for piece in pieces:
+        core = piece.strip(IDENT_JOINERS)
+        if len(core) >= 2 and _is_identifier(core):
+            got.extend(word.casefold() for part in _split_joiners(core) for word in _sub_words(part) if len(word) >= 2)
+    return tuple(got)
 
 
 def _split_joiners(ident: str) -> list[str]:

@@ -142,6 +142,39 @@ def test_identifier_words_are_what_a_word_tokenizer_cannot_see_apart() -> None:
     assert text.identifier_words("src/cart/handlers.py") == []  # each piece is already a word
 
 
+def _identifier_words_walked(value: str) -> list[str]:
+    """The definition ``identifier_words`` keeps: every identifier ``identifiers`` finds, cut into its words."""
+    found: dict[str, None] = {}
+    for ident in text.identifiers(value):
+        for piece in text._split_joiners(ident):
+            for word in text._sub_words(piece):
+                if len(word) >= 2:
+                    found[word.casefold()] = None
+    return list(found)
+
+
+# the characters that decide where identifiers start, end and split, with a few of every class
+_IDENT_ALPHABET = "aqzAQZ059._/-\\_ \n,:;'\"()çÉßǅ²½٣あ一ﾃ"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(st.sampled_from(_IDENT_ALPHABET), max_size=40) | st.text(max_size=30))
+def test_identifier_words_are_the_words_of_the_identifiers_walked_one_character_at_a_time(value: str) -> None:
+    assert text.identifier_words(value) == _identifier_words_walked(value)
+    assert text.identifier_words(value) == _identifier_words_walked(value)  # the second time from what runs gave
+
+
+def test_a_chunk_keeps_its_identifier_words_in_order() -> None:
+    value = "Fixed getUserName in src/cart/v3/handlers.py; python3 and the Checkout module, v2 too."
+    assert text.identifier_words(value) == _identifier_words_walked(value) == ["get", "user", "name", "python"]
+
+
+def test_identifier_words_end_a_run_where_identifiers_ends_one() -> None:
+    for c in map(chr, [*range(128), *range(128, 0x110000, 97)]):
+        value = f"getUser{c}Name v3{c}x"
+        assert text.identifier_words(value) == _identifier_words_walked(value)
+
+
 @pytest.mark.parametrize(
     "value, expected",
     [

@@ -50,9 +50,12 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+_NOT_NEWLINE_RE = re.compile("[^" + _NEWLINES + "]+")
+
+
 def _blank(match: re.Match[str]) -> str:
     """Replace a span by spaces, keeping its line breaks (so line numbering holds)."""
-    return "".join(c if c in _NEWLINES else " " for c in match.group(0))
+    return _NOT_NEWLINE_RE.sub(lambda line: " " * (line.end() - line.start()), match.group(0))
 
 
 def _hide_inner(match: re.Match[str]) -> str:
@@ -154,20 +157,33 @@ def _unemphasise(match: re.Match[str]) -> str:
     return marks + match.group(2) + marks
 
 
+def _hidden(text: str) -> str:
+    """Wrappers, fences, ``>`` lines, URLs, inline code, quotes and emphasis hidden, at their length.
+
+    Each pattern runs only where the characters it needs are present (a fence's ``` or ~~~, a URL's ://
+    or www.).
+    """
+    masked = _WRAPPER_RE.sub(_blank, text) if "</" in text else text
+    if "```" in masked or "~~~" in masked:
+        masked = _FENCE_RE.sub(_blank, masked)
+    if ">" in masked:
+        masked = _QUOTE_LINE_RE.sub(_blank, masked)
+    if "://" in masked or "www." in masked:
+        masked = _URL_RE.sub(lambda m: "x" * len(m.group(0)), masked)
+    masked = _INLINE_CODE_RE.sub(_hide_inner, masked)
+    masked = _QUOTES_RE.sub(_hide_inner, masked)
+    if "*" in masked or "__" in masked:
+        masked = _EMPHASIS_RE.sub(_unemphasise, masked)
+    return masked
+
+
 def mask(text: str) -> tuple[str, int, int]:
     """Hide everything the person did not say in their own voice.
 
     Returns the masked text (same length as ``text``) and, for the unfenced lines, how
     many look like pasted code or log output and how many are non-blank.
     """
-    masked = _WRAPPER_RE.sub(_blank, text) if "</" in text else text
-    masked = _FENCE_RE.sub(_blank, masked)
-    masked = _QUOTE_LINE_RE.sub(_blank, masked)
-    masked = _URL_RE.sub(lambda m: "x" * len(m.group(0)), masked)
-    masked = _INLINE_CODE_RE.sub(_hide_inner, masked)
-    masked = _QUOTES_RE.sub(_hide_inner, masked)
-    if "*" in masked or "__" in masked:
-        masked = _EMPHASIS_RE.sub(_unemphasise, masked)
+    masked = _hidden(text)
     out: list[str] = []
     code_lines = 0
     prose_lines = 0

@@ -7,6 +7,7 @@ import binascii
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
+from itertools import compress
 from dataclasses import dataclass
 
 from agent_memory.model import Redaction
@@ -328,8 +329,9 @@ _B64_URLSAFE = str.maketrans("-_", "+/")
 def _runs(text: str, min_len: int) -> Iterator[tuple[int, int]]:
     """Spans of base64-alphabet runs of at least ``min_len`` characters (``=`` padding included)."""
     raw = text.encode("latin-1", "replace").translate(_B64_SPLIT)
-    # split() runs in C: far cheaper than a character-class regex over the whole text
-    long_runs = [run for run in raw.split() if len(run) >= min_len]
+    # split() runs in C: far cheaper than a character-class regex over the whole text; so do the length tests
+    runs = raw.split()
+    long_runs = list(compress(runs, map(min_len.__le__, map(len, runs))))
     pos = 0
     n = len(raw)
     for run in long_runs:

@@ -165,6 +165,6 @@ def neutralise(text: str) -> str:
     terminal); everything else in Unicode's Cc and Cf categories is dropped, so an escape
     sequence or a bidi override reaches no file and no agent's context.
     """
-    if text.isascii() and text.isprintable():
-        return text
+    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
+        return text  # every character ``_CONTROL`` takes is unprintable, tab and newline aside
     return _CONTROL.sub(lambda m: "\n" if m.group(0)[0] == "\r" else "", text)

@@ -199,7 +199,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     else, one whose first content block is a tool result, or one whose content is a list in
     which no block has a ``"text"`` (a JSON key is never escaped, so the bytes would show it).
     """
-    from agent_memory.transcripts.read import head, string_of
+    from agent_memory.transcripts.read import head, opening, string_of
 
     user_token = _USER_TOKEN
     assistant_token = _ASSISTANT_TOKEN
@@ -210,7 +210,9 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             return False
         if user_token not in raw and assistant_token not in raw:
             return True
-        if b'"text"' in raw and b'"tool_result"' not in raw and b'":true' not in raw:
+        # (a tool result names its type near the start, a line of text may be long: that test first)
+        texts = b'"tool_result"' not in raw and b'"text"' in raw
+        if texts and b'":true' not in raw:
             return False  # a block may hold text, and no field (no flag, no first block) says it is dropped
         fields, key, at = head(raw)
         if key != b"message" or raw[at] != 123:
@@ -223,10 +225,10 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
         if fields.get(b"isSidechain") != true and not (
             kind == user and any(fields.get(name) == true for name in _NOT_TYPED)
         ):
-            content, begin = head(raw, at)[1:]
+            content, begin = opening(raw, at)
             if content != b"content" or raw[begin] != 91:  # "[": a list of blocks
                 return False
-            if b'"text"' in raw and not (
+            if (texts or b'"text"' in raw) and not (
                 kind == user and raw[begin + 1] == 123 and head(raw, begin + 1)[0].get(b"type") == b'"tool_result"'
             ):
                 return False

@@ -156,9 +156,10 @@ class Records:
 
 # One key and a string, boolean, null or number value, then a comma, as the agents write them (no spaces,
 # no escapes); an object's opening run of them; and a key whose value is an object or a list.
-_PAIR = rb'"([^"\\\x00-\x1f]*)":("[^"\\\x00-\x1f]*"|true|false|null|-?[0-9][0-9.eE+-]*),'
-_PAIRS = re.compile(_PAIR)
+_PAIR = rb'"[^"\\\x00-\x1f]*":(?:"[^"\\\x00-\x1f]*"|true|false|null|-?[0-9][0-9.eE+-]*),'
 _RUN_OF_PAIRS = re.compile(rb"\{(?:" + _PAIR + rb")*")
+# Inside such a run no string holds a quote, and no other value a comma: the pairs are cut by a simpler pattern.
+_PAIRS = re.compile(rb'"([^"]*)":("[^"]*"|[^,]*),')
 _OPENING = re.compile(rb'"([^"\\\x00-\x1f]*)":[{\[]')
 
 
@@ -181,6 +182,17 @@ def head(raw: bytes, start: int = 0) -> tuple[dict[bytes, bytes], bytes, int]:
     if opening is None:
         return fields, b"", -1
     return fields, opening.group(1), opening.end() - 1
+
+
+def opening(raw: bytes, start: int = 0) -> tuple[bytes, int]:
+    """``head(raw, start)`` without its fields: the key of the first object or list value, and where it starts."""
+    run = _RUN_OF_PAIRS.match(raw, start)
+    if run is None:
+        return b"", -1
+    found = _OPENING.match(raw, run.end())
+    if found is None:
+        return b"", -1
+    return found.group(1), found.end() - 1
 
 
 def string_of(value: bytes | None) -> str | None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent_memory.redact import home_names, neutralise, scrub_paths, session_scrubber
 
@@ -67,3 +69,20 @@ CONTROL_CASES: list[tuple[str, str]] = [
 @pytest.mark.parametrize(("text", "expected"), CONTROL_CASES)
 def test_neutralise(text: str, expected: str) -> None:
     assert neutralise(text) == expected
+
+
+def test_every_character_neutralise_drops_is_unprintable() -> None:
+    # neutralise returns a text that is printable once tab and newline are left out without looking
+    # further: that is only sound while no character the pattern takes is printable
+    from agent_memory.redact.scrub import _CONTROL
+
+    taken = _CONTROL.findall("".join(map(chr, range(0x110000))))  # every code point once
+    assert "\u202e" in taken and "\x1b" in taken
+    assert [c for c in taken if c.isprintable()] == []
+
+
+@given(st.text(st.sampled_from("ab \t\n\r\x1b\x07\u202e\u200b\ufeff\x9b日本👍\u3000\u00a0\u2028"), max_size=40) | st.text(max_size=40))
+def test_neutralise_changes_only_what_the_pattern_takes(text: str) -> None:
+    from agent_memory.redact.scrub import _CONTROL
+
+    assert neutralise(text) == _CONTROL.sub(lambda m: "\n" if m.group(0)[0] == "\r" else "", text)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from agent_memory.model import ReadResult
 from agent_memory.transcripts import claude, codex, gemini, read_transcript
-from agent_memory.transcripts.read import head
+from agent_memory.transcripts.read import head, opening
 
 from .shared import shared_data
 
@@ -63,6 +63,7 @@ def _same(fast: ReadResult, full: ReadResult, malformed: bool = True) -> None:
 def test_head_reads_only_the_opening_scalar_fields(raw: bytes, fields: dict[bytes, bytes], key: bytes) -> None:
     found, opened, at = head(raw)
     assert (found, opened) == (fields, key)
+    assert opening(raw) == (opened, at)
     if key:
         assert raw[at : at + 1] in (b"{", b"[")
 
@@ -76,6 +77,7 @@ NESTED = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.di
 def test_head_agrees_with_the_parse(obj: dict[str, Any]) -> None:
     raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
     fields, key, at = head(raw)
+    assert opening(raw) == (key, at)
     for name, value in fields.items():
         assert json.loads(value) == obj[name.decode()]
     if key:
