@@ -73,7 +73,7 @@ class Found(NamedTuple):
             meta.update(session=self.session, transcript=self.transcript or "")
         if self.line is not None:
             meta["line"] = self.line
-        return meta
+        return dict(sorted(meta.items()))
 
 
 _CJK = words_of.CJK  # the one CJK definition (text.py)

@@ -343,17 +343,22 @@ def _recorded(handles: dict[str, Any], source: Source, row: Found) -> dict[str, 
         handle.seek(row.at)
         made = _made(handle.readline(), source.make_row)
         if made is not None and made.row_id == row.id:
-            return made.meta
+            return _in_order(made.meta)
         needle = row.ref.encode("utf-8")
         handle.seek(0)
         for raw in handle:
             if needle in raw:
                 made = _made(raw, source.make_row)
                 if made is not None and made.row_id == row.id:
-                    return made.meta
+                    return _in_order(made.meta)
     except OSError:
         pass
     return None
+
+
+def _in_order(meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta`` with its keys sorted, as a hit has always carried it (the index once stored it so)."""
+    return dict(sorted(meta.items()))
 
 
 # A run of the characters an identifier is made of (``\\w`` is ``str.isalnum`` and ``_``), as ``text.identifiers``
