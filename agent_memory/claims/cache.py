@@ -1,12 +1,13 @@
-"""The claim cache: what promote needs from L1, kept next to it so a dry run need not re-derive it.
+"""The claim cache: what promote needs from L1, kept next to it so a pass need not re-derive it.
 
-Derived and rebuildable (``L1/claim-cache.json``): for each claim key of L1, the aggregates the
-gates count (sessions, days, projects, first timestamp, wordings, kinds, stated, redacted, atom
-ids), the blocking buckets, and the relations between keys that blocking makes candidates.
-It covers a prefix of ``L1/atoms.jsonl`` named by its length and SHA-1; atoms appended since are
-folded in from the tail, anything else (missing, corrupt, rewritten L1, other code or config)
-means recomputing in memory. Only writers (ingest, ``promote --write``) save it, under the store
-lock. It holds nothing an atom does not already hold. Standard library only.
+Derived and rebuildable (the claim tables, ``L1/claims.db``: ``tables``): for each claim key of
+L1, the aggregates the gates count (sessions, days, projects, first timestamp, wordings, kinds,
+stated, redacted, atom ids), the blocking buckets, and the relations between keys that blocking
+makes candidates. The tables cover a prefix of ``L1/atoms.jsonl`` named by its length and SHA-1;
+atoms appended since are folded in from the tail, anything else (missing, corrupt, rewritten L1,
+other code or config) means recomputing in memory. Only writers (ingest, ``promote --write``) bring
+the tables up to date, under the store lock. ``Partial`` reads them only as far as a pass asks.
+They hold nothing an atom does not already hold. Standard library only.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
 from ..shapes import atom_ok
 from ..shapes import __file__ as _SHAPES_SOURCE
@@ -350,9 +351,11 @@ def _whole_lines(path: Path) -> bytes:
 def code_version() -> str:
     """Changes whenever claim identity may change: the tables' version and the text of ``claims/key.py``,
     ``claims/relate.py``, ``text.py`` (whose stemming claim keys share), ``shapes.py`` (which atoms are counted),
-    ``claims/tables.py`` and ``promote/gates.py`` (the shown wording the tables keep)."""
+    ``claims/tables.py``, ``promote/gates.py`` (the shown wording the tables keep) and ``promote/sql.py``
+    (the evidence they keep counted)."""
     return _code_version(_KEY_SOURCE or "", _RELATE_SOURCE or "", _TEXT_SOURCE or "", _SHAPES_SOURCE or "",
-                         tables.__file__ or "", str(Path(__file__).parents[1] / "promote" / "gates.py"))
+                         tables.__file__ or "", *(str(Path(__file__).parents[1] / "promote" / name)
+                                                  for name in ("gates.py", "sql.py")))
 
 
 @lru_cache(maxsize=4)
@@ -387,8 +390,21 @@ def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
     if seen is None or seen.hexdigest() != digest:
         return None
     names, keys, shown = tables.load_keys(con)
+    summaries = _summaries(tables.atom_rows(con), tables.all_wordings(con), names, shown)
+    tail = _tail_lines(paths.atoms, size)
+    new = _summarise(parse_atoms(tail, size), summaries)
+    seen.update(tail)
+    relations = Relations({t: keys[t] for t in summaries if t in keys}, tables.load_pairs(con, names),
+                          tables.StoredBuckets(con, names))
+    return L1View(summaries, relations.extend(new, similarity), size + len(tail), seen.hexdigest(), covered=size,
+                  path=paths.atoms)
+
+
+def _summaries(rows: Iterable[tuple[Any, ...]], wordings: Iterable[tuple[int, str, int, str]], names: Mapping[int, str],
+               shown: Mapping[str, tuple[str, str]]) -> dict[str, Summary]:
+    """Summaries by key text from atom rows and wording rows (``tables.atom_rows`` / ``all_wordings`` shapes)."""
     by_id: dict[int, Summary] = {}
-    for key, ident, offset, kind, ts, day, session, project, block, stated, redacted in tables.atom_rows(con):
+    for key, ident, offset, kind, ts, day, session, project, block, stated, redacted in rows:
         summary = by_id.get(key)
         if summary is None:
             summary = by_id[key] = Summary()
@@ -406,20 +422,88 @@ def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
         summary.kinds[kind] = summary.kinds.get(kind, 0) + 1
         summary.stated = summary.stated or bool(stated)
         summary.redacted = summary.redacted or bool(redacted)
-    for key, text, count, stamp in tables.all_wordings(con):
+    for key, text, count, stamp in wordings:
         by_id[key].texts[text] = [count, stamp]
     summaries: dict[str, Summary] = {}
     for key, summary in by_id.items():
         text = names[key]
         summary.claim_id, summary.shown = shown[text]
         summaries[text] = summary
-    tail = _tail_lines(paths.atoms, size)
-    new = _summarise(parse_atoms(tail, size), summaries)
-    seen.update(tail)
-    relations = Relations({t: keys[t] for t in summaries if t in keys}, tables.load_pairs(con, names),
-                          tables.StoredBuckets(con, names))
-    return L1View(summaries, relations.extend(new, similarity), size + len(tail), seen.hexdigest(), covered=size,
-                  path=paths.atoms)
+    return summaries
+
+
+class Evidence(NamedTuple):
+    """One key's evidence as the gate statement counted it, with the claim id and wording it has alone."""
+
+    key: int
+    claim_id: str
+    shown: str
+    observations: int
+    sessions: int
+    days: int
+    stated: int  # 0 or 1
+    redacted: int
+
+
+class Partial:
+    """The claim tables for a pass that asks only for what it needs.
+
+    Every key's evidence comes as counted rows; whole summaries are read only for the keys the
+    pass names (those a relation, an adopted record or a decision touches, and those that may
+    pass a gate). Only tables that cover all of L1 are read this way: a pass over tables that are
+    behind reads everything (``load``).
+    """
+
+    def __init__(self, paths: Paths, con: sqlite3.Connection, size: int, digest: str) -> None:
+        self.paths, self.con, self.size, self.digest = paths, con, size, digest
+
+    @classmethod
+    def open(cls, paths: Paths, similarity: float) -> "Partial | None":
+        con = tables.open_for_reading(paths, code_version(), similarity)
+        if con is None:
+            return None
+        try:
+            size, digest = tables.covered(con)
+            seen = _prefix_hash(paths.atoms, size)
+            if seen is not None and seen.hexdigest() == digest and not _tail_lines(paths.atoms, size):
+                return cls(paths, con, size, digest)
+        except sqlite3.Error:
+            pass
+        con.close()
+        return None
+
+    def close(self) -> None:
+        self.con.close()
+
+    def ids_of(self, texts: Iterable[str]) -> dict[str, int]:
+        """Key text → id for the texts the tables hold."""
+        return tables.key_ids(self.con, set(texts))
+
+    def claims_named(self, claim_ids: Iterable[str]) -> set[int]:
+        return tables.claims_named(self.con, claim_ids)
+
+    def evidence(self) -> list[Evidence]:
+        return list(map(Evidence._make, tables.evidence_rows(self.con)))
+
+    def view(self, wanted: set[int], around: list[Key], similarity: float) -> tuple[L1View, set[int]]:
+        """L1 as promote sees it, with summaries for ``wanted``, every key in a relation, and every key a
+        relation would join to one of ``around`` (keys L1 does not hold: adopted wordings); and the ids of
+        the keys it summarised."""
+        con = self.con
+        paired = tables.paired(con)
+        members = tables.bucket_members(con, {tables.bucket_id(b) for k in around for b in _buckets(k)})
+        names, keys, shown = tables.load_keys_of(con, wanted | paired | members)
+        relations = Relations(keys, tables.load_pairs(con, names), tables.StoredBuckets(con, names))
+        ids = {text: ident for ident, text in names.items()}
+        grown = relations.extend(around, similarity)
+        wanted = wanted | paired | {ids[t] for pair in grown.pairs for t in pair if t in ids}
+        rows, wordings = tables.some_atom_rows(con, wanted)
+        summaries = _summaries(rows, wordings, names, shown)
+        # the view's relations know only the keys read: the pass relates ``around`` to them again, as ever
+        view = L1View(summaries, Relations({t: k for t, k in keys.items()}, relations.pairs, relations.buckets),
+                      self.size, self.digest, covered=self.size, path=self.paths.atoms)
+        view._total = tables.atom_count(con)
+        return view, wanted
 
 
 def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
@@ -500,6 +584,7 @@ def catch_up(paths: Paths, similarity: float) -> int:
             try:
                 new, touched = tables.add_atoms(con, atoms)
                 tables.set_shown(con, {ident: shown_text(tables.wordings(con, ident)) for ident in touched.values()})
+                tables.count_evidence(con, touched.values())
                 if new:
                     _relate(con, new, similarity, fresh=size == 0)
                 seen.update(tail)

@@ -2,8 +2,9 @@
 
 ``L1/claims.db`` (derived, rebuildable from L1 at any time) holds one row per claim key (its
 identity, claim id and shown wording), one flat row per atom (``atoms``: what the gates count,
-no quote, no transcript path), each key's wordings, the blocking buckets as (bucket, key) rows
-and the candidate pairs that are more than two claims (``pairs``). A writer (ingest, ``promote
+no quote, no transcript path), each key's wordings, the blocking buckets as (bucket, key) rows,
+the candidate pairs that are more than two claims (``pairs``) and each key's evidence as the gate
+statement (``promote/sql.py``) counts it (``evidence``, recounted only for keys that gained atoms). A writer (ingest, ``promote
 --write``) under the store lock folds in only the atoms after the covered prefix of L1 (named by
 length and SHA-1); anything else (missing, damaged, rewritten L1, other code or settings) means
 building the tables again from L1. Readers never write: the dry run counts atoms the tables do
@@ -36,6 +37,8 @@ CREATE TABLE texts (key INTEGER NOT NULL, text TEXT NOT NULL, count INTEGER NOT 
 CREATE TABLE buckets (bucket INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (bucket, key)) WITHOUT ROWID;
 CREATE TABLE pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL,
                     ab INTEGER NOT NULL, ba INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+CREATE TABLE evidence (key INTEGER PRIMARY KEY, observations INTEGER NOT NULL, sessions INTEGER NOT NULL,
+                       days INTEGER NOT NULL, stated INTEGER NOT NULL, redacted INTEGER NOT NULL);
 """
 _SEP = "\x1f"  # joins a key's tokens (whitespace to Python, so never inside a token)
 
@@ -66,7 +69,8 @@ def open_for_reading(paths: Paths, version: str, similarity: float) -> sqlite3.C
     if not path.is_file():
         return None
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        # autocommit: a reader's own temporary tables must not hold a transaction open on the tables
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
         if meta(con).get("version") != version or meta(con).get("similarity") != repr(similarity):
             con.close()
             return None
@@ -112,7 +116,7 @@ def writing(paths: Paths, version: str, similarity: float) -> Iterator[sqlite3.C
 
 def reset(con: sqlite3.Connection) -> None:
     """Empty every table (L1 was rewritten: everything is counted again)."""
-    for table in ("keys", "atoms", "texts", "buckets", "pairs"):
+    for table in ("keys", "atoms", "texts", "buckets", "pairs", "evidence"):
         con.execute(f"DELETE FROM {table}")
     con.execute("UPDATE meta SET value = '0' WHERE name = 'l1_bytes'")
 
@@ -192,9 +196,9 @@ class StoredBuckets(Mapping[tuple[str, ...], list[str]]):
             # a member this reader did not load keeps its place (the bucket's size), under a name no key has
             members = [self.names.get(k, f"\x00{k}") for (k,) in
                        self.con.execute("SELECT key FROM buckets WHERE bucket = ?", (bucket_id(bucket),))]
-            if not members:
-                raise KeyError(bucket)
             self.found[bucket] = members
+        if not members:
+            raise KeyError(bucket)
         return members
 
     def __iter__(self) -> Iterator[tuple[str, ...]]:
@@ -233,16 +237,28 @@ def paired(con: sqlite3.Connection) -> set[int]:
 
 def load_some_keys(con: sqlite3.Connection, wanted: Iterable[int]) -> tuple[dict[int, str], dict[str, Key]]:
     """(key id → text, text → key) for these key ids."""
+    names, keys, _shown = load_keys_of(con, wanted)
+    return names, keys
+
+
+def load_keys_of(con: sqlite3.Connection, wanted: Iterable[int]) -> tuple[dict[int, str], dict[str, Key], dict[str, tuple[str, str]]]:
+    """``load_keys`` for these key ids only."""
     names: dict[int, str] = {}
     keys: dict[str, Key] = {}
+    shown: dict[str, tuple[str, str]] = {}
     part_of = list(wanted)
     for start in range(0, len(part_of), 500):
         part = part_of[start:start + 500]
-        for ident, text, negated, tokens in con.execute(
-                f"SELECT id, text, negated, tokens FROM keys WHERE id IN ({','.join('?' * len(part))})", part):
+        for ident, text, negated, tokens, claim, wording in con.execute(
+                f"SELECT id, text, negated, tokens, claim, shown FROM keys WHERE id IN ({','.join('?' * len(part))})", part):
             names[ident] = text
             keys[text] = Key(bool(negated), tuple(tokens.split(_SEP)) if tokens else ())
-    return names, keys
+            shown[text] = (claim, wording)
+    return names, keys, shown
+
+
+def atom_count(con: sqlite3.Connection) -> int:
+    return int(con.execute("SELECT COUNT(*) FROM atoms").fetchone()[0])
 
 
 def load_pairs(con: sqlite3.Connection, names: Mapping[int, str]) -> dict[tuple[str, str], tuple[str, str, bool, bool]]:
@@ -257,6 +273,47 @@ def save_relations(con: sqlite3.Connection, ids: Mapping[str, int], new_buckets:
     con.executemany("DELETE FROM pairs WHERE a = ? AND b = ?", [(ids[a], ids[b]) for a, b in dropped])
     con.executemany("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
                     [(ids[a], ids[b], kind, reason, int(ab), int(ba)) for (a, b), (kind, reason, ab, ba) in added.items()])
+
+
+def count_evidence(con: sqlite3.Connection, keys: Iterable[int]) -> None:
+    """Recount these keys' evidence with the gate statement itself (its counts only: the path is the reader's)."""
+    from ..promote.sql import evidence_sql
+
+    con.execute("CREATE TEMP TABLE IF NOT EXISTS recount (id INTEGER PRIMARY KEY)")
+    con.execute("DELETE FROM temp.recount")
+    con.executemany("INSERT OR IGNORE INTO temp.recount VALUES (?)", [(k,) for k in keys])
+    con.execute("CREATE TEMP VIEW IF NOT EXISTS recounted AS SELECT key AS claim, kind, ts, day, session, project, "
+                "'' AS person, block, stated, redacted, 0 AS contested FROM atoms WHERE key IN (SELECT id FROM temp.recount)")
+    con.execute("INSERT OR REPLACE INTO evidence SELECT claim, observations, sessions, days, stated, redacted FROM ("
+                + evidence_sql("recounted", {}) + ")")
+    con.execute("DELETE FROM temp.recount")
+
+
+def evidence_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
+    """Every key's evidence by claim id: key id, claim id, shown wording, observations, sessions, days, stated, redacted."""
+    return con.execute("SELECT k.id, k.claim, k.shown, e.observations, e.sessions, e.days, e.stated, e.redacted "
+                       "FROM evidence e JOIN keys k ON k.id = e.key ORDER BY k.claim")
+
+
+def claims_named(con: sqlite3.Connection, claim_ids: Iterable[str]) -> set[int]:
+    """The keys whose own claim id is one of these."""
+    wanted = sorted(set(claim_ids))
+    found: set[int] = set()
+    for start in range(0, len(wanted), 500):
+        part = wanted[start:start + 500]
+        found.update(k for (k,) in con.execute(f"SELECT id FROM keys WHERE claim IN ({','.join('?' * len(part))})", part))
+    return found
+
+
+def some_atom_rows(con: sqlite3.Connection, keys: Iterable[int]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """``atom_rows`` and ``all_wordings`` of these keys only (atoms in L1 order)."""
+    con.execute("CREATE TEMP TABLE IF NOT EXISTS picked (id INTEGER PRIMARY KEY)")
+    con.execute("DELETE FROM temp.picked")
+    con.executemany("INSERT OR IGNORE INTO temp.picked VALUES (?)", [(k,) for k in keys])
+    found = con.execute("SELECT key, id, offset, kind, ts, day, session, project, block, stated, redacted "
+                        "FROM atoms WHERE key IN (SELECT id FROM temp.picked) ORDER BY rowid").fetchall()
+    texts = con.execute("SELECT key, text, count, stamp FROM texts WHERE key IN (SELECT id FROM temp.picked)").fetchall()
+    return found, texts
 
 
 def set_covered(con: sqlite3.Connection, size: int, digest: str) -> None:

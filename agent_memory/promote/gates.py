@@ -188,11 +188,13 @@ class Proposal:
 
 @dataclass
 class Plan:
-    """What one promotion pass found."""
+    """What one promotion pass found (``complete``: ``claims`` holds every claim, not only those the gates needed whole)."""
 
     claims: list[Claim]
     proposals: list[Proposal]
     blocked: list[dict[str, Any]]
+    complete: bool = True
+    view: L1View | None = field(default=None, repr=False, compare=False)  # the L1 the pass read
 
     def by_id(self) -> dict[str, Claim]:
         return {c.id: c for c in self.claims}
@@ -555,22 +557,30 @@ def _evidence(claim: Claim, limit: int | None) -> tuple[dict[str, Any], ...]:
     return tuple(claim.sources(local=False)[:limit])
 
 
-def plan(paths: Paths, config: dict[str, Any] | None = None, view: L1View | None = None) -> Plan:
+def plan(paths: Paths, config: dict[str, Any] | None = None, view: L1View | None = None, every: bool = True) -> Plan:
     """The dry run: every proposal and every refusal with its reasons; writes nothing.
 
-    ``view`` is L1 as already read (``stage`` passes the one it saves to the claim cache).
+    ``view`` is L1 as already read. ``every=False`` builds whole claims only where the gates need
+    them (``counted``): the same proposals and refusals, but ``claims`` holds only those claims.
     """
     config = config or load_config(paths.config)
     with claimcache.gc_paused():
+        if view is None and not every:
+            from .counted import split
+
+            with split(paths, config, _similarity(config)) as found:
+                if found is not None:
+                    return _plan(paths, config, *found)
         return _plan(paths, config, view)
 
 
-def _plan(paths: Paths, config: dict[str, Any], view: L1View | None) -> Plan:
+def _plan(paths: Paths, config: dict[str, Any], view: L1View | None, counted: list[dict[str, Any]] | None = None) -> Plan:
     moment = now()
+    view = view or claimcache.load(paths, _similarity(config))
     claims = build_claims(paths, config, view)
     gates = config["gates"]
     proposals: list[Proposal] = []
-    blocked: list[dict[str, Any]] = []
+    blocked: list[dict[str, Any]] = list(counted or ())
     retired_for: dict[str, list[str]] = defaultdict(list)  # kept claim → adopted claims it replaces
     for claim in claims:
         if claim.retired_for and claim.tier in ("L2", "L3"):
@@ -601,4 +611,4 @@ def _plan(paths: Paths, config: dict[str, Any], view: L1View | None) -> Plan:
     blocked.extend(cross_blocked)
     proposals.sort(key=lambda p: p.id)
     blocked.sort(key=lambda b: (b["to"], b["claim_id"]))
-    return Plan(claims=claims, proposals=proposals, blocked=blocked)
+    return Plan(claims=claims, proposals=proposals, blocked=blocked, complete=counted is None, view=view)

@@ -99,12 +99,18 @@ def staged_proposals(paths: Paths) -> list[dict[str, Any]]:
 
 
 def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dict[str, int]]:
-    """``promote --write``: stage proposals idempotently, drop stale ones, mark contested L2."""
+    """``promote --write``: stage proposals idempotently, drop stale ones, mark contested L2.
+
+    The pass builds whole claims only where the gates need them (``plan(every=False)``): the
+    returned plan's ``claims`` are those, every proposal's and every contested claim's among them.
+    """
     config = config or load_config(paths.config)
     counts = {"staged": 0, "unchanged": 0, "withdrawn": 0}
     with StoreLock(paths.store):
-        view = claimcache.refresh(paths, _similarity(config))
-        result = plan(paths, config, view)
+        claimcache.keep_up(paths, _similarity(config))
+        result = plan(paths, config, every=False)
+        view = result.view
+        assert view is not None  # a pass always says what it read
         paths.staged.mkdir(parents=True, exist_ok=True)
         written = _StagedFiles(paths, view)
         claims = result.by_id()

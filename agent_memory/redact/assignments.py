@@ -22,6 +22,7 @@ from .checks import (
     _mixed,
     _mostly_filler,
     _random_looking,
+    _stand_in,
     _wordy,
 )
 
@@ -154,14 +155,14 @@ def _value_ok(value: str, tier: str, quoted: bool, name: str, label: str) -> boo
     if _DOC_EXAMPLE.search(value):
         return False  # AWS's documented sample keys
     if label == "aws-secret-access-key":
-        return not _mostly_filler(value) and not _has_words(value, _PLACEHOLDER_WORDS)
+        return not _mostly_filler(value) and not _stand_in(value, _PLACEHOLDER_WORDS)
     if "redacted" in low or "://" in value or _looks_like_path(value):
         return False
     if value.startswith((".", "-", "&", "*", "|", ">", "^")):
         return False
     if value.startswith("!") and not _random_looking(value[1:]):
         return False  # a YAML tag (!Ref, !secret) or a negation; "!" before random characters is a password
-    if _mostly_filler(value) or _has_words(value, _GENERIC_PLACEHOLDER_WORDS):
+    if _mostly_filler(value) or _stand_in(value):
         return False
     decoded = _b64_text(value) if len(value) >= 16 else None
     if decoded is not None and _has_words(decoded, _GENERIC_PLACEHOLDER_WORDS + ("lorem", "hello")):

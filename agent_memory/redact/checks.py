@@ -144,7 +144,7 @@ def _lenient(m: re.Match[str]) -> bool:
     # secretlint flag them, and a needless redaction costs little); only template
     # syntax and explicit stand-in words are excused.
     value = _secret_of(m)
-    return not (_is_template(value) or _has_words(value, _PLACEHOLDER_WORDS))
+    return not (_is_template(value) or _stand_in(value, _PLACEHOLDER_WORDS))
 
 
 def _mixed(value: str) -> bool:
@@ -237,7 +237,7 @@ def _userinfo_ok(user: str, password: str) -> bool:
         return False
     if len(set(low)) == 1 or _mostly_filler(secret):
         return False
-    return not _has_words(secret, _PLACEHOLDER_WORDS + ("your", "replace"))
+    return not _stand_in(secret, _PLACEHOLDER_WORDS + ("your", "replace"))
 
 
 def _url_ok(m: re.Match[str]) -> bool:
@@ -271,7 +271,7 @@ def _header_value_ok(value: str) -> bool:
         return False
     if _is_template(value) or _mostly_filler(value) or value[0] in "{($<[":
         return False
-    return not _has_words(value, _PLACEHOLDER_WORDS + ("...", "your", "example"))
+    return not _stand_in(value, _PLACEHOLDER_WORDS + ("...", "your", "example"))
 
 
 def _authorization_ok(m: re.Match[str]) -> bool:
@@ -306,7 +306,7 @@ def _high_entropy_env_ok(m: re.Match[str]) -> bool:
         return False
     if re.fullmatch(r"[0-9a-fA-F]+", value):
         return False
-    return _entropy(value) >= 4.2 and not _has_words(value, _GENERIC_PLACEHOLDER_WORDS)
+    return _entropy(value) >= 4.2 and not _stand_in(value)
 
 
 # ---------------------------------------------------------------------------
@@ -328,7 +328,29 @@ def _plain_value_ok(value: str) -> bool:
         return False
     if low in _VALUE_WORDS or _is_template(value) or _mostly_filler(value) or len(set(low)) <= 2:
         return False
-    return not _has_words(value, _GENERIC_PLACEHOLDER_WORDS) and "://" not in value and not value.startswith(("/", "~/", "./"))
+    if "://" in value or value.startswith(("/", "~/", "./")):
+        return False
+    return not _stand_in(value)
+
+
+def _stand_in(value: str, words: tuple[str, ...] = _GENERIC_PLACEHOLDER_WORDS) -> bool:
+    """Holds a stand-in word ("your_token", "FakeFake…"), unless the value is a random password that
+    merely happens to contain one ("FAkE7oGNrVg6YlVw")."""
+    return _has_words(value, words) and not _random_beside_words(value, words)
+
+
+def _random_beside_words(value: str, words: tuple[str, ...]) -> bool:
+    """What is left of ``value`` without the stand-in words is still a password of its own: long, letters
+    and digits only (no separators between words), mixed-case with digits, and varied."""
+    low, rest = value.lower(), value
+    for word in words:
+        at = low.find(word)
+        while at >= 0:
+            rest = rest[:at] + "\x00" * len(word) + rest[at + len(word):]
+            at = low.find(word, at + len(word))
+    rest = rest.replace("\x00", "")
+    mixed = any(c.isupper() for c in rest) and any(c.islower() for c in rest) and any(c.isdigit() for c in rest)
+    return len(rest) >= 12 and rest.isascii() and rest.isalnum() and mixed and _entropy(rest) >= 3.0
 
 
 def _cli_value_ok(m: re.Match[str]) -> bool:
@@ -390,7 +412,7 @@ def _pgpass_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]
 
 def _signature_ok(m: re.Match[str]) -> bool:
     value = _secret_of(m)
-    return len(value) >= 20 and _entropy(value) >= 3.5 and not _has_words(value, _GENERIC_PLACEHOLDER_WORDS)
+    return len(value) >= 20 and _entropy(value) >= 3.5 and not _stand_in(value)
 
 
 def bare_aws_secret(run: str) -> bool:
@@ -402,7 +424,7 @@ def bare_aws_secret(run: str) -> bool:
     lower = sum(c.islower() for c in run)
     if digits < 2 or upper < 4 or lower < 4 or _DOC_EXAMPLE.search(run) or _b64_text(run) is not None:
         return False  # too regular, AWS's sample, or base64 of readable text
-    return _entropy(run) >= 4.2 and not _has_words(run, _GENERIC_PLACEHOLDER_WORDS)
+    return _entropy(run) >= 4.2 and not _stand_in(run)
 
 
 def _stated_cjk_ok(m: re.Match[str]) -> bool:

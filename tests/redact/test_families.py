@@ -104,6 +104,9 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         (f"db.internal:5432:shop:app:«{pw()}»", "pgpass-password"),
         (f"echo 'localhost:5432:*:postgres:«{pw()}»' > ~/.pgpass", "pgpass-password"),
         (f"use `db.internal:5432:shop:app:«{pw()}»` there", "pgpass-password"),
+        # a random password that happens to hold a stand-in word is still a password; a stand-in is not
+        ("deploy with db.internal:5432:shop:app:«FAkE7oGNrVg6YlVw» on staging", "pgpass-password"),
+        ("db.internal:5432:shop:app:FakePassword123", None),
         ("00:11:22:33:44:55", None),  # a MAC address
         ("12:30:00:12:45", None),
     ],
@@ -208,6 +211,16 @@ def test_no_form_keeps_a_random_password(secret: str, form: str) -> None:
     """Whatever the password, each command, sentence and config form loses it."""
     result = redact(form.format(s=secret))
     assert secret not in result.text, result.text
+
+
+@settings(max_examples=60, deadline=None)
+@given(secret=st.builds(_random, st.integers(0, 2**32), st.integers(12, 20)), word=st.sampled_from(["FAkE", "fake", "Sample", "xxxx"]),
+       at=st.integers(0, 20), form=st.sampled_from(FORMS))
+def test_a_random_password_holding_a_stand_in_word_is_still_lost(secret: str, word: str, at: int, form: str) -> None:
+    """A random password that happens to contain "fake" or "sample" is a password, not a stand-in."""
+    spliced = secret[:at] + word + secret[at:]
+    result = redact(form.format(s=spliced))
+    assert spliced not in result.text, result.text
 
 
 @settings(max_examples=40, deadline=None)
