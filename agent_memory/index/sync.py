@@ -225,19 +225,23 @@ class Index(Searcher):
             return 0
         last = self.con.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()[0]
         values = []
+        keys: list[tuple[str, tuple[object, ...]]] = []  # (row id, its claim key's row), in file order
         for at, r in rows:
             date = r.date or fallback_date
             stamp = str(r.meta.get("timestamp", ""))
             line = r.meta.get("line")
             cjk = CJK_JOIN.join(_CJK_RUNS.findall(r.text))
+            extra = " ".join(_identifier_words(r.text))
             values.append((
                 r.row_id, source_name, r.kind, r.ref, date, r.text, at,
                 self._place(r.meta) if "session" in r.meta else None,
                 line if isinstance(line, int) and not isinstance(line, bool) else None,
                 None if stamp == date else stamp,
-                r.claim, str(r.meta.get("session") or "") if r.claim else "", " ".join(_identifier_words(r.text)),
+                r.claim, str(r.meta.get("session") or "") if r.claim else "", extra,
                 cjk, max(len(r.text) - 2, 0) if cjk else None,
             ))
+            if r.claim:
+                keys.append((r.row_id, (r.claim, r.text, r.terms, date, 1 if r.meta.get("redacted") else 0, extra)))
         self.con.executemany(
             "INSERT INTO docs(id, source, kind, ref, date, text, at, place, line, stamp, claim, session, extra, cjk, "
             "span) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
@@ -249,10 +253,7 @@ class Index(Searcher):
             # a new row's rowid is above every rowid the table held (INTEGER PRIMARY KEY, no row at the maximum)
             for statement in DOCS_FILL:
                 self.con.execute(statement, (last,))
-            self.con.executemany(KEY_UPSERT, (
-                (r.claim, r.text, r.terms, v[4], 1 if r.meta.get("redacted") else 0, v[12])
-                for (_at, r), v in zip(rows, values) if r.claim and r.row_id in new
-            ))
+            self.con.executemany(KEY_UPSERT, (key for rid, key in keys if rid in new))
         return len(new)
 
     def _place(self, meta: dict[str, Any]) -> int:
