@@ -65,6 +65,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=2, help="backfill workers to compare with one (default 2)")
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"), help="shared real-world data folder")
     parser.add_argument("--workdir", help="keep the generated histories and stores here and reuse them next time")
+    parser.add_argument("--history", choices=sorted(synth.PROFILES), default=synth.DENSE.name,
+                        help="the synthetic history the stores are built from (default dense; mixed is a heavy "
+                             "user's claim mix, stress nearly every claim distinct)")
     parser.add_argument("--no-profile", action="store_true",
                         help="skip profiling the figures that miss a goal (quick mode never profiles)")
     return parser
@@ -126,10 +129,12 @@ def _data_section(built: list[stores.Store], args: argparse.Namespace) -> Sectio
         "(file reads, test logs, edits, greps, each carried twice as Claude Code does); isMeta, slash-command, "
         "system, summary, file-history and sidechain lines.",
         "",
-        f"Two profiles share those shapes: *realistic* ({synth.REALISTIC.marker_share:.0%} of user turns carry a claim, "
+        f"Four profiles share those shapes: *realistic* ({synth.REALISTIC.marker_share:.0%} of user turns carry a claim, "
         f"0–6 tool calls per turn of 0.2–16 KB; used for throughput and backfill) and *dense* "
-        f"({synth.DENSE.marker_share:.0%} claims, little tool output; used to reach 100k atoms in minutes). The stores "
-        f"below were built by ingesting dense histories through `agent_memory.backfill` (same result as `ingest`), then "
+        f"({synth.DENSE.marker_share:.0%} claims, little tool output; used to reach 100k atoms in minutes); *mixed* and "
+        f"*stress* have the dense shapes with a heavy user's claims (a third restate a few hundred habits in varied "
+        f"wording, about 1% revoke one, the rest are one-off rules) or nearly every claim distinct. The stores "
+        f"below were built by ingesting {args.history} histories through `agent_memory.backfill` (same result as `ingest`), then "
         f"`promote --write` and `adopt` of the {stores.ADOPTED} best-supported proposals into `AGENTS.md`, a file "
         f"Claude Code does not load itself, so session-start has L2 claims to inject.",
         "",
@@ -173,7 +178,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python bench/run.py") -
                 _log(f"building a store of ~{size:,} atoms")
                 # tiny quick-mode stores are read in-process: starting workers would cost more than reading
                 built.append(stores.build(work, size, dict(os.environ), workers=0 if quick else args.workers,
-                                          progress=progress, reuse=bool(args.workdir)))
+                                          progress=progress, reuse=bool(args.workdir),
+                                          profile=synth.PROFILES[args.history]))
         # quick mode times the subprocess figures at the largest size only
         timed = built[-1:] if quick else built
         steps: list[tuple[str, str, Callable[[], Section]]] = [

@@ -483,7 +483,15 @@ class Partial:
         return tables.claims_named(self.con, claim_ids)
 
     def evidence(self) -> list[Evidence]:
+        """Every key's evidence, from the very tables the pass read (else ``StoreError``)."""
+        if tables.covered(self.con) != (self.size, self.digest):
+            raise StoreError(f"{self.paths.atoms.parent / 'claims.db'} changed while promote read it; run it again")
         return list(map(Evidence._make, tables.evidence_rows(self.con)))
+
+    def may_pass(self, gates: Mapping[str, Any]) -> set[int]:
+        """Keys whose counts alone could let them through, and keys with no shown wording kept."""
+        return tables.may_pass(self.con, int(gates["l2"]["sessions"]), int(gates["l2"]["days"]),
+                               int(gates["l2_stated"]["sessions"]), int(gates["l2_stated"]["days"]))
 
     def view(self, wanted: set[int], around: list[Key], similarity: float) -> tuple[L1View, set[int]]:
         """L1 as promote sees it, with summaries for ``wanted``, every key in a relation, and every key a
@@ -590,6 +598,8 @@ def catch_up(paths: Paths, similarity: float) -> int:
                 seen.update(tail)
                 tables.set_covered(con, size + len(tail), seen.hexdigest())
                 con.execute("COMMIT")
+                if size + len(tail) == _identity(paths.atoms)[2]:  # the whole file, under the store lock
+                    _remember(paths.atoms, size + len(tail), seen)
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
@@ -625,7 +635,42 @@ def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> No
 
 
 def _prefix_hash(path: Path, size: int) -> Any:
-    """The running SHA-1 of L1's first ``size`` bytes, or None when L1 is shorter."""
+    """The running SHA-1 of L1's first ``size`` bytes, or None when L1 is shorter.
+
+    One process (the session-end worker: ingest, then stage) asks for the same prefix of a file of
+    tens of megabytes several times: the last answer is kept while the file is untouched since (same
+    device, inode, size, modification and change times; any write or replacement changes them).
+    """
+    try:
+        found = _identity(path)
+    except FileNotFoundError:
+        return None if size else hashlib.sha1()
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    known = _PREFIXES.get(str(path))
+    if known is not None and known[:2] == (found, size):
+        return known[2].copy()
+    digest = _hash_prefix(path, size)
+    if digest is not None:
+        _PREFIXES[str(path)] = (found, size, digest.copy())
+    return digest
+
+
+_PREFIXES: dict[str, tuple[Any, ...]] = {}  # path → (its identity, prefix size, running SHA-1 of that prefix)
+
+
+def _identity(path: Path) -> tuple[int, ...]:
+    found = os.stat(path)
+    return (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+
+
+def _remember(path: Path, size: int, digest: Any) -> None:
+    """A writer that just hashed all ``size`` bytes of the file as it now stands keeps the answer."""
+    with contextlib.suppress(OSError):
+        _PREFIXES[str(path)] = (_identity(path), size, digest.copy())
+
+
+def _hash_prefix(path: Path, size: int) -> Any:
     digest = hashlib.sha1()
     left = size
     try:

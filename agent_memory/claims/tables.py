@@ -295,6 +295,15 @@ def evidence_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
                        "FROM evidence e JOIN keys k ON k.id = e.key ORDER BY k.claim")
 
 
+def may_pass(con: sqlite3.Connection, sessions: int, days: int, stated_sessions: int, stated_days: int) -> set[int]:
+    """Keys whose evidence meets the default or (when stated) the stated gate and is not redacted; and keys
+    whose shown wording is not kept."""
+    return {k for (k,) in con.execute(
+        "SELECT e.key FROM evidence e JOIN keys k ON k.id = e.key WHERE k.shown = '' OR (e.redacted = 0 AND "
+        "((e.sessions >= ? AND e.days >= ?) OR (e.stated = 1 AND e.sessions >= ? AND e.days >= ?)))",
+        (sessions, days, stated_sessions, stated_days))}
+
+
 def claims_named(con: sqlite3.Connection, claim_ids: Iterable[str]) -> set[int]:
     """The keys whose own claim id is one of these."""
     wanted = sorted(set(claim_ids))

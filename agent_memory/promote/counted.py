@@ -39,52 +39,73 @@ def named(paths: Paths) -> tuple[set[str], set[str], list[list[str]]]:
     return texts, ids, records
 
 
-def may_pass(row: Evidence, gates: dict[str, Any]) -> bool:
-    """Whether the counts alone could let the key through (those claims are built whole)."""
-    default, stated = gates["l2"], gates["l2_stated"]
-    if row.redacted:
-        return False
-    if row.sessions >= default["sessions"] and row.days >= default["days"]:
-        return True
-    return row.stated and row.sessions >= stated["sessions"] and row.days >= stated["days"]
-
-
 def refusal(row: Evidence, gates: dict[str, Any]) -> dict[str, Any]:
     """The blocked entry of a key on its own (as ``gates._gate_l2`` words it for such a claim)."""
+    return {"claim_id": row.claim_id, "text": row.shown, "reasons": _reasons(row, gates), "to": "L2"}
+
+
+def _reasons(row: Evidence, gates: dict[str, Any]) -> list[str]:
     need = gates["l2_stated"] if row.stated else gates["l2"]
     reasons = ["redacted"] if row.redacted else []
     if row.sessions < need["sessions"]:
         reasons.append(f"{row.sessions} of {need['sessions']} sessions")
     if row.days < need["days"]:
         reasons.append(f"{row.days} of {need['days']} distinct days")
-    return {"claim_id": row.claim_id, "text": row.shown, "reasons": reasons, "to": "L2"}
+    return reasons
 
 
 @contextlib.contextmanager
-def split(paths: Paths, config: dict[str, Any], similarity: float) -> Iterator[tuple[L1View, list[dict[str, Any]]] | None]:
+def split(paths: Paths, config: dict[str, Any], similarity: float) -> Iterator[tuple[L1View, Refusals] | None]:
     """(the L1 view of the keys that need a whole claim, the refusals of every other key), or None when
-    the tables do not cover L1 (then the pass reads everything). The view reads bucket rows as the
-    pass asks, so the tables stay open until the pass is done."""
+    the tables do not cover L1 or cannot be read (then the pass reads everything). The view reads
+    bucket rows as the pass asks, so the tables stay open for the pass, and after it until the
+    refusals are asked for (a pass that stages never asks)."""
     tables = Partial.open(paths, similarity)
+    found = None
     try:
-        found = _split(tables, paths, config, similarity) if tables is not None else None
-    except (sqlite3.Error, ValueError, KeyError, TypeError):
-        found = None  # damaged tables cost the pass its speed, never its result
-    try:
-        yield found
-    finally:
         if tables is not None:
-            tables.close()
+            view, read = _split(tables, paths, config, similarity)
+            found = view, Refusals(tables, read, config["gates"])
+    except (sqlite3.Error, ValueError, KeyError, TypeError):
+        pass  # damaged tables cost the pass its speed, never its result
+    if found is None and tables is not None:
+        tables.close()
+    yield found
 
 
-def _split(tables: Partial, paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1View, list[dict[str, Any]]]:
+def _split(tables: Partial, paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1View, set[int]]:
     texts, ids, records = named(paths)
     held = tables.ids_of(texts)
-    wanted = set(held.values()) | tables.claims_named(ids)
+    wanted = set(held.values()) | tables.claims_named(ids) | tables.may_pass(config["gates"])
     # adopted wordings L1 does not hold: the pass relates them to L1's keys, so their neighbours are read whole
     around: list[Key] = [claim_key(own[0]) for own in records if not any(t in held for t in own)]
-    gates = config["gates"]
-    rows = tables.evidence()
-    wanted.update(r.key for r in rows if not r.shown or may_pass(r, gates))
-    view, read = tables.view(wanted, around, similarity)
-    return view, [refusal(r, gates) for r in rows if r.key not in read]
+    return tables.view(wanted, around, similarity)
+
+
+class Refusals:
+    """The refusals of the keys a pass only counted, read when first asked for."""
+
+    def __init__(self, tables: Partial, read: set[int], gates: dict[str, Any]) -> None:
+        self.tables, self.read, self.gates = tables, read, gates
+        self.found: list[dict[str, Any]] | None = None
+
+    def __call__(self) -> list[dict[str, Any]]:
+        """The refusals, by claim id (all of them are on the way to L2)."""
+        if self.found is None:
+            try:
+                rows = self.tables.evidence()  # refuses tables that changed since the pass read them
+            finally:
+                self.tables.close()
+            worded: dict[tuple[int, int, int, int], list[str]] = {}  # few count shapes: each worded once
+            found = []
+            read = self.read
+            for row in rows:
+                if row[0] in read:
+                    continue
+                shape = row[4:8]
+                reasons = worded.get(shape)
+                if reasons is None:
+                    reasons = worded[shape] = _reasons(row, self.gates)
+                found.append({"claim_id": row[1], "text": row[2], "reasons": list(reasons), "to": "L2"})
+            self.found = found
+        return self.found

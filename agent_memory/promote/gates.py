@@ -7,6 +7,7 @@ only: the session-end hook stages through here.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import re
@@ -192,9 +193,25 @@ class Plan:
 
     claims: list[Claim]
     proposals: list[Proposal]
-    blocked: list[dict[str, Any]]
+    refused: list[dict[str, Any]]  # the refusals of the claims in ``claims``
     complete: bool = True
     view: L1View | None = field(default=None, repr=False, compare=False)  # the L1 the pass read
+    counted: Callable[[], list[dict[str, Any]]] | None = field(default=None, repr=False, compare=False)
+    _blocked: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def blocked(self) -> list[dict[str, Any]]:
+        """Every refusal with its reasons, by tier and claim id (those of counted claims read when first asked)."""
+        if self._blocked is None:
+            order = (lambda b: (b["to"], b["claim_id"]))
+            found = sorted(self.refused, key=order)
+            if self.counted:  # already in order, and many: the few built refusals go in between
+                counted = list(self.counted())
+                for one in found:
+                    bisect.insort(counted, one, key=order)
+                found = counted
+            self._blocked = found
+        return self._blocked
 
     def by_id(self) -> dict[str, Claim]:
         return {c.id: c for c in self.claims}
@@ -574,13 +591,14 @@ def plan(paths: Paths, config: dict[str, Any] | None = None, view: L1View | None
         return _plan(paths, config, view)
 
 
-def _plan(paths: Paths, config: dict[str, Any], view: L1View | None, counted: list[dict[str, Any]] | None = None) -> Plan:
+def _plan(paths: Paths, config: dict[str, Any], view: L1View | None,
+          counted: Callable[[], list[dict[str, Any]]] | None = None) -> Plan:
     moment = now()
     view = view or claimcache.load(paths, _similarity(config))
     claims = build_claims(paths, config, view)
     gates = config["gates"]
     proposals: list[Proposal] = []
-    blocked: list[dict[str, Any]] = list(counted or ())
+    blocked: list[dict[str, Any]] = []
     retired_for: dict[str, list[str]] = defaultdict(list)  # kept claim → adopted claims it replaces
     for claim in claims:
         if claim.retired_for and claim.tier in ("L2", "L3"):
@@ -610,5 +628,4 @@ def _plan(paths: Paths, config: dict[str, Any], view: L1View | None, counted: li
     proposals.extend(cross)
     blocked.extend(cross_blocked)
     proposals.sort(key=lambda p: p.id)
-    blocked.sort(key=lambda b: (b["to"], b["claim_id"]))
-    return Plan(claims=claims, proposals=proposals, blocked=blocked, complete=counted is None, view=view)
+    return Plan(claims=claims, proposals=proposals, refused=blocked, complete=counted is None, view=view, counted=counted)

@@ -8,21 +8,29 @@ the value checks they share in :mod:`.checks`); :mod:`.scanner` compiles and run
 
 from __future__ import annotations
 
-from .corpus import corpus_report
-from .rules import RULES, Rule
-from .scanner import contains_secret, redact
-from .scrub import home_names, neutralise, os_user_names, scrub_paths, scrubber, session_scrubber
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "RULES",
-    "Rule",
-    "contains_secret",
-    "corpus_report",
-    "home_names",
-    "neutralise",
-    "os_user_names",
-    "redact",
-    "scrub_paths",
-    "scrubber",
-    "session_scrubber",
-]
+# name → the module it lives in: loaded when first asked for, so that a caller who only scrubs paths
+# (staging's unchanged files, for one) does not pay for compiling the rules
+_HOMES = {
+    "corpus_report": "corpus",
+    "RULES": "rules", "Rule": "rules",
+    "contains_secret": "scanner", "redact": "scanner",
+    "home_names": "scrub", "neutralise": "scrub", "os_user_names": "scrub", "scrub_paths": "scrub",
+    "scrubber": "scrub", "session_scrubber": "scrub",
+}
+_MODULES = frozenset({"assignments", "checks", "corpus", "rules", "scanner", "scrub"})
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODULES:
+        return import_module(f"{__name__}.{name}")
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
