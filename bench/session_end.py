@@ -22,6 +22,7 @@ from .report import Section, ratio, secs
 from .stores import Store
 
 BUDGET = 1.5  # seconds Claude Code gives a SessionEnd hook
+PEAK_MB = 150  # the most a session end may hold in memory, the worker it leaves included
 SLOW = 20.0  # a warm-up slower than this: two timed runs are enough
 HOOK = "agent-memory hook session-end"
 
@@ -46,14 +47,46 @@ def _others_naming(needle: bytes) -> list[int]:
     return found
 
 
-def wait_for_background(needle: bytes, timeout: float = 300.0) -> float:
-    """Seconds until no process naming ``needle`` is left (0 when there was none, or no /proc)."""
+def wait_for_background(needle: bytes, timeout: float = 300.0) -> tuple[float, int, float]:
+    """(seconds until no process naming ``needle`` is left, the largest peak RSS in bytes any of them reached
+    while watched (``VmHWM``), their CPU seconds (user + system, as last read)); zeros when there was
+    none, or no /proc. Both are read at every poll, so the last few milliseconds of a process may be missed."""
     started = time.perf_counter()
-    while _others_naming(needle):
+    peak = 0
+    cpu: dict[int, float] = {}
+    while True:
+        alive = _others_naming(needle)
+        if not alive:
+            break
+        for pid in alive:
+            peak = max(peak, _peak_rss(pid))
+            cpu[pid] = max(cpu.get(pid, 0.0), _cpu_seconds(pid))
         if time.perf_counter() - started > timeout:
             break
         time.sleep(0.005)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, peak, sum(cpu.values())
+
+
+def _cpu_seconds(pid: int) -> float:
+    """A live process's user + system CPU seconds so far (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _peak_rss(pid: int) -> int:
+    """A live process's peak resident set so far (bytes), 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def new_transcript(store: Store, megabytes: float, seed: int) -> Path:
@@ -75,7 +108,9 @@ def run(stores: Sequence[Store], reps: int, megabytes: float = 2.0, profile: boo
         f"`{HOOK}` with SessionEnd hook JSON on stdin for a new {megabytes:g} MB session transcript (a fresh one "
         f"each run, in the project's transcript folder): incremental ingest of that transcript, then `promote --write`. "
         f"*Hook* is what Claude Code waits for; *done* is until the hook and any process it left behind naming the "
-        f"transcript have exited. Medians of {reps} runs after one warm-up (2 where a run takes minutes), `{BASELINE}` "
+        f"transcript have exited; *CPU* is the user + system seconds of the hook and the worker (what a loaded "
+        f"machine does not inflate); *worker peak RSS* is the largest peak resident set of those processes, read from "
+        f"/proc while they run. Medians of {reps} runs after one warm-up (2 where a run takes minutes), `{BASELINE}` "
         f"timed before each. "
         f"Goal: done within Claude Code's {BUDGET} s budget.",
         "",
@@ -86,7 +121,7 @@ def run(stores: Sequence[Store], reps: int, megabytes: float = 2.0, profile: boo
     for store in stores:
         env = dict(os.environ)
         cwd = str(store.project)
-        base, hook, done = Samples(), Samples(), Samples()
+        base, hook, done, rss, cpu = Samples(), Samples(), Samples(), Samples(), Samples()
         made: list[Path] = []
         runs = reps
         i = 0
@@ -97,20 +132,23 @@ def run(stores: Sequence[Store], reps: int, megabytes: float = 2.0, profile: boo
                     "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"}
             baseline = run_timed(Command([sys.executable, "-I", "-S", "-c", "pass"], env=env, cwd=cwd))
             outcome = run_timed(Command([script, "hook", "session-end"], stdin=json.dumps(body).encode(), env=env, cwd=cwd))
-            waited = wait_for_background(str(path).encode())
+            waited, peak, worker_cpu = wait_for_background(str(path).encode())
             if i == 0 and outcome.seconds + waited > SLOW:
                 runs = min(runs, 2)  # minutes per run at this size: fewer runs say enough
             if i >= 1:
                 base.values.append(baseline.seconds)
                 hook.values.append(outcome.seconds)
                 done.values.append(outcome.seconds + waited)
+                rss.values.append(float(peak))
+                cpu.values.append(outcome.cpu + worker_cpu)
             i += 1
         ingested = _ingested(store, made)
         size = sum(p.stat().st_size for p in made) / len(made)
         hook_median = hook.median
+        peak_mb = max(rss.values, default=0.0) / 2**20
         rows.append((f"{store.atoms:,}", f"{size / 1e6:.2f} MB", secs(base.median), secs(hook_median),
-                     ratio(hook_median / BUDGET), secs(done.median), ratio(done.median / BUDGET),
-                     f"{ingested}/{len(made)}", str(len(done.values))))
+                     ratio(hook_median / BUDGET), secs(done.median), ratio(done.median / BUDGET), secs(cpu.median),
+                     f"{peak_mb:.0f} MB" if peak_mb else "—", f"{ingested}/{len(made)}", str(len(done.values))))
         if store is largest:
             if profile and done.median > BUDGET:
                 section.profiles.append(_profile(store, megabytes))
@@ -118,8 +156,11 @@ def run(stores: Sequence[Store], reps: int, megabytes: float = 2.0, profile: boo
                          f"≤ {BUDGET} s (ratio {ratio(done.median / BUDGET)})", done.median <= BUDGET)
             section.goal("SessionEnd hook wall time (what Claude Code waits for)", secs(hook_median),
                          f"≤ {BUDGET} s (ratio {ratio(hook_median / BUDGET)})", hook_median <= BUDGET)
-    section.table(("L1 atoms", "transcript", "baseline", "hook", "hook ÷ 1.5 s", "done", "done ÷ 1.5 s", "ingested",
-                   "runs"), rows)
+            if peak_mb:
+                section.goal(f"SessionEnd peak RSS of the work left running, {store.atoms:,} atoms", f"{peak_mb:.0f} MB",
+                             f"≤ {PEAK_MB} MB", peak_mb <= PEAK_MB)
+    section.table(("L1 atoms", "transcript", "baseline", "hook", "hook ÷ 1.5 s", "done", "done ÷ 1.5 s",
+                   "CPU (hook + worker)", "worker peak RSS", "ingested", "runs"), rows)
     return section
 
 

@@ -1,7 +1,8 @@
-"""Claim identity: keys (``key``), how two keys stand (``relate``), promote's cache of L1 (``cache``).
+"""Claim identity: keys (``key``), how two keys stand (``relate``), candidate pairs by blocking (``relations``),
+promote's view of L1 (``cache``) over the claim tables (``tables``, read partly by ``partial``).
 
-Importing the package gives the key and relation functions under their old names; the
-cache is loaded only when asked for. Standard library only.
+Importing the package gives the key and relation functions; the rest is loaded only when asked
+for. Standard library only.
 """
 
 from __future__ import annotations

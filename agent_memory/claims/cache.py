@@ -21,7 +21,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..shapes import atom_ok
 from ..shapes import __file__ as _SHAPES_SOURCE
@@ -32,15 +32,9 @@ from . import tables
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
-from .relate import blocking_keys, relate, replaced_by_correction
+from .relations import Bucket, Relations, _buckets
 
 CACHE_VERSION = 4
-BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
-Bucket = tuple[str, ...]
-
-# how two keys (first < second by key text) stand: relate's kind and reason, then whether the
-# first, resp. the second, read as a correction "X, not Y" replaces the other
-Relation = tuple[str, str, bool, bool]
 
 
 @dataclass
@@ -126,96 +120,6 @@ class Summary:
     @property
     def correction(self) -> bool:
         return "correction" in self.kinds
-
-
-@dataclass
-class Relations:
-    """Blocking buckets over a set of keys, and every candidate pair that is not simply two claims."""
-
-    keys: dict[str, Key] = field(default_factory=dict)  # key text → key
-    pairs: dict[tuple[str, str], Relation] = field(default_factory=dict)  # (a, b) with a < b
-    buckets: Mapping[Bucket, list[str]] = field(default_factory=dict, repr=False)  # bucket → key texts
-
-    def extend(self, new: Iterable[Key], similarity: float) -> "Relations":
-        """These relations with more keys: buckets grow, so pairs are added and some drop out.
-
-        Exactly what relating every candidate pair of the larger key set gives: a bucket that
-        outgrows the limit stops making candidates, and only pairs touching a new key are related.
-        """
-        added = {k.text: k for k in new if k.text not in self.keys}
-        if not added:
-            return self
-        touched: dict[tuple[str, ...], list[str]] = {}
-        for text, key in added.items():
-            for bucket in _buckets(key):
-                members = touched.get(bucket)
-                if members is None:
-                    members = touched[bucket] = list(self.buckets.get(bucket, ()))
-                members.append(text)
-        keys = {**self.keys, **added}
-        buckets = _Layered(touched, self.buckets)
-        affected = {m for b in touched for m in self.buckets.get(b, ())}
-        pairs = {pair: rel for pair, rel in self.pairs.items()
-                 if (pair[0] not in affected and pair[1] not in affected) or _still_candidate(pair, keys, touched, buckets)}
-        done: set[tuple[str, str]] = set()
-        for members in touched.values():
-            if len(members) < 2 or len(members) > BUCKET_LIMIT:
-                continue
-            for text in members:
-                if text not in added:
-                    continue
-                for other in members:
-                    if other == text or (other in added and other < text):
-                        continue  # a pair of two new keys is related once, from its smaller key
-                    pair = (text, other) if text < other else (other, text)
-                    if pair in done:
-                        continue
-                    done.add(pair)
-                    rel = relation(keys[pair[0]], keys[pair[1]], similarity)
-                    if rel is not None:
-                        pairs[pair] = rel
-        return Relations(keys, pairs, buckets)
-
-
-def relation(a: Key, b: Key, similarity: float) -> Relation | None:
-    """How two keys stand, or None when they are simply two claims (the common case)."""
-    rel = relate(a, b, similarity)
-    if rel.kind != "distinct":
-        return (rel.kind, rel.reason, False, False)
-    ab, ba = replaced_by_correction(a, b), replaced_by_correction(b, a)
-    return ("distinct", "", ab, ba) if ab or ba else None
-
-
-@lru_cache(maxsize=1 << 17)
-def _buckets(key: Key) -> frozenset[tuple[str, ...]]:
-    return frozenset(b for b in blocking_keys(key) if len(b) >= 2)
-
-
-def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[Bucket, list[str]],
-                     buckets: Mapping[Bucket, list[str]]) -> bool:
-    """A pair stays a candidate while some bucket they share is small enough (buckets only grow)."""
-    shared = _buckets(keys[pair[0]]) & _buckets(keys[pair[1]])
-    if not any(b in touched for b in shared):
-        return True
-    return any(2 <= len(buckets[b]) <= BUCKET_LIMIT for b in shared)
-
-
-class _Layered(Mapping[Bucket, list[str]]):
-    """Buckets that grew (``top``) over the ones they grew from (``base``), without copying the base."""
-
-    def __init__(self, top: dict[Bucket, list[str]], base: Mapping[Bucket, list[str]]) -> None:
-        self.top, self.base = top, base
-
-    def __getitem__(self, bucket: Bucket) -> list[str]:
-        found = self.top.get(bucket)
-        return found if found is not None else self.base[bucket]
-
-    def __iter__(self) -> Iterator[Bucket]:
-        yield from self.top
-        yield from (b for b in self.base if b not in self.top)
-
-    def __len__(self) -> int:
-        return sum(1 for _b in self)
 
 
 @contextlib.contextmanager
@@ -351,11 +255,11 @@ def _whole_lines(path: Path) -> bytes:
 def code_version() -> str:
     """Changes whenever claim identity may change: the tables' version and the text of ``claims/key.py``,
     ``claims/relate.py``, ``text.py`` (whose stemming claim keys share), ``shapes.py`` (which atoms are counted),
-    ``claims/tables.py``, ``promote/gates.py`` (the shown wording the tables keep) and ``promote/sql.py``
-    (the evidence they keep counted)."""
+    ``claims/tables.py``, ``claims/relations.py`` (the pairs they keep), ``promote/gates.py`` and
+    ``promote/records.py`` (the shown wording and claim id) and ``promote/sql.py`` (the evidence counted)."""
     return _code_version(_KEY_SOURCE or "", _RELATE_SOURCE or "", _TEXT_SOURCE or "", _SHAPES_SOURCE or "",
-                         tables.__file__ or "", *(str(Path(__file__).parents[1] / "promote" / name)
-                                                  for name in ("gates.py", "sql.py")))
+                         tables.__file__ or "", str(Path(__file__).with_name("relations.py")),
+                         *(str(Path(__file__).parents[1] / "promote" / name) for name in ("gates.py", "records.py", "sql.py")))
 
 
 @lru_cache(maxsize=4)
@@ -432,88 +336,6 @@ def _summaries(rows: Iterable[tuple[Any, ...]], wordings: Iterable[tuple[int, st
     return summaries
 
 
-class Evidence(NamedTuple):
-    """One key's evidence as the gate statement counted it, with the claim id and wording it has alone."""
-
-    key: int
-    claim_id: str
-    shown: str
-    observations: int
-    sessions: int
-    days: int
-    stated: int  # 0 or 1
-    redacted: int
-
-
-class Partial:
-    """The claim tables for a pass that asks only for what it needs.
-
-    Every key's evidence comes as counted rows; whole summaries are read only for the keys the
-    pass names (those a relation, an adopted record or a decision touches, and those that may
-    pass a gate). Only tables that cover all of L1 are read this way: a pass over tables that are
-    behind reads everything (``load``).
-    """
-
-    def __init__(self, paths: Paths, con: sqlite3.Connection, size: int, digest: str) -> None:
-        self.paths, self.con, self.size, self.digest = paths, con, size, digest
-
-    @classmethod
-    def open(cls, paths: Paths, similarity: float) -> "Partial | None":
-        con = tables.open_for_reading(paths, code_version(), similarity)
-        if con is None:
-            return None
-        try:
-            size, digest = tables.covered(con)
-            seen = _prefix_hash(paths.atoms, size)
-            if seen is not None and seen.hexdigest() == digest and not _tail_lines(paths.atoms, size):
-                return cls(paths, con, size, digest)
-        except sqlite3.Error:
-            pass
-        con.close()
-        return None
-
-    def close(self) -> None:
-        self.con.close()
-
-    def ids_of(self, texts: Iterable[str]) -> dict[str, int]:
-        """Key text → id for the texts the tables hold."""
-        return tables.key_ids(self.con, set(texts))
-
-    def claims_named(self, claim_ids: Iterable[str]) -> set[int]:
-        return tables.claims_named(self.con, claim_ids)
-
-    def evidence(self) -> list[Evidence]:
-        """Every key's evidence, from the very tables the pass read (else ``StoreError``)."""
-        if tables.covered(self.con) != (self.size, self.digest):
-            raise StoreError(f"{self.paths.atoms.parent / 'claims.db'} changed while promote read it; run it again")
-        return list(map(Evidence._make, tables.evidence_rows(self.con)))
-
-    def may_pass(self, gates: Mapping[str, Any]) -> set[int]:
-        """Keys whose counts alone could let them through, and keys with no shown wording kept."""
-        return tables.may_pass(self.con, int(gates["l2"]["sessions"]), int(gates["l2"]["days"]),
-                               int(gates["l2_stated"]["sessions"]), int(gates["l2_stated"]["days"]))
-
-    def view(self, wanted: set[int], around: list[Key], similarity: float) -> tuple[L1View, set[int]]:
-        """L1 as promote sees it, with summaries for ``wanted``, every key in a relation, and every key a
-        relation would join to one of ``around`` (keys L1 does not hold: adopted wordings); and the ids of
-        the keys it summarised."""
-        con = self.con
-        paired = tables.paired(con)
-        members = tables.bucket_members(con, {tables.bucket_id(b) for k in around for b in _buckets(k)})
-        names, keys, shown = tables.load_keys_of(con, wanted | paired | members)
-        relations = Relations(keys, tables.load_pairs(con, names), tables.StoredBuckets(con, names))
-        ids = {text: ident for ident, text in names.items()}
-        grown = relations.extend(around, similarity)
-        wanted = wanted | paired | {ids[t] for pair in grown.pairs for t in pair if t in ids}
-        rows, wordings = tables.some_atom_rows(con, wanted)
-        summaries = _summaries(rows, wordings, names, shown)
-        # the view's relations know only the keys read: the pass relates ``around`` to them again, as ever
-        view = L1View(summaries, Relations({t: k for t, k in keys.items()}, relations.pairs, relations.buckets),
-                      self.size, self.digest, covered=self.size, path=self.paths.atoms)
-        view._total = tables.atom_count(con)
-        return view, wanted
-
-
 def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
     """Everything from every atom (no usable cache); the atoms stay at hand."""
     atoms = parse_atoms(data)
@@ -546,16 +368,13 @@ def _summarise(atoms: list[tuple[int, dict[str, Any]]], summaries: dict[str, Sum
     return list(new.values())
 
 
-def refresh(paths: Paths, similarity: float, view: L1View | None = None, slack: int | None = None) -> L1View:
-    """Bring the claim tables up to date with L1 (a writer's step, under the store lock), then read them.
+def refresh(paths: Paths, similarity: float, view: L1View | None = None) -> L1View:
+    """Bring the claim tables up to date with L1 (a writer's step, under the store lock), then read them whole.
 
     Only the atoms after what the tables cover are counted in. Tables that cannot be written cost
-    the next pass its speed, never the writer its work. (``slack`` is accepted for old callers.)
+    the next pass its speed, never the writer its work (``keep_up`` logs why).
     """
-    try:
-        catch_up(paths, similarity)
-    except (OSError, sqlite3.Error, tables.NotPlain):
-        pass
+    keep_up(paths, similarity)
     return view if view is not None and view.covered == view.end else load(paths, similarity)
 
 

@@ -143,7 +143,7 @@ def key_ids(con: sqlite3.Connection, texts: Iterable[str]) -> dict[str, int]:
 
 def add_atoms(con: sqlite3.Connection, atoms: list[tuple[int, dict[str, Any]]]) -> tuple[dict[str, Key], dict[str, int]]:
     """Insert the rows of these atoms; returns (keys new to the tables, id of every key touched)."""
-    from ..promote.gates import short_hash
+    from ..promote.records import short_hash
 
     by_key: dict[str, tuple[Key, list[tuple[int, dict[str, Any]]]]] = {}
     for offset, atom in atoms:

@@ -1,4 +1,5 @@
-"""Promotion: the gates (``gates``), the staged-file format and writing it (``staging``), the tiers as files (``tiers``).
+"""Promotion: the pass's records (``records``), the gates (``gates``, and ``counted`` for claims nothing touches),
+the staged-file format and writing it (``staging``), the tiers as files (``tiers``).
 
 The old ``agent_memory.promote`` names resolve lazily, so a reader of the tiers (the hooks, ingest)
 loads neither the claim machinery nor the gates. Standard library only.
@@ -10,7 +11,8 @@ from importlib import import_module
 from typing import Any
 
 _HOMES = {
-    "gates": ("Claim", "Plan", "Proposal", "build_claims", "plan", "short_hash"),
+    "records": ("Claim", "Plan", "Proposal", "short_hash"),
+    "gates": ("build_claims", "plan"),
     "staging": ("read_staged", "render_proposal", "stage", "staged_proposals"),
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names}

@@ -13,7 +13,8 @@ import contextlib
 import sqlite3
 from typing import Any, Iterator
 
-from ..claims.cache import Evidence, L1View, Partial
+from ..claims.cache import L1View
+from ..claims.partial import Evidence, Partial
 from ..claims.key import Key, claim_key
 from ..store import Paths
 from .tiers import load_claims, load_decisions

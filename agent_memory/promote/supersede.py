@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - types only
-    from .gates import Claim
+    from .records import Claim
 
 ADOPTED = ("L2", "L3")
 

@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 from ..claims.key import Key
 from ..claims.relate import relate
-from ..promote.gates import shown_text, short_hash
+from ..promote.gates import shown_text
+from ..promote.records import short_hash
 from ..promote.staging import from_team
 from ..promote.tiers import load_claims, load_decisions
 from ..store import Paths, StoreLock, atomic_write
@@ -205,7 +206,7 @@ def adoptable(front: dict[str, Any], project: str) -> tuple[Any, Any]:
     day, the wording and key. No session id, day list or source is recorded (never who).
     """
     from ..claims.cache import Summary
-    from ..promote.gates import Claim, Proposal
+    from ..promote.records import Claim, Proposal
 
     keys = [str(k) for k in front.get("keys", [])]
     counts = front.get("team") if isinstance(front.get("team"), dict) else {}

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from agent_memory.claims import cache as claimcache
 from agent_memory.claims import tables
-from agent_memory.claims import Key, claim_key, relate, replaced_by_correction
 from agent_memory.ingest import ingest
 from agent_memory.promote import Plan, plan, stage
 from agent_memory.store import Paths, StoreLock, write_jsonl
@@ -161,47 +160,6 @@ def test_the_tables_hold_nothing_an_atom_keeps_out_of_claims(tmp_path: Path) -> 
     body = tables.db_path(paths).read_bytes()
     assert b"Always squash commits" in body
     assert b"QUOTE-ONLY" not in body and b"/private" not in body
-
-
-# ---------------------------------------------------------------- relations grown key by key
-
-_WORDS = ["use", "pnpm", "npm", "port", "8080", "8443", "always", "never", "run", "tests", "test", "commit", "not"]
-
-
-def _brute_force(keys: list[Key], limit: int) -> dict[tuple[str, str], claimcache.Relation]:
-    """What promote did before the cache: every candidate pair of the whole key set, related."""
-    buckets: dict[tuple[str, ...], list[Key]] = {}
-    for key in keys:
-        for bucket in claimcache._buckets(key):
-            buckets.setdefault(bucket, []).append(key)
-    found = {}
-    for members in buckets.values():
-        if 2 <= len(members) <= limit:
-            for a in members:
-                for b in members:
-                    if a.text < b.text:
-                        rel = relate(a, b, SIMILARITY)
-                        if rel.kind != "distinct":
-                            found[(a.text, b.text)] = (rel.kind, rel.reason, False, False)
-                        elif replaced_by_correction(a, b) or replaced_by_correction(b, a):
-                            found[(a.text, b.text)] = ("distinct", "", replaced_by_correction(a, b),
-                                                       replaced_by_correction(b, a))
-    return found
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(texts=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join), min_size=1, max_size=24),
-       steps=st.lists(st.integers(1, 6), min_size=1, max_size=6), limit=st.integers(2, 5))
-def test_growing_relations_key_by_key_equals_relating_all_candidates(texts: list[str], steps: list[int], limit: int,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(claimcache, "BUCKET_LIMIT", limit)  # small buckets overflow as keys arrive
-    keys = list({k.text: k for k in map(claim_key, texts) if k.tokens}.values())
-    relations = claimcache.Relations()
-    start = 0
-    for step in steps + [len(keys)]:
-        relations = relations.extend(keys[start : start + step], SIMILARITY)
-        start += step
-        assert relations.pairs == _brute_force(keys[:start], limit)
 
 
 # ---------------------------------------------------------------- staging from the record of what was staged

@@ -1,0 +1,98 @@
+"""The claim tables read only as far as a pass asks: every key's counted evidence, whole summaries for a few.
+
+Standard library only: the session-end worker stages through here.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Iterable, Mapping, NamedTuple
+
+from ..errors import StoreError
+from ..store import Paths
+from . import tables
+from .cache import L1View, _prefix_hash, _summaries, _tail_lines, code_version
+from .key import Key
+from .relations import Relations, _buckets
+
+
+class Evidence(NamedTuple):
+    """One key's evidence as the gate statement counted it, with the claim id and wording it has alone."""
+
+    key: int
+    claim_id: str
+    shown: str
+    observations: int
+    sessions: int
+    days: int
+    stated: int  # 0 or 1
+    redacted: int
+
+
+class Partial:
+    """The claim tables for a pass that asks only for what it needs.
+
+    Every key's evidence comes as counted rows; whole summaries are read only for the keys the
+    pass names (those a relation, an adopted record or a decision touches, and those that may
+    pass a gate). Only tables that cover all of L1 are read this way: a pass over tables that are
+    behind reads everything (``load``).
+    """
+
+    def __init__(self, paths: Paths, con: sqlite3.Connection, size: int, digest: str) -> None:
+        self.paths, self.con, self.size, self.digest = paths, con, size, digest
+
+    @classmethod
+    def open(cls, paths: Paths, similarity: float) -> "Partial | None":
+        con = tables.open_for_reading(paths, code_version(), similarity)
+        if con is None:
+            return None
+        try:
+            size, digest = tables.covered(con)
+            seen = _prefix_hash(paths.atoms, size)
+            if seen is not None and seen.hexdigest() == digest and not _tail_lines(paths.atoms, size):
+                return cls(paths, con, size, digest)
+        except sqlite3.Error:
+            pass
+        con.close()
+        return None
+
+    def close(self) -> None:
+        self.con.close()
+
+    def ids_of(self, texts: Iterable[str]) -> dict[str, int]:
+        """Key text → id for the texts the tables hold."""
+        return tables.key_ids(self.con, set(texts))
+
+    def claims_named(self, claim_ids: Iterable[str]) -> set[int]:
+        return tables.claims_named(self.con, claim_ids)
+
+    def evidence(self) -> list[Evidence]:
+        """Every key's evidence, from the very tables the pass read (else ``StoreError``)."""
+        if tables.covered(self.con) != (self.size, self.digest):
+            raise StoreError(f"{self.paths.atoms.parent / 'claims.db'} changed while promote read it; run it again")
+        return list(map(Evidence._make, tables.evidence_rows(self.con)))
+
+    def may_pass(self, gates: Mapping[str, Any]) -> set[int]:
+        """Keys whose counts alone could let them through, and keys with no shown wording kept."""
+        return tables.may_pass(self.con, int(gates["l2"]["sessions"]), int(gates["l2"]["days"]),
+                               int(gates["l2_stated"]["sessions"]), int(gates["l2_stated"]["days"]))
+
+    def view(self, wanted: set[int], around: list[Key], similarity: float) -> tuple[L1View, set[int]]:
+        """L1 as promote sees it, with summaries for ``wanted``, every key in a relation, and every key a
+        relation would join to one of ``around`` (keys L1 does not hold: adopted wordings); and the ids of
+        the keys it summarised."""
+        con = self.con
+        paired = tables.paired(con)
+        members = tables.bucket_members(con, {tables.bucket_id(b) for k in around for b in _buckets(k)})
+        names, keys, shown = tables.load_keys_of(con, wanted | paired | members)
+        relations = Relations(keys, tables.load_pairs(con, names), tables.StoredBuckets(con, names))
+        ids = {text: ident for ident, text in names.items()}
+        grown = relations.extend(around, similarity)
+        wanted = wanted | paired | {ids[t] for pair in grown.pairs for t in pair if t in ids}
+        rows, wordings = tables.some_atom_rows(con, wanted)
+        summaries = _summaries(rows, wordings, names, shown)
+        # the view's relations know only the keys read: the pass relates ``around`` to them again, as ever
+        view = L1View(summaries, Relations({t: k for t, k in keys.items()}, relations.pairs, relations.buckets),
+                      self.size, self.digest, covered=self.size, path=self.paths.atoms)
+        view._total = tables.atom_count(con)
+        return view, wanted

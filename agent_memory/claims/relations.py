@@ -1,0 +1,112 @@
+"""Relations between claim keys: blocking buckets, and every candidate pair that is more than two claims.
+
+Keys are compared only within a bucket (``relate.blocking_keys``); a bucket over ``BUCKET_LIMIT``
+keys is a common word, not a candidate set. Grown key by key, the pairs are exactly those of
+relating every candidate pair of the whole key set. Standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable, Iterator, Mapping
+
+from .key import Key
+from .relate import blocking_keys, relate, replaced_by_correction
+
+BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
+Bucket = tuple[str, ...]
+
+# how two keys (first < second by key text) stand: relate's kind and reason, then whether the
+# first, resp. the second, read as a correction "X, not Y" replaces the other
+PairRelation = tuple[str, str, bool, bool]
+
+
+@dataclass
+class Relations:
+    """Blocking buckets over a set of keys, and every candidate pair that is not simply two claims."""
+
+    keys: dict[str, Key] = field(default_factory=dict)  # key text → key
+    pairs: dict[tuple[str, str], PairRelation] = field(default_factory=dict)  # (a, b) with a < b
+    buckets: Mapping[Bucket, list[str]] = field(default_factory=dict, repr=False)  # bucket → key texts
+
+    def extend(self, new: Iterable[Key], similarity: float) -> "Relations":
+        """These relations with more keys: buckets grow, so pairs are added and some drop out.
+
+        Exactly what relating every candidate pair of the larger key set gives: a bucket that
+        outgrows the limit stops making candidates, and only pairs touching a new key are related.
+        """
+        added = {k.text: k for k in new if k.text not in self.keys}
+        if not added:
+            return self
+        touched: dict[tuple[str, ...], list[str]] = {}
+        for text, key in added.items():
+            for bucket in _buckets(key):
+                members = touched.get(bucket)
+                if members is None:
+                    members = touched[bucket] = list(self.buckets.get(bucket, ()))
+                members.append(text)
+        keys = {**self.keys, **added}
+        buckets = _Layered(touched, self.buckets)
+        affected = {m for b in touched for m in self.buckets.get(b, ())}
+        pairs = {pair: rel for pair, rel in self.pairs.items()
+                 if (pair[0] not in affected and pair[1] not in affected) or _still_candidate(pair, keys, touched, buckets)}
+        done: set[tuple[str, str]] = set()
+        for members in touched.values():
+            if len(members) < 2 or len(members) > BUCKET_LIMIT:
+                continue
+            for text in members:
+                if text not in added:
+                    continue
+                for other in members:
+                    if other == text or (other in added and other < text):
+                        continue  # a pair of two new keys is related once, from its smaller key
+                    pair = (text, other) if text < other else (other, text)
+                    if pair in done:
+                        continue
+                    done.add(pair)
+                    rel = relation(keys[pair[0]], keys[pair[1]], similarity)
+                    if rel is not None:
+                        pairs[pair] = rel
+        return Relations(keys, pairs, buckets)
+
+
+def relation(a: Key, b: Key, similarity: float) -> PairRelation | None:
+    """How two keys stand, or None when they are simply two claims (the common case)."""
+    rel = relate(a, b, similarity)
+    if rel.kind != "distinct":
+        return (rel.kind, rel.reason, False, False)
+    ab, ba = replaced_by_correction(a, b), replaced_by_correction(b, a)
+    return ("distinct", "", ab, ba) if ab or ba else None
+
+
+@lru_cache(maxsize=1 << 17)
+def _buckets(key: Key) -> frozenset[tuple[str, ...]]:
+    return frozenset(b for b in blocking_keys(key) if len(b) >= 2)
+
+
+def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[Bucket, list[str]],
+                     buckets: Mapping[Bucket, list[str]]) -> bool:
+    """A pair stays a candidate while some bucket they share is small enough (buckets only grow)."""
+    shared = _buckets(keys[pair[0]]) & _buckets(keys[pair[1]])
+    if not any(b in touched for b in shared):
+        return True
+    return any(2 <= len(buckets[b]) <= BUCKET_LIMIT for b in shared)
+
+
+class _Layered(Mapping[Bucket, list[str]]):
+    """Buckets that grew (``top``) over the ones they grew from (``base``), without copying the base."""
+
+    def __init__(self, top: dict[Bucket, list[str]], base: Mapping[Bucket, list[str]]) -> None:
+        self.top, self.base = top, base
+
+    def __getitem__(self, bucket: Bucket) -> list[str]:
+        found = self.top.get(bucket)
+        return found if found is not None else self.base[bucket]
+
+    def __iter__(self) -> Iterator[Bucket]:
+        yield from self.top
+        yield from (b for b in self.base if b not in self.top)
+
+    def __len__(self) -> int:
+        return sum(1 for _b in self)
