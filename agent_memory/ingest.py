@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from . import markers, redact
-from .errors import AgentMemoryError, UsageError
+from .errors import AgentMemoryError, StoreError, UsageError
 from .model import Redaction, Turn
 from .shapes import STRS
 from .store import Paths, StoreLock, append_jsonl, day_of, ensure_store, find_project_root, log_error, read_json, write_json
@@ -506,6 +506,7 @@ def ingest(
     files = list(iter_transcript_files(inputs))
     fallback = project or paths.project_name
     with StoreLock(paths.store):
+        _redact_stored(paths)
         state: dict[str, Any] = read_json(paths.ingested, {})
         if not isinstance(state, dict):
             state = {}
@@ -547,6 +548,16 @@ def ingest(
     report.writer_peak_kb = peak_rss_kb()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _redact_stored(paths: Paths) -> None:
+    """L1 written under older redaction rules, redacted again by the present ones (once per change of the rules)."""
+    from .redact.stored import redact_stored
+
+    try:
+        redact_stored(paths)
+    except (OSError, StoreError) as exc:
+        log_error(paths, "ingest: redacting stored L1 again", exc)
 
 
 def progress_ok(entry: Any) -> bool:

@@ -15,7 +15,7 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from . import fastjson, layout
 from .model import StoreError, UsageError
@@ -274,6 +274,47 @@ def write_jsonl(path: Path, records: Iterable[dict[str, Any]], *, expect: bytes 
         json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n" for r in records
     )
     atomic_write(path, body, expect=expect)
+
+
+def rewrite_lines(path: Path, change: Callable[[bytes], bytes | None]) -> int:
+    """Pass every whole line of ``path`` through ``change`` (new bytes, or None to keep it) and replace the file
+    atomically only when some line changed; returns how many did. Streams: a file of any size costs a
+    line's memory. A torn last line is kept as it is. The file must be as it was when reading began
+    (same inode, size and mtime) just before the rename, else ``FileChanged``. Caller holds the lock.
+    """
+    try:
+        before = os.stat(path)
+    except FileNotFoundError:
+        return 0
+    _refuse_escape(path)
+    _sweep_stale_temps(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    changed = 0
+    try:
+        with os.fdopen(fd, "wb") as out, open(path, "rb") as source:
+            os.fchmod(out.fileno(), before.st_mode & _MASK)
+            for raw in source:
+                new = change(raw) if raw.endswith(b"\n") else None
+                if new is not None and new != raw:
+                    changed += 1
+                    raw = new
+                out.write(raw)
+            out.flush()
+            if changed:
+                os.fsync(out.fileno())
+        if changed:
+            now = os.stat(path)
+            if (now.st_ino, now.st_size, now.st_mtime_ns) != (before.st_ino, before.st_size, before.st_mtime_ns):
+                raise FileChanged(f"{path.name} changed while it was rewritten, so it was left as it is", path.name)
+            os.replace(tmp, path)
+            _fsync_dir(path.parent)
+        else:
+            os.unlink(tmp)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return changed
 
 
 # ---------------------------------------------------------------- reading

@@ -21,12 +21,12 @@ from typing import Callable, Sequence
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import contradictions, latency, promote_speed, quality, session_end, stores, synth, throughput  # noqa: E402
+from bench import contradictions, latency, promote_speed, quality, session_end, stores, synth, team, throughput  # noqa: E402
 from bench.measure import machine  # noqa: E402
 from bench.profiling import ROOT  # noqa: E402
 from bench.report import Section, render  # noqa: E402
 
-SECTIONS = ("hooks", "ingest", "backfill", "session-end", "promote", "quality", "contradictions")
+SECTIONS = ("hooks", "ingest", "backfill", "session-end", "promote", "quality", "contradictions", "team")
 NEEDS_STORES = ("hooks", "session-end", "promote")
 NOW = "2026-02-24T00:00:00Z"  # a week after the synthetic history ends
 SWITCHES = ("AGENT_MEMORY_DIR", "AGENT_MEMORY_SESSIONSTART", "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND",
@@ -62,6 +62,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--backfill-mb", type=float, help="size of the backfill history (default 200; quick 1.5)")
     parser.add_argument("--backfill-reps", type=int, help="timed runs per backfill mode (default 2; quick 1)")
     parser.add_argument("--session-mb", type=float, help="size of the SessionEnd transcript (default 2; quick 0.3)")
+    parser.add_argument("--team-rows", type=int, help="exported rows for the team gate (default 1,000,000; quick 2,000)")
+    parser.add_argument("--team-spark", action="store_true", help="also time the team gate on Spark local mode")
     parser.add_argument("--workers", type=int, default=2, help="backfill workers to compare with one (default 2)")
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"), help="shared real-world data folder")
     parser.add_argument("--workdir", help="keep the generated histories and stores here and reuse them next time")
@@ -192,6 +194,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python bench/run.py") -
              lambda: throughput.run_backfill(work, backfill_mb, backfill_reps, args.workers, progress)),
             ("quality", "5. Quality", lambda: quality.run(data, quick)),
             ("contradictions", "6. Contradictions", lambda: contradictions.run(quick)),
+            ("team", "7. Team gate",
+             lambda: team.run(args.team_rows or (2_000 if quick else 1_000_000), 5 if quick else 40, args.team_spark)),
         ]
         for key, title, step in steps:
             if key in args.only:
@@ -202,7 +206,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python bench/run.py") -
         if not args.workdir:
             shutil.rmtree(work, ignore_errors=True)
     elapsed = time.perf_counter() - started
-    order = {key: i for i, key in enumerate(SECTIONS[:4] + ("promote", "quality", "contradictions"))}
+    order = {key: i for i, key in enumerate(SECTIONS[:4] + ("promote", "quality", "contradictions", "team"))}
     sections.sort(key=lambda s: order.get(s.key, 99))
     machine_section = Section("machine", "Machine and command")
     machine_section.table(("", ""), list(about.items()))

@@ -18,6 +18,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .report import Section
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -86,6 +90,35 @@ def measure(engine: str, folder: Path) -> dict[str, float]:
     done = subprocess.run([sys.executable, "-m", "bench.team", "--child", engine, str(folder)],
                           capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[1])
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run(rows: int, people: int, spark: bool = False) -> "Section":
+    """The team gate as a ``python -m bench`` section: each engine beside a bare ``json.loads`` pass, same run."""
+    import importlib.util
+
+    from .report import Section, ratio, secs
+
+    section = Section("team", "7. Team gate")
+    engines = ["json", "sqlite"] + [e for e, module in (("duckdb", "duckdb"), ("spark", "pyspark"))
+                                    if (e != "spark" or spark) and importlib.util.find_spec(module) is not None]
+    section.say(f"`agent-memory team promote`'s gate (`promote/sql.py`'s statement) over {rows:,} exported rows from "
+                f"{people} people (a seeded synthetic team, as `agent-memory export` writes them), one fresh process "
+                f"per engine; baseline: a bare `json.loads` pass over the same files. Engines not installed are left "
+                f"out (`pip install -e '.[team]'` for DuckDB, `[spark]` and a Java runtime for Spark, `--team-spark`).",
+                "")
+    with tempfile.TemporaryDirectory() as work:
+        folder = Path(work) / "exports"
+        write_exports(folder, rows, people)
+        found = {engine: measure(engine, folder) for engine in engines}
+    base = found["json"]["seconds"]
+    section.table(("engine", "time", "rows/s", "× json.loads pass", "peak RSS", "claims passing"),
+                  [("bare json.loads pass (baseline)" if e == "json" else e, secs(g["seconds"]),
+                    f"{g['rows'] / g['seconds']:,.0f}", ratio(g["seconds"] / base), f"{g['rss_kib'] / 1024:.0f} MiB",
+                    "—" if e == "json" else f"{g['passing']:,}") for e, g in found.items()])
+    agree = {g["passing"] for e, g in found.items() if e != "json"}
+    section.goal("team gate engines agree on the passing claims", "yes" if len(agree) == 1 else "no", "identical",
+                 len(agree) == 1)
+    return section
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -60,6 +60,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     con = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     con.execute("PRAGMA journal_mode=DELETE")
     con.execute("PRAGMA synchronous=NORMAL")
+    con.execute("PRAGMA secure_delete=ON")  # rows of an L1 redacted again leave no old wording in free pages
     return con
 
 

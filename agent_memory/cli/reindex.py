@@ -18,9 +18,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..promote.tiers import open_index
+    from ..redact.stored import redact_stored
+    from ..store import StoreLock
 
     where = output.paths(args)
     where.store.mkdir(parents=True, exist_ok=True)
+    if where.l1_dir.is_dir():
+        with StoreLock(where.store):
+            redact_stored(where)  # what older redaction rules let into L1 goes before it is indexed again
     with open_index(where, sync=False) as index:
         counts = index.rebuild() if args.full else index.sync()
         total = index.count()
