@@ -6,7 +6,7 @@ Standard library only: the session-end worker stages through here.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, Iterable, Mapping
 
 from ..errors import StoreError
 from ..store import Paths
@@ -14,19 +14,6 @@ from . import tables
 from .cache import L1View, _prefix_hash, _summaries, _tail_lines, code_version
 from .key import Key
 from .relations import Relations, _buckets
-
-
-class Evidence(NamedTuple):
-    """One key's evidence as the gate statement counted it, with the claim id and wording it has alone."""
-
-    key: int
-    claim_id: str
-    shown: str
-    observations: int
-    sessions: int
-    days: int
-    stated: int  # 0 or 1
-    redacted: int
 
 
 class Partial:
@@ -66,11 +53,12 @@ class Partial:
     def claims_named(self, claim_ids: Iterable[str]) -> set[int]:
         return tables.claims_named(self.con, claim_ids)
 
-    def evidence(self) -> list[Evidence]:
-        """Every key's evidence, from the very tables the pass read (else ``StoreError``)."""
+    def evidence(self) -> list[tuple[Any, ...]]:
+        """Every key's evidence by claim id — key id, claim id, shown wording, observations, sessions, days, stated,
+        redacted — from the very tables the pass read (else ``StoreError``)."""
         if tables.covered(self.con) != (self.size, self.digest):
             raise StoreError(f"{self.paths.atoms.parent / 'claims.db'} changed while promote read it; run it again")
-        return list(map(Evidence._make, tables.evidence_rows(self.con)))
+        return tables.evidence_rows(self.con).fetchall()
 
     def may_pass(self, gates: Mapping[str, Any]) -> set[int]:
         """Keys whose counts alone could let them through, and keys with no shown wording kept."""

@@ -32,6 +32,7 @@ CREATE TABLE atoms (key INTEGER NOT NULL, id TEXT NOT NULL, offset INTEGER NOT N
                     day TEXT NOT NULL, session TEXT NOT NULL, project TEXT NOT NULL, block TEXT NOT NULL,
                     stated INTEGER NOT NULL, redacted INTEGER NOT NULL);
 CREATE INDEX atoms_by_key ON atoms (key);
+CREATE INDEX keys_by_claim ON keys (claim);
 CREATE TABLE texts (key INTEGER NOT NULL, text TEXT NOT NULL, count INTEGER NOT NULL, stamp TEXT NOT NULL,
                     PRIMARY KEY (key, text)) WITHOUT ROWID;
 CREATE TABLE buckets (bucket INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (bucket, key)) WITHOUT ROWID;

@@ -1,6 +1,6 @@
 """The three hooks coding agents call: session-start, user-prompt-submit, session-end.
 
-Each reads the agent's hook JSON on stdin and answers in that agent's form (``context``).
+Each reads the agent's hook JSON on stdin and answers in that agent's form (``entry``).
 Session-end work (ingest, staging) runs in a detached worker (``worker``) so it survives the
 agent's exit; the hook waits for it only as long as the budget allows.
 
@@ -23,10 +23,10 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 # name -> the module of this package that defines it
 _HOMES = {
     "entry": ("EVENTS", "SWITCHES", "STDIN_TIMEOUT", "STDIN_LIMIT", "HookArgs", "hook_args", "main", "cmd_hook",
-              "run_hook", "read_stdin", "parse_payload"),
+              "run_hook", "read_stdin", "parse_payload",
+              "AGENT_EVENTS", "AGENT_LIMITS", "CONTEXT_CAP", "TAG_CONTESTED", "Budget", "measure"),
     "where": ("store_for",),
     "cache": ("CACHE_FILE", "CACHE_ENTRIES", "RECORDED_FILE", "HookCache", "cached_config"),
-    "context": ("AGENT_EVENTS", "AGENT_LIMITS", "CONTEXT_CAP", "TAG_CONTESTED", "Budget", "measure"),
     "session_start": ("HEADINGS", "cached_session_start", "session_start_context",
                       "instruction_candidates", "instruction_files"),
     "prompt": ("PROMPT_HEADING", "PROMPT_SCAN_CHARS", "PROMPT_TERMS", "INLINE_REBUILD_BYTES", "prompt_context",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from .. import fastjson
-from ..layout import signature as stat_key  # noqa: F401  (what tells a file changed: size, mtime and inode)
+from ..layout import signature as stat_key  # what tells a file changed: size, mtime and inode
 from .where import log
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
@@ -55,6 +55,20 @@ class HookCache:
             return entry["value"]
         return None
 
+    def get_watching(self, name: str, head: list[str]) -> object:
+        """The value of an entry ``put`` with ``[head, watching(paths)]``, while ``head`` is the same and every
+        file it names is as it was: the entry says what to look at, so a hit need not work out the paths again."""
+        entry = self._load().get(name)
+        if not isinstance(entry, dict) or "value" not in entry:
+            return None
+        sig = entry.get("sig")
+        if not (isinstance(sig, list) and len(sig) == 2 and sig[0] == head and isinstance(sig[1], list)):
+            return None
+        for item in sig[1]:
+            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)) or stat_key(item[0]) != item[1]:
+                return None
+        return entry["value"]
+
     def put(self, name: str, sig: object, value: object) -> None:
         import json
 
@@ -73,6 +87,11 @@ class HookCache:
             atomic_write(Path(self.path), json.dumps(data, ensure_ascii=False, sort_keys=True))
         except OSError:
             pass  # a read-only store recomputes next time
+
+
+def watching(paths: "list[str]") -> "list[list[object]]":
+    """Each path with its stat key now (None for a path that is not there), as ``get_watching`` checks them."""
+    return [[p, stat_key(p)] for p in paths]
 
 
 def cached_config(where: "AnyPaths", cache: HookCache) -> "dict[str, Any]":

@@ -7,7 +7,7 @@ import os
 from .. import fastjson
 from ..text import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, relevance
 from .cache import budget_of, setting
-from .context import TAG_CONTESTED, Budget, fit
+from .entry import TAG_CONTESTED, Budget, fit
 from .where import as_paths, log
 
 __all__ = ["PROMPT_SCAN_CHARS", "PROMPT_TERMS", "is_relevant", "prompt_context", "prompt_terms", "relevance"]

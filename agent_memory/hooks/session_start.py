@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 from .. import fastjson, layout
-from .cache import HookCache, budget_of, cached_config, stat_key, version
-from .context import TAG_CONTESTED, Budget, fit
+from .cache import HookCache, budget_of, cached_config, version, watching
+from .entry import TAG_CONTESTED, Budget, fit
 from .where import as_paths, log
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
@@ -26,17 +26,24 @@ HEADINGS = {
 
 
 def cached_session_start(where: "Layout", agent: str, cwd: str, cache: HookCache) -> str:
-    """``session_start_context``, recomputed only when a file it reads has changed."""
+    """``session_start_context``, recomputed only when a file it reads has changed.
+
+    The entry lists every file it came from (the tiers, the config, every place an instruction
+    file or review entry could be); which places those are follows from the head (the folders,
+    the agent's home, the plugin) and the agent's own settings files, which are on the list.
+    """
     if not os.path.isdir(where.store) and not os.path.isfile(where.l3):
         return ""  # nothing adopted anywhere
+    head = [version(), agent, cwd, os.path.realpath(cwd) if cwd else "", where.project_root, where.store, where.user,
+            layout.agent_home(agent), os.environ.get("CLAUDE_PLUGIN_ROOT", "") if agent == "claude" else ""]
+    name = f"session-start {agent} {where.store} {cwd}"
+    found = cache.get_watching(name, head)
+    if isinstance(found, str):
+        return found
     watched = [where.l2, where.l3, where.contested, where.config, where.staged,
                *instruction_candidates(where.project_root, agent, cwd),
                *(path for path, _call in review_candidates(agent, where.project_root))]
-    sig = [version(), agent, cwd, where.store, [[p, stat_key(p)] for p in watched]]
-    name = f"session-start {agent} {where.store} {cwd}"
-    found = cache.get(name, sig)
-    if isinstance(found, str):
-        return found
+    sig = [head, watching(watched)]  # taken before the files are read: a change while reading makes it stale
     from .where import RUN
 
     failed = RUN["errors"]

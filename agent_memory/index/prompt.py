@@ -11,16 +11,56 @@ from __future__ import annotations
 
 import os
 
-try:
-    # the C module the sqlite3 package wraps: without the package's datetime adapters and
-    # collections imports, a prompt starts about 5 ms sooner; same classes, same errors
-    import _sqlite3 as sqlite3  # type: ignore[import-not-found,unused-ignore]
-except ImportError:  # pragma: no cover - an interpreter that names it otherwise
-    import sqlite3  # type: ignore[no-redef]
-
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
+    from types import ModuleType
     from typing import Callable
+
+
+def _lru_cache(maxsize: "int | None" = 128, typed: bool = False) -> "Callable[[Callable[..., object]], object]":
+    """``functools.lru_cache`` as ``_sqlite3`` calls it (a size, then the function): the same C wrapper."""
+    import _functools
+
+    if isinstance(maxsize, int) and maxsize < 0:
+        maxsize = 0
+    return lambda function: _functools._lru_cache_wrapper(function, maxsize, typed, lambda *info: info)
+
+
+def _sqlite_module() -> "ModuleType":
+    """The C module the ``sqlite3`` package wraps, loaded without ``functools`` where that is not loaded yet.
+
+    The package's datetime adapters and collections cost a prompt about 5 ms; the C module itself
+    asks ``functools`` only for ``lru_cache`` (its statement cache), and ``functools`` with the
+    ``collections`` it imports costs about as much again. A stand-in that hands over the same C
+    cache wrapper is in ``sys.modules`` only while ``_sqlite3`` loads; an interpreter whose module
+    asks for more gets the real ``functools``.
+    """
+    import sys
+
+    if "functools" not in sys.modules and "_sqlite3" not in sys.modules:
+        stand_in = type(sys)("functools")
+        stand_in.lru_cache = _lru_cache  # type: ignore[attr-defined]
+        sys.modules["functools"] = stand_in
+        try:
+            import _sqlite3
+
+            return _sqlite3
+        except Exception:  # pragma: no cover - a module that asks functools for more, or none at all
+            pass
+        finally:
+            if sys.modules.get("functools") is stand_in:
+                del sys.modules["functools"]
+    try:
+        import _sqlite3
+    except ImportError:  # pragma: no cover - an interpreter that names it otherwise
+        import sqlite3 as _sqlite3  # type: ignore[no-redef]
+    return _sqlite3
+
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    import sqlite3
+else:
+    sqlite3 = _sqlite_module()
 
 from ..layout import signature as layout_signature
 from ..clock import day_number, epoch, now_epoch, parse_iso  # noqa: F401  (re-exported for older callers)
@@ -123,21 +163,17 @@ def matching_keys(
     recency); CJK terms of three or more characters through ``keys_tri``; shorter CJK terms,
     which trigrams cannot index, by ``LIKE``. Routes are interleaved by rank, each key once.
     """
-    con.create_function("recency", 1, recency(now, half_life_days), deterministic=True)
+    weight = recency(now, half_life_days)
     routes: list[list[tuple[str, str, str]]] = []
-    # the best CANDIDATES by bm25 alone, then ranked with the time decay: bm25 over every match is
-    # what a query costs, and joining each match to its key first would double it
-    select = (
-        "WITH top AS (SELECT rowid, bm25({t}) AS score FROM {t} WHERE {t} MATCH ? ORDER BY score LIMIT "
-        f"{CANDIDATES}) SELECT k.key, k.text, k.terms FROM top JOIN keys k ON k.rowid = top.rowid "
-        "WHERE k.redacted = 0 ORDER BY top.score * recency(k.last), k.rowid LIMIT ?"
-    )
     if words:
-        routes.append(_rows(con, select.format(t="keys_words"), (fts.any_of(words), depth)))
+        routes.append(_ranked(con, "keys_words", fts.any_of(words), depth, weight))
     long = [t for t in cjk if len(t) >= 3]
     if long:
-        routes.append(_rows(con, select.format(t="keys_tri"), (fts.any_of(long), depth)))
-    for term in (t for t in cjk if len(t) < 3):
+        routes.append(_ranked(con, "keys_tri", fts.any_of(long), depth, weight))
+    short = [t for t in cjk if len(t) < 3]
+    if short:
+        con.create_function("recency", 1, weight, deterministic=True)
+    for term in short:
         sql = ("SELECT key, text, terms FROM keys WHERE text LIKE ? ESCAPE '\\' AND redacted = 0 "
                "ORDER BY length(text) / recency(last), rowid LIMIT ?")
         routes.append(_rows(con, sql, (fts.like_pattern(term), depth)))
@@ -148,6 +184,39 @@ def matching_keys(
                 key, text, terms = route[rank]
                 merged.setdefault(key, (text, terms.split()))
     return [(key, text, terms) for key, (text, terms) in merged.items()]
+
+
+def _ranked(con: sqlite3.Connection, table: str, expression: str, depth: int,
+            weight: "Callable[[str], float]") -> list[tuple[str, str, str]]:
+    """The ``depth`` best unredacted keys among the ``CANDIDATES`` best by bm25 in ``table``, ordered by bm25 × recency.
+
+    bm25 over every match is what the query costs; of the keys' rows only the first few
+    candidates are read, best first and a batch at a time: a weight in [0, 1] only raises a
+    (negative) bm25 score, so once the next candidate's bare score is above the ``depth``-th
+    weighted one, no later candidate can rank. Same keys, same order as weighting all of them.
+    """
+    try:
+        top = con.execute(f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
+                          f"ORDER BY score LIMIT {CANDIDATES}", (expression,)).fetchall()
+    except sqlite3.OperationalError:
+        return []  # a term FTS5 refuses is a term with no hits, never an error
+    kept: list[tuple[float, int, str, str, str]] = []  # (weighted score, rowid, key, text, terms), best first
+    at, batch = 0, depth + depth // 2
+    while at < len(top):
+        chunk = top[at : at + batch]
+        at, batch = at + len(chunk), depth
+        rows = {row[0]: row[1:] for row in con.execute(
+            f"SELECT rowid, key, text, terms, last FROM keys WHERE redacted = 0 AND rowid IN ({','.join('?' * len(chunk))})",
+            [rowid for rowid, _score in chunk])}
+        for rowid, score in chunk:
+            found = rows.get(rowid)
+            if found is not None:
+                kept.append((score * weight(str(found[3])), rowid, str(found[0]), str(found[1]), str(found[2])))
+        kept.sort()
+        del kept[depth:]
+        if len(kept) == depth and at < len(top) and min(top[at][1], 0.0) > kept[-1][0]:
+            break
+    return [(key, text, terms) for _weighted, _rowid, key, text, terms in kept]
 
 
 def _rows(con: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> list[tuple[str, str, str]]:

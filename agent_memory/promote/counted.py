@@ -14,7 +14,7 @@ import sqlite3
 from typing import Any, Iterator
 
 from ..claims.cache import L1View
-from ..claims.partial import Evidence, Partial
+from ..claims.partial import Partial
 from ..claims.key import Key, claim_key
 from ..store import Paths
 from .tiers import load_claims, load_decisions
@@ -40,18 +40,15 @@ def named(paths: Paths) -> tuple[set[str], set[str], list[list[str]]]:
     return texts, ids, records
 
 
-def refusal(row: Evidence, gates: dict[str, Any]) -> dict[str, Any]:
-    """The blocked entry of a key on its own (as ``gates._gate_l2`` words it for such a claim)."""
-    return {"claim_id": row.claim_id, "text": row.shown, "reasons": _reasons(row, gates), "to": "L2"}
-
-
-def _reasons(row: Evidence, gates: dict[str, Any]) -> list[str]:
-    need = gates["l2_stated"] if row.stated else gates["l2"]
-    reasons = ["redacted"] if row.redacted else []
-    if row.sessions < need["sessions"]:
-        reasons.append(f"{row.sessions} of {need['sessions']} sessions")
-    if row.days < need["days"]:
-        reasons.append(f"{row.days} of {need['days']} distinct days")
+def _reasons(shape: tuple[int, int, int, int], gates: dict[str, Any]) -> list[str]:
+    """Why a key on its own does not pass, from its (sessions, days, stated, redacted), as ``gates._gate_l2`` says it."""
+    sessions, days, stated, redacted = shape
+    need = gates["l2_stated"] if stated else gates["l2"]
+    reasons = ["redacted"] if redacted else []
+    if sessions < need["sessions"]:
+        reasons.append(f"{sessions} of {need['sessions']} sessions")
+    if days < need["days"]:
+        reasons.append(f"{days} of {need['days']} distinct days")
     return reasons
 
 
@@ -106,7 +103,7 @@ class Refusals:
                 shape = row[4:8]
                 reasons = worded.get(shape)
                 if reasons is None:
-                    reasons = worded[shape] = _reasons(row, self.gates)
+                    reasons = worded[shape] = _reasons(shape, self.gates)
                 found.append({"claim_id": row[1], "text": row[2], "reasons": list(reasons), "to": "L2"})
             self.found = found
         return self.found

@@ -350,7 +350,8 @@ def _random_beside_words(value: str, words: tuple[str, ...]) -> bool:
             at = low.find(word, at + len(word))
     rest = rest.replace("\x00", "")
     mixed = any(c.isupper() for c in rest) and any(c.islower() for c in rest) and any(c.isdigit() for c in rest)
-    return len(rest) >= 12 and rest.isascii() and rest.isalnum() and mixed and _entropy(rest) >= 3.0
+    words = re.fullmatch(r"(?:[A-Z]?[a-z]{2,})+\d{0,6}", rest) is not None  # ApiKeyForStaging123: words, not random
+    return len(rest) >= 12 and rest.isascii() and rest.isalnum() and mixed and not words and _entropy(rest) >= 2.5
 
 
 def _cli_value_ok(m: re.Match[str]) -> bool:

@@ -16,18 +16,20 @@ from .conftest import HookEnv, claude_transcript, hook_output
 DOCKER = "From now on, always run the integration tests with docker compose before pushing."
 PYTEST = {"id": "c1aaaaaaaaaa", "text": "Always run pytest -x before pushing"}
 MAIN = {"id": "c3cccccccccc", "text": "Never commit to main directly"}
-# what a warm hook must not need: the claim machinery, the full index, the CLI, typing and pathlib
+# what a warm hook must not need: the claim machinery, the full index, the CLI, typing and pathlib, and functools
+# with the collections it imports (the SQLite module loads with a stand-in for its one use of it)
 HEAVY = ("agent_memory.claims", "agent_memory.promote", "agent_memory.index.sync", "agent_memory.index.search",
          "agent_memory.promote.tiers", "agent_memory.store", "agent_memory.cli",
-         "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema")
+         "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema",
+         "functools", "collections", "re", "sqlite3")
 # the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss; the
 # worker only when there is work for it; of the transcript readers, only the agent's own)
 COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
-          "agent_memory.hooks.where", "agent_memory.hooks.cache", "agent_memory.hooks.context",
+          "agent_memory.hooks.where", "agent_memory.hooks.cache",
           "agent_memory.hooklog", "agent_memory.clock"}
 OURS = {
     "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end",
-                               "agent_memory.hooks.instructions", "agent_memory.transcripts", "agent_memory.transcripts.claude"},
+                               "agent_memory.transcripts", "agent_memory.transcripts.claude"},
     "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.text", "agent_memory.index", "agent_memory.index.prompt",
                                     "agent_memory.index.schema", "agent_memory.index.fts",
                                     "agent_memory.transcripts", "agent_memory.transcripts.injected"},
@@ -84,6 +86,22 @@ def test_session_start_is_remembered_and_forgotten_when_an_input_changes(store: 
     key = "¬ commit to main directly"
     (store.store / "L1" / "contested.json").write_text(json.dumps({key: ["c9"]}), encoding="utf-8")
     assert "- [contested] Never commit to main directly" in context()
+
+
+def test_a_remembered_session_start_follows_the_agents_own_settings_and_home(store: HookEnv) -> None:
+    def context(**env: str) -> str:
+        return hook_output(store.run("session-start", agent="codex", env=env).stdout, "codex", "session-start") or ""
+
+    (store.root / "CLAUDE.md").write_text("- Always run pytest -x before pushing\n", encoding="utf-8")
+    assert "pytest -x" in context() and "pytest -x" in context()  # Codex does not load CLAUDE.md: remembered
+    settings = store.home / ".codex" / "config.toml"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('project_doc_fallback_filenames = ["CLAUDE.md"]\n', encoding="utf-8")
+    assert context() == ""  # now it does: the file it names was not on the remembered list, the settings were
+    other = store.tmp / "other-codex-home"
+    other.mkdir()
+    assert "pytest -x" in context(CODEX_HOME=str(other))  # another home: other settings
+    assert context() == ""
 
 
 def test_a_parent_folder_instruction_file_counts_for_claude(store: HookEnv) -> None:
