@@ -295,15 +295,12 @@ def _phrase_hits(paths: Paths, question: str, limit: int) -> list[tuple[str, int
     with Index(paths.index, index_sources(paths)) as index:
         phrase = _fts_phrase(" ".join(tokens(question)))
         rows = index.con.execute(
-            "SELECT d.meta FROM docs_words f JOIN docs d ON d.rowid=f.rowid "
+            "SELECT coalesce(p.transcript, ''), coalesce(d.line, 0) FROM docs_words f JOIN docs d ON d.rowid=f.rowid "
+            "LEFT JOIN places p ON p.rowid = d.place "
             "WHERE docs_words MATCH ? AND d.kind='chunk' ORDER BY bm25(docs_words), f.rowid LIMIT ?",
             (phrase, limit),
         ).fetchall()
-    out = []
-    for (meta,) in rows:
-        parsed = json.loads(meta)
-        out.append((str(parsed.get("transcript", "")), int(parsed.get("line", 0))))
-    return out
+    return [(str(transcript), int(line)) for transcript, line in rows]
 
 
 def evaluate(

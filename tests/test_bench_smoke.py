@@ -63,3 +63,20 @@ def test_bench_runs_as_a_script_too(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     for option in ("--sizes", "--quick", "--out", "--only"):
         assert option in done.stdout
+
+
+def test_the_index_size_report_builds_aside_and_leaves_the_store_as_it_was(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    l1 = project / ".memory" / "L1"
+    l1.mkdir(parents=True)
+    (project / ".git").mkdir()
+    (l1 / "chunks.jsonl").write_text(
+        "".join(f'{{"id": "c{i}", "text": "we deploy release {i} on friday 本番", "session": "s", "line": {i}}}\n'
+                for i in range(20)), encoding="utf-8")
+    before = sorted(p.name for p in (project / ".memory").rglob("*"))
+    done = subprocess.run([sys.executable, "-m", "bench.index_size", str(project)], cwd=str(ROOT),
+                          env=_env(tmp_path), capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "20 rows" in done.stdout and re.search(r"\| \d+\.\d\d× \|", done.stdout)
+    assert "| table or index | MB |" in done.stdout
+    assert sorted(p.name for p in (project / ".memory").rglob("*")) == before

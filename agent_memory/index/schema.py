@@ -1,51 +1,66 @@
-"""The index's tables: plain rows, and FTS5 tables kept in step with them by triggers.
+"""The index's tables: plain rows, and FTS5 tables kept in step with them.
 
 Each searchable table (``docs``: every row; ``keys``: one row per claim key) gets the same
 pair of external-content FTS5 tables, ``<table>_words`` (porter stemming, bm25) and
 ``<table>_tri`` (trigrams, only for texts holding CJK), generated here once rather than typed
-out per table. A file whose ``meta.schema`` is not ``SCHEMA_VERSION`` is dropped and rebuilt
-from its sources. Nothing is imported: the prompt hook reads ``SCHEMA_VERSION`` from here.
+out per table. A ``docs`` row keeps what ranking and the hooks read; the rest of a record
+(its quote, transcript path, project) stays in its source file, at the row's byte offset.
+A file whose ``meta.schema`` is not ``SCHEMA_VERSION`` is dropped and rebuilt from its
+sources. Nothing is imported: the prompt hook reads ``SCHEMA_VERSION`` from here.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 
-# Only texts holding CJK go into the trigram tables: trigram routes serve CJK query terms alone, and
-# indexing every English chunk three characters at a time was most of what an ingest spent in FTS5.
-# (A superset of both the query planner's and terms.py's CJK ranges.)
-CJK_GLOB = "*[\u3005-\u3007\u3040-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]*"
+# Only texts holding CJK go into the trigram tables, and of a document only its CJK runs (``docs.cjk``):
+# trigram routes serve CJK query pieces alone, which lie inside one run, and the English around them was
+# most of the table (and of what an ingest spent in FTS5). (A superset of both the query planner's and
+# terms.py's CJK ranges.)
+CJK_CLASS = "[\u3005-\u3007\u3040-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
+CJK_GLOB = f"*{CJK_CLASS}*"
+CJK_JOIN = " "  # between a document's CJK runs: no trigram of CJK characters alone spans it
 
 WORDS_TOKENIZER = "porter unicode61 remove_diacritics 2"
 TRIGRAM_TOKENIZER = "trigram"
 
+# A docs row holds what ranking and the hooks read, and where its record is: ``at``, the byte offset of its
+# line in the source file, from which a shown hit's other fields (quote, transcript path, project…) are read;
+# ``place`` (a ``places`` row: session and transcript) and ``line`` say where it was said, for telling one
+# exchange from its neighbours; ``stamp`` is the record's own timestamp where it is not ``date``; ``session``
+# is filled for claim rows only (the prompt hook counts evidence by it); ``cjk`` is what ``docs_tri`` indexes,
+# and ``span`` (rows with CJK only) the whole text's length in trigrams, by which the trigram routes weigh a
+# match as bm25 over the whole text would.
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sources(
     name TEXT PRIMARY KEY, path TEXT NOT NULL, sig TEXT NOT NULL,
     offset INTEGER NOT NULL DEFAULT 0, head TEXT NOT NULL DEFAULT '');
+CREATE TABLE IF NOT EXISTS places(
+    rowid INTEGER PRIMARY KEY, session TEXT NOT NULL, transcript TEXT NOT NULL, UNIQUE(session, transcript));
 CREATE TABLE IF NOT EXISTS docs(
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, source TEXT NOT NULL,
-    kind TEXT NOT NULL, ref TEXT NOT NULL, date TEXT NOT NULL, text TEXT NOT NULL, meta TEXT NOT NULL,
-    claim TEXT NOT NULL DEFAULT '', terms TEXT NOT NULL DEFAULT '', session TEXT NOT NULL DEFAULT '',
-    extra TEXT NOT NULL DEFAULT '');
+    kind TEXT NOT NULL, ref TEXT NOT NULL, date TEXT NOT NULL, text TEXT NOT NULL,
+    at INTEGER NOT NULL, place INTEGER, line INTEGER, stamp TEXT,
+    claim TEXT NOT NULL DEFAULT '', session TEXT NOT NULL DEFAULT '', extra TEXT NOT NULL DEFAULT '',
+    cjk TEXT NOT NULL DEFAULT '', span INTEGER);
 CREATE INDEX IF NOT EXISTS docs_source ON docs(source);
 CREATE INDEX IF NOT EXISTS docs_ref ON docs(ref);
 CREATE INDEX IF NOT EXISTS docs_claim ON docs(claim, session) WHERE claim != '';
+CREATE INDEX IF NOT EXISTS docs_span ON docs(span) WHERE span IS NOT NULL;
 CREATE TABLE IF NOT EXISTS contested(key TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS keys(
     rowid INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, text TEXT NOT NULL, terms TEXT NOT NULL,
     last TEXT NOT NULL, redacted INTEGER NOT NULL, extra TEXT NOT NULL DEFAULT '');
 """
 
-# a claim key's row follows its atoms: made by the first, its date and redaction raised by each
-# later one, dropped with the last
+# a claim key's row follows its atoms: made by the first (``KEY_UPSERT``, run by the writer for each new
+# atom in order), its date and redaction raised by each later one, dropped with the last
+KEY_UPSERT = (
+    "INSERT INTO keys(key, text, terms, last, redacted, extra) VALUES (?,?,?,?,?,?) "
+    "ON CONFLICT(key) DO UPDATE SET last = max(last, excluded.last), redacted = max(redacted, excluded.redacted)"
+)
 _KEY_TRIGGERS = """
-CREATE TRIGGER IF NOT EXISTS docs_key_ai AFTER INSERT ON docs WHEN new.claim != '' BEGIN
-    INSERT INTO keys(key, text, terms, last, redacted, extra)
-        VALUES (new.claim, new.text, new.terms, new.date, coalesce(json_extract(new.meta, '$.redacted'), 0), new.extra)
-        ON CONFLICT(key) DO UPDATE SET last = max(last, excluded.last), redacted = max(redacted, excluded.redacted);
-END;
 CREATE TRIGGER IF NOT EXISTS docs_key_ad AFTER DELETE ON docs
     WHEN old.claim != '' AND NOT EXISTS (SELECT 1 FROM docs WHERE claim = old.claim AND claim != '') BEGIN
     DELETE FROM keys WHERE key = old.claim;
@@ -53,7 +68,7 @@ END;
 """
 
 # every table this schema creates, for dropping an index of another version (FTS tables first)
-TABLES = ("docs_words", "docs_tri", "keys_words", "keys_tri", "keys", "docs", "contested", "sources", "meta")
+TABLES = ("docs_words", "docs_tri", "keys_words", "keys_tri", "keys", "docs", "places", "contested", "sources", "meta")
 
 
 def external_fts(name: str, content: str, columns: tuple[str, ...], tokenize: str, trigger: str, when: str = "",
@@ -89,28 +104,29 @@ def fill(name: str, content: str, columns: tuple[str, ...], when: str = "") -> s
     return f"INSERT INTO {name}(rowid, {names}) SELECT rowid, {names} FROM {content} WHERE rowid > ?{also}"
 
 
-def _searchable(table: str, batched: bool = False) -> str:
+def _searchable(table: str, tri_columns: tuple[str, ...], tri_rows: str, batched: bool = False) -> str:
     """The words and trigram tables of one searchable table.
 
     The words table also indexes ``extra``: the words inside the text's identifiers that the
     tokenizer cannot see apart (``getUserName`` → get user name, ``python3`` → python).
     """
     return external_fts(f"{table}_words", table, _WORDS_COLUMNS, WORDS_TOKENIZER, table, batched=batched) + external_fts(
-        f"{table}_tri", table, _TRI_COLUMNS, TRIGRAM_TOKENIZER, f"{table}_tri", _CJK_ROW, batched
+        f"{table}_tri", table, tri_columns, TRIGRAM_TOKENIZER, f"{table}_tri", tri_rows, batched
     )
 
 
 _WORDS_COLUMNS = ("text", "extra")
-_TRI_COLUMNS = ("text",)
-_CJK_ROW = f"{{row}}.text GLOB '{CJK_GLOB}'"
+_KEYS_CJK = f"{{row}}.text GLOB '{CJK_GLOB}'"
+_DOCS_CJK = "{row}.cjk != ''"
 
 # Documents arrive by the thousand (an ingest, a rebuild): one statement per batch indexes them in
 # about two thirds of the time a trigger per row takes, and packs the index tighter. Claim keys keep
-# their triggers: they are made and raised one by one, by the docs trigger below.
-DOCS_FILL = (fill("docs_words", "docs", _WORDS_COLUMNS), fill("docs_tri", "docs", _TRI_COLUMNS, _CJK_ROW))
+# their triggers: they are made and raised one by one, as their atoms arrive.
+DOCS_FILL = (fill("docs_words", "docs", _WORDS_COLUMNS), fill("docs_tri", "docs", ("cjk",), _DOCS_CJK))
 
 
-DDL = _TABLES + _searchable("docs", batched=True) + _searchable("keys") + _KEY_TRIGGERS
+DDL = (_TABLES + _searchable("docs", ("cjk",), _DOCS_CJK, batched=True) + _searchable("keys", ("text",), _KEYS_CJK)
+       + _KEY_TRIGGERS)
 
 
 def drop_all() -> str:

@@ -8,12 +8,12 @@ are fused by weighted reciprocal rank. User text reaches FTS5 only through ``fts
 from __future__ import annotations
 
 import hashlib
-import json
+import math
 import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from .. import text as words_of
 from . import fts
@@ -41,6 +41,39 @@ class Hit:
             "quote": self.meta.get("quote", ""),
         }
 
+
+
+class Found(NamedTuple):
+    """A docs row as ranking reads it: the fields that tell hits apart, and where its record is."""
+
+    rowid: int
+    id: str
+    text: str
+    kind: str
+    ref: str
+    date: str
+    source: str
+    at: int
+    session: str | None  # None: the record names no session
+    transcript: str | None
+    line: int | None
+    stamp: str | None  # the record's timestamp where it is not ``date``
+
+    COLUMNS = ("d.rowid, d.id, d.text, d.kind, d.ref, d.date, d.source, d.at, p.session, p.transcript, d.line, "
+               "d.stamp")
+
+    @property
+    def timestamp(self) -> str:
+        return self.date if self.stamp is None else self.stamp
+
+    def fallback_meta(self) -> dict[str, Any]:
+        """What the row itself knows of its record's meta, for a record its source no longer holds."""
+        meta: dict[str, Any] = {"timestamp": self.timestamp}
+        if self.session is not None:
+            meta.update(session=self.session, transcript=self.transcript or "")
+        if self.line is not None:
+            meta["line"] = self.line
+        return dict(sorted(meta.items()))
 
 
 _CJK = words_of.CJK  # the one CJK definition (text.py)
@@ -75,6 +108,9 @@ ROUTE_WEIGHTS: dict[str, float] = {
     "identifier": 1.0,  # an identifier kept whole (its tokens as one phrase): v3/handlers.py is not v2/handlers.py
     "identifier_part": 0.5,  # a joined part of one (handlers.py of src/cart/v3/handlers.py): below the whole
 }
+# FTS5's bm25 constants, for the trigram routes that compute it themselves
+BM25_K1 = 1.2
+BM25_B = 0.75
 NEAR_DISTANCE = 6  # tokens allowed per gap between the query's content words in the proximity route
 # A past-session chunk's words score adds this share of its best neighbour's (the chunk before or after it in
 # the same session, scores relative to the best match): what a question asks is often said in the exchange
@@ -275,13 +311,12 @@ class Searcher:
             if found:
                 routes.append((ROUTE_WEIGHTS[name], self._match("docs_words", fts.any_of(found), kinds, depth, decay)))
         for run in plan.cjk_long:
-            routes.append((ROUTE_WEIGHTS["cjk"], self._match("docs_tri", fts.phrase(run), kinds, depth, decay)))
+            routes.append((ROUTE_WEIGHTS["cjk"], self._trigram([run], kinds, depth, decay)))
             if len(run) >= 4:
                 # documents sharing most of the run's trigrams: other word forms, partial overlap
-                grams = fts.any_of(fts.trigrams(run))
-                routes.append((ROUTE_WEIGHTS["cjk_fuzzy"], self._match("docs_tri", grams, kinds, depth, decay)))
+                routes.append((ROUTE_WEIGHTS["cjk_fuzzy"], self._trigram(fts.trigrams(run), kinds, depth, decay)))
         for run in plan.compounds:
-            routes.append((ROUTE_WEIGHTS["compound"], self._match("docs_tri", fts.phrase(run), kinds, depth, decay)))
+            routes.append((ROUTE_WEIGHTS["compound"], self._trigram([run], kinds, depth, decay)))
         for run in plan.cjk_short:
             routes.append((ROUTE_WEIGHTS["cjk"], self._like(run, kinds, depth, decay)))
         return [r for r in routes if r[1]]
@@ -310,6 +345,50 @@ class Searcher:
             return [(r, -s) for r, s in self.con.execute(sql, [expr, *params, depth])]
         except sqlite3.OperationalError:
             return []  # a term FTS5 still refuses is a term with no hits, never an error
+
+    def _trigram(self, pieces: list[str], kinds: tuple[str, ...], depth: int, decay: Decay | None = None) -> list[int]:
+        """The best ``depth`` rows holding any of the CJK ``pieces``, by bm25 over their whole text, best first.
+
+        ``docs_tri`` indexes a row's CJK runs only. A CJK piece lies inside one run, so the table
+        finds the rows, and the text holds the occurrences, that a trigram table of the whole text
+        would; what it lacks is the whole text's length, which bm25 weighs a match by: the score
+        is computed here as FTS5's bm25 computes it, with that length (``docs.span``).
+        """
+        try:
+            holding = [
+                {rowid for (rowid,) in self.con.execute("SELECT rowid FROM docs_tri WHERE docs_tri MATCH ?",
+                                                        (fts.phrase(piece),))}
+                for piece in pieces
+            ]
+        except sqlite3.OperationalError:
+            return []  # a term FTS5 still refuses is a term with no hits, never an error
+        found = sorted(set().union(*holding))
+        if not found:
+            return []
+        count, tokens = self.con.execute("SELECT count(*), total(span) FROM docs WHERE span IS NOT NULL").fetchone()
+        count = max(int(count), 1)
+        average = float(tokens) / count
+        idf = [math.log((count - len(rows) + 0.5) / (len(rows) + 0.5)) for rows in holding]
+        idf = [value if value > 0.0 else 1e-6 for value in idf]
+        clause, params = self._kind_clause(kinds)
+        recency = _cached(decay.factor) if decay is not None else None
+        scored: list[tuple[float, int]] = []
+        for start in range(0, len(found), 500):
+            part = found[start : start + 500]
+            for rowid, date, cjk, span in self.con.execute(
+                f"SELECT d.rowid, d.date, d.cjk, d.span FROM docs d WHERE d.rowid IN ({','.join('?' * len(part))})"
+                f"{clause}", [*part, *params],
+            ):
+                score = 0.0
+                for piece, rows, weight in zip(pieces, holding, idf):
+                    if rowid in rows:
+                        freq = float(_occurrences(cjk, piece))
+                        norm = BM25_K1 * (1 - BM25_B + BM25_B * float(span or 0) / average)
+                        score += weight * ((freq * (BM25_K1 + 1.0)) / (freq + norm))
+                score = -1.0 * score
+                scored.append((score * recency(date) if recency is not None else score, rowid))
+        scored.sort()
+        return [rowid for _score, rowid in scored[:depth]]
 
     def _in_context(self, scored: list[tuple[int, float]], kinds: tuple[str, ...]) -> list[int]:
         """Rows reranked by their own score plus ``CONTEXT_WEIGHT`` × their best neighbouring chunk's, best first.
@@ -348,14 +427,12 @@ class Searcher:
         ids = sorted(rowids)
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
-            for rowid, meta in self.con.execute(
-                f"SELECT rowid, meta FROM docs WHERE kind='chunk' AND rowid IN ({','.join('?' * len(part))})", part
+            for rowid, session, transcript, line in self.con.execute(
+                "SELECT d.rowid, p.session, p.transcript, d.line FROM docs d JOIN places p ON p.rowid = d.place "
+                f"WHERE d.kind='chunk' AND d.line IS NOT NULL AND d.rowid IN ({','.join('?' * len(part))})",
+                part,
             ):
-                try:
-                    found = json.loads(meta)
-                    places[rowid] = ((str(found["session"]), str(found.get("transcript", ""))), int(found["line"]))
-                except (ValueError, TypeError, KeyError):
-                    continue  # a chunk without a place has no neighbours
+                places[rowid] = ((session, transcript), line)  # a chunk without a place has no neighbours
         return places
 
     def _like(self, run: str, kinds: tuple[str, ...], depth: int, decay: Decay | None = None) -> list[int]:
@@ -369,17 +446,17 @@ class Searcher:
 
     def _hits(self, ranked: list[tuple[int, float]], limit: int) -> list[Hit]:
         """The first ``limit`` distinct hits: one logical chunk counts once."""
-        hits: list[Hit] = []
+        chosen: list[tuple[Found, float]] = []
         seen: set[tuple[str, ...]] = set()
         batch = max(limit * 2, 20)
         for start in range(0, len(ranked), batch):
             part = ranked[start : start + batch]
             ids = [rowid for rowid, _ in part]
             rows = {
-                r[0]: r
+                r[0]: Found(*r)
                 for r in self.con.execute(
-                    "SELECT rowid, text, kind, ref, date, meta, source FROM docs "
-                    f"WHERE rowid IN ({','.join('?' * len(ids))})",
+                    f"SELECT {Found.COLUMNS} FROM docs d LEFT JOIN places p ON p.rowid = d.place "
+                    f"WHERE d.rowid IN ({','.join('?' * len(ids))})",
                     ids,
                 )
             }
@@ -387,15 +464,24 @@ class Searcher:
                 row = rows.get(rowid)
                 if not row:
                     continue
-                hit = Hit(row[1], round(score, 6), row[2], row[3], row[4], json.loads(row[5]), row[6])
-                keys = _identity(hit)
+                keys = _identity(row)
                 if seen.intersection(keys):
                     continue
                 seen.update(keys)
-                hits.append(hit)
-                if len(hits) >= limit:
-                    return hits
-        return hits
+                chosen.append((row, score))
+                if len(chosen) >= limit:
+                    break
+            if len(chosen) >= limit:
+                break
+        metas = self.metas([row for row, _score in chosen])
+        return [
+            Hit(row.text, round(score, 6), row.kind, row.ref, row.date, meta, row.source)
+            for (row, score), meta in zip(chosen, metas)
+        ]
+
+    def metas(self, found: list[Found]) -> list[dict[str, Any]]:
+        """The ``meta`` of each row shown (``Index`` reads it from the sources)."""
+        return [row.fallback_meta() for row in found]
 
 
 def _proximity(plan: QueryPlan) -> list[tuple[str, str]]:
@@ -409,14 +495,23 @@ def _proximity(plan: QueryPlan) -> list[tuple[str, str]]:
     return exprs
 
 
-def _identity(hit: Hit) -> list[tuple[str, ...]]:
+def _identity(row: Found) -> list[tuple[str, ...]]:
     """Keys under which two hits are the same thing: the record, or one chunk of one session read twice."""
-    keys: list[tuple[str, ...]] = [("ref", hit.kind, hit.ref)]
-    session = str(hit.meta.get("session", ""))
-    if hit.kind == "chunk" and session:
-        keys.append(("at", session, str(hit.meta.get("line", "")), str(hit.meta.get("timestamp", ""))))
-        keys.append(("text", session, hashlib.sha1(hit.text.encode("utf-8")).hexdigest()))
+    keys: list[tuple[str, ...]] = [("ref", row.kind, row.ref)]
+    if row.kind == "chunk" and row.session:
+        line = "" if row.line is None else str(row.line)
+        keys.append(("at", row.session, line, row.timestamp))
+        keys.append(("text", row.session, hashlib.sha1(row.text.encode("utf-8")).hexdigest()))
     return keys
+
+
+def _occurrences(text: str, piece: str) -> int:
+    """How often ``piece`` occurs in ``text``, overlaps included (what a trigram phrase match counts)."""
+    count, at = 0, text.find(piece)
+    while at >= 0:
+        count += 1
+        at = text.find(piece, at + 1)
+    return count
 
 
 def _cached(func: Callable[[str], float]) -> Callable[[str], float]:

@@ -21,8 +21,8 @@ from typing import Any, Callable, Iterable, Iterator
 from ..model import SqliteTooOld
 from ..text import identifier_words
 from .prompt import signature
-from .schema import DDL, DOCS_FILL, SCHEMA_VERSION, drop_all
-from .search import Searcher
+from .schema import CJK_CLASS, CJK_JOIN, DDL, DOCS_FILL, KEY_UPSERT, SCHEMA_VERSION, drop_all
+from .search import Found, Searcher
 
 # A source file and how one of its records becomes an index row (None: not indexed).
 RowMaker = Callable[[dict[str, Any]], "Row | None"]
@@ -82,6 +82,7 @@ class Index(Searcher):
         self.path = Path(path) if str(path) != ":memory:" else None
         self.sources = {s.name: s for s in sources}
         self.con = self._open(str(path))
+        self._places: dict[tuple[str, str], int] | None = None  # (session, transcript) → places.rowid, once read
 
     # -- opening, with a corrupt file rebuilt from its sources
     def _open(self, target: str) -> sqlite3.Connection:
@@ -183,7 +184,7 @@ class Index(Searcher):
             added = self._insert(source.name, rows, _mtime_iso(source.path))
             removed = 0
             if not grew:
-                keep = {row.row_id for row in rows}
+                keep = {row.row_id for _at, row in rows}
                 stale = [
                     (rid,)
                     for (rid,) in self.con.execute("SELECT id FROM docs WHERE source=?", (source.name,))
@@ -196,7 +197,9 @@ class Index(Searcher):
             )
         return added, removed
 
-    def _read_source(self, source: Source, known: tuple[str, int, str] | None) -> tuple[list[Row], int, bool, str]:
+    def _read_source(
+        self, source: Source, known: tuple[str, int, str] | None
+    ) -> tuple[list[tuple[int, Row]], int, bool, str]:
         """The rows to add (only the new tail of an append-only file that grew), where reading stopped."""
         with open(source.path, "rb") as handle:
             size = handle.seek(0, os.SEEK_END)
@@ -213,27 +216,58 @@ class Index(Searcher):
             head = _head_of(handle, offset)
         return rows, offset, grew, head
 
-    def _insert(self, source_name: str, rows: list[Row], fallback_date: str) -> int:
-        """Add the rows not yet indexed, then their words, in one statement per FTS table."""
+    def _insert(self, source_name: str, rows: list[tuple[int, Row]], fallback_date: str) -> int:
+        """Add the rows not yet indexed, then their words (one statement per FTS table) and claim keys.
+
+        A row already indexed only learns where its record is now (a rewritten file moves it).
+        """
         if not rows:
             return 0
         last = self.con.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()[0]
-        cursor = self.con.executemany(
-            "INSERT OR IGNORE INTO docs(id, source, kind, ref, date, text, meta, claim, terms, session, extra) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                (r.row_id, source_name, r.kind, r.ref, r.date or fallback_date, r.text,
-                 json.dumps(r.meta, ensure_ascii=False, sort_keys=True, separators=(",", ":")), r.claim, r.terms,
-                 str(r.meta.get("session") or "") if r.claim else "", " ".join(_identifier_words(r.text)))
-                for r in rows
-            ),
+        values = []
+        keys: list[tuple[str, tuple[object, ...]]] = []  # (row id, its claim key's row), in file order
+        for at, r in rows:
+            date = r.date or fallback_date
+            stamp = str(r.meta.get("timestamp", ""))
+            line = r.meta.get("line")
+            cjk = CJK_JOIN.join(_CJK_RUNS.findall(r.text))
+            extra = " ".join(_identifier_words(r.text))
+            values.append((
+                r.row_id, source_name, r.kind, r.ref, date, r.text, at,
+                self._place(r.meta) if "session" in r.meta else None,
+                line if isinstance(line, int) and not isinstance(line, bool) else None,
+                None if stamp == date else stamp,
+                r.claim, str(r.meta.get("session") or "") if r.claim else "", extra,
+                cjk, max(len(r.text) - 2, 0) if cjk else None,
+            ))
+            if r.claim:
+                keys.append((r.row_id, (r.claim, r.text, r.terms, date, 1 if r.meta.get("redacted") else 0, extra)))
+        self.con.executemany(
+            "INSERT INTO docs(id, source, kind, ref, date, text, at, place, line, stamp, claim, session, extra, cjk, "
+            "span) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+            "ON CONFLICT(id) DO UPDATE SET at = excluded.at WHERE at != excluded.at",
+            values,
         )
-        added = max(cursor.rowcount, 0)  # trigger writes are not counted here
-        if added:
+        new = {rid for (rid,) in self.con.execute("SELECT id FROM docs WHERE rowid > ?", (last,))}
+        if new:
             # a new row's rowid is above every rowid the table held (INTEGER PRIMARY KEY, no row at the maximum)
             for statement in DOCS_FILL:
                 self.con.execute(statement, (last,))
-        return added
+            self.con.executemany(KEY_UPSERT, (key for rid, key in keys if rid in new))
+        return len(new)
+
+    def _place(self, meta: dict[str, Any]) -> int:
+        """The ``places`` row of a record's session and transcript, made on first use."""
+        if self._places is None:
+            self._places = {(s, t): rowid for rowid, s, t in
+                            self.con.execute("SELECT rowid, session, transcript FROM places")}
+        key = (str(meta.get("session", "")), str(meta.get("transcript", "")))
+        found = self._places.get(key)
+        if found is None:
+            self.con.execute("INSERT OR IGNORE INTO places(session, transcript) VALUES (?, ?)", key)
+            found = self._places[key] = int(self.con.execute(
+                "SELECT rowid FROM places WHERE session = ? AND transcript = ?", key).fetchone()[0])
+        return found
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[None]:
@@ -242,6 +276,7 @@ class Index(Searcher):
             yield
         except BaseException:
             self.con.execute("ROLLBACK")
+            self._places = None  # it may name rows the rollback took back
             raise
         self.con.execute("COMMIT")
 
@@ -272,10 +307,62 @@ class Index(Searcher):
         return found is not None
 
     def rows_of(self, kind: str) -> Iterator[tuple[str, str, dict[str, Any]]]:
-        """Every ``(ref, text, meta)`` of one kind, for candidate lookups."""
-        for ref, text, meta in self.con.execute("SELECT ref, text, meta FROM docs WHERE kind=?", (kind,)):
-            yield ref, text, json.loads(meta)
+        """Every ``(ref, text, meta)`` of one kind, for candidate lookups (``meta`` read from the sources)."""
+        found = [Found(*row) for row in self.con.execute(f"SELECT {Found.COLUMNS} FROM docs d LEFT JOIN places p "
+                                                          "ON p.rowid = d.place WHERE d.kind = ?", (kind,))]
+        metas = self.metas(found)
+        for row, meta in zip(found, metas):
+            yield row.ref, row.text, meta
 
+    def metas(self, found: list[Found]) -> list[dict[str, Any]]:
+        """Each row's full ``meta``, made again from its record in the source file (read at its offset).
+
+        A record that is no longer where the row says (its file rewritten since the last sync) is
+        looked for by its id; one gone altogether keeps the fields the row itself holds.
+        """
+        out: list[dict[str, Any]] = []
+        handles: dict[str, Any] = {}
+        try:
+            for row in found:
+                source = self.sources.get(row.source)
+                meta = None
+                if source is not None:
+                    meta = _recorded(handles, source, row)
+                out.append(meta if meta is not None else row.fallback_meta())
+        finally:
+            for handle in handles.values():
+                handle.close()
+        return out
+
+
+def _recorded(handles: dict[str, Any], source: Source, row: Found) -> dict[str, Any] | None:
+    """``row``'s meta from ``source``'s file: the line at its offset, else any line holding its record id."""
+    try:
+        handle = handles.get(source.name)
+        if handle is None:
+            handle = handles[source.name] = open(source.path, "rb")
+        handle.seek(row.at)
+        made = _made(handle.readline(), source.make_row)
+        if made is not None and made.row_id == row.id:
+            return _in_order(made.meta)
+        needle = row.ref.encode("utf-8")
+        handle.seek(0)
+        for raw in handle:
+            if needle in raw:
+                made = _made(raw, source.make_row)
+                if made is not None and made.row_id == row.id:
+                    return _in_order(made.meta)
+    except OSError:
+        pass
+    return None
+
+
+def _in_order(meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta`` with its keys sorted, as a hit has always carried it (the index once stored it so)."""
+    return dict(sorted(meta.items()))
+
+
+_CJK_RUNS = re.compile(CJK_CLASS + "+")  # what the trigram table indexes of a document
 
 
 def _identifier_words(text: str) -> list[str]:
@@ -284,22 +371,28 @@ def _identifier_words(text: str) -> list[str]:
     return identifier_words(text)
 
 
-def _read_rows(handle: Any, make_row: RowMaker, start: int) -> tuple[list[Row], int]:
-    rows: list[Row] = []
+def _read_rows(handle: Any, make_row: RowMaker, start: int) -> tuple[list[tuple[int, Row]], int]:
+    """Each complete line's row and the byte offset it starts at, and where reading stopped."""
+    rows: list[tuple[int, Row]] = []
     offset = start
     for raw in handle:
         if not raw.endswith(b"\n"):
             break  # a record still being written is read by the next sync
+        at = offset
         offset += len(raw)
-        try:
-            record = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if isinstance(record, dict):
-            row = make_row(record)
-            if row is not None:
-                rows.append(row)
+        row = _made(raw, make_row)
+        if row is not None:
+            rows.append((at, row))
     return rows, offset
+
+
+def _made(raw: bytes, make_row: RowMaker) -> Row | None:
+    """The row one line of a source file makes (None: not a record, or not indexed)."""
+    try:
+        record = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return make_row(record) if isinstance(record, dict) else None
 
 
 def _head_of(handle: Any, upto: int) -> str:

@@ -1,10 +1,15 @@
-"""The index's words inside identifiers: the shortcut that skips plain words gives what the full walk gives."""
+"""Syncing the index: words inside identifiers, and what a row keeps of its record (the rest is read back)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_memory.index import Index, Row, Source
 from agent_memory.index.sync import _identifier_words
 from agent_memory.text import identifier_words
 
@@ -21,3 +26,68 @@ def test_identifier_words_are_those_of_the_full_walk(text: str) -> None:
 def test_a_chunk_keeps_its_identifier_words_in_order() -> None:
     text = "Fixed getUserName in src/cart/v3/handlers.py; python3 and the Checkout module, v2 too."
     assert _identifier_words(text) == identifier_words(text) != []
+
+
+# ---------------------------------------------------------------- what a row keeps, and what is read back
+
+
+def _l1_row(record: dict[str, Any]) -> Row | None:
+    meta = {k: record.get(k, "") for k in ("session", "transcript", "timestamp", "quote", "project")}
+    meta["line"] = record.get("line", 0)
+    return Row("chunk", record["id"], record["text"], str(record.get("timestamp", "")), meta)
+
+
+def _records(n: int) -> list[dict[str, Any]]:
+    return [
+        {"id": f"c{i}", "text": f"we ship release {i} on friday", "session": "s1", "line": i * 2 + 1,
+         "timestamp": f"2026-01-0{i + 1}T10:00:00Z", "transcript": f"/home/someone/history/s1-{i}.jsonl",
+         "quote": f"quoted words number {i} only the source keeps", "project": "shop"}
+        for i in range(n)
+    ]
+
+
+def _store(tmp: Path, records: list[dict[str, Any]]) -> Path:
+    path = tmp / "chunks.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def _chunks_index(tmp: Path, path: Path) -> Index:
+    return Index(tmp / "index.db", [Source("chunks", path, _l1_row, append_only=True)])
+
+
+def test_a_hit_shows_every_field_of_its_record_though_the_index_keeps_no_copy(tmp_path: Path) -> None:
+    records = _records(3)
+    path = _store(tmp_path, records)
+    with _chunks_index(tmp_path, path) as ix:
+        ix.sync()
+        hits = ix.search("release 2 friday", limit=1)
+        assert hits[0].meta == _l1_row(records[2]).meta  # type: ignore[union-attr]
+        assert hits[0].source()["quote"] == "quoted words number 2 only the source keeps"
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("index.db*"))
+    assert b"only the source keeps" not in stored
+
+
+def test_a_record_moved_by_a_rewrite_is_still_shown_whole_before_and_after_the_next_sync(tmp_path: Path) -> None:
+    records = _records(3)
+    path = _store(tmp_path, records)
+    with _chunks_index(tmp_path, path) as ix:
+        ix.sync()
+        _store(tmp_path, [records[2], records[1]])  # the first record gone, the others moved
+        for _ in range(2):
+            hit = ix.search("release 2 friday", limit=1)[0]
+            assert hit.meta == _l1_row(records[2]).meta  # type: ignore[union-attr]
+            ix.sync()
+        shown = {h.ref: h.meta for h in ix.search("friday")}
+        assert shown == {r["id"]: _l1_row(r).meta for r in records[1:]}  # type: ignore[union-attr]
+
+
+def test_a_record_gone_from_its_file_keeps_what_its_row_knows(tmp_path: Path) -> None:
+    records = _records(2)
+    path = _store(tmp_path, records)
+    with _chunks_index(tmp_path, path) as ix:
+        ix.sync()
+        path.write_text("", encoding="utf-8")  # emptied, not yet synced
+        hit = ix.search("release 1 friday", limit=1)[0]
+        assert hit.source() == {"session": "s1", "transcript": "/home/someone/history/s1-1.jsonl", "line": 3,
+                                "timestamp": "2026-01-02T10:00:00Z", "quote": ""}
