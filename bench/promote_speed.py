@@ -44,7 +44,7 @@ def _writer_step(paths: Any) -> float:
     similarity = float(load_config(paths.config)["identity"]["merge_similarity"])
     started = time.perf_counter()
     with StoreLock(paths.store):
-        claimcache.refresh(paths, similarity)
+        claimcache.catch_up(paths, similarity)
     return time.perf_counter() - started
 
 

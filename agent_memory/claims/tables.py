@@ -38,8 +38,9 @@ CREATE TABLE texts (key INTEGER NOT NULL, text TEXT NOT NULL, count INTEGER NOT 
 CREATE TABLE buckets (bucket INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (bucket, key)) WITHOUT ROWID;
 CREATE TABLE pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL,
                     ab INTEGER NOT NULL, ba INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
-CREATE TABLE evidence (key INTEGER PRIMARY KEY, observations INTEGER NOT NULL, sessions INTEGER NOT NULL,
-                       days INTEGER NOT NULL, stated INTEGER NOT NULL, redacted INTEGER NOT NULL);
+CREATE TABLE evidence (claim TEXT NOT NULL, key INTEGER NOT NULL, shown TEXT NOT NULL, observations INTEGER NOT NULL,
+                       sessions INTEGER NOT NULL, days INTEGER NOT NULL, stated INTEGER NOT NULL,
+                       redacted INTEGER NOT NULL, PRIMARY KEY (claim, key)) WITHOUT ROWID;
 """
 _SEP = "\x1f"  # joins a key's tokens (whitespace to Python, so never inside a token)
 
@@ -286,23 +287,24 @@ def count_evidence(con: sqlite3.Connection, keys: Iterable[int]) -> None:
     con.executemany("INSERT OR IGNORE INTO temp.recount VALUES (?)", [(k,) for k in keys])
     con.execute("CREATE TEMP VIEW IF NOT EXISTS recounted AS SELECT key AS claim, kind, ts, day, session, project, "
                 "'' AS person, block, stated, redacted, 0 AS contested FROM atoms WHERE key IN (SELECT id FROM temp.recount)")
-    con.execute("INSERT OR REPLACE INTO evidence SELECT claim, observations, sessions, days, stated, redacted FROM ("
-                + evidence_sql("recounted", {}) + ")")
+    # kept in claim-id order with the key's claim id and shown wording, so a pass reads it in one scan, no join
+    con.execute("INSERT OR REPLACE INTO evidence SELECT k.claim, k.id, k.shown, e.observations, e.sessions, e.days, "
+                "e.stated, e.redacted FROM (" + evidence_sql("recounted", {}) + ") e JOIN keys k ON k.id = e.claim")
     con.execute("DELETE FROM temp.recount")
 
 
 def evidence_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
     """Every key's evidence by claim id: key id, claim id, shown wording, observations, sessions, days, stated, redacted."""
-    return con.execute("SELECT k.id, k.claim, k.shown, e.observations, e.sessions, e.days, e.stated, e.redacted "
-                       "FROM evidence e JOIN keys k ON k.id = e.key ORDER BY k.claim")
+    return con.execute("SELECT key, claim, shown, observations, sessions, days, stated, redacted FROM evidence "
+                       "ORDER BY claim, key")
 
 
 def may_pass(con: sqlite3.Connection, sessions: int, days: int, stated_sessions: int, stated_days: int) -> set[int]:
     """Keys whose evidence meets the default or (when stated) the stated gate and is not redacted; and keys
     whose shown wording is not kept."""
     return {k for (k,) in con.execute(
-        "SELECT e.key FROM evidence e JOIN keys k ON k.id = e.key WHERE k.shown = '' OR (e.redacted = 0 AND "
-        "((e.sessions >= ? AND e.days >= ?) OR (e.stated = 1 AND e.sessions >= ? AND e.days >= ?)))",
+        "SELECT key FROM evidence WHERE shown = '' OR (redacted = 0 AND "
+        "((sessions >= ? AND days >= ?) OR (stated = 1 AND sessions >= ? AND days >= ?)))",
         (sessions, days, stated_sessions, stated_days))}
 
 

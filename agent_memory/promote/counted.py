@@ -94,16 +94,10 @@ class Refusals:
                 rows = self.tables.evidence()  # refuses tables that changed since the pass read them
             finally:
                 self.tables.close()
-            worded: dict[tuple[int, int, int, int], list[str]] = {}  # few count shapes: each worded once
-            found = []
-            read = self.read
-            for row in rows:
-                if row[0] in read:
-                    continue
-                shape = row[4:8]
-                reasons = worded.get(shape)
-                if reasons is None:
-                    reasons = worded[shape] = _reasons(shape, self.gates)
-                found.append({"claim_id": row[1], "text": row[2], "reasons": list(reasons), "to": "L2"})
+            gates, read = self.gates, self.read
+            # few count shapes: each worded once
+            worded = {shape: _reasons(shape, gates) for shape in {row[4:8] for row in rows}}
+            found = [{"claim_id": row[1], "text": row[2], "reasons": [*worded[row[4:8]]], "to": "L2"}
+                     for row in rows if row[0] not in read]
             self.found = found
         return self.found
