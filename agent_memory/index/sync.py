@@ -108,6 +108,12 @@ class Index(Searcher):
             with contextlib.suppress(sqlite3.OperationalError):
                 found = con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 version = found[0] if found else None
+            if version is not None and version != SCHEMA_VERSION and self.path is not None:
+                # an index of older code: a new file, not new tables in the old one (whose free pages would
+                # keep its size, its page size and the text it held)
+                con.close()
+                self._discard_files()
+                return self._connect(target)
             if version != SCHEMA_VERSION:
                 con.executescript(drop_all())
                 con.executescript(DDL)

@@ -3,15 +3,17 @@
 Atoms and chunks are redacted before they are written, by the rules of that day. When the rules'
 code changes (``rules_digest``), the next writer — ingest, reindex — reads every atom and chunk
 once under the store lock, redacts their text and quote again, drops fields no longer written
-(``secret_hash``), and rewrites a file only when a line of it changed (streamed, atomically). The
-index and the claim tables see a rewritten L1 and rebuild from it. ``L1/redaction.json`` records
+(``secret_hash``), and rewrites a file only when a line of it changed (streamed, atomically). When
+anything changed, the index and the claim tables are deleted and built again from the new L1. ``L1/redaction.json`` records
 the rules L1 was last checked against. Standard library only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -43,9 +45,20 @@ def redact_stored(paths: Paths) -> int:
     if isinstance(seen, dict) and seen.get("rules") == want:
         return 0
     changed = sum(rewrite_lines(Path(path), _again) for path in (paths.atoms, paths.chunks))
+    if changed:
+        _discard_derived(paths)
     if Path(paths.l1_dir).is_dir():
         write_json(marker(paths), {"rules": want})
     return changed
+
+
+def _discard_derived(paths: Paths) -> None:
+    """The index and the claim tables go whole, to be built again from the redacted L1: rows deleted in place
+    would leave the old text in their files' free pages and in FTS5's segments."""
+    for base in (Path(paths.index), Path(paths.l1_dir) / "claims.db"):
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(str(base) + suffix)
 
 
 def _again(raw: bytes) -> bytes | None:

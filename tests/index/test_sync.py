@@ -91,3 +91,24 @@ def test_a_record_gone_from_its_file_keeps_what_its_row_knows(tmp_path: Path) ->
         hit = ix.search("release 1 friday", limit=1)[0]
         assert hit.source() == {"session": "s1", "transcript": "/home/someone/history/s1-1.jsonl", "line": 3,
                                 "timestamp": "2026-01-02T10:00:00Z", "quote": ""}
+
+
+def test_an_index_of_an_older_schema_is_a_new_file_not_new_tables_in_the_old_one(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = _store(tmp_path, _records(3))
+    with _chunks_index(tmp_path, path) as ix:
+        ix.sync()
+    con = sqlite3.connect(tmp_path / "index.db")
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.execute("CREATE TABLE old_rows (text TEXT)")
+    con.executemany("INSERT INTO old_rows VALUES (?)", [("words an older schema kept " * 200,)] * 200)
+    con.execute("UPDATE meta SET value = '6' WHERE key = 'schema'")
+    con.commit()
+    con.close()
+    with _chunks_index(tmp_path, path) as ix:
+        ix.sync()
+        assert ix.search("release 2 friday", limit=1)
+        free, pages = (ix.con.execute(f"PRAGMA {name}").fetchone()[0] for name in ("freelist_count", "page_count"))
+    assert free == 0 and pages < 100
+    assert b"an older schema kept" not in b"".join(p.read_bytes() for p in tmp_path.glob("index.db*"))
