@@ -80,7 +80,7 @@ class Partial:
         rows, wordings = tables.some_atom_rows(con, wanted)
         summaries = _summaries(rows, wordings, names, shown)
         # the view's relations know only the keys read: the pass relates ``around`` to them again, as ever
-        view = L1View(summaries, Relations({t: k for t, k in keys.items()}, relations.pairs, relations.buckets),
+        view = L1View(summaries, relations,
                       self.size, self.digest, covered=self.size, path=self.paths.atoms)
         view._total = tables.atom_count(con)
         return view, wanted

@@ -134,14 +134,17 @@ def _plain(atom: dict[str, Any]) -> tuple[Any, ...]:
             1 if atom.get("stated") else 0, 1 if atom.get("redacted") else 0)
 
 
-def key_ids(con: sqlite3.Connection, texts: Iterable[str]) -> dict[str, int]:
-    found: dict[str, int] = {}
-    wanted = list(texts)
+def _among(con: sqlite3.Connection, sql: str, values: Iterable[Any]) -> Iterator[tuple[Any, ...]]:
+    """The rows of ``sql`` (whose ``{marks}`` is an ``IN`` list) for these values, 500 at a time (SQLite's
+    limit on parameters is lower on old builds)."""
+    wanted = list(values)
     for start in range(0, len(wanted), 500):
         part = wanted[start:start + 500]
-        marks = ",".join("?" * len(part))
-        found.update(con.execute(f"SELECT text, id FROM keys WHERE text IN ({marks})", part))
-    return found
+        yield from con.execute(sql.format(marks=",".join("?" * len(part))), part)
+
+
+def key_ids(con: sqlite3.Connection, texts: Iterable[str]) -> dict[str, int]:
+    return dict(_among(con, "SELECT text, id FROM keys WHERE text IN ({marks})", texts))
 
 
 def add_atoms(con: sqlite3.Connection, atoms: list[tuple[int, dict[str, Any]]]) -> tuple[dict[str, Key], dict[str, int]]:
@@ -211,13 +214,19 @@ class StoredBuckets(Mapping[tuple[str, ...], list[str]]):
         return int(self.con.execute("SELECT COUNT(DISTINCT bucket) FROM buckets").fetchone()[0])
 
 
+_KEY_COLUMNS = "SELECT id, text, negated, tokens, claim, shown FROM keys"
+
+
 def load_keys(con: sqlite3.Connection) -> tuple[dict[int, str], dict[str, Key], dict[str, tuple[str, str]]]:
     """(key id → text, text → key, text → (claim id, shown wording)) for every key of the tables."""
+    return _keys_of_rows(con.execute(_KEY_COLUMNS))
+
+
+def _keys_of_rows(rows: Iterable[tuple[Any, ...]]) -> tuple[dict[int, str], dict[str, Key], dict[str, tuple[str, str]]]:
     names: dict[int, str] = {}
     keys: dict[str, Key] = {}
     shown: dict[str, tuple[str, str]] = {}
-    for ident, text, negated, tokens, claim, wording in con.execute(
-            "SELECT id, text, negated, tokens, claim, shown FROM keys"):
+    for ident, text, negated, tokens, claim, wording in rows:
         names[ident] = text
         keys[text] = Key(bool(negated), tuple(tokens.split(_SEP)) if tokens else ())
         shown[text] = (claim, wording)
@@ -225,13 +234,7 @@ def load_keys(con: sqlite3.Connection) -> tuple[dict[int, str], dict[str, Key], 
 
 
 def bucket_members(con: sqlite3.Connection, buckets: Iterable[int]) -> set[int]:
-    found: set[int] = set()
-    wanted = list(buckets)
-    for start in range(0, len(wanted), 500):
-        part = wanted[start:start + 500]
-        found.update(k for (k,) in con.execute(
-            f"SELECT key FROM buckets WHERE bucket IN ({','.join('?' * len(part))})", part))
-    return found
+    return {k for (k,) in _among(con, "SELECT key FROM buckets WHERE bucket IN ({marks})", buckets)}
 
 
 def paired(con: sqlite3.Connection) -> set[int]:
@@ -246,18 +249,7 @@ def load_some_keys(con: sqlite3.Connection, wanted: Iterable[int]) -> tuple[dict
 
 def load_keys_of(con: sqlite3.Connection, wanted: Iterable[int]) -> tuple[dict[int, str], dict[str, Key], dict[str, tuple[str, str]]]:
     """``load_keys`` for these key ids only."""
-    names: dict[int, str] = {}
-    keys: dict[str, Key] = {}
-    shown: dict[str, tuple[str, str]] = {}
-    part_of = list(wanted)
-    for start in range(0, len(part_of), 500):
-        part = part_of[start:start + 500]
-        for ident, text, negated, tokens, claim, wording in con.execute(
-                f"SELECT id, text, negated, tokens, claim, shown FROM keys WHERE id IN ({','.join('?' * len(part))})", part):
-            names[ident] = text
-            keys[text] = Key(bool(negated), tuple(tokens.split(_SEP)) if tokens else ())
-            shown[text] = (claim, wording)
-    return names, keys, shown
+    return _keys_of_rows(_among(con, _KEY_COLUMNS + " WHERE id IN ({marks})", wanted))
 
 
 def atom_count(con: sqlite3.Connection) -> int:
@@ -310,12 +302,7 @@ def may_pass(con: sqlite3.Connection, sessions: int, days: int, stated_sessions:
 
 def claims_named(con: sqlite3.Connection, claim_ids: Iterable[str]) -> set[int]:
     """The keys whose own claim id is one of these."""
-    wanted = sorted(set(claim_ids))
-    found: set[int] = set()
-    for start in range(0, len(wanted), 500):
-        part = wanted[start:start + 500]
-        found.update(k for (k,) in con.execute(f"SELECT id FROM keys WHERE claim IN ({','.join('?' * len(part))})", part))
-    return found
+    return {k for (k,) in _among(con, "SELECT id FROM keys WHERE claim IN ({marks})", sorted(set(claim_ids)))}
 
 
 def some_atom_rows(con: sqlite3.Connection, keys: Iterable[int]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
