@@ -276,6 +276,13 @@ def write_jsonl(path: Path, records: Iterable[dict[str, Any]], *, expect: bytes 
     atomic_write(path, body, expect=expect)
 
 
+def remove_database(path: Path | str) -> None:
+    """Delete an SQLite file and its journal, WAL and shared-memory companions (a derived one, to be built again)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(str(path) + suffix)
+
+
 def rewrite_lines(path: Path, change: Callable[[bytes], bytes | None]) -> int:
     """Pass every whole line of ``path`` through ``change`` (new bytes, or None to keep it) and replace the file
     atomically only when some line changed; returns how many did. Streams: a file of any size costs a

@@ -125,10 +125,10 @@ class Index(Searcher):
         return con
 
     def _discard_files(self) -> None:
+        from ..store import remove_database
+
         assert self.path is not None
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(str(self.path) + suffix)
+        remove_database(self.path)
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):

@@ -10,15 +10,13 @@ the rules L1 was last checked against. Standard library only.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..store import Paths, read_json, rewrite_lines, write_json
+from ..store import Paths, read_json, remove_database, rewrite_lines, write_json
 
 RULE_FILES = ("rules.py", "checks.py", "assignments.py", "scanner.py")
 TEXT_FIELDS = ("text", "quote")
@@ -55,10 +53,10 @@ def redact_stored(paths: Paths) -> int:
 def _discard_derived(paths: Paths) -> None:
     """The index and the claim tables go whole, to be built again from the redacted L1: rows deleted in place
     would leave the old text in their files' free pages and in FTS5's segments."""
-    for base in (Path(paths.index), Path(paths.l1_dir) / "claims.db"):
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(str(base) + suffix)
+    from ..claims.tables import db_path
+
+    for base in (Path(paths.index), db_path(paths)):
+        remove_database(base)
 
 
 def _again(raw: bytes) -> bytes | None:
