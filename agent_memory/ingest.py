@@ -23,7 +23,9 @@ from . import markers, redact
 from .errors import AgentMemoryError, StoreError, UsageError
 from .model import Redaction, Turn
 from .shapes import STRS
-from .store import Paths, StoreLock, append_jsonl, day_of, ensure_store, find_project_root, log_error, read_json, write_json
+from .store import (Paths, StoreLock, append_lines, day_of, ensure_store, find_project_root, jsonl_lines, log_error,
+                    read_json, write_json)
+from .index import Appended
 from .promote.tiers import open_index, register_project
 from .transcripts import iter_transcript_files, read_transcript
 
@@ -423,21 +425,23 @@ class _Writer:
     def flush(self, final: bool = False) -> None:
         """Append what is buffered, then record how far each file was read (never the other way round).
 
-        The index takes the new rows now too, while the workers read on: indexing is the
-        writer's biggest cost, and done here it overlaps with theirs.
+        The index then takes the new records as they were just written (no reading them back),
+        while the workers read on: indexing is the writer's biggest cost, and done here it
+        overlaps with theirs.
         """
-        wrote = append_jsonl(self.paths.atoms, self.atoms)
-        if self.with_chunks:
-            wrote += append_jsonl(self.paths.chunks, self.chunks)
+        appended = []
+        for name, path, records in (("atoms", self.paths.atoms, self.atoms), ("chunks", self.paths.chunks, self.chunks)):
+            if records:
+                lines = jsonl_lines(records)
+                before = self.index.signature_of(name)
+                appended.append(Appended(name, before, append_lines(path, lines), records, lines))
         self.atoms, self.chunks, self.chars = [], [], 0
         self.last_flush = time.monotonic()
         if self.dirty or final:
             write_json(self.paths.ingested, self.state)
             self.dirty = False
-        if wrote and not final:
-            self.index.sync()
-
-
+        if appended:
+            self.index.take_appended(appended)
 
 
 # ---------------------------------------------------------------- running it, inline or with a pool

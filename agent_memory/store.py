@@ -223,31 +223,46 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
+# L1's one line format: compact, keys sorted, non-ASCII kept (the encoder made once, not per record)
+_JSONL_LINE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+
+
+def jsonl_lines(records: Iterable[dict[str, Any]]) -> list[str]:
+    """Records as ``append_jsonl`` writes them, one line each (with its newline)."""
+    return [_JSONL_LINE(r) + "\n" for r in records]
+
+
 def append_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:
-    """Append records to an append-only log (caller holds the lock); returns how many.
+    """Append records to an append-only log (caller holds the lock); returns how many."""
+    lines = jsonl_lines(records)
+    if lines:
+        append_lines(path, lines)
+    return len(lines)
+
+
+def append_lines(path: Path, lines: list[str]) -> int:
+    """Append lines made by ``jsonl_lines`` (caller holds the lock); returns the byte offset the first one starts at.
 
     A crash can leave a half-written last line; it is cut off here before appending,
     so the log always ends on a whole record.
     """
-    lines = [json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n" for r in records]
-    if not lines:
-        return 0
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "ab+") as handle:
-        _cut_partial_tail(handle)
+        start = _cut_partial_tail(handle)
         handle.write("".join(lines).encode("utf-8"))
         handle.flush()
         os.fsync(handle.fileno())
-    return len(lines)
+    return start
 
 
-def _cut_partial_tail(handle: Any) -> None:
+def _cut_partial_tail(handle: Any) -> int:
+    """Cut a torn last record off; the size the file is left with."""
     size = handle.seek(0, os.SEEK_END)
     if size == 0:
-        return
+        return 0
     handle.seek(size - 1)
     if handle.read(1) == b"\n":
-        return
+        return size
     # walk back to the last newline and drop the torn record after it
     step = 4096
     pos = size
@@ -258,9 +273,10 @@ def _cut_partial_tail(handle: Any) -> None:
         cut = chunk.rfind(b"\n")
         if cut >= 0:
             handle.truncate(start + cut + 1)
-            return
+            return start + cut + 1
         pos = start
     handle.truncate(0)
+    return 0
 
 
 def write_json(path: Path, value: Any, *, expect: bytes | None | _Unchecked = ANY) -> None:

@@ -212,24 +212,56 @@ def identifier_words(text: str) -> list[str]:
     """The words inside a text's identifiers that a word tokenizer does not see apart: camelCase pieces and
     letters cut from digits (``getUserName`` → get, user, name; ``python3`` → python), casefolded.
 
-    The runs ``identifiers`` walks one character at a time are cut here in C (its bytes through a
-    table, then split), and what each run gives is remembered: most are plain words that recur.
+    The runs ``identifiers`` walks one character at a time are found here in C: the text's bytes go
+    through a table into their classes, and only a run holding a place where a word can be cut (a
+    letter beside a digit, a lower-case letter before an upper-case one) or a non-ASCII character is
+    cut into words at all; what each such run gives is remembered.
     """
+    raw = text.encode("utf-8", "surrogatepass")
+    classes = raw.translate(_RUN_CLASSES)
+    runs: set[tuple[int, int]] = set()
+    for cut in _CUT_CLASSES:
+        at = classes.find(cut)
+        while at >= 0:
+            end = classes.find(b" ", at)
+            if end < 0:
+                end = len(classes)
+            runs.add((classes.rfind(b" ", 0, at) + 1, end))
+            at = classes.find(cut, end)
+    if not runs:
+        return []
     memory = _RUN_WORDS
-    runs = text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split()
-    for run in set(runs).difference(memory):  # walks the runs, not the memory
-        if len(memory) >= _RUN_MEMORY:
-            memory.clear()
-        memory[run] = _run_words(run)
     found: dict[str, None] = {}
-    for got in filter(None, map(memory.get, runs)):
+    for start, end in sorted(runs):
+        run = raw[start:end]
+        got = memory.get(run)
+        if got is None:
+            if len(memory) >= _RUN_MEMORY:
+                memory.clear()
+            got = memory[run] = _run_words(run)
         found.update(dict.fromkeys(got))
     return list(found)
 
 
-# Bytes that may be part of an identifier run: ASCII letters, digits and joiners, and every byte of a
-# multi-byte character (decided after decoding); any other byte ends a run.
-_RUN_BYTES = bytes(b if b >= 0x80 or chr(b).isalnum() or chr(b) in IDENT_JOINERS else 0x20 for b in range(256))
+def _byte_class(b: int) -> int:
+    """What a byte is to an identifier run: a = lower, A = upper, 0 = digit, . = joiner, x = part of a
+    multi-byte character (decided after decoding), space = none (it ends a run)."""
+    ch = chr(b)
+    if b >= 0x80:
+        return ord("x")
+    if ch in IDENT_JOINERS:
+        return ord(".")
+    if ch.isdigit():
+        return ord("0")
+    if ch.isalpha():
+        return ord("a") if ch.islower() else ord("A")
+    return ord(" ")
+
+
+_RUN_CLASSES = bytes(_byte_class(b) for b in range(256))
+# where ``_sub_words`` cuts an ASCII piece (letters beside digits, lower before upper), and any non-ASCII
+# character: a run holding none of them gives no words
+_CUT_CLASSES = (b"a0", b"A0", b"0a", b"0A", b"aA", b"x")
 _JOINER_BYTES = IDENT_JOINERS.encode()
 _RUN_WORDS: dict[bytes, tuple[str, ...]] = {}  # a run's words, remembered across texts
 _RUN_MEMORY = 200_000  # runs remembered before the memory starts again

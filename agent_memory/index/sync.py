@@ -42,8 +42,27 @@ class Row:
 
     @property
     def row_id(self) -> str:
-        body = json.dumps([self.kind, self.ref, self.text, self.date, self.meta], sort_keys=True, ensure_ascii=False)
+        body = _ROW_BODY([self.kind, self.ref, self.text, self.date, self.meta])
         return hashlib.sha1(body.encode("utf-8")).hexdigest()
+
+
+# what a row id hashes: ``json.dumps(..., sort_keys=True, ensure_ascii=False)``, its encoder made once
+_ROW_BODY = json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
+
+
+@dataclass(frozen=True)
+class Appended:
+    """Records a writer has just appended to a source's file, as ``store.append_lines`` wrote them.
+
+    ``before`` is the file's signature just before the append and ``start`` the byte offset of
+    the first line: the index takes the records as they are only if it had read the file to there.
+    """
+
+    source: str
+    before: str | None
+    start: int
+    records: list[dict[str, Any]]
+    lines: list[str]
 
 
 @dataclass(frozen=True)
@@ -173,35 +192,91 @@ class Index(Searcher):
         # Read the source inside the write transaction: a view read before taking the lock could be
         # older than what another process committed meanwhile, and would delete its rows.
         with self._write():
-            found = self.con.execute("SELECT sig, offset, head FROM sources WHERE name=?", (source.name,)).fetchone()
-            known = (found[0], found[1], found[2]) if found else None
-            sig = _signature(source.path)
-            if sig is None:
-                # missing, or unusable (a file where a folder should be, no permission): its rows go
-                removed = self.con.execute("DELETE FROM docs WHERE source=?", (source.name,)).rowcount if known else 0
-                self.con.execute("DELETE FROM sources WHERE name=?", (source.name,))
-                return 0, max(removed, 0)
-            if known and known[0] == sig:
-                return 0, 0
-            try:
-                rows, offset, grew, head = self._read_source(source, known)
-            except OSError:
-                return 0, 0  # unreadable right now: keep what is indexed, try again next time
-            added = self._insert(source.name, rows, _mtime_iso(source.path))
-            removed = 0
-            if not grew:
-                keep = {row.row_id for _at, row in rows}
-                stale = [
-                    (rid,)
-                    for (rid,) in self.con.execute("SELECT id FROM docs WHERE source=?", (source.name,))
-                    if rid not in keep
-                ]
-                self.con.executemany("DELETE FROM docs WHERE id=?", stale)
-                removed = len(stale)
-            self.con.execute(
-                "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)", (source.name, str(source.path), sig, offset, head)
-            )
+            return self._catch_up(source)
+
+    def _known(self, name: str) -> tuple[str, int, str] | None:
+        found = self.con.execute("SELECT sig, offset, head FROM sources WHERE name=?", (name,)).fetchone()
+        return (found[0], found[1], found[2]) if found else None
+
+    def _catch_up(self, source: Source) -> tuple[int, int]:
+        """Read what changed in one source's file (inside a write transaction); rows added and removed."""
+        known = self._known(source.name)
+        sig = _signature(source.path)
+        if sig is None:
+            # missing, or unusable (a file where a folder should be, no permission): its rows go
+            removed = self.con.execute("DELETE FROM docs WHERE source=?", (source.name,)).rowcount if known else 0
+            self.con.execute("DELETE FROM sources WHERE name=?", (source.name,))
+            return 0, max(removed, 0)
+        if known and known[0] == sig:
+            return 0, 0
+        try:
+            rows, offset, grew, head = self._read_source(source, known)
+        except OSError:
+            return 0, 0  # unreadable right now: keep what is indexed, try again next time
+        ids = [row.row_id for _at, row in rows]
+        added = self._insert(source.name, rows, ids, _mtime_iso(source.path))
+        removed = 0
+        if not grew:
+            keep = set(ids)
+            stale = [
+                (rid,)
+                for (rid,) in self.con.execute("SELECT id FROM docs WHERE source=?", (source.name,))
+                if rid not in keep
+            ]
+            self.con.executemany("DELETE FROM docs WHERE id=?", stale)
+            removed = len(stale)
+        self.con.execute(
+            "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)", (source.name, str(source.path), sig, offset, head)
+        )
         return added, removed
+
+    def signature_of(self, name: str) -> str | None:
+        """The signature of a source's file now, as the index records it (taken by a writer before it appends)."""
+        return _signature(self.sources[name].path)
+
+    def take_appended(self, parts: Iterable[Appended]) -> dict[str, int]:
+        """Index what a writer has just appended, from its records, without reading the file back.
+
+        That is the sync's own result only while the index had read the file exactly to where the
+        append started, and the file now ends where the lines do; otherwise the file is read as
+        ``sync`` reads it. One transaction for every part.
+        """
+        counts = {"added": 0, "removed": 0}
+        with self._write():
+            for part in parts:
+                source = self.sources.get(part.source)
+                if source is None:
+                    continue
+                added, removed = self._take(source, part)
+                counts["added"] += added
+                counts["removed"] += removed
+        return counts
+
+    def _take(self, source: Source, part: Appended) -> tuple[int, int]:
+        known = self._known(source.name)
+        sig = _signature(source.path)
+        read_to = (known[0], known[1]) if known else (None, 0)
+        end = part.start + sum(len(line) if line.isascii() else len(line.encode("utf-8")) for line in part.lines)
+        if not source.append_only or read_to != (part.before, part.start) or sig is None or not sig.startswith(f"{end}:"):
+            return self._catch_up(source)
+        rows: list[tuple[int, Row]] = []
+        at = part.start
+        make_row = source.make_row
+        for record, line in zip(part.records, part.lines):
+            row = make_row(record)
+            if row is not None:
+                rows.append((at, row))
+            at += len(line) if line.isascii() else len(line.encode("utf-8"))
+        added = self._insert(source.name, rows, [row.row_id for _at, row in rows], _mtime_iso(source.path))
+        if known and known[1] >= _HEAD_BYTES:
+            head = known[2]  # the first bytes are where they were
+        else:
+            with open(source.path, "rb") as handle:
+                head = _head_of(handle, end)
+        self.con.execute(
+            "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)", (source.name, str(source.path), sig, end, head)
+        )
+        return added, 0
 
     def _read_source(
         self, source: Source, known: tuple[str, int, str] | None
@@ -222,7 +297,7 @@ class Index(Searcher):
             head = _head_of(handle, offset)
         return rows, offset, grew, head
 
-    def _insert(self, source_name: str, rows: list[tuple[int, Row]], fallback_date: str) -> int:
+    def _insert(self, source_name: str, rows: list[tuple[int, Row]], ids: list[str], fallback_date: str) -> int:
         """Add the rows not yet indexed, then their words (one statement per FTS table) and claim keys.
 
         A row already indexed only learns where its record is now (a rewritten file moves it).
@@ -232,14 +307,14 @@ class Index(Searcher):
         last = self.con.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()[0]
         values = []
         keys: list[tuple[str, tuple[object, ...]]] = []  # (row id, its claim key's row), in file order
-        for at, r in rows:
+        for (at, r), rid in zip(rows, ids):
             date = r.date or fallback_date
             stamp = str(r.meta.get("timestamp", ""))
             line = r.meta.get("line")
-            cjk = CJK_JOIN.join(_CJK_RUNS.findall(r.text))
-            extra = " ".join(_identifier_words(r.text))
+            cjk = "" if r.text.isascii() else CJK_JOIN.join(_CJK_RUNS.findall(r.text))  # CJK is never ASCII
+            extra = " ".join(identifier_words(r.text))
             values.append((
-                r.row_id, source_name, r.kind, r.ref, date, r.text, at,
+                rid, source_name, r.kind, r.ref, date, r.text, at,
                 self._place(r.meta) if "session" in r.meta else None,
                 line if isinstance(line, int) and not isinstance(line, bool) else None,
                 None if stamp == date else stamp,
@@ -247,7 +322,7 @@ class Index(Searcher):
                 cjk, max(len(r.text) - 2, 0) if cjk else None,
             ))
             if r.claim:
-                keys.append((r.row_id, (r.claim, r.text, r.terms, date, 1 if r.meta.get("redacted") else 0, extra)))
+                keys.append((rid, (r.claim, r.text, r.terms, date, 1 if r.meta.get("redacted") else 0, extra)))
         self.con.executemany(
             "INSERT INTO docs(id, source, kind, ref, date, text, at, place, line, stamp, claim, session, extra, cjk, "
             "span) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
@@ -369,12 +444,6 @@ def _in_order(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 _CJK_RUNS = re.compile(CJK_CLASS + "+")  # what the trigram table indexes of a document
-
-
-def _identifier_words(text: str) -> list[str]:
-    """The words a chunk's identifiers hold, for the words table's ``extra`` (``text.identifier_words`` cuts its
-    runs in C and remembers them: faster than setting plain words aside here first)."""
-    return identifier_words(text)
 
 
 def _read_rows(handle: Any, make_row: RowMaker, start: int) -> tuple[list[tuple[int, Row]], int]:

@@ -1,4 +1,4 @@
-"""Syncing the index: words inside identifiers, and what a row keeps of its record (the rest is read back)."""
+"""Syncing the index: what a row keeps of its record (the rest is read back), and rows taken from the writer."""
 
 from __future__ import annotations
 
@@ -10,22 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_memory.index import Index, Row, Source
-from agent_memory.index.sync import _identifier_words
-from agent_memory.text import identifier_words
-
-# the characters that decide where identifiers start, end and split, with a few of every class
-PIECES = st.text(alphabet=list("aAzZ09._/-\\_ \n,:;'\"()éÉǅ²½あ一٣ß"), max_size=40)
-
-
-@settings(max_examples=3000)
-@given(text=PIECES | st.text(max_size=30))
-def test_identifier_words_are_those_of_the_full_walk(text: str) -> None:
-    assert _identifier_words(text) == identifier_words(text)
-
-
-def test_a_chunk_keeps_its_identifier_words_in_order() -> None:
-    text = "Fixed getUserName in src/cart/v3/handlers.py; python3 and the Checkout module, v2 too."
-    assert _identifier_words(text) == identifier_words(text) != []
 
 
 # ---------------------------------------------------------------- what a row keeps, and what is read back
