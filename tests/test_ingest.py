@@ -10,12 +10,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agent_memory.backfill import backfill, peak_rss_kb
 from agent_memory.ingest import ingest
 from agent_memory.model import UsageError
 from agent_memory.store import Paths
-from agent_memory.store import Paths
+
+from transcripts.shared import shared_data
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "agent_memory" / "samples"
@@ -137,7 +140,7 @@ def test_negative_workers_is_a_usage_error(tmp_path: Path) -> None:
         backfill(_store(tmp_path, "store"), [str(SAMPLES)], workers=-1)
 
 
-SHARED = ROOT.parent / "shared" / "data" / "transcripts"
+SHARED = shared_data() / "transcripts"
 
 
 def test_workers_keep_the_claim_cache_current_like_inline_ingest(history: Path, tmp_path: Path) -> None:
@@ -192,3 +195,124 @@ def test_a_failed_registry_is_logged_not_fatal(tmp_path: Path, monkeypatch: pyte
     assert report.atoms_added > 0
     log = (paths.logs / "errors.log").read_text(encoding="utf-8")
     assert "project registry" in log
+
+
+# ---------------------------------------------------------------- the index takes the writer's records
+
+
+def _index_tables(paths: Paths) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table of the store's index, row for row (FTS5's own tables too); of ``sources`` what is not the file's
+    path or signature, and a date that is the L1 file's modification time masked."""
+    import sqlite3
+    from datetime import datetime, timezone
+
+    stamps = {datetime.fromtimestamp(f.stat().st_mtime, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+              for f in (paths.atoms, paths.chunks) if f.exists()}
+    con = sqlite3.connect(paths.index)
+    try:
+        found = {}
+        for (table,) in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").fetchall():
+            rows = con.execute(f'SELECT * FROM "{table}"').fetchall()
+            if table == "sources":
+                rows = [(name, offset, head) for name, _path, _sig, offset, head in rows]
+            found[table] = [tuple("<mtime>" if v in stamps else v for v in row) for row in rows]
+        return found
+    finally:
+        con.close()
+
+
+def _documents(paths: Paths) -> list[tuple[Any, ...]]:
+    """What the index holds, whatever order rows arrived in: each row with its place spelled out, and each claim key."""
+    import sqlite3
+
+    con = sqlite3.connect(paths.index)
+    try:
+        docs = con.execute("SELECT d.id, source, kind, ref, date, text, at, p.session, p.transcript, line, stamp, claim, "
+                           "d.session, extra, cjk, span FROM docs d LEFT JOIN places p ON p.rowid = d.place").fetchall()
+        keys = con.execute("SELECT key, text, terms, last, redacted, extra FROM keys").fetchall()
+        return sorted(docs) + sorted(keys)
+    finally:
+        con.close()
+
+
+def _read_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the writer's index read L1 back after each append, as it did before it took the records."""
+    from agent_memory.index.sync import Index
+
+    monkeypatch.setattr(Index, "take_appended", lambda self, parts: self.sync())
+
+
+_SAID = [
+    "From now on always use pnpm, never npm.", "Always run pytest -q before pushing.", "we ship on friday",
+    "Never push to main; open PRs against dev.", "Remember: getUserName lives in src/cart/v3/handlers.py",
+    "今後は必ず pnpm を使ってください。", "python3.11 and v2 of the API", "I prefer tabs over spaces",
+    "Don't ever commit .env files", "No, that's wrong: use uv not pip", "请记住 使用 pnpm", "ok",
+    "the key is sk-live-4f9aQ2bX8mT1cZ7wE3rY6uI0pL5kJ2hG", "x-request-id and 1.26.4 and fooBar_baz",
+]
+
+
+@st.composite
+def _histories(draw: st.DrawFn) -> list[tuple[str, list[tuple[str, str]], int]]:
+    """Sessions (id, stamped turns, how many turns are there at the first ingest)."""
+    sessions = []
+    for n in range(draw(st.integers(1, 4))):
+        said = draw(st.lists(st.lists(st.sampled_from(_SAID), min_size=1, max_size=3).map(" ".join), min_size=1,
+                             max_size=6))
+        turns = [(f"2026-03-{1 + n:02d}T10:{i:02d}:00Z", text) for i, text in enumerate(said)]
+        sessions.append((f"s{n}-0000", turns, draw(st.integers(0, len(turns)))))
+    return sessions
+
+
+def _write_sessions(root: Path, sessions: list[tuple[str, list[tuple[str, str]], int]], whole: bool) -> list[str]:
+    from agent_formats import claude_transcript
+
+    files = []
+    for session, turns, first in sessions:
+        files.append(str(claude_transcript(root / f"{session}.jsonl", session, "/home/alice/src/shop",
+                                           turns if whole else turns[:first])))
+    return files
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sessions=_histories(), flush=st.sampled_from([None, 1, 3]))
+def test_the_index_built_from_the_writers_records_is_the_one_read_back_from_l1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sessions: list[tuple[str, list[tuple[str, str]], int]],
+    flush: int | None,
+) -> None:
+    import tempfile
+
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "user"))
+    with tempfile.TemporaryDirectory(dir=tmp_path) as tmp:
+        base = Path(tmp)
+        taken, read = _store(base, "taken"), _store(base, "read")
+        for whole in (False, True):  # some turns first, then the transcripts grown
+            files = _write_sessions(base / "history", sessions, whole)
+            ingest(taken, files, flush_records=flush)
+            with monkeypatch.context() as patch:
+                _read_back(patch)
+                ingest(read, files, flush_records=flush)
+        assert _snapshot(taken) == _snapshot(read)
+        assert _index_tables(taken) == _index_tables(read)
+        built = _documents(taken)
+        taken.index.unlink()
+        from agent_memory.promote.tiers import open_index
+
+        open_index(taken).close()  # rebuilt from L1
+        assert _documents(taken) == built
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="needs ../shared/data/transcripts")
+def test_shared_transcripts_index_the_same_taken_from_the_writer_or_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "user"))
+    inputs = [str(SHARED), str(SAMPLES)]
+    taken = _store(tmp_path / "a", "shop")
+    ingest(taken, inputs)
+    with monkeypatch.context() as patch:
+        _read_back(patch)
+        read = _store(tmp_path / "b", "shop")
+        ingest(read, inputs)
+    assert _snapshot(taken) == _snapshot(read)
+    assert _index_tables(taken) == _index_tables(read)
+    assert _index_tables(taken)["docs"]

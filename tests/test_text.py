@@ -164,6 +164,19 @@ def test_identifier_words_are_the_words_of_the_identifiers_walked_one_character_
     assert text.identifier_words(value) == _identifier_words_walked(value)  # the second time from what runs gave
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.sampled_from(_IDENT_ALPHABET), max_size=40), min_size=1, max_size=6))
+def test_identifier_words_lose_nothing_when_their_memory_starts_again_midway(values: list[str]) -> None:
+    remembered = text._RUN_MEMORY
+    text._RUN_MEMORY = 2  # cleared again and again, in the middle of a text
+    try:
+        for value in values:
+            assert text.identifier_words(value) == _identifier_words_walked(value)
+    finally:
+        text._RUN_MEMORY = remembered
+        text._RUN_WORDS.clear()
+
+
 def test_a_chunk_keeps_its_identifier_words_in_order() -> None:
     value = "Fixed getUserName in src/cart/v3/handlers.py; python3 and the Checkout module, v2 too."
     assert text.identifier_words(value) == _identifier_words_walked(value) == ["get", "user", "name", "python"]
