@@ -366,12 +366,18 @@ class _Writer:
         self.last_flush = time.monotonic()
         self.dirty = False
 
-    def _first(self, kind: str, ref: str) -> bool:
-        key = (kind, ref)
-        if key in self.added or self.index.has(kind, ref):
-            return False
-        self.added.add(key)
-        return True
+    def _new(self, kind: str, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The records neither this run nor the store has yet, in order (the index asked once per file)."""
+        added = self.added
+        indexed = self.index.indexed(kind, [r["id"] for r in records if (kind, r["id"]) not in added])
+        fresh = []
+        for record in records:
+            key = (kind, record["id"])
+            if key in added or record["id"] in indexed:
+                continue
+            added.add(key)
+            fresh.append(record)
+        return fresh
 
     def take(self, entry: _Entry, result: FileResult | None) -> None:
         """Record one file's outcome: errors, sessions, new records, how far it was read."""
@@ -394,20 +400,17 @@ class _Writer:
         sessions = set(prior.get("sessions", [])) if prior else set()
         sessions.update(result.sessions)
         report.sessions.update(result.sessions)
-        for atom in result.atoms:
-            if not self._first("atom", atom["id"]):
-                continue
+        for atom in self._new("atom", result.atoms):
             self.atoms.append(atom)
             self.chars += len(atom.get("quote", "")) + len(atom.get("text", ""))
             report.atoms_added += 1
             if atom["redacted"]:
                 report.quarantined += 1
         if self.with_chunks:
-            for chunk in result.chunks:
-                if self._first("chunk", chunk["id"]):
-                    self.chunks.append(chunk)
-                    self.chars += len(chunk.get("text", ""))
-                    report.chunks_added += 1
+            for chunk in self._new("chunk", result.chunks):
+                self.chunks.append(chunk)
+                self.chars += len(chunk.get("text", ""))
+                report.chunks_added += 1
         self.state[entry.key] = {
             "sig": entry.sig,
             "offset": result.end_offset,

@@ -46,8 +46,18 @@ class Row:
         return hashlib.sha1(body.encode("utf-8")).hexdigest()
 
 
-# what a row id hashes: ``json.dumps(..., sort_keys=True, ensure_ascii=False)``, its encoder made once
-_ROW_BODY = json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
+def _row_body_encoder() -> Callable[[Any], str]:
+    """What a row id hashes: ``json.dumps(value, sort_keys=True, ensure_ascii=False)``, by an encoder made once
+    (CPython's C one, as ``json.dumps`` runs it, where it is there)."""
+    try:
+        from _json import encode_basestring, make_encoder
+    except ImportError:  # pragma: no cover - an interpreter without the accelerator
+        return json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
+    encode = make_encoder(None, None, encode_basestring, None, ": ", ", ", True, False, True)
+    return lambda value: "".join(encode(value, 0))
+
+
+_ROW_BODY = _row_body_encoder()
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,7 @@ def check_sqlite() -> None:
 
 
 _HEAD_BYTES = 4096
+_BATCH = 500  # values bound to one statement (under every SQLite's limit)
 PAGE_SIZE = 8192
 
 
@@ -382,10 +393,15 @@ class Index(Searcher):
             return int(self.con.execute("SELECT count(*) FROM docs WHERE kind=?", (kind,)).fetchone()[0])
         return int(self.con.execute("SELECT count(*) FROM docs").fetchone()[0])
 
-    def has(self, kind: str, ref: str) -> bool:
-        """Whether a row of this kind and record id is indexed."""
-        found = self.con.execute("SELECT 1 FROM docs WHERE ref=? AND kind=? LIMIT 1", (ref, kind)).fetchone()
-        return found is not None
+    def indexed(self, kind: str, refs: Iterable[str]) -> set[str]:
+        """Which of these record ids have a row of this kind (a few statements, not one per id)."""
+        refs = list(refs)
+        found: set[str] = set()
+        for start in range(0, len(refs), _BATCH):
+            part = refs[start:start + _BATCH]
+            found.update(ref for (ref,) in self.con.execute(
+                f"SELECT ref FROM docs WHERE kind = ? AND ref IN ({','.join('?' * len(part))})", (kind, *part)))
+        return found
 
     def rows_of(self, kind: str) -> Iterator[tuple[str, str, dict[str, Any]]]:
         """Every ``(ref, text, meta)`` of one kind, for candidate lookups (``meta`` read from the sources)."""

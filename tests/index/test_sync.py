@@ -96,3 +96,20 @@ def test_an_index_of_an_older_schema_is_a_new_file_not_new_tables_in_the_old_one
         free, pages = (ix.con.execute(f"PRAGMA {name}").fetchone()[0] for name in ("freelist_count", "page_count"))
     assert free == 0 and pages < 100
     assert b"an older schema kept" not in b"".join(p.read_bytes() for p in tmp_path.glob("index.db*"))
+
+
+# ---------------------------------------------------------------- the row id
+
+_JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+                        max_leaves=8)
+
+
+@settings(max_examples=300)
+@given(text=st.text(), date=st.text(max_size=5), meta=st.dictionaries(st.text(max_size=8), _JSONISH, max_size=6))
+def test_a_row_id_is_the_hash_of_its_fields_as_json_dumps_writes_them(text: str, date: str, meta: dict[str, Any]) -> None:
+    import hashlib
+
+    row = Row("chunk", "c1", text, date, meta)
+    body = json.dumps([row.kind, row.ref, text, date, meta], sort_keys=True, ensure_ascii=False)
+    assert row.row_id == hashlib.sha1(body.encode("utf-8")).hexdigest()
