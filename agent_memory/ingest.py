@@ -25,7 +25,6 @@ from .model import Redaction, Turn
 from .shapes import STRS
 from .store import (Paths, StoreLock, append_lines, day_of, ensure_store, find_project_root, jsonl_lines, log_error,
                     read_json, write_json)
-from .index import Appended
 from .promote.tiers import open_index, register_project
 from .transcripts import iter_transcript_files, read_transcript
 
@@ -432,6 +431,8 @@ class _Writer:
         while the workers read on: indexing is the writer's biggest cost, and done here it
         overlaps with theirs.
         """
+        from .index import Appended
+
         appended = []
         for name, path, records in (("atoms", self.paths.atoms, self.atoms), ("chunks", self.paths.chunks, self.chunks)):
             if records:
