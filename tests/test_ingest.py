@@ -227,8 +227,9 @@ def _documents(paths: Paths) -> list[tuple[Any, ...]]:
 
     con = sqlite3.connect(paths.index)
     try:
-        docs = con.execute("SELECT d.id, source, kind, ref, date, text, at, p.session, p.transcript, line, stamp, claim, "
-                           "d.session, extra, cjk, span FROM docs d LEFT JOIN places p ON p.rowid = d.place").fetchall()
+        docs = con.execute("SELECT d.id, source, kind, ref, date, text, at, p.session, p.transcript, line, stamp, "
+                           "claim, d.session, extra, cjk, span FROM docs d LEFT JOIN places p ON p.rowid = d.place"
+                           ).fetchall()
         keys = con.execute("SELECT key, text, terms, last, redacted, extra FROM keys").fetchall()
         return sorted(docs) + sorted(keys)
     finally:

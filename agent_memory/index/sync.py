@@ -252,7 +252,8 @@ class Index(Searcher):
         sig = _signature(source.path)
         read_to = (known[0], known[1]) if known else (None, 0)
         end = part.start + sum(len(line) if line.isascii() else len(line.encode("utf-8")) for line in part.lines)
-        if not source.append_only or read_to != (part.before, part.start) or sig is None or not sig.startswith(f"{end}:"):
+        ends_there = sig is not None and sig.startswith(f"{end}:")  # the signature is "size:mtime:inode"
+        if not source.append_only or read_to != (part.before, part.start) or not ends_there:
             return self._catch_up(source)
         rows: list[tuple[int, Row]] = []
         at = part.start

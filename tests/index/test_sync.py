@@ -107,9 +107,60 @@ _JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(al
 
 @settings(max_examples=300)
 @given(text=st.text(), date=st.text(max_size=5), meta=st.dictionaries(st.text(max_size=8), _JSONISH, max_size=6))
-def test_a_row_id_is_the_hash_of_its_fields_as_json_dumps_writes_them(text: str, date: str, meta: dict[str, Any]) -> None:
+def test_a_row_id_is_the_hash_of_its_fields_as_json_dumps_writes_them(text: str, date: str,
+                                                                     meta: dict[str, Any]) -> None:
     import hashlib
 
     row = Row("chunk", "c1", text, date, meta)
     body = json.dumps([row.kind, row.ref, text, date, meta], sort_keys=True, ensure_ascii=False)
     assert row.row_id == hashlib.sha1(body.encode("utf-8")).hexdigest()
+
+
+# ---------------------------------------------------------------- rows taken from the writer
+
+
+def _rows(ix: Index) -> list[tuple[Any, ...]]:
+    return sorted(ix.con.execute("SELECT id, kind, ref, date, text, at, line, extra FROM docs").fetchall())
+
+
+def test_records_taken_while_the_index_is_behind_are_read_from_the_file_with_what_it_missed(tmp_path: Path) -> None:
+    from agent_memory.index import Appended
+    from agent_memory.store import append_jsonl, append_lines, jsonl_lines
+
+    records = _records(4)
+    path = tmp_path / "chunks.jsonl"
+    append_jsonl(path, records[:2])
+    with _chunks_index(tmp_path, path) as ix:
+        ix.sync()
+        append_jsonl(path, records[2:3])  # written by someone else: the index has not read it
+        lines = jsonl_lines(records[3:])
+        before = ix.signature_of("chunks")
+        ix.take_appended([Appended("chunks", before, append_lines(path, lines), records[3:], lines)])
+        assert [ref for (ref,) in ix.con.execute("SELECT ref FROM docs ORDER BY rowid")] == ["c0", "c1", "c2", "c3"]
+        taken = _rows(ix)
+    (tmp_path / "index.db").unlink()
+    with _chunks_index(tmp_path, path) as rebuilt:
+        rebuilt.sync()
+        assert _rows(rebuilt) == taken
+
+
+def test_records_taken_from_the_writer_are_the_rows_a_sync_reads_and_need_no_sync_after(tmp_path: Path) -> None:
+    from agent_memory.index import Appended
+    from agent_memory.store import append_lines, jsonl_lines
+
+    records = _records(3)
+    records[1]["text"] = "getUserName と python3 の テスト"  # non-ASCII: byte offsets are not character counts
+    path = tmp_path / "chunks.jsonl"
+    with _chunks_index(tmp_path, path) as ix:
+        for part in (records[:2], records[2:]):
+            lines = jsonl_lines(part)
+            before = ix.signature_of("chunks")
+            ix.take_appended([Appended("chunks", before, append_lines(path, lines), part, lines)])
+        # the index knows it has read the file to its end: the next sync costs a stat
+        assert ix.con.execute("SELECT sig, offset FROM sources").fetchone() == (ix.signature_of("chunks"),
+                                                                                path.stat().st_size)
+        taken = _rows(ix)
+    (tmp_path / "index.db").unlink()
+    with _chunks_index(tmp_path, path) as rebuilt:
+        rebuilt.sync()
+        assert _rows(rebuilt) == taken
