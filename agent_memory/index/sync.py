@@ -190,6 +190,7 @@ class Index(Searcher):
             return self._catch_up(source)
 
     def _known(self, name: str) -> tuple[str, int, str] | None:
+        """What the index recorded of a source's file: signature, offset read to, hash of its head."""
         found = self.con.execute("SELECT sig, offset, head FROM sources WHERE name=?", (name,)).fetchone()
         return (found[0], found[1], found[2]) if found else None
 
@@ -248,6 +249,7 @@ class Index(Searcher):
         return counts
 
     def _take(self, source: Source, part: Appended) -> tuple[int, int]:
+        """One source's appended records as rows (inside the write transaction); rows added and removed."""
         known = self._known(source.name)
         sig = _signature(source.path)
         read_to = (known[0], known[1]) if known else (None, 0)
@@ -267,8 +269,11 @@ class Index(Searcher):
         if known and known[1] >= _HEAD_BYTES:
             head = known[2]  # the first bytes are where they were
         else:
-            with open(source.path, "rb") as handle:
-                head = _head_of(handle, end)
+            try:
+                with open(source.path, "rb") as handle:
+                    head = _head_of(handle, end)
+            except OSError:
+                head = ""  # the next sync finds the head changed and reads the file whole
         self.con.execute(
             "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)", (source.name, str(source.path), sig, end, head)
         )
@@ -380,10 +385,10 @@ class Index(Searcher):
 
     def indexed(self, kind: str, refs: Iterable[str]) -> set[str]:
         """Which of these record ids have a row of this kind (a few statements, not one per id)."""
-        refs = list(refs)
+        ids = list(refs)
         found: set[str] = set()
-        for start in range(0, len(refs), _BATCH):
-            part = refs[start:start + _BATCH]
+        for start in range(0, len(ids), _BATCH):
+            part = ids[start:start + _BATCH]
             found.update(ref for (ref,) in self.con.execute(
                 f"SELECT ref FROM docs WHERE kind = ? AND ref IN ({','.join('?' * len(part))})", (kind, *part)))
         return found
