@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from ..model import Marker
 from . import rules_en, rules_ja, rules_zh
+from .cues import CueIndex
 from .rule import EVERYTHING, KIND_PRIORITY, MAX_SENTENCE_CHARS, TRAIL_RE, I, MarkerRule, lang_of
 from .sentences import HEADING_RE, Span, collapse, fold_text, mask, sentence_spans
 
@@ -80,10 +81,14 @@ def _one_off(text: str, lang: str) -> bool:
 
 def _vetoed(sentence: str, lang: str) -> frozenset[str]:
     """Kinds a sentence may not yield, for the reasons listed in the module docstring."""
-    vetoed = _hard_vetoed(sentence, lang)
-    if vetoed != EVERYTHING and _one_off(sentence, lang):
-        vetoed |= ONE_OFF_KINDS
-    return vetoed
+    return _with_one_off(_hard_vetoed(sentence, lang), sentence, lang)
+
+
+def _with_one_off(hard: frozenset[str], sentence: str, lang: str) -> frozenset[str]:
+    """The hard vetoes of a sentence and, when it says "for now" / 今回 / 这次, the kinds a one-off rules out."""
+    if hard != EVERYTHING and _one_off(sentence, lang):
+        return hard | ONE_OFF_KINDS
+    return hard
 
 
 def _stands_apart(sentence: str, at: int, lang: str) -> int | None:
@@ -132,20 +137,15 @@ RULES: tuple[MarkerRule, ...] = tuple(
         key=lambda r: (KIND_PRIORITY.index(r.kind), "reversal" not in r.rule_id),
     )
 )
-_RULES_BY_LANG: dict[str, tuple[MarkerRule, ...]] = {
-    "en": tuple(r for r in RULES if r.lang == "en"),
-    "ja": tuple(r for r in RULES if r.lang in ("ja", "en")),
-    "zh": tuple(r for r in RULES if r.lang in ("zh", "en")),
-}
-_KEYWORDS: tuple[str, ...] = tuple(sorted({k for r in RULES for k in r.keywords}))
-
-
-_KEYWORD_RE = re.compile("|".join(re.escape(k) for k in sorted(_KEYWORDS, key=len, reverse=True)))
+_CUES = CueIndex(RULES)
+# the rules a sentence's language may use: English cues show up inside Japanese and Chinese turns
+_LANG_BITS: dict[str, int] = {"en": _CUES.bits(("en",)), "ja": _CUES.bits(("ja", "en")), "zh": _CUES.bits(("zh", "en"))}
 
 
 def _has_keyword(text: str) -> bool:
     """The prefilter: does any rule's cue word occur at all? (one regex pass over the text)"""
-    return _KEYWORD_RE.search(text.lower()) is not None
+    return _CUES.holds_any(text.lower())
+
 
 # ------------------------------------------------------------------------ stated / headers
 
@@ -247,6 +247,8 @@ _MATERIAL_RE = re.compile(
     r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]",
     I,
 )
+# every branch of _MATERIAL_RE needs a colon, 下 or 次: a sentence without any is not material
+_MATERIAL_CUE_RE = re.compile("[:：下次]")
 
 
 def find_markers(text: str) -> list[Marker]:
@@ -270,17 +272,24 @@ def find_markers(text: str) -> list[Marker]:
             skip_next = False
             continue
         sentence = masked[span.start : span.end]
-        if _MATERIAL_RE.search(sentence) and not is_stated(sentence):
+        if _MATERIAL_CUE_RE.search(sentence) and _MATERIAL_RE.search(sentence) and not is_stated(sentence):
             break  # the rest of the turn is material to work on ("今後は以下のルールで:" lists the person's own)
         if header is not None and span.line_start and not span.bullet:
             header = None
-        if header is None and not _has_keyword(sentence):
+        if len(sentence) > MAX_SENTENCE_CHARS:
+            continue  # pasted prose: every kind is vetoed, so nothing here fires or opens a header
+        found_cues = _CUES.mask(sentence.lower())
+        if header is None and not found_cues:
             continue
         lang = lang_of(sentence)
-        vetoed = _vetoed(sentence, lang)
-        header_id = _header_rule(sentence) if span.line_end else None
-        if header_id is not None and not vetoed:
-            if i + 1 < len(spans) and spans[i + 1].bullet:
+        # the vetoes are the dear part: worked out only once something needs them
+        hard: frozenset[str] | None = None
+        vetoed: frozenset[str] | None = None
+        header_id = _header_rule(sentence) if span.line_end and i + 1 < len(spans) and spans[i + 1].bullet else None
+        if header_id is not None:
+            hard = _hard_vetoed(sentence, lang)
+            vetoed = _with_one_off(hard, sentence, lang)
+            if not vetoed:
                 header = (header_id, span.line, is_stated(sentence))
                 continue
         chosen: MarkerRule | None = None
@@ -288,32 +297,41 @@ def find_markers(text: str) -> list[Marker]:
         clause_at = 0  # where the kept claim starts in the sentence
         end = span.end
         stated = False
-        hard = _hard_vetoed(sentence, lang) if vetoed else vetoed
-        lowered = sentence.lower()
-        if len(hard) < len(KIND_PRIORITY):
-            for rule in _RULES_BY_LANG[lang]:
-                if rule.kind in hard:
-                    continue
-                m = rule.matches(sentence, lowered)
-                if m is None:
-                    continue
+        for rule in _CUES.of(found_cues & _LANG_BITS[lang]):
+            m = rule.pattern.search(sentence)
+            if m is None:
+                continue
+            if hard is None:
+                hard = _hard_vetoed(sentence, lang)
+            if rule.kind in hard or (rule.guard is not None and not rule.guard(sentence, m)):
+                continue
+            if rule.kind in ONE_OFF_KINDS:
+                if vetoed is None:
+                    vetoed = _with_one_off(hard, sentence, lang)
                 if rule.kind in vetoed:
                     apart = _stands_apart(sentence, m.start(), lang)
                     if apart is None:
                         continue
                     clause_at = apart
-                extra = _claim_end(rule, m, sentence, lang, i, spans, masked)
-                if extra is None:
-                    continue
-                chosen, match = rule, m
-                if extra:
-                    end = spans[i + 1].end
-                    skip_next = True
-                break
+            extra = _claim_end(rule, m, sentence, lang, i, spans, masked)
+            if extra is None:
+                continue
+            chosen, match = rule, m
+            if extra:
+                end = spans[i + 1].end
+                skip_next = True
+            break
         if chosen is None:
-            if len(sentence) <= 60 and len(vetoed) < len(KIND_PRIORITY) and is_stated(sentence):
-                keep_asks.add(i)
-            if header is None or not span.bullet or "instruction" in vetoed or not _bullet_claim(sentence):
+            if len(sentence) <= 60 and is_stated(sentence):
+                if vetoed is None:
+                    vetoed = _with_one_off(_hard_vetoed(sentence, lang) if hard is None else hard, sentence, lang)
+                if len(vetoed) < len(KIND_PRIORITY):
+                    keep_asks.add(i)
+            if header is None or not span.bullet or not _bullet_claim(sentence):
+                continue
+            if vetoed is None:
+                vetoed = _with_one_off(_hard_vetoed(sentence, lang) if hard is None else hard, sentence, lang)
+            if "instruction" in vetoed:
                 continue
             chosen = _RULE_BY_ID[header[0]]
             stated = header[2]

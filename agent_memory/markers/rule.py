@@ -30,7 +30,9 @@ class MarkerRule:
 
     ``cue`` lists, ``|``-separated, lower-case words one of which must occur for
     ``pattern`` to match; all cues together are the prefilter run on every turn (plain
-    substring tests: far cheaper than any regex over a long pasted turn).
+    substring tests: far cheaper than any regex over a long pasted turn). ``source`` and
+    ``flags`` are the pattern's; it is compiled the first time a sentence holds a cue, so a
+    process pays only for the rules its text can reach.
 
     ``claim`` says whether the words after the match must carry a claim: ``"none"``
     (the sentence is the claim), ``"after"`` (in the same sentence) or
@@ -46,15 +48,20 @@ class MarkerRule:
     kind: str
     lang: str
     cue: str
-    pattern: re.Pattern[str]
+    source: str
     claim: str = "none"
     guard: Guard | None = None  # extra check: (sentence, match)
     description: str = ""
     reverses: Reverser | None = None
+    flags: int = 0
 
     @property
     def keywords(self) -> tuple[str, ...]:
         return tuple(self.cue.split("|"))
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.source, self.flags)
 
     @cached_property
     def _cue_re(self) -> re.Pattern[str]:
@@ -67,6 +74,10 @@ class MarkerRule:
         """
         if self._cue_re.search(sentence.lower() if lowered is None else lowered) is None:
             return None
+        return self.fires(sentence)
+
+    def fires(self, sentence: str) -> re.Match[str] | None:
+        """``matches`` for a sentence already known to hold one of the rule's cues."""
         m = self.pattern.search(sentence)
         if m is None or (self.guard is not None and not self.guard(sentence, m)):
             return None

@@ -161,7 +161,7 @@ RULES: list[MarkerRule] = []
 def _en(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
         guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
     RULES.append(
-        MarkerRule(rule_id, kind, "en", cue, re.compile(pattern, _I), claim, guard, description, reverses)
+        MarkerRule(rule_id, kind, "en", cue, pattern, claim, guard, description, reverses, _I)
     )
 
 

@@ -87,7 +87,7 @@ RULES: list[MarkerRule] = []
 
 def _cjk(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
          guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
-    RULES.append(MarkerRule(rule_id, kind, "ja", cue, re.compile(pattern), claim, guard, description, reverses))
+    RULES.append(MarkerRule(rule_id, kind, "ja", cue, pattern, claim, guard, description, reverses))
 
 
 # failure verbs in the present (a state that holds), never たら/と (a condition)

@@ -40,7 +40,7 @@ RULES: list[MarkerRule] = []
 
 def _cjk(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
          guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
-    RULES.append(MarkerRule(rule_id, kind, "zh", cue, re.compile(pattern), claim, guard, description, reverses))
+    RULES.append(MarkerRule(rule_id, kind, "zh", cue, pattern, claim, guard, description, reverses))
 
 # correction: 不对 / 错了 / 不是这样 … + 是/应该 ; 不是X，而是Y
 _cjk(
