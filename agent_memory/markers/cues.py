@@ -67,23 +67,35 @@ class CueIndex:
         self._chosen: dict[int, tuple[MarkerRule, ...]] = {}
 
     @cached_property
-    def _any_re(self) -> re.Pattern[str]:
-        return re.compile(trie_pattern(self._words) if self._words else r"(?!)")
+    def _regexes(self) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+        """Whether a word occurs, and each place one starts: words opening in ASCII, then the others.
 
-    @cached_property
-    def _each_re(self) -> re.Pattern[str]:
-        return re.compile("(?=(" + trie_pattern(self._words) + "))" if self._words else r"(?!)")
+        A word opening with a non-ASCII character can only occur in a non-ASCII text, and each set's
+        first characters let the regex engine skip, in C, the places where none of its words starts.
+        """
+        ascii_words = [w for w in self._words if w[0].isascii()]
+        other_words = [w for w in self._words if not w[0].isascii()]
+        return (*_find(ascii_words), *_find(other_words))
 
     def holds_any(self, lowered: str) -> bool:
         """Whether any rule's cue word occurs in ``lowered``."""
-        return bool(self._always) or self._any_re.search(lowered) is not None
+        if self._always:
+            return True
+        ascii_any, _, other_any, _ = self._regexes
+        if ascii_any.search(lowered) is not None:
+            return True
+        return not lowered.isascii() and other_any.search(lowered) is not None
 
     def mask(self, lowered: str) -> int:
         """One bit per rule (its index) whose cue occurs in ``lowered``; 0 when none does."""
         found = self._always
         bits = self._bits
-        for word in self._each_re.findall(lowered):
+        _, ascii_each, _, other_each = self._regexes
+        for word in ascii_each.findall(lowered):
             found |= bits[word]
+        if not lowered.isascii():
+            for word in other_each.findall(lowered):
+                found |= bits[word]
         return found
 
     def bits(self, langs: Iterable[str]) -> int:
@@ -99,6 +111,21 @@ class CueIndex:
             if len(self._chosen) < 4096:
                 self._chosen[found] = chosen
         return chosen
+
+
+def _find(words: Sequence[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A regex finding any of ``words``, and one whose matches are every place one starts (group 1: the longest).
+
+    The second consumes only the first character of a word, with the word read by a lookahead inside a
+    one-character lookbehind, so words that overlap are all found and the search still opens on a
+    character set.
+    """
+    if not words:
+        never = re.compile(r"(?!)")
+        return never, never
+    trie = trie_pattern(words)
+    firsts = "[" + "".join(re.escape(c) for c in sorted({w[0] for w in words})) + "]"
+    return re.compile(trie), re.compile("(?s:" + firsts + "(?<=(?=(" + trie + ")).))")
 
 
 def _or(values: Iterable[int]) -> int:

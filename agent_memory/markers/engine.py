@@ -152,9 +152,22 @@ def _has_keyword(text: str) -> bool:
 _STATED_RE = re.compile("|".join((rules_en.STATED, rules_ja.STATED, rules_zh.STATED)), I)
 
 
+# one of these words occurs wherever _STATED_RE matches (each of its branches needs one), read with the same
+# flags; in ASCII text, where case folds only within ASCII, a substring test of the lower-cased text says the same
+_STATED_CUE_RE = re.compile("|".join((rules_en.STATED_CUES, rules_ja.STATED_CUES, rules_zh.STATED_CUES)), I)
+_STATED_ASCII_CUES: tuple[str, ...] = tuple(rules_en.STATED_CUES.split("|"))
+
+
 def is_stated(sentence: str) -> bool:
     """Whether the person explicitly asked for this to be kept ("remember", 「今後は」)."""
-    return bool(_STATED_RE.search(fold_text(sentence)))
+    folded = fold_text(sentence)
+    if folded.isascii():
+        lowered = folded.lower()
+        if not any(word in lowered for word in _STATED_ASCII_CUES):
+            return False
+    elif _STATED_CUE_RE.search(folded) is None:
+        return False
+    return _STATED_RE.search(folded) is not None
 
 
 # A short line ending in ":" that makes the bullets under it durable ("From now on:").

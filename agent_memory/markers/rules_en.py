@@ -11,7 +11,7 @@ import re
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser
 from .rule import I as _I
 
-__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
@@ -919,6 +919,8 @@ STATED = (
     r"|\bfor\s+future\s+reference\b|\bnote\s+to\s+self\b|\bmake\s+a\s+note\b"
     r"|\b(?:commit|save|add)\s+(?:this|that|it)\s+to\s+(?:your\s+)?memory\b"
 )
+# one of these occurs wherever STATED matches (a word each of its branches needs)
+STATED_CUES = r"remember|mind|forget|from|forward|henceforth|future|note|memory"
 
 # A short line ending in ":" that makes the bullets under it durable ("From now on:").
 HEADERS: tuple[tuple[re.Pattern[str], str], ...] = (

@@ -7,7 +7,7 @@ import re
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
 from .rule import I as _I
 
-__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
 
 _TRAIL_RE = TRAIL_RE
 
@@ -560,6 +560,8 @@ def has_claim(core: str) -> bool:
 
 
 STATED = r"覚え(?:て(?:おいて|ください|ね)|といて)|記憶して|今後|これから(?:は|も|ずっと)|次回から|今度から|忘れないで"
+# one of these occurs wherever STATED matches (a word each of its branches needs)
+STATED_CUES = r"覚え|記憶して|今後|これから|次回から|今度から|忘れないで"
 
 HEADERS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"今後|これから(?:は|も)|次回から"), "ja.instruction.kongo"),

@@ -6,7 +6,7 @@ import re
 
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser
 
-__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
@@ -243,6 +243,8 @@ def has_claim(core: str) -> bool:
 
 
 STATED = r"记住|記住|以后|以後|今后|(?:从|從)(?:现在|現在|今)"
+# one of these occurs wherever STATED matches (a word each of its branches needs)
+STATED_CUES = r"记住|記住|以后|以後|今后|从|從"
 
 HEADERS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"以后|以後|今后|(?:从|從)(?:现在|現在)"), "zh.instruction.yihou"),
