@@ -153,17 +153,20 @@ _STATED_RE = re.compile("|".join((rules_en.STATED, rules_ja.STATED, rules_zh.STA
 
 
 # one of these words occurs wherever _STATED_RE matches (each of its branches needs one), read with the same
-# flags; in ASCII text, where case folds only within ASCII, a substring test of the lower-cased text says the same
+# flags; in ASCII text, where case folds only within ASCII, the lower-cased text holding one says the same
 _STATED_CUE_RE = re.compile("|".join((rules_en.STATED_CUES, rules_ja.STATED_CUES, rules_zh.STATED_CUES)), I)
-_STATED_ASCII_CUES: tuple[str, ...] = tuple(rules_en.STATED_CUES.split("|"))
+_STATED_ASCII_CUE_RE = re.compile(rules_en.STATED_CUES)
 
 
 def is_stated(sentence: str) -> bool:
     """Whether the person explicitly asked for this to be kept ("remember", 「今後は」)."""
-    folded = fold_text(sentence)
+    return _stated(fold_text(sentence))
+
+
+def _stated(folded: str, lowered: str | None = None) -> bool:
+    """``is_stated`` of a text already folded; ``lowered`` is ``folded.lower()`` when the caller has it."""
     if folded.isascii():
-        lowered = folded.lower()
-        if not any(word in lowered for word in _STATED_ASCII_CUES):
+        if _STATED_ASCII_CUE_RE.search(folded.lower() if lowered is None else lowered) is None:
             return False
     elif _STATED_CUE_RE.search(folded) is None:
         return False
@@ -291,7 +294,8 @@ def find_markers(text: str) -> list[Marker]:
             header = None
         if len(sentence) > MAX_SENTENCE_CHARS:
             continue  # pasted prose: every kind is vetoed, so nothing here fires or opens a header
-        found_cues = _CUES.mask(sentence.lower())
+        lowered = sentence.lower()
+        found_cues = _CUES.mask(lowered)
         if header is None and not found_cues:
             continue
         lang = lang_of(sentence)
@@ -335,7 +339,7 @@ def find_markers(text: str) -> list[Marker]:
                 skip_next = True
             break
         if chosen is None:
-            if len(sentence) <= 60 and is_stated(sentence):
+            if len(sentence) <= 60 and _stated(sentence, lowered):  # masked is folded: folding again is a no-op
                 if vetoed is None:
                     vetoed = _with_one_off(_hard_vetoed(sentence, lang) if hard is None else hard, sentence, lang)
                 if len(vetoed) < len(KIND_PRIORITY):

@@ -226,6 +226,7 @@ _ENDER_RE = re.compile(
     r"|[.!?]+[)\]\"'\u201d」』]*(?=\s|$)"
     r"|[!?]+(?=[^\x00-\x7f])"
 )
+_ENDER_START_RE = re.compile("[.!?。！？]")  # every branch of _ENDER_RE opens with one of these
 _ABBREV = frozenset(
     "e.g eg i.e ie etc vs v cf approx fig no nr incl esp ex resp al mr mrs ms dr prof st jr sr ca "
     "viz min max sec aka w.r.t wrt".split()
@@ -257,12 +258,22 @@ def sentence_spans(text: str) -> list[Span]:
         bullet_m = _BULLET_RE.match(line)
         offset = bullet_m.end() if bullet_m else 0
         bounds = [offset]
-        for m in _ENDER_RE.finditer(line, offset):
+        at = offset
+        while True:
+            # an ender opens on one of these characters: the regex is tried only there
+            first = _ENDER_START_RE.search(line, at)
+            if first is None:
+                break
+            m = _ENDER_RE.match(line, first.start())
+            if m is None:
+                at = first.start() + 1
+                continue
+            at = m.end()
             ender = m.group()
             if ender[0] == "." and ender.rstrip(")]\"'\u201d」』") == ".":
-                at = m.start()
+                dot = m.start()
                 # the word before the dot: at most 12 characters back, not before the bullet
-                before = line[max(offset, at - 12) : at]
+                before = line[max(offset, dot - 12) : dot]
                 token = before.split()[-1] if before and not before[-1].isspace() else ""
                 token = token.lower().lstrip("([")
                 if token in _ABBREV and not (token == "etc" and _next_is_upper(line, m.end())):
