@@ -66,35 +66,32 @@ class CueIndex:
         }
         self._chosen: dict[int, tuple[MarkerRule, ...]] = {}
 
-    @cached_property
-    def _regexes(self) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-        """Whether a word occurs, and each place one starts: words opening in ASCII, then the others.
+    # Each place a word starts: one regex for the words opening in ASCII, one for the others (compiled only once a
+    # text is not ASCII: a word opening with a non-ASCII character cannot occur in ASCII text). Each opens on the
+    # set of its words' first characters, so the regex engine skips, in C, the places where none starts.
 
-        A word opening with a non-ASCII character can only occur in a non-ASCII text, and each set's
-        first characters let the regex engine skip, in C, the places where none of its words starts.
-        """
-        ascii_words = [w for w in self._words if w[0].isascii()]
-        other_words = [w for w in self._words if not w[0].isascii()]
-        return (*_find(ascii_words), *_find(other_words))
+    @cached_property
+    def _ascii_re(self) -> re.Pattern[str]:
+        return _starts([w for w in self._words if w[0].isascii()])
+
+    @cached_property
+    def _other_re(self) -> re.Pattern[str]:
+        return _starts([w for w in self._words if not w[0].isascii()])
 
     def holds_any(self, lowered: str) -> bool:
         """Whether any rule's cue word occurs in ``lowered``."""
-        if self._always:
+        if self._always or self._ascii_re.search(lowered) is not None:
             return True
-        ascii_any, _, other_any, _ = self._regexes
-        if ascii_any.search(lowered) is not None:
-            return True
-        return not lowered.isascii() and other_any.search(lowered) is not None
+        return not lowered.isascii() and self._other_re.search(lowered) is not None
 
     def mask(self, lowered: str) -> int:
         """One bit per rule (its index) whose cue occurs in ``lowered``; 0 when none does."""
         found = self._always
         bits = self._bits
-        _, ascii_each, _, other_each = self._regexes
-        for word in ascii_each.findall(lowered):
+        for word in self._ascii_re.findall(lowered):
             found |= bits[word]
         if not lowered.isascii():
-            for word in other_each.findall(lowered):
+            for word in self._other_re.findall(lowered):
                 found |= bits[word]
         return found
 
@@ -113,19 +110,16 @@ class CueIndex:
         return chosen
 
 
-def _find(words: Sequence[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A regex finding any of ``words``, and one whose matches are every place one starts (group 1: the longest).
+def _starts(words: Sequence[str]) -> re.Pattern[str]:
+    """A regex matching at every place one of ``words`` starts, group 1 the longest word there.
 
-    The second consumes only the first character of a word, with the word read by a lookahead inside a
-    one-character lookbehind, so words that overlap are all found and the search still opens on a
-    character set.
+    It consumes only the first character of a word, the word read by a lookahead inside a one-character
+    lookbehind, so words that overlap are all found and the regex still opens on a character set.
     """
     if not words:
-        never = re.compile(r"(?!)")
-        return never, never
-    trie = trie_pattern(words)
+        return re.compile(r"(?!)")
     firsts = "[" + "".join(re.escape(c) for c in sorted({w[0] for w in words})) + "]"
-    return re.compile(trie), re.compile("(?s:" + firsts + "(?<=(?=(" + trie + ")).))")
+    return re.compile("(?s:" + firsts + "(?<=(?=(" + trie_pattern(words) + ")).))")
 
 
 def _or(values: Iterable[int]) -> int:
