@@ -28,7 +28,7 @@ from dataclasses import replace
 from ..model import Marker
 from . import rules_en, rules_ja, rules_zh
 from .cues import CueIndex
-from .rule import EVERYTHING, KIND_PRIORITY, MAX_SENTENCE_CHARS, TRAIL_RE, I, MarkerRule, lang_of
+from .rule import EVERYTHING, KIND_PRIORITY, MAX_SENTENCE_CHARS, TRAIL_RE, I, MarkerRule, lang_of, lazy
 from .sentences import HEADING_RE, Span, collapse, fold_text, mask, sentence_spans
 
 __all__ = ["RULES", "find_markers", "is_stated"]
@@ -36,7 +36,7 @@ __all__ = ["RULES", "find_markers", "is_stated"]
 MAX_TURN_CHARS = 12_000  # beyond this a turn is a pasted document
 
 
-_TURN_ASSISTANT_RE = re.compile(
+_TURN_ASSISTANT_RE = lazy(
     r"^\s*(?:Certainly[!,.]|Understood[!,.]|Absolutely[!,.]|You'?re absolutely right|I apologi[sz]e|"
     r"Great question|Here'?s (?:a|the|what|how)|I'll (?:now|start|go ahead)|Let me (?:start|check|"
     r"look|explain|summari[sz]e)|承知(?:しました|いたしました)|"
@@ -51,15 +51,15 @@ _LANG_TABLES = {"ja": rules_ja, "zh": rules_zh}
 
 
 ONE_OFF_KINDS: frozenset[str] = frozenset({"instruction", "preference", "correction"})
-_CLAUSE_CUT_RE = re.compile(r"[,;，；、]|\s[—–-]+\s|\s(?=(?:but|and)\s)", I)
+_CLAUSE_CUT_RE = lazy(r"[,;，；、]|\s[—–-]+\s|\s(?=(?:but|and)\s)", I)
 _CONNECTOR_RES = {
-    "en": re.compile(r"\W*" + rules_en.CONNECTOR, I),
-    "ja": re.compile(r"\W*" + rules_ja.CONNECTOR),
-    "zh": re.compile(r"\W*" + rules_zh.CONNECTOR),
+    "en": lazy(r"\W*" + rules_en.CONNECTOR, I),
+    "ja": lazy(r"\W*" + rules_ja.CONNECTOR),
+    "zh": lazy(r"\W*" + rules_zh.CONNECTOR),
 }
 
 
-_DURABLE_CONNECTOR_RE = re.compile(r"今後|これから|次回から|次から|以后|以後|今后")
+_DURABLE_CONNECTOR_RE = lazy(r"今後|これから|次回から|次から|以后|以後|今后")
 
 
 def _hard_vetoed(sentence: str, lang: str) -> frozenset[str]:
@@ -149,13 +149,13 @@ def _has_keyword(text: str) -> bool:
 
 # ------------------------------------------------------------------------ stated / headers
 
-_STATED_RE = re.compile("|".join((rules_en.STATED, rules_ja.STATED, rules_zh.STATED)), I)
+_STATED_RE = lazy("|".join((rules_en.STATED, rules_ja.STATED, rules_zh.STATED)), I)
 
 
 # one of these words occurs wherever _STATED_RE matches (each of its branches needs one), read with the same
 # flags; in ASCII text, where case folds only within ASCII, the lower-cased text holding one says the same
-_STATED_CUE_RE = re.compile("|".join((rules_en.STATED_CUES, rules_ja.STATED_CUES, rules_zh.STATED_CUES)), I)
-_STATED_ASCII_CUE_RE = re.compile(rules_en.STATED_CUES)
+_STATED_CUE_RE = lazy("|".join((rules_en.STATED_CUES, rules_ja.STATED_CUES, rules_zh.STATED_CUES)), I)
+_STATED_ASCII_CUE_RE = lazy(rules_en.STATED_CUES)
 
 
 def is_stated(sentence: str) -> bool:
@@ -175,7 +175,7 @@ def _stated(folded: str, lowered: str | None = None) -> bool:
 
 # A short line ending in ":" that makes the bullets under it durable ("From now on:").
 _HEADER_RULES: tuple[tuple[re.Pattern[str], str], ...] = (*rules_en.HEADERS, *rules_ja.HEADERS, *rules_zh.HEADERS)
-_HEADER_END_RE = re.compile(r"[:：]\s*$")
+_HEADER_END_RE = lazy(r"[:：]\s*$")
 
 
 def _header_rule(sentence: str) -> str | None:
@@ -187,7 +187,7 @@ def _header_rule(sentence: str) -> str | None:
     return None
 
 
-_SCAFFOLD_RE = re.compile(
+_SCAFFOLD_RE = lazy(
     r"^(?:(?:please|pls|ok|okay|also|and|so)\s*,?\s+)?(?:remember(?:\s+(?:this|that))?|"
     r"keep\s+in\s+mind|bear\s+in\s+mind|note\s+to\s+(?:self|future\s+self|myself)|for\s+future\s+reference|"
     r"lessons?\s+learned|lesson|(?:key\s+)?takeaway|(?-i:TIL)|today\s+i\s+learned|gotcha|pitfall|"
@@ -253,7 +253,7 @@ def _claim_end(
 
 # A sentence that introduces material to work on ("Summarize the following rules from our wiki:",
 # 「次の仕様で実装してください」, 要求：): what follows it in the turn is that material, not the person's rules.
-_MATERIAL_RE = re.compile(
+_MATERIAL_RE = lazy(
     r"\b(?:the\s+following|as\s+follows|below|summari[sz]e|translate|rewrite|proofread|paraphrase|"
     r"(?:user\s+)?stor(?:y|ies)|acceptance\s+criteria|requirements?|spec(?:ification)?s?|from\s+(?:our|the|their)\s+"
     r"(?:wiki|docs?|readme|handbook|guide|confluence|notion|style\s*guide))\b[^.!?\n]*[:：]"
@@ -264,7 +264,7 @@ _MATERIAL_RE = re.compile(
     I,
 )
 # every branch of _MATERIAL_RE needs a colon, 下 or 次: a sentence without any is not material
-_MATERIAL_CUE_RE = re.compile("[:：下次]")
+_MATERIAL_CUE_RE = lazy("[:：下次]")
 
 
 def find_markers(text: str) -> list[Marker]:

@@ -10,8 +10,30 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any, cast
 
 from ..text import HAN, HIRAGANA, KATAKANA
+
+class _Lazy:
+    """A regex compiled the first time it is used; from then on its methods are the compiled pattern's own."""
+
+    def __init__(self, source: str, flags: int) -> None:
+        self._source = source
+        self._flags = flags
+
+    def __getattr__(self, name: str) -> Any:  # only for what is not kept on the instance yet
+        compiled = re.compile(self._source, self._flags)
+        for attr in ("search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer", "pattern",
+                     "flags", "groups", "groupindex"):
+            setattr(self, attr, getattr(compiled, attr))
+        return getattr(compiled, name)
+
+
+def lazy(source: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile`` put off until the pattern is first used: importing the tables compiles nothing, and a
+    process compiles only the vetoes, guards and masks its text reaches (an English one no Japanese veto)."""
+    return cast("re.Pattern[str]", _Lazy(source, flags))
+
 
 KIND_PRIORITY: tuple[str, ...] = ("correction", "failure", "lesson", "preference", "instruction")
 EVERYTHING: frozenset[str] = frozenset(KIND_PRIORITY)
@@ -84,12 +106,14 @@ class MarkerRule:
         return m
 
 
-_KANA_RE = re.compile(f"[{HIRAGANA}{KATAKANA}]")
-_HAN_RE = re.compile(f"[{HAN}]")
+_KANA_RE = lazy(f"[{HIRAGANA}{KATAKANA}]")
+_HAN_RE = lazy(f"[{HAN}]")
 
 
 def lang_of(sentence: str) -> str:
     """en / ja / zh by script: any kana is Japanese, other Han is Chinese."""
+    if sentence.isascii():
+        return "en"
     if _KANA_RE.search(sentence):
         return "ja"
     if _HAN_RE.search(sentence):
@@ -98,4 +122,4 @@ def lang_of(sentence: str) -> str:
 
 
 # trailing punctuation, laughter and emoji: cut before a sentence ending is read
-TRAIL_RE = re.compile(r"[\s.!。！~〜…)\]\"'\u201d」』w笑]+$|\s*[\U0001F300-\U0001FAFF\u2600-\u27bf]+$")
+TRAIL_RE = lazy(r"[\s.!。！~〜…)\]\"'\u201d」』w笑]+$|\s*[\U0001F300-\U0001FAFF\u2600-\u27bf]+$")

@@ -12,6 +12,8 @@ import re
 import unicodedata
 from typing import NamedTuple
 
+from .rule import lazy
+
 
 # --------------------------------------------------------------------------- text prep
 
@@ -33,10 +35,10 @@ def _fold_table() -> dict[int, str]:
 
 
 _FOLD = _fold_table()
-_NEEDS_FOLD = re.compile("[\u2018\u2019\u00a0\uff01-\uffee]")
+_NEEDS_FOLD = lazy("[\u2018\u2019\u00a0\uff01-\uffee]")
 
 _NEWLINES = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_NEWLINE_RE = re.compile("[" + _NEWLINES + "]")
+_NEWLINE_RE = lazy("[" + _NEWLINES + "]")
 
 
 def fold_text(text: str) -> str:
@@ -50,7 +52,7 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
-_NOT_NEWLINE_RE = re.compile("[^" + _NEWLINES + "]+")
+_NOT_NEWLINE_RE = lazy("[^" + _NEWLINES + "]+")
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -70,26 +72,26 @@ def _hide_inner(match: re.Match[str]) -> str:
 
 # a fence to the line that closes it, or to the end: the lines in between are skipped whole (a closing line
 # starts a line, and the end is reached by the last line's rest), so a long block costs little per character
-_FENCE_RE = re.compile(
+_FENCE_RE = lazy(
     r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(?:[^\n]*\n)*?(?:[ \t]*\1[ \t]*$|[^\n]*\Z)", re.M
 )
-_QUOTE_LINE_RE = re.compile(r"^[ \t]*>.*$", re.M)
-_INLINE_CODE_RE = re.compile(r"`[^`\n]+`")
+_QUOTE_LINE_RE = lazy(r"^[ \t]*>.*$", re.M)
+_INLINE_CODE_RE = lazy(r"`[^`\n]+`")
 # a URL, without the sentence punctuation that may follow it
-_URL_RE = re.compile(
+_URL_RE = lazy(
     r"\b(?:(?:https?|ftp|file)://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]。、]"
 )
-_QUOTES_RE = re.compile(
+_QUOTES_RE = lazy(
     r"\"[^\"\n]{1,300}\"|\u201c[^\u201d\n]{1,300}\u201d|「[^」\n]{1,300}」"
     r"|『[^』\n]{1,300}』|\u00ab[^\u00bb\n]{1,300}\u00bb"
 )
-_QUOTE_MARKS_RE = re.compile("[\"\u201c「『\u00ab]")  # what every quotation _QUOTES_RE hides opens with
+_QUOTE_MARKS_RE = lazy("[\"\u201c「『\u00ab]")  # what every quotation _QUOTES_RE hides opens with
 # blocks that wrap injected or tool text: <system-reminder>…</system-reminder>, <command-args>…
-_WRAPPER_RE = re.compile(r"<([a-z][a-z0-9]*[-_][a-z0-9_-]+)(?:\s[^>]*)?>.*?</\1\s*>", re.S)
-HEADING_RE = re.compile(r"^[ \t]*#{1,6}[ \t]+\S", re.M)
+_WRAPPER_RE = lazy(r"<([a-z][a-z0-9]*[-_][a-z0-9_-]+)(?:\s[^>]*)?>.*?</\1\s*>", re.S)
+HEADING_RE = lazy(r"^[ \t]*#{1,6}[ \t]+\S", re.M)
 
 # Lines of pasted logs and stack traces (case matters: log levels are upper case).
-_LOG_LINE_RE = re.compile(
+_LOG_LINE_RE = lazy(
     r"""^\s*(?:
       Traceback\ \(most\ recent\ call\ last\)
     | File\ ".*",\ line\ \d+
@@ -124,7 +126,7 @@ _LOG_LINE_RE = re.compile(
 )
 
 # Lines of pasted source code (lowercase keywords followed by code punctuation).
-_CODE_LINE_RE = re.compile(
+_CODE_LINE_RE = lazy(
     r"""^\s*(?:
       (?:async\s+)?def\s+\w+\s*\(
     | class\s+\w+\s*[:(\{<]
@@ -150,11 +152,11 @@ _CODE_LINE_RE = re.compile(
     )""",
     re.X,
 )
-_INDENTED_CODE_RE = re.compile(r"^(?: {4,}|\t+)(?![-*+\u2022] |\d+[.)] ).*[(){}\[\];=<>].*$")
+_INDENTED_CODE_RE = lazy(r"^(?: {4,}|\t+)(?![-*+\u2022] |\d+[.)] ).*[(){}\[\];=<>].*$")
 
 
 # markdown emphasis around the person's own words: "**NEVER** run ..." reads as "NEVER run ..."
-_EMPHASIS_RE = re.compile(r"(?<![\w*])(\*\*|__|\*)(?=[^\s*_])([^*\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])")
+_EMPHASIS_RE = lazy(r"(?<![\w*])(\*\*|__|\*)(?=[^\s*_])([^*\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])")
 
 
 def _unemphasise(match: re.Match[str]) -> str:
@@ -217,16 +219,16 @@ def mask(text: str) -> tuple[str, int, int]:
 
 # ------------------------------------------------------------------ sentence splitting
 
-_BULLET_RE = re.compile(
+_BULLET_RE = lazy(
     r"^[ \t]*(?:[-*+\u2022・●■◆→>](?:[ \t]*\[[ xX]\])?[ \t]*"
     r"|\d{1,3}[.)）][ \t]+|[a-zA-Z][.)][ \t]+|[(（]\d{1,3}[)）][ \t]*|#{1,6}[ \t]+)"
 )
-_ENDER_RE = re.compile(
+_ENDER_RE = lazy(
     r"[。！？]+[」』）)\]\"'\u201d]*"
     r"|[.!?]+[)\]\"'\u201d」』]*(?=\s|$)"
     r"|[!?]+(?=[^\x00-\x7f])"
 )
-_ENDER_START_RE = re.compile("[.!?。！？]")  # every branch of _ENDER_RE opens with one of these
+_ENDER_START_RE = lazy("[.!?。！？]")  # every branch of _ENDER_RE opens with one of these
 _ABBREV = frozenset(
     "e.g eg i.e ie etc vs v cf approx fig no nr incl esp ex resp al mr mrs ms dr prof st jr sr ca "
     "viz min max sec aka w.r.t wrt".split()
