@@ -7,7 +7,6 @@ import binascii
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from itertools import compress
 from dataclasses import dataclass
 
 from agent_memory.model import Redaction
@@ -79,10 +78,18 @@ def _byte_class(members: Iterable[int]) -> str:
     return "[" + "".join("\\" + chr(b) if chr(b) in "^-]\\" else re.escape(chr(b)) for b in ms) + "]"
 
 
+_BYTES = tuple(map(chr, range(256)))
+_ATOMS: dict[tuple[str, bytes, bool], str] = {}  # the same few letters recur in every hook: each class is made once
+
+
 def _atom(atom: str, table: list[int], ignore_case: bool = True) -> str:
     """One regex atom (literal, escape or class) mapped through ``table`` as a byte class."""
-    matcher = re.compile(atom, _F | (re.IGNORECASE if ignore_case else 0))
-    return _byte_class(table[b] for b in range(256) if matcher.fullmatch(chr(b)))
+    key = (atom, bytes(table), ignore_case)
+    made = _ATOMS.get(key)
+    if made is None:
+        matcher = re.compile(atom, _F | (re.IGNORECASE if ignore_case else 0)).fullmatch
+        made = _ATOMS[key] = _byte_class(table[b] for b, ch in enumerate(_BYTES) if matcher(ch))
+    return made
 
 
 _ATOM_RE = re.compile(r"\\.|\[(?:\\.|[^\]\\])+\]|[^\\\[\](){}|*+?]")
@@ -321,28 +328,30 @@ def _occurrences(text: str, word: str) -> Iterator[int]:
 _WORD_RULES = tuple(r for r in RULES if r.words)
 _TOKEN_RULES = tuple(r for r in RULES if r.token is not None)
 _B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-_B64_SPLIT = bytes(b if b in _B64_CHARS else 32 for b in range(256))
 _B64_MIN = 16  # base64 of anything a rule can recognise is longer
 _B64_URLSAFE = str.maketrans("-_", "+/")
 
 
+_B64_MARK = bytes(120 if b in _B64_CHARS else 32 for b in range(256))  # b"x" for a base64 character, else b" "
+
+
 def _runs(text: str, min_len: int) -> Iterator[tuple[int, int]]:
     """Spans of base64-alphabet runs of at least ``min_len`` characters (``=`` padding included)."""
-    raw = text.encode("latin-1", "replace").translate(_B64_SPLIT)
-    # split() runs in C: far cheaper than a character-class regex over the whole text; so do the length tests
-    runs = raw.split()
-    long_runs = list(compress(runs, map(min_len.__le__, map(len, runs))))
-    pos = 0
-    n = len(raw)
-    for run in long_runs:
-        start = raw.find(run, pos)
-        while start > 0 and raw[start - 1] != 32:
-            start = raw.find(run, start + 1)
-        end = start + len(run)
-        while end < n and end - start - len(run) < 2 and text[end] == "=":
+    # Marked as x (base64) or blank, a long run is a row of x: bytes.find looks for it in C,
+    # and most text has none at all.
+    marked = text.encode("latin-1", "replace").translate(_B64_MARK)
+    least = b"x" * max(min_len, 1)
+    n = len(marked)
+    start = marked.find(least)
+    while start >= 0:  # the first row of x at or after a blank starts a run
+        end = marked.find(b" ", start + len(least))
+        if end < 0:
+            end = n
+        run_end = end
+        while end < n and end - run_end < 2 and text[end] == "=":
             end += 1
-        pos = end
         yield start, end
+        start = marked.find(least, end)
 
 
 def _wrapped(text: str, depth: int) -> list[tuple[int, int, str]]:
@@ -389,14 +398,48 @@ _FOLD = {
     for c in (*range(0xFF01, 0xFF5F), 0x3000, *range(0xFE50, 0xFE6C), *range(0x1D400, 0x1D800))
     if len(f := unicodedata.normalize("NFKC", chr(c))) == 1 and f.isascii()
 }
-_UNUSUAL = re.compile("[\uff01-\uff5e\u3000\ufe50-\ufe6b\U0001d400-\U0001d7ff" + INVISIBLE.pattern[1:-1] + "]")
+_UNUSUAL_SET = "\uff01-\uff5e\u3000\ufe50-\ufe6b\U0001d400-\U0001d7ff" + INVISIBLE.pattern[1:-1]
+_UNUSUAL = re.compile(f"[{_UNUSUAL_SET}]")
+
+
+def _utf8_class(members: str) -> re.Pattern[bytes]:
+    """A bytes pattern matching the UTF-8 of exactly the characters of the class body ``members`` (``a-z`` ranges).
+
+    UTF-8 is self-synchronising: a character's bytes found in encoded text are that character,
+    so searching the bytes (in C, one byte at a time) answers what searching the text would.
+    """
+    chars: list[str] = []
+    i = 0
+    while i < len(members):
+        if i + 2 < len(members) and members[i + 1] == "-":
+            chars.extend(map(chr, range(ord(members[i]), ord(members[i + 2]) + 1)))
+            i += 3
+        else:
+            chars.append(members[i])
+            i += 1
+    lasts: dict[bytes, list[int]] = {}
+    for ch in chars:
+        code = ch.encode("utf-8", "surrogatepass")
+        lasts.setdefault(code[:-1], []).append(code[-1])
+    branches = [([re.escape(chr(b)) for b in head], _byte_class(tail)) for head, tail in lasts.items()]
+    return re.compile(_trie(branches).encode("latin-1"))
+
+
+_UNUSUAL_UTF8 = _utf8_class(_UNUSUAL_SET)
 _JOIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+# a join character marked x, a line break kept, anything else a blank: a break with eight join
+# characters before it (what every joined key needs) is then a plain bytes search
+_JOIN_MARK = bytes(120 if chr(b) in _JOIN_CHARS else b if b in b"\r\n" else 32 for b in range(256))
+_JOIN_AFTER = (b"x" * 8 + b"\n", b"x" * 8 + b"\r\n")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_DIGITS = frozenset("0123456789")
+_MARKS = frozenset("_-+/")
 _JOINED_PRIORITY = 20  # only the token families (below this) may read across a line break
 
 
 def _visible(text: str) -> tuple[str, list[int] | None]:
     """``text`` folded to ASCII where NFKC allows and without invisible characters; the map back, if offsets moved."""
-    if text.isascii() or not _UNUSUAL.search(text):
+    if text.isascii() or not _UNUSUAL_UTF8.search(text.encode("utf-8", "surrogatepass")):
         return text, None
     view = text.translate(_FOLD)
     if not INVISIBLE.search(view):
@@ -415,25 +458,33 @@ def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
     """
     if "\n" not in text:
         return None
+    marked = text.encode("latin-1", "replace").translate(_JOIN_MARK)
+    # Only a break with eight join characters before it can be inside a key: those are found in C.
+    breaks: list[int] = []
+    for row in _JOIN_AFTER:
+        i = marked.find(row)
+        while i >= 0:
+            breaks.append(i + len(row) - 1)
+            i = marked.find(row, i + len(row))
+    if not breaks:
+        return None
+    breaks.sort()
+    solid = marked.replace(b"\n", b" ").replace(b"\r", b" ")  # x for a join character, else a blank
     cuts: list[tuple[int, int]] = []
     n = len(text)
-    at = text.find("\n")
-    while at >= 0:
-        lo = at - 1 if at and text[at - 1] == "\r" else at
+    for at in breaks:
+        lo = at - 1 if text[at - 1] == "\r" else at
         end = at + 1
-        at = text.find("\n", end)
         if lo < 8 or text[lo - 1] not in _JOIN_CHARS:
             continue  # most lines end in punctuation or a blank
         while end < n and text[end] in " \t":
             end += 1
         if not _JOIN_CHARS.issuperset(text[end : end + 2] or "."):
             continue
-        run = lo
-        while run > 0 and lo - run < 200 and text[run - 1] in _JOIN_CHARS:
-            run -= 1
+        run = solid.rfind(b" ", max(0, lo - 200), lo) + 1 or max(0, lo - 200)
         piece = text[run:lo]
-        if len(piece) < 8 or not any(c.isalpha() for c in piece) or not (any(c.isdigit() for c in piece) or (
-            any(c in "_-+/" for c in piece) and not piece.islower() and not piece.isupper()
+        if len(piece) < 8 or _LETTERS.isdisjoint(piece) or not (not _DIGITS.isdisjoint(piece) or (
+            not _MARKS.isdisjoint(piece) and not piece.islower() and not piece.isupper()
         )):
             continue  # a word, a number or a path at the end of a line, not a wrapped key
         cuts.append((lo, end))
