@@ -146,13 +146,10 @@ def _trie(branches: list[tuple[list[str], str]]) -> str:
 
 def _overlap(a: _Hook, b: _Hook, space: int) -> bool:
     """Whether two hooks of one pass (scanning copy ``space``) can both match at the same position."""
-    for offset in range(-max(a.anchor, b.anchor), max(len(a.literal) - a.anchor, len(b.literal) - b.anchor)):
-        i, j = a.anchor + offset, b.anchor + offset
-        if 0 <= i < len(a.literal) and 0 <= j < len(b.literal):
-            x, y = a.literal[i], b.literal[j]
-            if x != y and (space == _EXACT or _LOWER[x] != _LOWER[y]):
-                return False
-    return True
+    # aligned on their anchors, the characters both literals cover must agree
+    lo, hi = -min(a.anchor, b.anchor), min(len(a.literal) - a.anchor, len(b.literal) - b.anchor)
+    x, y = a.literal[a.anchor + lo : a.anchor + hi], b.literal[b.anchor + lo : b.anchor + hi]
+    return x == y if space == _EXACT else x.lower() == y.lower()
 
 
 _Pass = tuple[int, int, "re.Pattern[bytes]"]  # (space, anchor byte, pattern)
