@@ -152,6 +152,11 @@ def _overlap(a: _Hook, b: _Hook, space: int) -> bool:
     return x == y if space == _EXACT else x.lower() == y.lower()
 
 
+def _latin1(text: str) -> bytes:
+    """``text`` as one byte per character (others as ``?``), so byte offsets are string indexes."""
+    return text.encode("latin-1", "replace")
+
+
 _Pass = tuple[int, int, "re.Pattern[bytes]"]  # (space, anchor byte, pattern)
 
 
@@ -209,9 +214,13 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
 _PASSES, _HOOK_GROUPS = _build_scanner()
 
 
-def _hook_hits(text: str) -> dict[Rule, list[tuple[int, int]]]:
-    """Every (rule → hook spans) present in ``text``; empty for text with nothing secret-like."""
-    raw = text.encode("latin-1", "replace")  # one byte per character: offsets stay valid
+def _hook_hits(text: str, raw: bytes | None = None) -> dict[Rule, list[tuple[int, int]]]:
+    """Every (rule → hook spans) present in ``text``; empty for text with nothing secret-like.
+
+    ``raw`` is ``text`` as latin-1 bytes, when the caller has it already.
+    """
+    if raw is None:
+        raw = _latin1(text)
     low = raw.lower()
     copies = (low, raw)
     short = len(raw) < 4096  # for short text a membership test is cheaper than a search
@@ -263,12 +272,12 @@ def _expand(text: str, start: int, end: int, chars: str) -> tuple[int, int]:
     return start, end
 
 
-def _scan(text: str) -> list[tuple[int, int, str]]:
+def _scan(text: str, raw: bytes | None = None) -> list[tuple[int, int, str]]:
     """Validated spans of the hooked rules as (start, end, rule_id), possibly overlapping."""
-    hits = _hook_hits(text)
+    hits = _hook_hits(text, raw)
     if not text.isascii():
         for rule in _WORD_RULES:
-            spans = [(i, i + len(w)) for w in rule.words for i in _occurrences(text, w)]
+            spans = [(i, i + len(w)) for w in rule.words if w in text for i in _occurrences(text, w)]
             if spans:
                 hits[rule] = sorted(spans)
     if not hits:
@@ -332,11 +341,11 @@ _B64_URLSAFE = str.maketrans("-_", "+/")
 _B64_MARK = bytes(120 if b in _B64_CHARS else 32 for b in range(256))  # b"x" for a base64 character, else b" "
 
 
-def _runs(text: str, min_len: int) -> Iterator[tuple[int, int]]:
+def _runs(text: str, min_len: int, raw: bytes | None = None) -> Iterator[tuple[int, int]]:
     """Spans of base64-alphabet runs of at least ``min_len`` characters (``=`` padding included)."""
     # Marked as x (base64) or blank, a long run is a row of x: bytes.find looks for it in C,
     # and most text has none at all.
-    marked = text.encode("latin-1", "replace").translate(_B64_MARK)
+    marked = (_latin1(text) if raw is None else raw).translate(_B64_MARK)
     least = b"x" * max(min_len, 1)
     n = len(marked)
     start = marked.find(least)
@@ -351,12 +360,12 @@ def _runs(text: str, min_len: int) -> Iterator[tuple[int, int]]:
         start = marked.find(least, end)
 
 
-def _wrapped(text: str, depth: int) -> list[tuple[int, int, str]]:
+def _wrapped(text: str, depth: int, raw: bytes | None = None) -> list[tuple[int, int, str]]:
     """Bare shapes (a lone AWS secret key) and base64 that decodes to text holding a secret."""
     found: list[tuple[int, int, str]] = []
     if len(text) < _B64_MIN:
         return found
-    for start, end in _runs(text, _B64_MIN):
+    for start, end in _runs(text, _B64_MIN, raw):
         run = text[start:end]
         rule = next((r for r in _TOKEN_RULES if r.token is not None and r.token(run)), None)
         if rule is not None:
@@ -445,7 +454,7 @@ def _visible(text: str) -> tuple[str, list[int] | None]:
     return "".join(view[i] for i in keep), keep
 
 
-def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
+def _joins(text: str, raw: bytes | None = None) -> tuple[str, list[int], list[int]] | None:
     """``text`` with line breaks inside a token removed (a key wrapped or split over two lines).
 
     A break counts as inside a token when a run of at least eight token characters precedes
@@ -455,7 +464,7 @@ def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
     """
     if "\n" not in text:
         return None
-    marked = text.encode("latin-1", "replace").translate(_JOIN_MARK)
+    marked = (_latin1(text) if raw is None else raw).translate(_JOIN_MARK)
     # Only a break with eight join characters before it can be inside a key: those are found in C.
     breaks: list[int] = []
     for row in _JOIN_AFTER:
@@ -512,8 +521,9 @@ def _findings(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
     skipped, a key wrapped over two lines joined, base64 decoded.
     """
     view, keep = _visible(text)
-    found = _scan(view) + _wrapped(view, depth)
-    joined = _joins(view)
+    raw = _latin1(view)
+    found = _scan(view, raw) + _wrapped(view, depth, raw)
+    joined = _joins(view, raw)
     if joined is not None:
         whole, where, joints = joined
         across = [
