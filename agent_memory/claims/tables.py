@@ -291,6 +291,27 @@ def evidence_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
                        "ORDER BY claim, key")
 
 
+def refusal_listing(con: sqlite3.Connection, skip: Iterable[int], need: tuple[int, int, int, int],
+                    limit: int) -> tuple[int, int, list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """For the keys not in ``skip``: (how many, how many of them are not redacted, the first ``limit`` redacted by
+    claim id, the ``limit`` others nearest to the gate ``need`` — (sessions, days, stated sessions, stated days)
+    — by sessions and days still missing, then claim id); rows as ``evidence_rows``."""
+    con.execute("CREATE TEMP TABLE IF NOT EXISTS skipped (id INTEGER PRIMARY KEY)")
+    con.execute("DELETE FROM temp.skipped")
+    con.executemany("INSERT OR IGNORE INTO temp.skipped VALUES (?)", [(k,) for k in skip])
+    rest = "key NOT IN (SELECT id FROM temp.skipped)"
+    columns = "key, claim, shown, observations, sessions, days, stated, redacted"
+    total, plain = con.execute(f"SELECT count(*), count(*) - total(redacted) FROM evidence WHERE {rest}").fetchone()
+    held = con.execute(f"SELECT {columns} FROM evidence WHERE redacted = 1 AND {rest} ORDER BY claim, key LIMIT ?",
+                       (limit,)).fetchall()
+    missing = ("CASE WHEN stated THEN max(0, :ss - sessions) + max(0, :sd - days) "
+               "ELSE max(0, :s - sessions) + max(0, :d - days) END")
+    nearest = con.execute(f"SELECT {columns} FROM evidence WHERE redacted = 0 AND {rest} "
+                          f"ORDER BY {missing}, claim, key LIMIT :limit",
+                          dict(zip(("s", "d", "ss", "sd"), need), limit=limit)).fetchall()
+    return int(total), int(plain), held, nearest
+
+
 def may_pass(con: sqlite3.Connection, sessions: int, days: int, stated_sessions: int, stated_days: int) -> set[int]:
     """Keys whose evidence meets the default or (when stated) the stated gate and is not redacted; and keys
     whose shown wording is not kept."""

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from ..claims.cache import L1View
 from ..claims.partial import Partial
 from ..claims.key import Key, claim_key
 from ..store import Paths
+from .records import Listing, listed
 from .tiers import load_claims, load_decisions
 
 
@@ -101,3 +102,15 @@ class Refusals:
                      for row in rows if row[0] not in read]
             self.found = found
         return self.found
+
+    def listing(self, built: Sequence[dict[str, Any]], limit: int) -> Listing:
+        """``listed`` of these refusals and the ``built`` ones (the pass's own, by tier and claim id), reading only
+        the counted refusals that can be among the first ``limit``: the redacted first, then the nearest."""
+        if self.found is not None:
+            return listed(sorted([*self.found, *built], key=lambda b: (b["to"], b["claim_id"])), limit)
+        total, plain, held, nearest = self.tables.listing(self.read, self.gates, limit)
+        gates = self.gates
+        made = [{"claim_id": row[1], "text": row[2], "reasons": _reasons(row[4:8], gates), "to": "L2"}
+                for row in held + nearest]
+        first = listed(sorted([*made, *built], key=lambda b: (b["to"], b["claim_id"])), limit)
+        return Listing(total + len(built), plain + first.waiting - len(nearest), first.shown)
