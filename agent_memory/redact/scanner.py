@@ -71,11 +71,26 @@ def _choose_anchor(literal: str, freq: dict[str, float], has_after: bool) -> int
 
 
 def _byte_class(members: Iterable[int]) -> str:
-    """Regex text (to be latin-1 encoded) for exactly the bytes ``members``."""
+    """Regex text (to be latin-1 encoded) for exactly the bytes ``members``, consecutive ones as ranges."""
     ms = sorted(set(members))
     if len(ms) == 1:
         return re.escape(chr(ms[0]))
-    return "[" + "".join("\\" + chr(b) if chr(b) in "^-]\\" else re.escape(chr(b)) for b in ms) + "]"
+    parts: list[str] = []
+    i = 0
+    while i < len(ms):
+        j = i
+        while j + 1 < len(ms) and ms[j + 1] == ms[j] + 1:
+            j += 1
+        if j - i >= 2:  # a range is shorter to parse than its members: patterns compile faster
+            parts.append(f"{_in_class(ms[i])}-{_in_class(ms[j])}")
+        else:
+            parts.extend(_in_class(b) for b in ms[i : j + 1])
+        i = j + 1
+    return "[" + "".join(parts) + "]"
+
+
+def _in_class(b: int) -> str:
+    return "\\" + chr(b) if chr(b) in "^-]\\" else re.escape(chr(b))
 
 
 _BYTES = tuple(map(chr, range(256)))

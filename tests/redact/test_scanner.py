@@ -1,9 +1,9 @@
 """The scanner's byte-level shortcuts answer exactly what the plain character walks they replace would.
 
 Each shortcut (base64 runs found with ``bytes.find``, line breaks inside a key found in a
-marked copy, full-width and invisible characters looked for in the UTF-8 bytes, hook
-overlap compared as slices) is checked against the plain reading, and ``redact`` with every
-plain reading put back gives the same text and the same rule ids.
+marked copy, full-width and invisible characters looked for in the UTF-8 bytes, byte classes
+written as ranges, hook overlap compared as slices) is checked against the plain reading,
+and ``redact`` with every plain reading put back gives the same text and the same rule ids.
 """
 
 from __future__ import annotations
@@ -143,6 +143,13 @@ def test_every_code_point_is_unusual_in_utf8_exactly_when_it_is_in_text() -> Non
     search, plain = scanner._UNUSUAL_UTF8.search, scanner._UNUSUAL.search
     wrong = [c for c in range(sys.maxunicode + 1) if bool(search(chr(c).encode("utf-8", "surrogatepass"))) != bool(plain(chr(c)))]
     assert wrong == []
+
+
+@_PROPERTY
+@given(st.one_of(st.sets(st.integers(0, 255), min_size=1), st.tuples(st.integers(0, 255), st.integers(0, 255)).map(lambda t: set(range(min(t), max(t) + 1)))))
+def test_a_byte_class_matches_exactly_its_members(members: set[int]) -> None:
+    pattern = re.compile(scanner._byte_class(members).encode("latin-1"))
+    assert {b for b in range(256) if pattern.fullmatch(bytes([b]))} == members
 
 
 def test_hooks_overlap_as_the_character_walk_says() -> None:
