@@ -107,6 +107,13 @@ def _atom(atom: str, table: list[int], ignore_case: bool = True) -> str:
     return made
 
 
+def _literal_atom(byte: int, table: list[int], ignore_case: bool) -> str:
+    """``_atom`` of one literal character, without compiling it: ASCII case folding pairs only ASCII letters."""
+    ch = chr(byte)
+    same = {ch, ch.swapcase()} if ignore_case and ch.isascii() and ch.isalpha() else {ch}
+    return _byte_class(table[ord(c)] for c in same)
+
+
 _ATOM_RE = re.compile(r"\\.|\[(?:\\.|[^\]\\])+\]|[^\\\[\](){}|*+?]")
 _QUANT_RE = re.compile(r"\{\d+(?:,\d*)?\}")
 
@@ -208,7 +215,7 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
             name = f"h{len(groups)}"
             # Hooks that can match at the same spot as this one are confirmed with it.
             groups[name] = (h,) + tuple(g for g in hooks if g is not h and _overlap(h, g, space))
-            atoms = [_atom(re.escape(chr(b)), table, space == _LOW) for b in h.literal]
+            atoms = [_literal_atom(b, table, space == _LOW) for b in h.literal]
             behind = f"(?<={''.join(atoms)})" if h.anchor else ""  # checked after the suffix
             ahead = f"(?={_mapped_regex(h.after.pattern, table)})" if h.after is not None else ""
             suffix = atoms[h.anchor + 1 :]

@@ -2,7 +2,7 @@
 
 Each shortcut (base64 runs found with ``bytes.find``, line breaks inside a key found in a
 marked copy, full-width and invisible characters looked for in the UTF-8 bytes, byte classes
-written as ranges, hook overlap compared as slices) is checked against the plain reading,
+written as ranges and made without compiling, hook overlap compared as slices) is checked against the plain reading,
 and ``redact`` with every plain reading put back gives the same text and the same rule ids.
 """
 
@@ -150,6 +150,13 @@ def test_every_code_point_is_unusual_in_utf8_exactly_when_it_is_in_text() -> Non
 def test_a_byte_class_matches_exactly_its_members(members: set[int]) -> None:
     pattern = re.compile(scanner._byte_class(members).encode("latin-1"))
     assert {b for b in range(256) if pattern.fullmatch(bytes([b]))} == members
+
+
+def test_a_literal_atom_is_the_class_its_pattern_compiles_to() -> None:
+    for table in (scanner._LOWER, scanner._IDENTITY):
+        for ignore_case in (True, False):
+            for b in range(256):
+                assert scanner._literal_atom(b, table, ignore_case) == scanner._atom(re.escape(chr(b)), table, ignore_case)
 
 
 def test_hooks_overlap_as_the_character_walk_says() -> None:
