@@ -2,8 +2,9 @@
 
 Each shortcut (base64 runs found with ``bytes.find``, line breaks inside a key found in a
 marked copy, full-width and invisible characters looked for in the UTF-8 bytes, byte classes
-written as ranges and made without compiling, hook overlap compared as slices) is checked against the plain reading,
-and ``redact`` with every plain reading put back gives the same text and the same rule ids.
+written as ranges and made without compiling, hook overlap compared as slices) is checked
+against the plain reading, and ``redact`` with every plain reading put back gives the same
+text and the same rule ids.
 """
 
 from __future__ import annotations
