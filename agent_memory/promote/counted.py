@@ -9,9 +9,8 @@ the same proposals and refusals as building every claim. Standard library only.
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 from ..claims.cache import L1View
 from ..claims.partial import Partial
@@ -53,23 +52,20 @@ def _reasons(shape: tuple[int, int, int, int], gates: dict[str, Any]) -> list[st
     return reasons
 
 
-@contextlib.contextmanager
-def split(paths: Paths, config: dict[str, Any], similarity: float) -> Iterator[tuple[L1View, Refusals] | None]:
+def split(paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1View, Refusals] | None:
     """(the L1 view of the keys that need a whole claim, the refusals of every other key), or None when
     the tables do not cover L1 or cannot be read (then the pass reads everything). The view reads
     bucket rows as the pass asks, so the tables stay open for the pass, and after it until the
     refusals are asked for (a pass that stages never asks)."""
     tables = Partial.open(paths, similarity)
-    found = None
+    if tables is None:
+        return None
     try:
-        if tables is not None:
-            view, read = _split(tables, paths, config, similarity)
-            found = view, Refusals(tables, read, config["gates"])
+        view, read = _split(tables, paths, config, similarity)
+        return view, Refusals(tables, read, config["gates"])
     except (sqlite3.Error, ValueError, KeyError, TypeError):
-        pass  # damaged tables cost the pass its speed, never its result
-    if found is None and tables is not None:
         tables.close()
-    yield found
+        return None  # damaged tables cost the pass its speed, never its result
 
 
 def _split(tables: Partial, paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1View, set[int]]:
