@@ -189,6 +189,24 @@ def _assistant_text(content: Any) -> str | None:
 
 # The fields that mark a user-role record as written by someone else, when the record opens with them.
 _NOT_TYPED = (b"isMeta", b"isCompactSummary", b"isVisibleInTranscriptOnly", b"isSynthetic", b"interruptedByShutdown")
+_OPENINGS: list[re.Pattern[bytes]] = []
+
+
+def _openings() -> re.Pattern[bytes]:
+    """What ``read.head`` and ``read.opening`` tell of a usual record, in one match: its type, session and side
+    chain flag among its opening fields, then ``"message":{`` and the message's opening fields, and when a list
+    of blocks follows them (group ``blocks``) the type among the first block's opening fields."""
+    if not _OPENINGS:
+        import re
+
+        from agent_memory.transcripts.read import pairs
+
+        _OPENINGS.append(re.compile(
+            rb"\{" + pairs("record", kind=b"type", session=b"sessionId", side=b"isSidechain")
+            + rb'"message":\{' + pairs("message")
+            + rb'(?:(?P<blocks>"content":\[)(?:\{' + pairs("first", block=b"type") + rb")?)?"
+        ))
+    return _OPENINGS[0]
 
 
 def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
@@ -198,22 +216,31 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     (``read.head``) already say it is dropped: a side chain, a user record written by someone
     else, one whose first content block is a tool result, or one whose content is a list in
     which no block has a ``"text"`` (a JSON key is never escaped, so the bytes would show it).
+    The usual lines are decided by a few ``in`` tests and one match of ``_openings()``; the others
+    by ``head`` itself, the same way.
     """
     from agent_memory.transcripts.read import head, opening, string_of
 
+    match = _openings().match
     user_token = _USER_TOKEN
     assistant_token = _ASSISTANT_TOKEN
-    user, assistant, true = b'"user"', b'"assistant"', b"true"
+    user, assistant, true, tool_result = b'"user"', b'"assistant"', b"true", b'"tool_result"'
 
-    def drop(raw: bytes) -> bool:
-        if raw[0] != 123 or raw[-2:] != b"}\n":  # "{" … "}": only a complete record
-            return False
+    def sound(raw: bytes, session: bytes) -> bool:
+        if not raw.isascii():
+            try:
+                raw.decode()  # a line that is not UTF-8 is skipped whole, its session unseen
+            except UnicodeDecodeError:
+                return False
+        found = string_of(session)
+        if found:
+            sessions.add(found)
+        return True
+
+    def by_head(raw: bytes) -> bool:
+        """The whole test, for a complete record."""
         if user_token not in raw and assistant_token not in raw:
             return True
-        # (a tool result names its type near the start, a line of text may be long: that test first)
-        texts = b'"tool_result"' not in raw and b'"text"' in raw
-        if texts and b'":true' not in raw:
-            return False  # a block may hold text, and no field (no flag, no first block) says it is dropped
         fields, key, at = head(raw)
         if key != b"message" or raw[at] != 123:
             return False
@@ -228,19 +255,38 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             content, begin = opening(raw, at)
             if content != b"content" or raw[begin] != 91:  # "[": a list of blocks
                 return False
-            if (texts or b'"text"' in raw) and not (
-                kind == user and raw[begin + 1] == 123 and head(raw, begin + 1)[0].get(b"type") == b'"tool_result"'
+            if b'"text"' in raw and not (
+                kind == user and raw[begin + 1] == 123 and head(raw, begin + 1)[0].get(b"type") == tool_result
             ):
                 return False
-        if not raw.isascii():
-            try:
-                raw.decode()  # a line that is not UTF-8 is skipped whole, its session unseen
-            except UnicodeDecodeError:
+        return sound(raw, fields[b"sessionId"])
+
+    def drop(raw: bytes) -> bool:
+        if raw[0] != 123 or raw[-2:] != b"}\n":  # "{" … "}": only a complete record
+            return False
+        # A line with a block's text, a role and no true flag (no side chain, no "isMeta": true, …) is kept,
+        # unless its first block is a tool result, which names its type near the start: a line of text may be long.
+        if tool_result in raw:
+            texts = None  # not looked for yet
+        else:
+            texts = b'"text"' in raw
+            if texts and b'":true' not in raw and (assistant_token in raw or user_token in raw):
                 return False
-        session = string_of(fields[b"sessionId"])
-        if session:
-            sessions.add(session)
-        return True
+        found = match(raw)
+        if found is None:
+            return by_head(raw)
+        kind, session = found.group("kind", "session")
+        if (kind != user and kind != assistant) or session is None:
+            return by_head(raw)
+        if found.group("side") == true:
+            return sound(raw, session)
+        if found.group("blocks") is None or not (
+            (kind == user and found.group("block") == tool_result)
+            or not (b'"text"' in raw if texts is None else texts)
+        ):
+            # nothing in the content drops the line: only a flag among the opening fields could
+            return False if b'":true' not in raw else by_head(raw)
+        return sound(raw, session)
 
     return drop
 

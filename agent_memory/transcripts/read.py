@@ -156,7 +156,9 @@ class Records:
 
 # One key and a string, boolean, null or number value, then a comma, as the agents write them (no spaces,
 # no escapes); an object's opening run of them; and a key whose value is an object or a list.
-_PAIR = rb'"[^"\\\x00-\x1f]*":(?:"[^"\\\x00-\x1f]*"|true|false|null|-?[0-9][0-9.eE+-]*),'
+_KEY = rb'"[^"\\\x00-\x1f]*"'
+_SCALAR = rb'(?:"[^"\\\x00-\x1f]*"|true|false|null|-?[0-9][0-9.eE+-]*)'
+_PAIR = _KEY + b":" + _SCALAR + b","
 _RUN_OF_PAIRS = re.compile(rb"\{(?:" + _PAIR + rb")*")
 # Inside such a run no string holds a quote, and no other value a comma: the pairs are cut by a simpler pattern.
 _PAIRS = re.compile(rb'"([^"]*)":("[^"]*"|[^,]*),')
@@ -182,6 +184,19 @@ def head(raw: bytes, start: int = 0) -> tuple[dict[bytes, bytes], bytes, int]:
     if opening is None:
         return fields, b"", -1
     return fields, opening.group(1), opening.end() - 1
+
+
+def pairs(run: str, **captured: bytes) -> bytes:
+    """A pattern for the run of pairs ``head`` reads (after the ``{``) that keeps the value of each key given
+    (``group=key``) in that group: the last such pair's, as the parse keeps the last of a repeated key.
+
+    One ``match`` of a pattern built from these runs decides in C what ``head`` and ``opening`` calls would.
+    The run is matched once, in a lookahead that is never entered again (the group ``run`` then repeats its
+    text): a pair that two alternatives match would otherwise double the work of a failing match.
+    """
+    named = b"".join(b'"' + key + b'":(?P<' + group.encode() + b">" + _SCALAR + b")|" for group, key in captured.items())
+    name = run.encode()
+    return b"(?=(?P<" + name + b">(?:(?:" + named + _KEY + b":" + _SCALAR + b"),)*))(?P=" + name + b")"
 
 
 def opening(raw: bytes, start: int = 0) -> tuple[bytes, int]:
