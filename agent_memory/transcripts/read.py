@@ -31,7 +31,7 @@ class TranscriptUnreadable(AgentMemoryError):
 MAX_LINE_BYTES = 8 * 1024 * 1024
 _READ_LIMIT = MAX_LINE_BYTES + 1
 _DRAIN_LIMIT = 1024 * 1024
-_BLOCK_BYTES = 1024 * 1024  # what a line reader reads at a time
+_BLOCK_BYTES = 128 * 1024  # what a line reader reads at a time (more for a longer line)
 # How much of a file agent detection may look at.
 _HEAD_BYTES = 256 * 1024
 _HEAD_LINES = 64
@@ -49,7 +49,7 @@ _SCAN_ERRORS = (*JSON_ERRORS, StopIteration)
 class LineReader:
     """Iterate ``(line_number, raw_bytes)`` over a binary file from an offset.
 
-    Reads in blocks and cuts the lines out of them in C: a line longer than ``MAX_LINE_BYTES``
+    Reads in blocks and cuts the lines out of them with ``bytes.find``: a line longer than ``MAX_LINE_BYTES``
     is drained (never held much beyond that) and counted in ``oversized`` instead of being
     yielded. A last line without a newline is yielded (it may be valid JSON) but
     ``end_offset``/``end_line`` stop before it, so a later read starts at that line again.
@@ -93,8 +93,9 @@ class LineReader:
                     offset += end - pos
                     pos = end
                     nl = find(b"\n", pos)
-                more = read(_BLOCK_BYTES)
                 rest = len(buf) - pos
+                # a long line: read as much again as it holds, but never much past the longest kept
+                more = read(max(_BLOCK_BYTES, min(rest, limit - rest)))
                 if not more:
                     if rest:  # end of file inside a line: still being written
                         if rest < limit:
@@ -112,7 +113,7 @@ class LineReader:
                 nl = more.find(b"\n")
                 while nl < 0:
                     consumed += len(more)
-                    more = read(_BLOCK_BYTES)
+                    more = read(_DRAIN_LIMIT)
                     if not more:
                         return
                     nl = more.find(b"\n")

@@ -350,6 +350,10 @@ def test_claude_drops_no_line_a_full_parse_keeps_whatever_its_keys(
     lines = []
     for record, repeats, block_repeats, spaced in records:
         line = _line(record, (", ", ": ") if spaced else (",", ":"))
+        keys = list(record)
+        after = keys[keys.index("message") + 1:] if "message" in keys else []
+        # (a key written again after the message is one the test never sees, as it says: not that)
+        repeats = [r for r in repeats if r.split(b'"')[1].decode() not in after]
         line = b"{" + b"".join(repeats) + line[1:]
         lines.append(line.replace(b'"content":[{', b'"content":[{' + b"".join(block_repeats), 1))
     fast = _read(claude, lines)
