@@ -182,8 +182,10 @@ def _assistant_text(content: Any) -> str | None:
     for block in content:
         if isinstance(block, dict) and block.get("type") == "text":
             text = block.get("text")
-            if isinstance(text, str) and text.strip():
-                parts.append(text.strip())
+            if isinstance(text, str):
+                text = text.strip()
+                if text:
+                    parts.append(text)
     return "\n\n".join(parts)
 
 

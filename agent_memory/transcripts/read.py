@@ -598,8 +598,11 @@ def _finish(result: ReadResult) -> ReadResult:
     turns: list[Turn] = []
     changed = False
     for turn in result.turns:
-        text = strip_injected(sound_text(turn.text))
-        session, cwd, mid = sound_text(turn.session), sound_text(turn.cwd), sound_text(turn.message_id)
+        text = turn.text
+        text = strip_injected(text if text.isascii() else sound_text(text))
+        session, cwd, mid = turn.session, turn.cwd, turn.message_id
+        if not (session.isascii() and cwd.isascii() and mid.isascii()):
+            session, cwd, mid = sound_text(session), sound_text(cwd), sound_text(mid)
         if text is turn.text and session is turn.session and cwd is turn.cwd and mid is turn.message_id:
             turns.append(turn)
             continue
