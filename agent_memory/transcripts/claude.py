@@ -195,18 +195,18 @@ _OPENINGS: list[re.Pattern[bytes]] = []
 
 
 def _openings() -> re.Pattern[bytes]:
-    """What ``read.head`` and ``read.opening`` tell of a usual record, in one match: its type, session and side
-    chain flag among its opening fields, then ``"message":{`` and the message's opening fields, and when a list
-    of blocks follows them (group ``blocks``) the type among the first block's opening fields."""
+    """What ``read.head`` and ``read.opening`` tell of a record, in one match: its type, session and side chain
+    flag among its opening fields; when ``"message":{`` follows them (group ``message``) the message's opening
+    fields, and when a list of blocks follows those (group ``blocks``) the type among the first block's."""
     if not _OPENINGS:
         import re
 
         from agent_memory.transcripts.read import pairs
 
         _OPENINGS.append(re.compile(
-            rb"\{" + pairs("record", kind=b"type", session=b"sessionId", side=b"isSidechain")
-            + rb'"message":\{' + pairs("message")
-            + rb'(?:(?P<blocks>"content":\[)(?:\{' + pairs("first", block=b"type") + rb")?)?"
+            rb"\{" + pairs(kind=b"type", session=b"sessionId", side=b"isSidechain")
+            + rb'(?:(?P<message>"message":\{)' + pairs()
+            + rb'(?:(?P<blocks>"content":\[)(?:\{' + pairs(block=b"type") + rb")?)?)?"
         ))
     return _OPENINGS[0]
 
@@ -277,11 +277,9 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             texts = find(b'"text"') >= 0
             if texts and find(b'":true') < 0 and (find(assistant_token) >= 0 or find(user_token) >= 0):
                 return False
-        found = match(raw)
-        if found is None:
-            return by_head(raw)
-        kind, session = found.group("kind", "session")
-        if (kind != user and kind != assistant) or session is None:
+        found = match(raw)  # (it always matches: what it found is in its groups)
+        kind, session, message = found.group("kind", "session", "message")
+        if (kind != user and kind != assistant) or session is None or message is None:
             return by_head(raw)
         if found.group("side") == true:
             return sound(raw, session)

@@ -209,17 +209,16 @@ def head(raw: bytes, start: int = 0) -> tuple[dict[bytes, bytes], bytes, int]:
     return fields, opening.group(1), opening.end() - 1
 
 
-def pairs(run: str, **captured: bytes) -> bytes:
+def pairs(**captured: bytes) -> bytes:
     """A pattern for the run of pairs ``head`` reads (after the ``{``) that keeps the value of each key given
     (``group=key``) in that group: the last such pair's, as the parse keeps the last of a repeated key.
 
     One ``match`` of a pattern built from these runs decides in C what ``head`` and ``opening`` calls would.
-    The run is matched once, in a lookahead that is never entered again (the group ``run`` then repeats its
-    text): a pair that two alternatives match would otherwise double the work of a failing match.
+    A pair can match two alternatives (its key's and any key's), so what follows a run must be optional:
+    a match that could fail after it would try every way of splitting the run first.
     """
     named = b"".join(b'"' + key + b'":(?P<' + group.encode() + b">" + _SCALAR + b")|" for group, key in captured.items())
-    name = run.encode()
-    return b"(?=(?P<" + name + b">(?:(?:" + named + _KEY + b":" + _SCALAR + b"),)*))(?P=" + name + b")"
+    return b"(?:(?:" + named + _KEY + b":" + _SCALAR + b"),)*"
 
 
 def opening(raw: bytes, start: int = 0) -> tuple[bytes, int]:
