@@ -1,15 +1,18 @@
 """Promote: the dry run's seconds at each store size, and how they grow (log-log slope).
 
-The dry run is timed on a store as ingest and ``promote --write`` leave it, claim tables included
-(a store built before the tables existed is brought up to date first, as its next writer would);
-the same dry run without them, and a ``promote --write`` that finds nothing new, are timed
-once beside it.
+The dry run is the command a person types, ``agent-memory promote``, in a fresh process, timed on
+a store as ingest and ``promote --write`` leave it, claim tables included (a store built before
+the tables existed is brought up to date first, as its next writer would); ``promote --json``
+(every refusal) beside it, and once each the pass without claim tables and a ``promote --write``
+that finds nothing new.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -25,14 +28,21 @@ SLOW = 20.0  # a dry run slower than this is timed fewer times
 PROFILE_LIMIT = 60.0  # seconds: a slower dry run is not profiled (cProfile would double it)
 
 
-def _read_atoms(store: Store) -> int:
-    """Baseline: every L1 atom parsed with a bare json.loads loop."""
-    count = 0
-    with open(store.store / "L1" / "atoms.jsonl", "rb") as handle:
-        for line in handle:
-            json.loads(line)
-            count += 1
-    return count
+_LOOP = ("import json, sys\n"
+         "with open(sys.argv[1], 'rb') as handle:\n"
+         "    for line in handle:\n"
+         "        json.loads(line)\n")
+
+
+def _read_atoms(store: Store) -> None:
+    """Baseline: a fresh interpreter parsing every L1 atom with a bare json.loads loop."""
+    subprocess.run([sys.executable, "-c", _LOOP, str(store.store / "L1" / "atoms.jsonl")], check=True)
+
+
+def _command(store: Store, *args: str) -> None:
+    """``agent-memory promote ARGS`` as a person runs it in the project (a fresh process, output discarded)."""
+    subprocess.run([sys.executable, "-m", "agent_memory", "promote", *args], cwd=store.project, check=True,
+                   stdout=subprocess.DEVNULL)
 
 
 def _writer_step(paths: Any) -> float:
@@ -72,16 +82,18 @@ def _stage_again(paths: Any) -> float:
 
 
 def run(stores: Sequence[Store], reps: int, profile: bool = True) -> Section:
-    """``plan()`` (what ``agent-memory promote`` runs without ``--write``), in-process, per store size."""
+    """``agent-memory promote`` (and ``--json``) as a person runs them, per store size."""
+    from agent_memory.cli.promote import SHOWN_BLOCKED as SHOWN
     from agent_memory.promote import plan
     from agent_memory.store import Paths
 
     section = Section("promote", "4. Promote (dry run)")
     section.say(
-        f"`agent_memory.promote.plan(every=False)` and its refusals — what `agent-memory promote` computes before it "
-        f"prints: read the claim tables, build the claims the gates need whole, gate the rest on their counts, list "
-        f"every refusal — in-process, medians of up to {reps} runs. Baseline: reading the "
-        f"same `L1/atoms.jsonl` with a bare `json.loads` loop, in the same round-robin. Goal: ≤ {GOAL_SECONDS:.0f} s at "
+        f"`agent-memory promote` — the dry run as a person types it, in the project, a fresh process each time: read "
+        f"the claim tables, build the claims the gates need whole, gate the rest on their counts, print every "
+        f"proposal, the counts and the {SHOWN} refusals to act on first — and `agent-memory promote --json`, which "
+        f"gives every refusal; medians of up to {reps} runs. Baseline: a fresh interpreter reading the same "
+        f"`L1/atoms.jsonl` with a bare `json.loads` loop, in the same round-robin. Goal: ≤ {GOAL_SECONDS:.0f} s at "
         f"100k atoms and near-linear growth (log-log slope ≤ {GOAL_SLOPE}).",
         "",
     )
@@ -91,33 +103,30 @@ def run(stores: Sequence[Store], reps: int, profile: bool = True) -> Section:
     medians: list[float] = []
     for store in stores:
         paths = Paths.resolve(cwd=str(store.project))
-        held: dict[str, Any] = {}
-
-        def dry_run(paths: Any = paths, held: dict[str, Any] = held) -> None:
-            held["plan"] = found = plan(paths, every=False)
-            found.blocked  # noqa: B018 - the refusals are what a dry run prints
-
         caught_up = _writer_step(paths)
-        cold = _without_cache(paths, dry_run)
+        cold = _without_cache(paths, lambda paths=paths: plan(paths, every=False).listing(SHOWN))
         restaged = _stage_again(paths)
         extra_rows.append((f"{store.atoms:,}", secs(caught_up), secs(cold), secs(restaged)))
-        first = time_call(dry_run)
+        found = plan(paths, every=False)
+        first = time_call(lambda store=store: _command(store))
         # a slow dry run counts its first run and is timed fewer times
         runs = reps if first < SLOW else 2
-        samples = interleaved_calls({"read": lambda: _read_atoms(store), "plan": dry_run}, runs)
+        samples = interleaved_calls({"read": lambda store=store: _read_atoms(store),
+                                     "plan": lambda store=store: _command(store),
+                                     "json": lambda store=store: _command(store, "--json")}, runs)
         med: Samples = samples["plan"]
         if first >= SLOW:
             med.values.append(first)
-        found = held["plan"]
         sizes.append(store.atoms)
         medians.append(med.median)
         rows.append((f"{store.atoms:,}", f"{len(found.proposals):,}", f"{len(found.blocked):,}", secs(samples["read"].median),
                      secs(med.median), ratio(med.median / samples["read"].median), f"{secs(med.low)}–{secs(med.high)}",
-                     str(len(med.values))))
-    section.table(("L1 atoms", "proposals", "blocked", "read L1 (baseline)", "dry run", "× baseline", "range", "runs"), rows)
-    section.say("Once each, beside it: bringing the claim tables up to date before timing (a writer's step; the whole "
-                "tables when the store had none), the same dry run with no claim tables (every claim built from every "
-                "atom), and `promote --write` when nothing changed since the last one.", "")
+                     secs(samples["json"].median), str(len(med.values))))
+    section.table(("L1 atoms", "proposals", "blocked", "read L1 (baseline)", "`promote`", "× baseline", "range",
+                   "`promote --json`", "runs"), rows)
+    section.say("Once each, in-process, beside it: bringing the claim tables up to date before timing (a writer's step; "
+                "the whole tables when the store had none), the dry run's pass with no claim tables (every claim built "
+                "from every atom), and `promote --write` when nothing changed since the last one.", "")
     section.table(("L1 atoms", "tables brought up to date", "dry run, no tables", "promote --write, nothing new"),
                   extra_rows)
     if stores and stores[-1].atoms >= 90_000:
@@ -141,5 +150,5 @@ def run(stores: Sequence[Store], reps: int, profile: bool = True) -> Section:
             note = "" if pick == len(stores) - 1 else (f" (the {largest.atoms:,}-atom run takes {secs(at)}; the profile "
                                                        f"is of the largest store under {PROFILE_LIMIT:.0f} s)")
             section.profiles.append("\n".join([f"### Promote dry run at {stores[pick].atoms:,} atoms{note}", "",
-                                               *profile_call(lambda: plan(paths, every=False).blocked)]))
+                                               *profile_call(lambda: plan(paths, every=False).listing(SHOWN))]))
     return section

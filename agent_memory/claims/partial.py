@@ -56,9 +56,20 @@ class Partial:
     def evidence(self) -> list[tuple[Any, ...]]:
         """Every key's evidence by claim id — key id, claim id, shown wording, observations, sessions, days, stated,
         redacted — from the very tables the pass read (else ``StoreError``)."""
+        self._unchanged()
+        return tables.evidence_rows(self.con).fetchall()
+
+    def _unchanged(self) -> None:
         if tables.covered(self.con) != (self.size, self.digest):
             raise StoreError(f"{self.paths.atoms.parent / 'claims.db'} changed while promote read it; run it again")
-        return tables.evidence_rows(self.con).fetchall()
+
+    def listing(self, skip: set[int], gates: Mapping[str, Any], limit: int) -> tuple[int, int, list[tuple[Any, ...]],
+                                                                                   list[tuple[Any, ...]]]:
+        """``tables.refusal_listing`` for the keys not in ``skip``, under ``gates`` (else ``StoreError``, as ``evidence``)."""
+        self._unchanged()
+        need = (int(gates["l2"]["sessions"]), int(gates["l2"]["days"]),
+                int(gates["l2_stated"]["sessions"]), int(gates["l2_stated"]["days"]))
+        return tables.refusal_listing(self.con, skip, need, limit)
 
     def may_pass(self, gates: Mapping[str, Any]) -> set[int]:
         """Keys whose counts alone could let them through, and keys with no shown wording kept."""

@@ -291,6 +291,27 @@ def evidence_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
                        "ORDER BY claim, key")
 
 
+def refusal_listing(con: sqlite3.Connection, skip: Iterable[int], need: tuple[int, int, int, int],
+                    limit: int) -> tuple[int, int, list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """For the keys not in ``skip``: (how many, how many of them are not redacted, the first ``limit`` redacted by
+    claim id, the ``limit`` others nearest to the gate ``need`` — (sessions, days, stated sessions, stated days)
+    — by sessions and days still missing, then claim id); rows as ``evidence_rows``."""
+    con.execute("CREATE TEMP TABLE IF NOT EXISTS skipped (id INTEGER PRIMARY KEY)")
+    con.execute("DELETE FROM temp.skipped")
+    con.executemany("INSERT OR IGNORE INTO temp.skipped VALUES (?)", [(k,) for k in skip])
+    rest = "key NOT IN (SELECT id FROM temp.skipped)"
+    columns = "key, claim, shown, observations, sessions, days, stated, redacted"
+    total, plain = con.execute(f"SELECT count(*), count(*) - total(redacted) FROM evidence WHERE {rest}").fetchone()
+    held = con.execute(f"SELECT {columns} FROM evidence WHERE redacted = 1 AND {rest} ORDER BY claim, key LIMIT ?",
+                       (limit,)).fetchall()
+    missing = ("CASE WHEN stated THEN max(0, :ss - sessions) + max(0, :sd - days) "
+               "ELSE max(0, :s - sessions) + max(0, :d - days) END")
+    nearest = con.execute(f"SELECT {columns} FROM evidence WHERE redacted = 0 AND {rest} "
+                          f"ORDER BY {missing}, claim, key LIMIT :limit",
+                          dict(zip(("s", "d", "ss", "sd"), need), limit=limit)).fetchall()
+    return int(total), int(plain), held, nearest
+
+
 def may_pass(con: sqlite3.Connection, sessions: int, days: int, stated_sessions: int, stated_days: int) -> set[int]:
     """Keys whose evidence meets the default or (when stated) the stated gate and is not redacted; and keys
     whose shown wording is not kept."""
@@ -310,8 +331,12 @@ def some_atom_rows(con: sqlite3.Connection, keys: Iterable[int]) -> tuple[list[t
     con.execute("CREATE TEMP TABLE IF NOT EXISTS picked (id INTEGER PRIMARY KEY)")
     con.execute("DELETE FROM temp.picked")
     con.executemany("INSERT OR IGNORE INTO temp.picked VALUES (?)", [(k,) for k in keys])
+    many, rows = con.execute("SELECT count(*), (SELECT max(rowid) FROM atoms) FROM atoms "
+                             "WHERE key IN (SELECT id FROM temp.picked)").fetchone()
+    # past a tenth of L1, one pass over the table in L1 order beats a lookup and a sort per row
+    scan = "NOT INDEXED " if many * 10 > (rows or 0) else ""
     found = con.execute("SELECT key, id, offset, kind, ts, day, session, project, block, stated, redacted "
-                        "FROM atoms WHERE key IN (SELECT id FROM temp.picked) ORDER BY rowid").fetchall()
+                        f"FROM atoms {scan}WHERE key IN (SELECT id FROM temp.picked) ORDER BY rowid").fetchall()
     texts = con.execute("SELECT key, text, count, stamp FROM texts WHERE key IN (SELECT id FROM temp.picked)").fetchall()
     return found, texts
 

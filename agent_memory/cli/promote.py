@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import heapq
-import re
-from typing import Any
 
 from . import output
 from .output import emit_json, EXIT_OK
 
 HELP = "the promotion pass: a dry run that writes nothing, or --write to stage proposals"
 SHOWN_BLOCKED = 20  # refusals listed for people (all of them with --all or --json)
-_COUNTS = re.compile(r"(?:held in )?(\d+) of (\d+) (?:sessions|distinct days|observations|projects|days)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,50 +30,34 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"proposals": [p.as_json() for p in result.proposals], "blocked": result.blocked})
         return EXIT_OK
-    out = output.console()
+    lines: list[str] = []  # printed at once: rich renders one long text much faster than many short ones
     if result.proposals:
-        out.print(f"[bold]{len(result.proposals)} proposal(s)[/]" + ("" if args.write else " (dry run: nothing written)"))
+        lines.append(f"[bold]{len(result.proposals)} proposal(s)[/]" + ("" if args.write else " (dry run: nothing written)"))
         for p in result.proposals:
-            out.print(f"  [green]{p.id}[/] {p.source_tier}→{p.target_tier} [dim]({p.path}; {len(p.sessions)} sessions, {len(p.days)} days)[/]")
-            out.print("    " + p.text, markup=False)
+            lines.append(f"  [green]{p.id}[/] {p.source_tier}→{p.target_tier} [dim]({_plain(p.path)}; {len(p.sessions)} sessions, "
+                         f"{len(p.days)} days)[/]")
+            lines.append("    " + _plain(p.text))
     else:
-        out.print("no proposals" + ("" if args.write else " (dry run: nothing written)"))
-    if result.blocked:
-        waiting, shown = _listed(result.blocked)
-        out.print(f"[bold]{len(result.blocked)} claim(s) not promoted yet[/] [dim]({waiting} waiting only for more "
-                  f"evidence, {len(result.blocked) - waiting} held for another reason)[/]")
-        if args.all:
-            shown = result.blocked
+        lines.append("no proposals" + ("" if args.write else " (dry run: nothing written)"))
+    listing = result.listing(SHOWN_BLOCKED)
+    if listing.total:
+        shown = result.blocked if args.all else listing.shown
+        lines.append(f"[bold]{listing.total} claim(s) not promoted yet[/] [dim]({listing.waiting} waiting only for more "
+                     f"evidence, {listing.total - listing.waiting} held for another reason)[/]")
         for b in shown:
-            out.print(f"  [yellow]{b['claim_id']}[/] [dim]→{b['to']}: {'; '.join(b['reasons'])}[/]")
-            out.print("    " + b["text"], markup=False)
-        if len(shown) < len(result.blocked):
-            out.print(f"  [dim]… {len(result.blocked) - len(shown)} more: --all lists them, --json gives every one[/]")
+            lines.append(f"  [yellow]{b['claim_id']}[/] [dim]→{b['to']}: {_plain('; '.join(b['reasons']))}[/]")
+            lines.append("    " + _plain(b["text"]))
+        if len(shown) < listing.total:
+            lines.append(f"  [dim]… {listing.total - len(shown)} more: --all lists them, --json gives every one[/]")
     if counts is not None:
-        out.print(f"staged {counts['staged']} new or changed, {counts['unchanged']} unchanged, {counts['withdrawn']} withdrawn in {where.staged}")
+        lines.append(f"staged {counts['staged']} new or changed, {counts['unchanged']} unchanged, {counts['withdrawn']} "
+                     f"withdrawn in {_plain(str(where.staged))}")
+    output.console().print("\n".join(lines))
     return EXIT_OK
 
 
-def _listed(blocked: list[dict[str, Any]]) -> tuple[int, list[dict[str, Any]]]:
-    """(how many wait only for more evidence, the refusals to list: those held for another reason, which a
-    person can act on, then the claims nearest to passing)."""
-    held, waiting = [], []
-    for b in blocked:
-        short = _shortfall(b["reasons"])
-        if short is None:
-            held.append(b)
-        else:
-            waiting.append((short, b["to"], b["claim_id"], b))
-    nearest = heapq.nsmallest(max(SHOWN_BLOCKED - len(held), 0), waiting, key=lambda w: w[:3])
-    return len(waiting), (held + [w[3] for w in nearest])[:SHOWN_BLOCKED]
+def _plain(text: str) -> str:
+    """``text`` shown as it is inside markup (rich's ``escape`` doubles a final backslash: none is final here)."""
+    from rich.markup import escape
 
-
-def _shortfall(reasons: list[str]) -> int | None:
-    """Sessions, days, observations or projects still missing; None when a reason is not a count."""
-    missing = 0
-    for reason in reasons:
-        found = _COUNTS.fullmatch(reason)
-        if found is None:
-            return None
-        missing += int(found[2]) - int(found[1])
-    return missing
+    return escape(text + " ")[:-1]

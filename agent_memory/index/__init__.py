@@ -12,10 +12,11 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
     from .search import ROUTE_WEIGHTS, Decay, Hit, QueryPlan, fuse, plan_query, route_depth
-    from .sync import Index, Row, RowMaker, Source, check_sqlite
+    from .support import check_sqlite
+    from .sync import Index, Row, RowMaker, Source
 
 _HOMES = {
-    "Index": "sync", "Row": "sync", "RowMaker": "sync", "Source": "sync", "check_sqlite": "sync",
+    "Index": "sync", "Row": "sync", "RowMaker": "sync", "Source": "sync", "check_sqlite": "support",
     "Decay": "search", "Hit": "search", "QueryPlan": "search", "ROUTE_WEIGHTS": "search", "fuse": "search",
     "plan_query": "search", "route_depth": "search",
     "SCHEMA_VERSION": "schema",

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from ..model import SqliteTooOld
 from ..text import identifier_words
 from .prompt import signature
 from .schema import CJK_CLASS, CJK_JOIN, DDL, DOCS_FILL, KEY_UPSERT, SCHEMA_VERSION, drop_all
@@ -54,21 +53,6 @@ class Source:
     path: Path
     make_row: RowMaker
     append_only: bool = False
-
-
-def check_sqlite() -> None:
-    """Raise SqliteTooOld unless this SQLite has FTS5 with the trigram tokenizer."""
-    if sqlite3.sqlite_version_info < (3, 34, 0):
-        raise SqliteTooOld(
-            f"SQLite {sqlite3.sqlite_version} is too old: FTS5's trigram tokenizer needs 3.34+; "
-            "use a Python built against a newer SQLite (e.g. python.org or a current distribution build)"
-        )
-    try:
-        con = sqlite3.connect(":memory:")
-        con.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram')")
-        con.close()
-    except sqlite3.Error as exc:
-        raise SqliteTooOld(f"this SQLite ({sqlite3.sqlite_version}) lacks FTS5 with trigram: {exc}") from exc
 
 
 _HEAD_BYTES = 4096

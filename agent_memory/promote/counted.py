@@ -9,14 +9,14 @@ the same proposals and refusals as building every claim. Standard library only.
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
-from typing import Any, Iterator
+from typing import Any, Sequence
 
 from ..claims.cache import L1View
 from ..claims.partial import Partial
 from ..claims.key import Key, claim_key
 from ..store import Paths
+from .records import Listing, listed
 from .tiers import load_claims, load_decisions
 
 
@@ -52,23 +52,20 @@ def _reasons(shape: tuple[int, int, int, int], gates: dict[str, Any]) -> list[st
     return reasons
 
 
-@contextlib.contextmanager
-def split(paths: Paths, config: dict[str, Any], similarity: float) -> Iterator[tuple[L1View, Refusals] | None]:
+def split(paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1View, Refusals] | None:
     """(the L1 view of the keys that need a whole claim, the refusals of every other key), or None when
     the tables do not cover L1 or cannot be read (then the pass reads everything). The view reads
     bucket rows as the pass asks, so the tables stay open for the pass, and after it until the
     refusals are asked for (a pass that stages never asks)."""
     tables = Partial.open(paths, similarity)
-    found = None
+    if tables is None:
+        return None
     try:
-        if tables is not None:
-            view, read = _split(tables, paths, config, similarity)
-            found = view, Refusals(tables, read, config["gates"])
+        view, read = _split(tables, paths, config, similarity)
+        return view, Refusals(tables, read, config["gates"])
     except (sqlite3.Error, ValueError, KeyError, TypeError):
-        pass  # damaged tables cost the pass its speed, never its result
-    if found is None and tables is not None:
         tables.close()
-    yield found
+        return None  # damaged tables cost the pass its speed, never its result
 
 
 def _split(tables: Partial, paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1View, set[int]]:
@@ -101,3 +98,15 @@ class Refusals:
                      for row in rows if row[0] not in read]
             self.found = found
         return self.found
+
+    def listing(self, built: Sequence[dict[str, Any]], limit: int) -> Listing:
+        """``listed`` of these refusals and the ``built`` ones (the pass's own, by tier and claim id), reading only
+        the counted refusals that can be among the first ``limit``: the redacted first, then the nearest."""
+        if self.found is not None:
+            return listed(sorted([*self.found, *built], key=lambda b: (b["to"], b["claim_id"])), limit)
+        total, plain, held, nearest = self.tables.listing(self.read, self.gates, limit)
+        gates = self.gates
+        made = [{"claim_id": row[1], "text": row[2], "reasons": _reasons(row[4:8], gates), "to": "L2"}
+                for row in held + nearest]
+        first = listed(sorted([*made, *built], key=lambda b: (b["to"], b["claim_id"])), limit)
+        return Listing(total + len(built), plain + first.waiting - len(nearest), first.shown)

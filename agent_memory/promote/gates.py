@@ -396,9 +396,9 @@ def plan(paths: Paths, config: dict[str, Any] | None = None, view: L1View | None
         if view is None and not every:
             from .counted import split
 
-            with split(paths, config, _similarity(config)) as found:
-                if found is not None:
-                    return _plan(paths, config, *found)
+            found = split(paths, config, _similarity(config))
+            if found is not None:
+                return _plan(paths, config, *found)
         return _plan(paths, config, view)
 
 

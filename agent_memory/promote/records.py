@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import heapq
+import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, Sequence
 
 from ..claims.cache import L1View, Summary
 from ..claims.key import Key
 
 
 _NOTHING = frozenset({"", None, 0})  # values a gate does not count (as the sorted lists leave them out)
+_COUNTS = re.compile(r"(?:held in )?(\d+) of (\d+) (?:sessions|distinct days|observations|projects|days)")
 
 
 def short_hash(*parts: Any) -> str:
@@ -172,6 +175,52 @@ class Proposal:
         }
 
 
+def shortfall(reasons: Sequence[str]) -> int | None:
+    """Sessions, days, observations or projects a refusal still misses; None when a reason is not a count."""
+    missing = 0
+    for reason in reasons:
+        found = _COUNTS.fullmatch(reason)
+        if found is None:
+            return None
+        missing += int(found[2]) - int(found[1])
+    return missing
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The refusals a person is shown first, out of how many (``waiting``: those missing only evidence)."""
+
+    total: int
+    waiting: int
+    shown: list[dict[str, Any]]
+
+
+def listed(blocked: Sequence[dict[str, Any]], limit: int) -> Listing:
+    """Those held for another reason than counts, which a person can act on (in ``blocked``'s order), then
+    the claims nearest to passing (fewest missing, then tier and claim id): ``limit`` in all."""
+    held, waiting = [], []
+    known: dict[tuple[str, ...], int | None] = {}  # refusals share a few reason lists: each is read once
+    for b in blocked:
+        reasons = tuple(b["reasons"])
+        if reasons not in known:
+            known[reasons] = shortfall(reasons)
+        short = known[reasons]
+        if short is None:
+            held.append(b)
+        else:
+            waiting.append((short, b["to"], b["claim_id"], b))
+    nearest = heapq.nsmallest(max(limit - len(held), 0), waiting, key=lambda w: w[:3])
+    return Listing(len(blocked), len(waiting), (held + [w[3] for w in nearest])[:limit])
+
+
+class Counted(Protocol):
+    """The refusals of the claims a pass only counted: all of them, or the first a person is shown."""
+
+    def __call__(self) -> list[dict[str, Any]]: ...
+
+    def listing(self, built: Sequence[dict[str, Any]], limit: int) -> Listing: ...
+
+
 @dataclass
 class Plan:
     """What one promotion pass found (``complete``: ``claims`` holds every claim, not only those the gates needed whole)."""
@@ -181,7 +230,7 @@ class Plan:
     refused: list[dict[str, Any]]  # the refusals of the claims in ``claims``
     complete: bool = True
     view: L1View | None = field(default=None, repr=False, compare=False)  # the L1 the pass read
-    counted: Callable[[], list[dict[str, Any]]] | None = field(default=None, repr=False, compare=False)
+    counted: Counted | None = field(default=None, repr=False, compare=False)
     _blocked: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -197,6 +246,12 @@ class Plan:
                 found = counted
             self._blocked = found
         return self._blocked
+
+    def listing(self, limit: int) -> Listing:
+        """``listed(self.blocked, limit)``, without reading every counted refusal when they are not read yet."""
+        if self.counted is None or self._blocked is not None:
+            return listed(self.blocked, limit)
+        return self.counted.listing(sorted(self.refused, key=lambda b: (b["to"], b["claim_id"])), limit)
 
     def by_id(self) -> dict[str, Claim]:
         return {c.id: c for c in self.claims}

@@ -7,12 +7,14 @@ Standard library only (hooks read L2/L3 and search L1 through here).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from ..index import Index, Row, Source
 from ..errors import StoreError
 from ..shapes import CLAIM, CLAIM_REQUIRED, DECISION, DECISION_REQUIRED, atom_ok, problem, read_committed
 from ..store import Paths, StoreLock, read_json, read_jsonl, refuse_foreign_store, write_json
+
+if TYPE_CHECKING:  # the index loads only for the commands that read or write it
+    from ..index import Index, Row, Source
 
 
 def iter_atoms(paths: Paths) -> Iterator[dict[str, Any]]:
@@ -70,6 +72,7 @@ def _l1_row(kind: str) -> Any:
     An atom's row carries its claim key, which groups observations for prompt recall.
     """
     from ..claims.key import atom_key
+    from ..index import Row
     from ..text import prompt_terms
 
     def make(record: dict[str, Any]) -> Row | None:
@@ -96,6 +99,8 @@ def _l1_row(kind: str) -> Any:
 
 
 def _claim_row(tier: str) -> Any:
+    from ..index import Row
+
     def make(record: dict[str, Any]) -> Row | None:
         if not record.get("id") or problem(record, CLAIM, CLAIM_REQUIRED):
             return None
@@ -121,6 +126,8 @@ def _claim_row(tier: str) -> Any:
 
 def index_sources(paths: Paths) -> list[Source]:
     """The files that feed the project's index."""
+    from ..index import Source
+
     return [
         Source("atoms", paths.atoms, _l1_row("atom"), append_only=True),
         Source("chunks", paths.chunks, _l1_row("chunk"), append_only=True),
@@ -135,6 +142,8 @@ def open_index(paths: Paths, sync: bool = True) -> Index:
     A store that cannot hold an index file (missing, read-only) gets one in memory,
     built from the same sources: slower, never wrong.
     """
+    from ..index import Index
+
     refuse_foreign_store(paths.store)  # no index.db written through a .memory that leads out of the project
     try:
         paths.store.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from agent_memory.claims import cache as claimcache
 from agent_memory.promote import plan
+from agent_memory.promote.records import listed
 from agent_memory.store import Paths, StoreLock, write_jsonl
 
 from .test_promote import NOW, TEXTS, atom, make_store
@@ -81,7 +82,11 @@ def test_counting_says_what_building_every_claim_says(tmp_path_factory: pytest.T
         claimcache.refresh(paths, 0.85)
     whole, counted = plan(paths), plan(paths, every=False)
     assert whole.complete and not counted.complete
+    # what a person is shown first, read before the refusals are (then from them, as a pass that read them)
+    shown = [counted.listing(limit) for limit in (0, 1, 2, 3, 20)]
     assert _said(counted) == _said(whole)
+    assert shown == [listed(whole.blocked, limit) for limit in (0, 1, 2, 3, 20)]
+    assert counted.listing(2) == listed(whole.blocked, 2)
     by_id = whole.by_id()
     for claim in counted.claims:  # the claims it did build are the very claims the whole pass builds
         assert claim.as_json() == by_id[claim.id].as_json()
@@ -112,3 +117,15 @@ def test_tables_behind_L1_mean_building_every_claim(tmp_path: Path) -> None:
     result = plan(paths, every=False)
     assert result.complete and len(result.claims) == len(ONE_OFFS) + 1
     assert _said(result) == _said(plan(paths))
+
+
+def test_listing_puts_held_claims_first_then_the_nearest() -> None:
+    def refusal(claim: str, *reasons: str, to: str = "L2") -> dict[str, Any]:
+        return {"claim_id": claim, "text": claim, "reasons": list(reasons), "to": to}
+
+    blocked = [refusal("a", "1 of 3 sessions", "1 of 2 distinct days"), refusal("b", "contested by c"),
+               refusal("c", "2 of 3 sessions"), refusal("d", "redacted", "2 of 3 sessions"),
+               refusal("e", "held in 1 of 2 projects", to="L3")]
+    assert [b["claim_id"] for b in listed(blocked, 3).shown] == ["b", "d", "c"]
+    assert [b["claim_id"] for b in listed(blocked, 5).shown] == ["b", "d", "c", "e", "a"]
+    assert (listed(blocked, 5).total, listed(blocked, 5).waiting) == (5, 3)
