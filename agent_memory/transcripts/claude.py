@@ -194,21 +194,21 @@ _NOT_TYPED = (b"isMeta", b"isCompactSummary", b"isVisibleInTranscriptOnly", b"is
 _OPENINGS: list[re.Pattern[bytes]] = []
 
 
-def _openings() -> re.Pattern[bytes]:
-    """What ``read.head`` and ``read.opening`` tell of a record, in one match: its type, session and side chain
-    flag among its opening fields; when ``"message":{`` follows them (group ``message``) the message's opening
-    fields, and when a list of blocks follows those (group ``blocks``) the type among the first block's."""
+def _openings() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """What ``read.head`` and ``read.opening`` tell of a record, in two matches. The first reads its type, session
+    and side chain flag among its opening fields, and whether ``"message":{`` follows them (group ``message``);
+    the second, from there, the message's opening fields and, when a list of blocks follows them (group
+    ``blocks``), the type among the first block's opening fields."""
     if not _OPENINGS:
         import re
 
         from agent_memory.transcripts.read import pairs
 
         _OPENINGS.append(re.compile(
-            rb"\{" + pairs(kind=b"type", session=b"sessionId", side=b"isSidechain")
-            + rb'(?:(?P<message>"message":\{)' + pairs()
-            + rb'(?:(?P<blocks>"content":\[)(?:\{' + pairs(block=b"type") + rb")?)?)?"
+            rb"\{" + pairs(kind=b"type", session=b"sessionId", side=b"isSidechain") + rb'(?P<message>"message":\{)?'
         ))
-    return _OPENINGS[0]
+        _OPENINGS.append(re.compile(pairs() + rb'(?:(?P<blocks>"content":\[)(?:\{' + pairs(block=b"type") + rb")?)?"))
+    return _OPENINGS[0], _OPENINGS[1]
 
 
 def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
@@ -218,12 +218,12 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     (``read.head``) already say it is dropped: a side chain, a user record written by someone
     else, one whose first content block is a tool result, or one whose content is a list in
     which no block has a ``"text"`` (a JSON key is never escaped, so the bytes would show it).
-    The usual lines are decided by a few ``in`` tests and one match of ``_openings()``; the others
-    by ``head`` itself, the same way.
+    A few ``bytes.find`` calls and the matches of ``_openings()`` decide it; ``head`` itself only
+    whether a user record is flagged as someone else's.
     """
-    from agent_memory.transcripts.read import head, opening, string_of
+    from agent_memory.transcripts.read import head, string_of
 
-    match = _openings().match
+    record_match, message_match = (pattern.match for pattern in _openings())
     user_token = _USER_TOKEN
     assistant_token = _ASSISTANT_TOKEN
     user, assistant, true, tool_result = b'"user"', b'"assistant"', b"true", b'"tool_result"'
@@ -239,30 +239,6 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             sessions.add(found)
         return True
 
-    def by_head(raw: bytes) -> bool:
-        """The whole test, for a complete record."""
-        if raw.find(user_token) < 0 and raw.find(assistant_token) < 0:
-            return True
-        fields, key, at = head(raw)
-        if key != b"message" or raw[at] != 123:
-            return False
-        kind = fields.get(b"type")
-        if kind != user and kind != assistant:
-            return False
-        if b"sessionId" not in fields:
-            return False  # named further on, maybe: parse to learn it
-        if fields.get(b"isSidechain") != true and not (
-            kind == user and any(fields.get(name) == true for name in _NOT_TYPED)
-        ):
-            content, begin = opening(raw, at)
-            if content != b"content" or raw[begin] != 91:  # "[": a list of blocks
-                return False
-            if raw.find(b'"text"') >= 0 and not (
-                kind == user and raw[begin + 1] == 123 and head(raw, begin + 1)[0].get(b"type") == tool_result
-            ):
-                return False
-        return sound(raw, fields[b"sessionId"])
-
     # (``raw.find(token) < 0`` and not ``token not in raw``: ``in`` first tries the token as a byte value and
     # formats the error it gets; a handful of tests per line made that a tenth of the test's cost)
     def drop(raw: bytes) -> bool:
@@ -274,21 +250,31 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
         if find(tool_result) >= 0:
             texts = None  # not looked for yet
         else:
+            if find(assistant_token) < 0 and find(user_token) < 0:
+                return True  # it names neither role
             texts = find(b'"text"') >= 0
-            if texts and find(b'":true') < 0 and (find(assistant_token) >= 0 or find(user_token) >= 0):
+            if texts and find(b'":true') < 0:
                 return False
-        found = match(raw)  # (it always matches: what it found is in its groups)
+        found = record_match(raw)  # (it always matches: what it found is in its groups)
         kind, session, message = found.group("kind", "session", "message")
-        if (kind != user and kind != assistant) or session is None or message is None:
-            return by_head(raw)
+        if message is None or (kind != user and kind != assistant):
+            # no message object among what the bytes show, or no role's: parsed, unless it names neither role
+            return texts is None and find(assistant_token) < 0 and find(user_token) < 0
+        if session is None:
+            return False  # named further on, maybe: parse to learn it
         if found.group("side") == true:
             return sound(raw, session)
-        if found.group("blocks") is None or not (
-            (kind == user and found.group("block") == tool_result)
+        content = message_match(raw, found.end())
+        if content.group("blocks") is None or not (
+            (kind == user and content.group("block") == tool_result)
             or not (find(b'"text"') >= 0 if texts is None else texts)
         ):
-            # nothing in the content drops the line: only a flag among the opening fields could
-            return False if find(b'":true') < 0 else by_head(raw)
+            # nothing in the content drops the line: only a flag among a user record's opening fields could
+            if kind != user or find(b'":true') < 0:
+                return False
+            fields = head(raw)[0]
+            if not any(fields.get(name) == true for name in _NOT_TYPED):
+                return False
         return sound(raw, session)
 
     return drop
