@@ -27,7 +27,8 @@ from dataclasses import replace
 
 from ..model import Marker
 from . import rules_en, rules_ja, rules_zh
-from .rule import EVERYTHING, KIND_PRIORITY, MAX_SENTENCE_CHARS, TRAIL_RE, I, MarkerRule, lang_of
+from .cues import CueIndex
+from .rule import EVERYTHING, KIND_PRIORITY, MAX_SENTENCE_CHARS, TRAIL_RE, I, MarkerRule, lang_of, lazy
 from .sentences import HEADING_RE, Span, collapse, fold_text, mask, sentence_spans
 
 __all__ = ["RULES", "find_markers", "is_stated"]
@@ -35,7 +36,7 @@ __all__ = ["RULES", "find_markers", "is_stated"]
 MAX_TURN_CHARS = 12_000  # beyond this a turn is a pasted document
 
 
-_TURN_ASSISTANT_RE = re.compile(
+_TURN_ASSISTANT_RE = lazy(
     r"^\s*(?:Certainly[!,.]|Understood[!,.]|Absolutely[!,.]|You'?re absolutely right|I apologi[sz]e|"
     r"Great question|Here'?s (?:a|the|what|how)|I'll (?:now|start|go ahead)|Let me (?:start|check|"
     r"look|explain|summari[sz]e)|承知(?:しました|いたしました)|"
@@ -50,15 +51,15 @@ _LANG_TABLES = {"ja": rules_ja, "zh": rules_zh}
 
 
 ONE_OFF_KINDS: frozenset[str] = frozenset({"instruction", "preference", "correction"})
-_CLAUSE_CUT_RE = re.compile(r"[,;，；、]|\s[—–-]+\s|\s(?=(?:but|and)\s)", I)
+_CLAUSE_CUT_RE = lazy(r"[,;，；、]|\s[—–-]+\s|\s(?=(?:but|and)\s)", I)
 _CONNECTOR_RES = {
-    "en": re.compile(r"\W*" + rules_en.CONNECTOR, I),
-    "ja": re.compile(r"\W*" + rules_ja.CONNECTOR),
-    "zh": re.compile(r"\W*" + rules_zh.CONNECTOR),
+    "en": lazy(r"\W*" + rules_en.CONNECTOR, I),
+    "ja": lazy(r"\W*" + rules_ja.CONNECTOR),
+    "zh": lazy(r"\W*" + rules_zh.CONNECTOR),
 }
 
 
-_DURABLE_CONNECTOR_RE = re.compile(r"今後|これから|次回から|次から|以后|以後|今后")
+_DURABLE_CONNECTOR_RE = lazy(r"今後|これから|次回から|次から|以后|以後|今后")
 
 
 def _hard_vetoed(sentence: str, lang: str) -> frozenset[str]:
@@ -80,10 +81,14 @@ def _one_off(text: str, lang: str) -> bool:
 
 def _vetoed(sentence: str, lang: str) -> frozenset[str]:
     """Kinds a sentence may not yield, for the reasons listed in the module docstring."""
-    vetoed = _hard_vetoed(sentence, lang)
-    if vetoed != EVERYTHING and _one_off(sentence, lang):
-        vetoed |= ONE_OFF_KINDS
-    return vetoed
+    return _with_one_off(_hard_vetoed(sentence, lang), sentence, lang)
+
+
+def _with_one_off(hard: frozenset[str], sentence: str, lang: str) -> frozenset[str]:
+    """The hard vetoes of a sentence and, when it says "for now" / 今回 / 这次, the kinds a one-off rules out."""
+    if hard != EVERYTHING and _one_off(sentence, lang):
+        return hard | ONE_OFF_KINDS
+    return hard
 
 
 def _stands_apart(sentence: str, at: int, lang: str) -> int | None:
@@ -132,34 +137,45 @@ RULES: tuple[MarkerRule, ...] = tuple(
         key=lambda r: (KIND_PRIORITY.index(r.kind), "reversal" not in r.rule_id),
     )
 )
-_RULES_BY_LANG: dict[str, tuple[MarkerRule, ...]] = {
-    "en": tuple(r for r in RULES if r.lang == "en"),
-    "ja": tuple(r for r in RULES if r.lang in ("ja", "en")),
-    "zh": tuple(r for r in RULES if r.lang in ("zh", "en")),
-}
-_KEYWORDS: tuple[str, ...] = tuple(sorted({k for r in RULES for k in r.keywords}))
-
-
-_KEYWORD_RE = re.compile("|".join(re.escape(k) for k in sorted(_KEYWORDS, key=len, reverse=True)))
+_CUES = CueIndex(RULES)
+# the rules a sentence's language may use: English cues show up inside Japanese and Chinese turns
+_LANG_BITS: dict[str, int] = {"en": _CUES.bits(("en",)), "ja": _CUES.bits(("ja", "en")), "zh": _CUES.bits(("zh", "en"))}
 
 
 def _has_keyword(text: str) -> bool:
     """The prefilter: does any rule's cue word occur at all? (one regex pass over the text)"""
-    return _KEYWORD_RE.search(text.lower()) is not None
+    return _CUES.holds_any(text.lower())
+
 
 # ------------------------------------------------------------------------ stated / headers
 
-_STATED_RE = re.compile("|".join((rules_en.STATED, rules_ja.STATED, rules_zh.STATED)), I)
+_STATED_RE = lazy("|".join((rules_en.STATED, rules_ja.STATED, rules_zh.STATED)), I)
+
+
+# one of these words occurs wherever _STATED_RE matches (each of its branches needs one), read with the same
+# flags; in ASCII text, where case folds only within ASCII, the lower-cased text holding one says the same
+_STATED_CUE_RE = lazy("|".join((rules_en.STATED_CUES, rules_ja.STATED_CUES, rules_zh.STATED_CUES)), I)
+_STATED_ASCII_CUE_RE = lazy(rules_en.STATED_CUES)
 
 
 def is_stated(sentence: str) -> bool:
     """Whether the person explicitly asked for this to be kept ("remember", 「今後は」)."""
-    return bool(_STATED_RE.search(fold_text(sentence)))
+    return _stated(fold_text(sentence))
+
+
+def _stated(folded: str, lowered: str | None = None) -> bool:
+    """``is_stated`` of a text already folded; ``lowered`` is ``folded.lower()`` when the caller has it."""
+    if folded.isascii():
+        if _STATED_ASCII_CUE_RE.search(folded.lower() if lowered is None else lowered) is None:
+            return False
+    elif _STATED_CUE_RE.search(folded) is None:
+        return False
+    return _STATED_RE.search(folded) is not None
 
 
 # A short line ending in ":" that makes the bullets under it durable ("From now on:").
 _HEADER_RULES: tuple[tuple[re.Pattern[str], str], ...] = (*rules_en.HEADERS, *rules_ja.HEADERS, *rules_zh.HEADERS)
-_HEADER_END_RE = re.compile(r"[:：]\s*$")
+_HEADER_END_RE = lazy(r"[:：]\s*$")
 
 
 def _header_rule(sentence: str) -> str | None:
@@ -171,7 +187,7 @@ def _header_rule(sentence: str) -> str | None:
     return None
 
 
-_SCAFFOLD_RE = re.compile(
+_SCAFFOLD_RE = lazy(
     r"^(?:(?:please|pls|ok|okay|also|and|so)\s*,?\s+)?(?:remember(?:\s+(?:this|that))?|"
     r"keep\s+in\s+mind|bear\s+in\s+mind|note\s+to\s+(?:self|future\s+self|myself)|for\s+future\s+reference|"
     r"lessons?\s+learned|lesson|(?:key\s+)?takeaway|(?-i:TIL)|today\s+i\s+learned|gotcha|pitfall|"
@@ -237,7 +253,7 @@ def _claim_end(
 
 # A sentence that introduces material to work on ("Summarize the following rules from our wiki:",
 # 「次の仕様で実装してください」, 要求：): what follows it in the turn is that material, not the person's rules.
-_MATERIAL_RE = re.compile(
+_MATERIAL_RE = lazy(
     r"\b(?:the\s+following|as\s+follows|below|summari[sz]e|translate|rewrite|proofread|paraphrase|"
     r"(?:user\s+)?stor(?:y|ies)|acceptance\s+criteria|requirements?|spec(?:ification)?s?|from\s+(?:our|the|their)\s+"
     r"(?:wiki|docs?|readme|handbook|guide|confluence|notion|style\s*guide))\b[^.!?\n]*[:：]"
@@ -247,6 +263,8 @@ _MATERIAL_RE = re.compile(
     r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]",
     I,
 )
+# every branch of _MATERIAL_RE needs a colon, 下 or 次: a sentence without any is not material
+_MATERIAL_CUE_RE = lazy("[:：下次]")
 
 
 def find_markers(text: str) -> list[Marker]:
@@ -270,17 +288,25 @@ def find_markers(text: str) -> list[Marker]:
             skip_next = False
             continue
         sentence = masked[span.start : span.end]
-        if _MATERIAL_RE.search(sentence) and not is_stated(sentence):
+        if _MATERIAL_CUE_RE.search(sentence) and _MATERIAL_RE.search(sentence) and not is_stated(sentence):
             break  # the rest of the turn is material to work on ("今後は以下のルールで:" lists the person's own)
         if header is not None and span.line_start and not span.bullet:
             header = None
-        if header is None and not _has_keyword(sentence):
+        if len(sentence) > MAX_SENTENCE_CHARS:
+            continue  # pasted prose: every kind is vetoed, so nothing here fires or opens a header
+        lowered = sentence.lower()
+        found_cues = _CUES.mask(lowered)
+        if header is None and not found_cues:
             continue
         lang = lang_of(sentence)
-        vetoed = _vetoed(sentence, lang)
-        header_id = _header_rule(sentence) if span.line_end else None
-        if header_id is not None and not vetoed:
-            if i + 1 < len(spans) and spans[i + 1].bullet:
+        # the vetoes are the dear part: worked out only once something needs them
+        hard: frozenset[str] | None = None
+        vetoed: frozenset[str] | None = None
+        header_id = _header_rule(sentence) if span.line_end and i + 1 < len(spans) and spans[i + 1].bullet else None
+        if header_id is not None:
+            hard = _hard_vetoed(sentence, lang)
+            vetoed = _with_one_off(hard, sentence, lang)
+            if not vetoed:
                 header = (header_id, span.line, is_stated(sentence))
                 continue
         chosen: MarkerRule | None = None
@@ -288,32 +314,41 @@ def find_markers(text: str) -> list[Marker]:
         clause_at = 0  # where the kept claim starts in the sentence
         end = span.end
         stated = False
-        hard = _hard_vetoed(sentence, lang) if vetoed else vetoed
-        lowered = sentence.lower()
-        if len(hard) < len(KIND_PRIORITY):
-            for rule in _RULES_BY_LANG[lang]:
-                if rule.kind in hard:
-                    continue
-                m = rule.matches(sentence, lowered)
-                if m is None:
-                    continue
+        for rule in _CUES.of(found_cues & _LANG_BITS[lang]):
+            m = rule.pattern.search(sentence)
+            if m is None:
+                continue
+            if hard is None:
+                hard = _hard_vetoed(sentence, lang)
+            if rule.kind in hard or (rule.guard is not None and not rule.guard(sentence, m)):
+                continue
+            if rule.kind in ONE_OFF_KINDS:
+                if vetoed is None:
+                    vetoed = _with_one_off(hard, sentence, lang)
                 if rule.kind in vetoed:
                     apart = _stands_apart(sentence, m.start(), lang)
                     if apart is None:
                         continue
                     clause_at = apart
-                extra = _claim_end(rule, m, sentence, lang, i, spans, masked)
-                if extra is None:
-                    continue
-                chosen, match = rule, m
-                if extra:
-                    end = spans[i + 1].end
-                    skip_next = True
-                break
+            extra = _claim_end(rule, m, sentence, lang, i, spans, masked)
+            if extra is None:
+                continue
+            chosen, match = rule, m
+            if extra:
+                end = spans[i + 1].end
+                skip_next = True
+            break
         if chosen is None:
-            if len(sentence) <= 60 and len(vetoed) < len(KIND_PRIORITY) and is_stated(sentence):
-                keep_asks.add(i)
-            if header is None or not span.bullet or "instruction" in vetoed or not _bullet_claim(sentence):
+            if len(sentence) <= 60 and _stated(sentence, lowered):  # masked is folded: folding again is a no-op
+                if vetoed is None:
+                    vetoed = _with_one_off(_hard_vetoed(sentence, lang) if hard is None else hard, sentence, lang)
+                if len(vetoed) < len(KIND_PRIORITY):
+                    keep_asks.add(i)
+            if header is None or not span.bullet or not _bullet_claim(sentence):
+                continue
+            if vetoed is None:
+                vetoed = _with_one_off(_hard_vetoed(sentence, lang) if hard is None else hard, sentence, lang)
+            if "instruction" in vetoed:
                 continue
             chosen = _RULE_BY_ID[header[0]]
             stated = header[2]

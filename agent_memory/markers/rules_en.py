@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, Guard, MarkerRule, Reverser
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser, lazy
 from .rule import I as _I
 
-__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
-_EN_QUESTION_RE = re.compile(
+_EN_QUESTION_RE = lazy(
     r"\?\W*$|^\W*(?:(?:ok|okay|so|and|but|also|hey|hmm|then|btw)\s*,?\s+)*"
     r"(?:should|shall|do|does|did|can|could|would|will|is|are|was|were|am|have|has|may|"
     r"why|what(?!\s+(?:i|we)\s+(?:just\s+)?(?:learned|found\s+out)\b)|how|where|which|who|whom|whose|"
@@ -24,7 +24,7 @@ _EN_QUESTION_RE = re.compile(
     r"our|your|these|those|all|any)\b",
     _I,
 )
-_EN_HEDGE_RE = re.compile(
+_EN_HEDGE_RE = lazy(
     r"\b(?:maybe|perhaps|probably|possibly|might|may\s+(?:be|want|need|have)|i\s+think|i\s+guess|"
     r"i\s+suppose|i\s+feel\s+like|i'?m\s+not\s+sure|not\s+sure|unsure|i\s+wonder|wondering|"
     r"could|kind\s+of|kinda|sort\s+of|seems?\s+(?:like|to)|i\s+believe|it\s+appears|"
@@ -33,7 +33,7 @@ _EN_HEDGE_RE = re.compile(
     r"it'?d\s+be\s+(?:nice|good|great|better|ideal)|i\s+wish|not\s+100%|iirc|afaik)\b",
     _I,
 )
-_EN_ONE_OFF_RE = re.compile(
+_EN_ONE_OFF_RE = lazy(
     r"\b(?:just\s+this\s+once|this\s+once|for\s+now|for\s+the\s+(?:time\s+being|moment)|"
     r"this\s+time|temporar(?:y|ily)|for\s+today|today(?<!learned\stoday)|tonight|right\s+now|"
     r"just\s+for\s+(?:this|now|the\s+demo)|only\s+(?:for\s+)?this\s+(?:once|time|pr|task|one|branch|commit)|"
@@ -43,7 +43,7 @@ _EN_ONE_OFF_RE = re.compile(
     r"for\s+the\s+next\s+(?:hour|few|couple|day|week))\b",
     _I,
 )
-_EN_NEGATED_RE = re.compile(
+_EN_NEGATED_RE = lazy(
     r"\b(?:never\s*mind|nevermind|nvm|scratch\s+that|"
     r"(?<!n't\s)(?<!not\s)(?<!never\s)forget\s+(?:it|that|about\s+(?:it|that))\b(?!\s+\w+\s+(?:is|are))|"
     r"ignore\s+(?:that|this|what\s+i\s+said|my\s+(?:last|previous))|disregard|cancel\s+that|"
@@ -52,7 +52,7 @@ _EN_NEGATED_RE = re.compile(
     r"(?:that'?s|it'?s)\s+(?:fine|ok|okay)\s+(?:either\s+way|as\s+is))\b",
     _I,
 )
-_EN_REPORTED_RE = re.compile(
+_EN_REPORTED_RE = lazy(
     r"(?:\b(?:he|she|they|someone|somebody|people|everyone|it|the\s+(?:docs?|documentation|"
     r"readme|guide|article|blog|post|tutorial|error(?:\s+message)?|message|log|linter|compiler|"
     r"reviewer|bot|ticket|issue|spec|manual|comment|book|team|lead|manager|boss|client|"
@@ -65,13 +65,13 @@ _EN_REPORTED_RE = re.compile(
     r"\bthe\s+(?:agent|assistant|model|ai|bot)'?s?\s+(?:reply|answer|response|suggestion)\b)",
     _I,
 )
-_EN_HYPOTHETICAL_RE = re.compile(
+_EN_HYPOTHETICAL_RE = lazy(
     r"^\W*(?:what\s+if|suppose|supposing|imagine|hypothetically|in\s+theory|had\s+we|were\s+we)\b"
     r"|^\W*(?:(?:and|but|so|also)\s+)?(?:if|even\s+if|unless)\b.*\b(?:would|could|might|'d|did|were|had)\b"
     r"|\bwould\s+(?:have|be)\b.*\bif\b",
     _I,
 )
-_EN_ASSISTANT_RE = re.compile(
+_EN_ASSISTANT_RE = lazy(
     r"^\W*(?:(?:sure|certainly|absolutely|of\s+course|understood|great|got\s+it|noted|"
     r"will\s+do|you'?re\s+(?:absolutely\s+)?right|good\s+catch|thanks?(?:\s+you)?)[!,.\s]+)*"
     r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|i'?ve|i\s+have|let\s+me|here'?s|here\s+is|"
@@ -79,17 +79,17 @@ _EN_ASSISTANT_RE = re.compile(
     r"i\s+see\s+that|i\s+notice[sd]?|i\s+found|i\s+checked)\b",
     _I,
 )
-_EN_I_WILL_RE = re.compile(r"\b(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+shall)\b", _I)
+_EN_I_WILL_RE = lazy(r"\b(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+shall)\b", _I)
 
 # ------------------------------------------------------------------------ claim check
 
-_EN_CLAIM_RE = re.compile(
+_EN_CLAIM_RE = lazy(
     r"\b(?:is|are|was|were|isn't|aren't|should|must|needs?|uses?|lives?|runs?|goes|belongs|"
     r"means|instead|not|only|never|always|has|have|it's|that's|they're|there's|"
     r"we|listens|points|targets?|defaults?|returns?|expects?|requires?)\b|\b\w+'s\b|\d",
     _I,
 )
-_EN_EMPTY_CLAIM_RE = re.compile(
+_EN_EMPTY_CLAIM_RE = lazy(
     r"^\W*(?:(?:it|that|this)(?:'s|\s+is)\s+(?:fine|ok|okay|good|great|perfect|correct|right|"
     r"alright|done|enough|not\s+needed|not\s+necessary|unnecessary|not\s+a\s+problem|no\s+problem|"
     r"what\s+i\s+(?:want|meant|asked))\b|let'?s\b|please\b|can\s+you\b|could\s+you\b|"
@@ -161,7 +161,7 @@ RULES: list[MarkerRule] = []
 def _en(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
         guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
     RULES.append(
-        MarkerRule(rule_id, kind, "en", cue, re.compile(pattern, _I), claim, guard, description, reverses)
+        MarkerRule(rule_id, kind, "en", cue, pattern, claim, guard, description, reverses, _I)
     )
 
 
@@ -174,12 +174,12 @@ _FAIL_VERB = (
     r"(?:is|are|comes?\s+back|turns?)\s+(?:red|broken|empty)|gets?\s+killed|segv)"
 )
 # a negator or modal right before the failure verb: "doesn't always fail", "should fail"
-_FAIL_NEGATED_RE = re.compile(
+_FAIL_NEGATED_RE = lazy(
     r"\b(?:should|must|to|can|can't|cannot|could|would|might|may|won'?t|don'?t|doesn'?t|didn'?t|"
     r"isn'?t|aren'?t|wasn'?t|not|never|make\s+it|let\s+it)\s+(?:\w+\s+)?(?:always\s+|consistently\s+|\w+ly\s+)?$",
     _I,
 )
-_FAIL_NOT_RE = re.compile(
+_FAIL_NOT_RE = lazy(
     r"\b(?:sometimes|occasionally|intermittent(?:ly)?|flaky|flakes|flaking|randomly|"
     r"once\s+in\s+a\s+while|now\s+and\s+then|some\s+of\s+the\s+time|rarely|"
     r"fail[-\s]fast|fail[-\s]safe|fails?\s+(?:gracefully|loudly|fast|early|closed|open))\b"
@@ -197,10 +197,10 @@ def _fail_ok(sentence: str, m: re.Match[str]) -> bool:
     return not _FAIL_NEGATED_RE.search(sentence[max(0, at - 40) : at])
 
 
-_FAIL_VERB_RE = re.compile(r"\b" + _FAIL_VERB + r"\b", _I)
+_FAIL_VERB_RE = lazy(r"\b" + _FAIL_VERB + r"\b", _I)
 
 
-_STILL_BROKEN_RE = re.compile(
+_STILL_BROKEN_RE = lazy(
     r"\b(?:still|again|there'?s|there\s+is|there\s+are|line\s+\d+|errors?|fails?|failing|failed|broken|red|"
     r"crash(?:es|ed|ing)?|doesn'?t\s+work|not\s+working|same\s+(?:issue|problem|error)|"
     r"(?:that|this|the\s+other)\s+one)\b",
@@ -463,7 +463,7 @@ _en(
 # header", "it", "this file") belongs to the current task and never fires.
 
 # words that tie a clause to the task at hand (a relative "that" and "this repo" do not)
-_HERE_AND_NOW_RE = re.compile(
+_HERE_AND_NOW_RE = lazy(
     r"\b(?:it|these|those|them|yet|again|else|anymore|today|tonight|tomorrow|above|below|my\s+last|your\s+last|"
     r"that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
     r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
@@ -471,7 +471,7 @@ _HERE_AND_NOW_RE = re.compile(
     r"the\s+(?:same|other|last|next|first|second|previous|new\s+one|one))\b",
     _I,
 )
-_NOW_RE = re.compile(r"\bnow\b", _I)
+_NOW_RE = lazy(r"\bnow\b", _I)
 # the object or subject is a whole class of things
 _GENERIC = (
     r"(?:any|anything|anyone|anybody|every|everything|all|no|new|extra|unnecessary|unrelated|"
@@ -494,7 +494,7 @@ def _clause(sentence: str, m: re.Match[str]) -> str:
 
 
 # where a rule's own clause ends and a reason or a second thought begins
-_CLAUSE_END_RE = re.compile(r"[,;—–]|\s-\s|\b(?:because|since|as|so)\b", _I)
+_CLAUSE_END_RE = lazy(r"[,;—–]|\s-\s|\b(?:because|since|as|so)\b", _I)
 
 
 def _standing(sentence: str, m: re.Match[str]) -> bool:
@@ -878,7 +878,7 @@ _en(
     description="'... and put a note in CLAUDE.md that UI strings always go through the i18n helper'",
 )
 
-_EN_REQUEST_START_RE = re.compile(r"^\W*(?:(?:please|just|then|and)\s+)*" + _IMPERATIVE, _I)
+_EN_REQUEST_START_RE = lazy(r"^\W*(?:(?:please|just|then|and)\s+)*" + _IMPERATIVE, _I)
 
 
 def vetoes(sentence: str, core: str) -> frozenset[str]:
@@ -919,14 +919,16 @@ STATED = (
     r"|\bfor\s+future\s+reference\b|\bnote\s+to\s+self\b|\bmake\s+a\s+note\b"
     r"|\b(?:commit|save|add)\s+(?:this|that|it)\s+to\s+(?:your\s+)?memory\b"
 )
+# one of these occurs wherever STATED matches (a word each of its branches needs)
+STATED_CUES = r"remember|mind|forget|from|forward|henceforth|future|note|memory"
 
 # A short line ending in ":" that makes the bullets under it durable ("From now on:").
 HEADERS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\bfrom\s+now\s+on\b|\bfrom\s+here\s+on\b|\bhenceforth\b", _I), "en.instruction.from_now_on"),
-    (re.compile(r"\b(?:going|moving)\s+forward\b|\bin\s+(?:the\s+)?future\b", _I), "en.instruction.going_forward"),
-    (re.compile(r"\b(?:in|for)\s+(?:this|our)\s+(?:project|repo|repository|codebase|monorepo)\b", _I),
+    (lazy(r"\bfrom\s+now\s+on\b|\bfrom\s+here\s+on\b|\bhenceforth\b", _I), "en.instruction.from_now_on"),
+    (lazy(r"\b(?:going|moving)\s+forward\b|\bin\s+(?:the\s+)?future\b", _I), "en.instruction.going_forward"),
+    (lazy(r"\b(?:in|for)\s+(?:this|our)\s+(?:project|repo|repository|codebase|monorepo)\b", _I),
      "en.instruction.in_this_project"),
-    (re.compile(r"^\W*(?:please\s+)?(?:remember|keep\s+in\s+mind)\b", _I), "en.instruction.remember"),
-    (re.compile(r"^\W*always\W*$", _I), "en.instruction.always"),
-    (re.compile(r"^\W*never\W*$", _I), "en.instruction.never"),
+    (lazy(r"^\W*(?:please\s+)?(?:remember|keep\s+in\s+mind)\b", _I), "en.instruction.remember"),
+    (lazy(r"^\W*always\W*$", _I), "en.instruction.always"),
+    (lazy(r"^\W*never\W*$", _I), "en.instruction.never"),
 )

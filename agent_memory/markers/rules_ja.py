@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, Guard, MarkerRule, Reverser, TRAIL_RE
+from .rule import EVERYTHING, TRAIL_RE, Guard, MarkerRule, Reverser, lazy
 from .rule import I as _I
 
-__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
 
 _TRAIL_RE = TRAIL_RE
 
 # ---------------------------------------------------------------------------- vetoes
 
 # question marks, question endings, question words; 「教えて」 asks for information
-_JA_QUESTION_RE = re.compile(
+_JA_QUESTION_RE = lazy(
     r"[?？]|(?:ですか|ますか|でしょうか|"
     r"ませんか|かな|かね|っけ|(?<!と)(?<!なん)か)$"
     r"|どっち(?!でも)|どちら(?!でも)|なぜ|"
@@ -24,7 +24,7 @@ _JA_QUESTION_RE = re.compile(
     r"どれ(?!でも|も)"
     r"|教えて(?:ください|ほしい|欲しい|もらえる)?$"
 )
-_JA_HEDGE_RE = re.compile(
+_JA_HEDGE_RE = lazy(
     r"かもしれ|かも(?:ね|です|$)|たぶん|多分|"
     r"おそらく|恐らく|気がする|気がします|"
     r"ような気|ようです|みたい(?:です|だ|$)|"
@@ -32,15 +32,15 @@ _JA_HEDGE_RE = re.compile(
     r"できれば|可能であれば|かも$"
 )
 # "I think": vetoes all but preferences (see _vetoed)
-_JA_THINK_RE = re.compile(r"と思(?:う|い|っ)|と感じ")
-_JA_ONE_OFF_RE = re.compile(
+_JA_THINK_RE = lazy(r"と思(?:う|い|っ)|と感じ")
+_JA_ONE_OFF_RE = lazy(
     r"今回|とりあえず|一旦|いったん|"
     r"今だけ|今日(?!の学び|学んだ)|暫定|"
     r"一時的|仮で|ひとまず|今は|"
     r"この(?:PR|タスク|ブランチ|コミット)(?:では|だけ)|"
     r"まだ|しばらく"
 )
-_JA_NEGATED_RE = re.compile(
+_JA_NEGATED_RE = lazy(
     r"やっぱり?(?:いい|やめ|なし|大丈夫)|"
     r"気にしないで|忘れて(?:ください|$|。)|"
     r"取り消し|なしで|必ずしも|"
@@ -49,33 +49,33 @@ _JA_NEGATED_RE = re.compile(
     # 「今後ともよろしくお願いします」 is a greeting
     r"|よろしく"
 )
-_JA_REPORTED_RE = re.compile(
+_JA_REPORTED_RE = lazy(
     r"(?:と|って)言(?:って(?:い|た|ま)|われ)|"
     r"と書いて|によると|とのこと|"
     r"だそう(?:です|だ)|と聞いた|って聞いた"
 )
-_JA_HYPOTHETICAL_RE = re.compile(
+_JA_HYPOTHETICAL_RE = lazy(
     r"仮に|としたら|とすれば|もし.*(?:たら|なら).*(?:のに|けど)"
 )
 # past tense: a report of what happened, not a rule
-_JA_PAST_RE = re.compile(
+_JA_PAST_RE = lazy(
     r"(?:た|だ|でした|ました|だった)(?:よ|ね|けど|が|のに)?$"
 )
-_JA_ASSISTANT_RE = re.compile(
+_JA_ASSISTANT_RE = lazy(
     # 気をつけます: the speaker's own promise, not a rule for the agent
     r"気をつけ(?:ます|る)|(?:いたします|致します|させて(?:いただ|頂)きます)(?:ね)?$"
     r"|^(?:承知|かしこまり)"
 )
 
 # copula / polite declaratives; requests (ください, して, お願いします) are not claims
-_JA_CLAIM_RE = re.compile(
+_JA_CLAIM_RE = lazy(
     r"ではなく|じゃなく|でなく|"
     r"(?:です|だ|である|ます|ません|はず|"
     r"べき|正しい|が正解|ですよ|だよ|"
     r"ですね|んです|のです|ている|てる|"
     r"でした|だった)(?:よ|ね)?$"
 )
-_JA_REQUEST_END_RE = re.compile(
+_JA_REQUEST_END_RE = lazy(
     r"(?:お願いします|ください|下さい|"
     r"ませんか|ましょう|てくれ|して)(?:ね|よ)?$"
 )
@@ -87,7 +87,7 @@ RULES: list[MarkerRule] = []
 
 def _cjk(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
          guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
-    RULES.append(MarkerRule(rule_id, kind, "ja", cue, re.compile(pattern), claim, guard, description, reverses))
+    RULES.append(MarkerRule(rule_id, kind, "ja", cue, pattern, claim, guard, description, reverses))
 
 
 # failure verbs in the present (a state that holds), never たら/と (a condition)
@@ -109,7 +109,7 @@ _JA_FAIL = (
     r"けど|が|から|みたい|っぽい|。)"
 )
 # "sometimes fails" is not a reproducible failure
-_JA_FAIL_NOT_RE = re.compile(
+_JA_FAIL_NOT_RE = lazy(
     r"ことがある|ことがあります|時々|"
     r"たまに|ときどき|まれに|稀に|"
     r"ランダムに|不定期|フレーキー|flaky",
@@ -122,7 +122,7 @@ def _ja_fail_ok(sentence: str, m: re.Match[str]) -> bool:
 
 
 # endings that make a sentence with a durable cue a rule rather than a description
-_JA_DIRECTIVE_END_RE = re.compile(
+_JA_DIRECTIVE_END_RE = lazy(
     r"(?:ください|下さい|て|で|こと|ように|"
     r"べき(?:です|だ)?|ましょう|しよう|"
     r"お願い(?:します)?|ほしい(?:です)?|欲しい(?:です)?|"
@@ -132,7 +132,7 @@ _JA_DIRECTIVE_END_RE = re.compile(
     r"[うくぐすつぬふぶむる])(?:よ|ね|な|ぞ|よね)?$"
 )
 # strict set for いつも / 毎回, which also open relative clauses ("いつも使ってるコマンドを教えて")
-_JA_STRICT_END_RE = re.compile(
+_JA_STRICT_END_RE = lazy(
     r"(?:ください|下さい|こと|ように(?:して)?|"
     r"べき(?:です|だ)?|お願い(?:します)?|"
     r"しないで|禁止(?:です)?|ましょう|"
@@ -141,14 +141,14 @@ _JA_STRICT_END_RE = re.compile(
 
 
 # 「必ず失敗するテスト」: 必ず inside a relative clause describes the thing to build
-_JA_RELATIVE_RE = re.compile(
+_JA_RELATIVE_RE = lazy(
     r"必ず(?:失敗|落ち|通|成功|動|エラーに|パス)"
     r"[\u3040-\u309f]{0,4}?(?:する|る|く|す|なる)(?=[\u30a0-\u30ff\u4e00-\u9fff])"
 )
 
 
 # こと / 禁止 / ダメ / NG / いけない / ならない: endings that forbid
-_JA_PROHIBIT_END_RE = re.compile(
+_JA_PROHIBIT_END_RE = lazy(
     r"(?:こと|禁止|厳禁|ダメ|だめ|NG|いけない|"
     r"いけません|ならない|なりません)(?:です)?(?:よ|ね)?$"
 )
@@ -337,7 +337,7 @@ _cjk(
     guard=_ja_directive,
     description="「このリポジトリではPRはdevelopに向けます」",
 )
-_JA_OBOETE_STRIP_RE = re.compile(
+_JA_OBOETE_STRIP_RE = lazy(
     r"(?:これ|このこと|以下)?(?:を)?(?:覚え(?:て(?:おいて|ください|ね)|といて)|"
     r"記憶して(?:おいて|ください))(?:ください|ほしい|欲しい|ね)?[:：]?"
 )
@@ -363,7 +363,7 @@ _cjk(
 
 # standing requests without 必ず / 今後: a condition that recurs, the way responses are wanted, how work
 # is done here; never with a pointing word (この, それ, 上記) that ties them to the task at hand
-_JA_HERE_RE = re.compile(r"この|その|あの|これ|それ|あれ|ここ|上記|下記|以下|さっき|先ほど|今の|今日|明日")
+_JA_HERE_RE = lazy(r"この|その|あの|これ|それ|あれ|ここ|上記|下記|以下|さっき|先ほど|今の|今日|明日")
 _JA_REQUEST_TAIL = (
     r"(?:てください|て下さい|ないでください|ないで下さい|ないで|ること|ないこと|てね|ようにしてください|"
     r"ようにして|ようにお願いします|でお願いします|をお願いします|お願いします)(?:ね|よ)?[。!！\s]*$"
@@ -560,11 +560,13 @@ def has_claim(core: str) -> bool:
 
 
 STATED = r"覚え(?:て(?:おいて|ください|ね)|といて)|記憶して|今後|これから(?:は|も|ずっと)|次回から|今度から|忘れないで"
+# one of these occurs wherever STATED matches (a word each of its branches needs)
+STATED_CUES = r"覚え|記憶して|今後|これから|次回から|今度から|忘れないで"
 
 HEADERS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"今後|これから(?:は|も)|次回から"), "ja.instruction.kongo"),
-    (re.compile(r"(?:この|本|うちの)(?:プロジェクト|リポジトリ|リポ)(?:では|のルール)"),
+    (lazy(r"今後|これから(?:は|も)|次回から"), "ja.instruction.kongo"),
+    (lazy(r"(?:この|本|うちの)(?:プロジェクト|リポジトリ|リポ)(?:では|のルール)"),
      "ja.instruction.kono_project"),
-    (re.compile(r"覚え(?:て|といて)"), "ja.instruction.oboete"),
-    (re.compile(r"^[\s、]*必ず[\s:：]*$"), "ja.instruction.kanarazu"),
+    (lazy(r"覚え(?:て|といて)"), "ja.instruction.oboete"),
+    (lazy(r"^[\s、]*必ず[\s:：]*$"), "ja.instruction.kanarazu"),
 )

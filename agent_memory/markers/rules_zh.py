@@ -4,32 +4,32 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, Guard, MarkerRule, Reverser
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser, lazy
 
-__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "has_claim", "one_off", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
-_ZH_QUESTION_RE = re.compile(
+_ZH_QUESTION_RE = lazy(
     r"[?？]|[吗嗎呢吧]$|是不是|要不要|能不能|"
     r"可不可以|为什么|為什麼|怎么|怎麼|哪个|哪個"
 )
-_ZH_HEDGE_RE = re.compile(
+_ZH_HEDGE_RE = lazy(
     r"也许|也許|可能|或许|或許|大概|"
     r"我觉得|我覺得|好像|应该吧|應該吧"
 )
-_ZH_ONE_OFF_RE = re.compile(
+_ZH_ONE_OFF_RE = lazy(
     r"这次|這次|暂时|暫時|先这样|先這樣|"
     r"今天|临时|臨時|目前"
 )
-_ZH_NEGATED_RE = re.compile(r"算了|不用了|没事|沒事")
-_ZH_REPORTED_RE = re.compile(
+_ZH_NEGATED_RE = lazy(r"算了|不用了|没事|沒事")
+_ZH_REPORTED_RE = lazy(
     r"[他她]说|[他她]說|据说|據說|听说|聽說|"
     r"文档说|文檔說"
 )
 # 假如…会: a hypothetical
-_ZH_HYPOTHETICAL_RE = re.compile(r"(?:假如|假設|假设|要是).*[会會]")
-_ZH_CLAIM_RE = re.compile(
+_ZH_HYPOTHETICAL_RE = lazy(r"(?:假如|假設|假设|要是).*[会會]")
+_ZH_CLAIM_RE = lazy(
     r"是|应该|應該|才对|才對|要用|用的"
 )
 
@@ -40,7 +40,7 @@ RULES: list[MarkerRule] = []
 
 def _cjk(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
          guard: Guard | None = None, description: str = "", reverses: Reverser | None = None) -> None:
-    RULES.append(MarkerRule(rule_id, kind, "zh", cue, re.compile(pattern), claim, guard, description, reverses))
+    RULES.append(MarkerRule(rule_id, kind, "zh", cue, pattern, claim, guard, description, reverses))
 
 # correction: 不对 / 错了 / 不是这样 … + 是/应该 ; 不是X，而是Y
 _cjk(
@@ -108,7 +108,7 @@ _cjk(
 
 # standing prohibitions and requirements: a generic object, no pointing word (这个, 那里, 它), and not
 # a task request (帮我 …) or a for-now (先不要 "don't yet")
-_ZH_HERE_RE = re.compile(
+_ZH_HERE_RE = lazy(
     r"这|這|那|它|上面|下面|刚才|剛才|帮我|幫我|帮忙|幫忙|先不|先别|先別|还没|還沒|忘|一下|看看|试试|試試"
 )
 _ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|記得|以后|以後|今后|今後)?[，,\s]*"
@@ -243,8 +243,10 @@ def has_claim(core: str) -> bool:
 
 
 STATED = r"记住|記住|以后|以後|今后|(?:从|從)(?:现在|現在|今)"
+# one of these occurs wherever STATED matches (a word each of its branches needs)
+STATED_CUES = r"记住|記住|以后|以後|今后|从|從"
 
 HEADERS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"以后|以後|今后|(?:从|從)(?:现在|現在)"), "zh.instruction.yihou"),
-    (re.compile(r"记住|記住"), "zh.instruction.jizhu"),
+    (lazy(r"以后|以後|今后|(?:从|從)(?:现在|現在)"), "zh.instruction.yihou"),
+    (lazy(r"记住|記住"), "zh.instruction.jizhu"),
 )

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
+
+from .rule import lazy
 
 
 # --------------------------------------------------------------------------- text prep
@@ -33,10 +35,10 @@ def _fold_table() -> dict[int, str]:
 
 
 _FOLD = _fold_table()
-_NEEDS_FOLD = re.compile("[\u2018\u2019\u00a0\uff01-\uffee]")
+_NEEDS_FOLD = lazy("[\u2018\u2019\u00a0\uff01-\uffee]")
 
 _NEWLINES = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_NEWLINE_RE = re.compile("[" + _NEWLINES + "]")
+_NEWLINE_RE = lazy("[" + _NEWLINES + "]")
 
 
 def fold_text(text: str) -> str:
@@ -50,7 +52,7 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
-_NOT_NEWLINE_RE = re.compile("[^" + _NEWLINES + "]+")
+_NOT_NEWLINE_RE = lazy("[^" + _NEWLINES + "]+")
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -68,23 +70,28 @@ def _hide_inner(match: re.Match[str]) -> str:
     return s[0] + "x" * (len(s) - 2) + s[-1]
 
 
-_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
-_QUOTE_LINE_RE = re.compile(r"^[ \t]*>.*$", re.M)
-_INLINE_CODE_RE = re.compile(r"`[^`\n]+`")
+# a fence to the line that closes it, or to the end: the lines in between are skipped whole (a closing line
+# starts a line, and the end is reached by the last line's rest), so a long block costs little per character
+_FENCE_RE = lazy(
+    r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(?:[^\n]*\n)*?(?:[ \t]*\1[ \t]*$|[^\n]*\Z)", re.M
+)
+_QUOTE_LINE_RE = lazy(r"^[ \t]*>.*$", re.M)
+_INLINE_CODE_RE = lazy(r"`[^`\n]+`")
 # a URL, without the sentence punctuation that may follow it
-_URL_RE = re.compile(
+_URL_RE = lazy(
     r"\b(?:(?:https?|ftp|file)://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]。、]"
 )
-_QUOTES_RE = re.compile(
+_QUOTES_RE = lazy(
     r"\"[^\"\n]{1,300}\"|\u201c[^\u201d\n]{1,300}\u201d|「[^」\n]{1,300}」"
     r"|『[^』\n]{1,300}』|\u00ab[^\u00bb\n]{1,300}\u00bb"
 )
+_QUOTE_MARKS_RE = lazy("[\"\u201c「『\u00ab]")  # what every quotation _QUOTES_RE hides opens with
 # blocks that wrap injected or tool text: <system-reminder>…</system-reminder>, <command-args>…
-_WRAPPER_RE = re.compile(r"<([a-z][a-z0-9]*[-_][a-z0-9_-]+)(?:\s[^>]*)?>.*?</\1\s*>", re.S)
-HEADING_RE = re.compile(r"^[ \t]*#{1,6}[ \t]+\S", re.M)
+_WRAPPER_RE = lazy(r"<([a-z][a-z0-9]*[-_][a-z0-9_-]+)(?:\s[^>]*)?>.*?</\1\s*>", re.S)
+HEADING_RE = lazy(r"^[ \t]*#{1,6}[ \t]+\S", re.M)
 
 # Lines of pasted logs and stack traces (case matters: log levels are upper case).
-_LOG_LINE_RE = re.compile(
+_LOG_LINE_RE = lazy(
     r"""^\s*(?:
       Traceback\ \(most\ recent\ call\ last\)
     | File\ ".*",\ line\ \d+
@@ -119,7 +126,7 @@ _LOG_LINE_RE = re.compile(
 )
 
 # Lines of pasted source code (lowercase keywords followed by code punctuation).
-_CODE_LINE_RE = re.compile(
+_CODE_LINE_RE = lazy(
     r"""^\s*(?:
       (?:async\s+)?def\s+\w+\s*\(
     | class\s+\w+\s*[:(\{<]
@@ -145,11 +152,11 @@ _CODE_LINE_RE = re.compile(
     )""",
     re.X,
 )
-_INDENTED_CODE_RE = re.compile(r"^(?: {4,}|\t+)(?![-*+\u2022] |\d+[.)] ).*[(){}\[\];=<>].*$")
+_INDENTED_CODE_RE = lazy(r"^(?: {4,}|\t+)(?![-*+\u2022] |\d+[.)] ).*[(){}\[\];=<>].*$")
 
 
 # markdown emphasis around the person's own words: "**NEVER** run ..." reads as "NEVER run ..."
-_EMPHASIS_RE = re.compile(r"(?<![\w*])(\*\*|__|\*)(?=[^\s*_])([^*\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])")
+_EMPHASIS_RE = lazy(r"(?<![\w*])(\*\*|__|\*)(?=[^\s*_])([^*\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])")
 
 
 def _unemphasise(match: re.Match[str]) -> str:
@@ -161,7 +168,7 @@ def _hidden(text: str) -> str:
     """Wrappers, fences, ``>`` lines, URLs, inline code, quotes and emphasis hidden, at their length.
 
     Each pattern runs only where the characters it needs are present (a fence's ``` or ~~~, a URL's ://
-    or www.).
+    or www., inline code's backtick, a quotation's opening mark).
     """
     masked = _WRAPPER_RE.sub(_blank, text) if "</" in text else text
     if "```" in masked or "~~~" in masked:
@@ -170,8 +177,10 @@ def _hidden(text: str) -> str:
         masked = _QUOTE_LINE_RE.sub(_blank, masked)
     if "://" in masked or "www." in masked:
         masked = _URL_RE.sub(lambda m: "x" * len(m.group(0)), masked)
-    masked = _INLINE_CODE_RE.sub(_hide_inner, masked)
-    masked = _QUOTES_RE.sub(_hide_inner, masked)
+    if "`" in masked:
+        masked = _INLINE_CODE_RE.sub(_hide_inner, masked)
+    if _QUOTE_MARKS_RE.search(masked):
+        masked = _QUOTES_RE.sub(_hide_inner, masked)
     if "*" in masked or "__" in masked:
         masked = _EMPHASIS_RE.sub(_unemphasise, masked)
     return masked
@@ -184,44 +193,49 @@ def mask(text: str) -> tuple[str, int, int]:
     many look like pasted code or log output and how many are non-blank.
     """
     masked = _hidden(text)
-    out: list[str] = []
-    code_lines = 0
+    code: list[tuple[int, int]] = []  # where the lines that look like code or logs are
     prose_lines = 0
-    for line in re.split("([" + _NEWLINES + "])", masked):
-        if len(line) == 1 and line in _NEWLINES:
-            out.append(line)
-            continue
-        if not line.strip():
-            out.append(line)
+    at = 0
+    for line in _NEWLINE_RE.split(masked):
+        start = at
+        at += len(line) + 1
+        if not line or line.isspace():
             continue
         if _LOG_LINE_RE.match(line) or _CODE_LINE_RE.match(line) or _INDENTED_CODE_RE.match(line):
-            code_lines += 1
-            out.append(" " * len(line))
+            code.append((start, at - 1))
         else:
             prose_lines += 1
-            out.append(line)
-    return "".join(out), code_lines, code_lines + prose_lines
+    if code:
+        out: list[str] = []
+        kept = 0
+        for start, end in code:
+            out.append(masked[kept:start])
+            out.append(" " * (end - start))
+            kept = end
+        out.append(masked[kept:])
+        masked = "".join(out)
+    return masked, len(code), len(code) + prose_lines
 
 
 # ------------------------------------------------------------------ sentence splitting
 
-_BULLET_RE = re.compile(
+_BULLET_RE = lazy(
     r"^[ \t]*(?:[-*+\u2022・●■◆→>](?:[ \t]*\[[ xX]\])?[ \t]*"
     r"|\d{1,3}[.)）][ \t]+|[a-zA-Z][.)][ \t]+|[(（]\d{1,3}[)）][ \t]*|#{1,6}[ \t]+)"
 )
-_ENDER_RE = re.compile(
+_ENDER_RE = lazy(
     r"[。！？]+[」』）)\]\"'\u201d]*"
     r"|[.!?]+[)\]\"'\u201d」』]*(?=\s|$)"
     r"|[!?]+(?=[^\x00-\x7f])"
 )
+_ENDER_START_RE = lazy("[.!?。！？]")  # every branch of _ENDER_RE opens with one of these
 _ABBREV = frozenset(
     "e.g eg i.e ie etc vs v cf approx fig no nr incl esp ex resp al mr mrs ms dr prof st jr sr ca "
     "viz min max sec aka w.r.t wrt".split()
 )
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     start: int
     end: int
     bullet: bool  # the sentence opens a bulleted / numbered line
@@ -241,35 +255,44 @@ def sentence_spans(text: str) -> list[Span]:
     for line_no, line in enumerate(_NEWLINE_RE.split(text)):
         base = pos
         pos += len(line) + 1
-        if not line.strip():
+        if not line or line.isspace():
             continue
         bullet_m = _BULLET_RE.match(line)
         offset = bullet_m.end() if bullet_m else 0
-        bullet = bool(bullet_m)
-        cuts: list[int] = []
-        for m in _ENDER_RE.finditer(line, offset):
-            if m.group(0).startswith(".") and m.group(0).rstrip(")]\"'\u201d」』") == ".":
-                j = m.start()
-                while j > offset and m.start() - j < 12 and not line[j - 1].isspace():
-                    j -= 1
-                token = line[j : m.start()].lower().lstrip("([")
+        bounds = [offset]
+        at = offset
+        while True:
+            # an ender opens on one of these characters: the regex is tried only there
+            first = _ENDER_START_RE.search(line, at)
+            if first is None:
+                break
+            m = _ENDER_RE.match(line, first.start())
+            if m is None:
+                at = first.start() + 1
+                continue
+            at = m.end()
+            ender = m.group()
+            if ender[0] == "." and ender.rstrip(")]\"'\u201d」』") == ".":
+                dot = m.start()
+                # the word before the dot: at most 12 characters back, not before the bullet
+                before = line[max(offset, dot - 12) : dot]
+                token = before.split()[-1] if before and not before[-1].isspace() else ""
+                token = token.lower().lstrip("([")
                 if token in _ABBREV and not (token == "etc" and _next_is_upper(line, m.end())):
                     continue
-            cuts.append(m.end())
-        bounds = [offset, *cuts, len(line)]
-        pieces = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+            bounds.append(m.end())
+        bounds.append(len(line))
         kept: list[tuple[int, int]] = []
-        for s, e in pieces:
-            while s < e and line[s].isspace():
-                s += 1
-            while e > s and line[e - 1].isspace():
-                e -= 1
-            if s < e:
-                kept.append((s, e))
+        for k in range(len(bounds) - 1):
+            s, e = bounds[k], bounds[k + 1]
+            piece = line[s:e]
+            core = piece.strip()
+            if core:
+                s += len(piece) - len(piece.lstrip())
+                kept.append((s, s + len(core)))
+        last = len(kept) - 1
         for i, (s, e) in enumerate(kept):
-            spans.append(
-                Span(base + s, base + e, bullet and i == 0, line_no, i == 0, i == len(kept) - 1)
-            )
+            spans.append(Span(base + s, base + e, bool(bullet_m) and i == 0, line_no, i == 0, i == last))
     return spans
 
 

@@ -41,3 +41,82 @@ def _mask_every_pattern(text: str) -> str:
        .map("".join))
 def test_masking_skips_only_the_patterns_that_cannot_match(text: str) -> None:
     assert sentences._hidden(text) == _mask_every_pattern(text)
+
+
+# --------------------------------------------------------------- the plain forms the fast ones replaced
+
+_ORIGINAL_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+
+
+def _plain_mask(text: str) -> tuple[str, int, int]:
+    """``mask`` a line at a time, every line rebuilt."""
+    masked = sentences._hidden(text)
+    out: list[str] = []
+    code = prose = 0
+    for line in re.split("([" + sentences._NEWLINES + "])", masked):
+        if (len(line) == 1 and line in sentences._NEWLINES) or not line.strip():
+            out.append(line)
+        elif any(p.match(line) for p in (sentences._LOG_LINE_RE, sentences._CODE_LINE_RE, sentences._INDENTED_CODE_RE)):
+            code += 1
+            out.append(" " * len(line))
+        else:
+            prose += 1
+            out.append(line)
+    return "".join(out), code, code + prose
+
+
+def _plain_spans(text: str) -> list[tuple[int, int, bool, int, bool, bool]]:
+    """``sentence_spans`` with the ender regex tried everywhere and words walked back a character at a time."""
+    spans = []
+    pos = 0
+    for line_no, line in enumerate(sentences._NEWLINE_RE.split(text)):
+        base = pos
+        pos += len(line) + 1
+        if not line.strip():
+            continue
+        bullet_m = sentences._BULLET_RE.match(line)
+        offset = bullet_m.end() if bullet_m else 0
+        cuts = []
+        for m in sentences._ENDER_RE.finditer(line, offset):
+            if m.group(0).startswith(".") and m.group(0).rstrip(")]\"'\u201d」』") == ".":
+                j = m.start()
+                while j > offset and m.start() - j < 12 and not line[j - 1].isspace():
+                    j -= 1
+                token = line[j : m.start()].lower().lstrip("([")
+                if token in sentences._ABBREV and not (token == "etc" and sentences._next_is_upper(line, m.end())):
+                    continue
+            cuts.append(m.end())
+        bounds = [offset, *cuts, len(line)]
+        kept = []
+        for s, e in zip(bounds, bounds[1:]):
+            while s < e and line[s].isspace():
+                s += 1
+            while e > s and line[e - 1].isspace():
+                e -= 1
+            if s < e:
+                kept.append((s, e))
+        for i, (s, e) in enumerate(kept):
+            spans.append((base + s, base + e, bool(bullet_m) and i == 0, line_no, i == 0, i == len(kept) - 1))
+    return spans
+
+
+_LINES = st.lists(
+    st.sampled_from(["```", "````", "~~~", " ```py", "`", "\n", "\r", "\u2028", " ", "\t", "    ", "\u3000", "a", "x y",
+                     ".", ". ", "e.g.", "(e.g.", "etc.", " Etc", "v1.2", "main.py", "!", "?", "!?", "。", "！", "？", "」",
+                     ")", "\"", "- ", "* [x] ", "1. ", "a) ", "# ", "> ", "def f(x):", "x = {", "}", "ERROR: x",
+                     "$ ls", "    f(x);", "never", "Always use pnpm", "https://a.b/c.", "İ", "é"]),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(_LINES, st.text(max_size=80)))
+def test_fences_lines_and_sentences_are_cut_as_the_plain_forms_cut_them(text: str) -> None:
+    assert sentences._FENCE_RE.sub(sentences._blank, text) == _ORIGINAL_FENCE_RE.sub(sentences._blank, text)
+    assert sentences.mask(text) == _plain_mask(text)
+    assert [tuple(s) for s in sentences.sentence_spans(text)] == _plain_spans(text)
+
+
+def test_folding_twice_changes_nothing() -> None:
+    every = "".join(map(chr, range(0x20, 0x10000)))
+    assert sentences.fold_text(sentences.fold_text(every)) == sentences.fold_text(every)

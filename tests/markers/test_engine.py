@@ -1,0 +1,189 @@
+"""The engine's shortcuts change nothing: its markers are those of trying every rule, every veto, in order.
+
+``_every_rule`` is the engine as plainly written: each sentence's vetoes first, then each rule of its language
+with the rule's own cue test, pattern and guard. ``find_markers`` picks the rules a sentence can reach from one
+cue scan, skips over-long sentences and works the vetoes out only once a pattern matched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_memory.markers import RULES, engine, find_markers, is_stated
+from agent_memory.markers.rule import KIND_PRIORITY, MarkerRule, lang_of
+from agent_memory.markers.sentences import HEADING_RE, collapse, fold_text, mask, sentence_spans
+from agent_memory.model import Marker
+
+_BY_LANG = {
+    "en": [r for r in RULES if r.lang == "en"],
+    "ja": [r for r in RULES if r.lang in ("ja", "en")],
+    "zh": [r for r in RULES if r.lang in ("zh", "en")],
+}
+
+
+def _any_cue(text: str) -> bool:
+    lowered = text.lower()
+    return any(rule._cue_re.search(lowered) for rule in RULES)
+
+
+def _worth(text: str) -> bool:
+    if not text or len(text) > engine.MAX_TURN_CHARS or not _any_cue(text):
+        return False
+    if engine._TURN_ASSISTANT_RE.match(text):
+        return False
+    headings = len(HEADING_RE.findall(text)) if "#" in text else 0
+    return not (headings >= engine._MARKDOWN_DOC_HEADINGS or (headings >= 2 and len(text) > 1500))
+
+
+def _every_rule(text: str) -> list[Marker]:
+    """find_markers without its shortcuts."""
+    if not isinstance(text, str) or not _worth(text):
+        return []
+    masked, code_lines, lines = mask(fold_text(text))
+    if code_lines >= 3 and code_lines >= 0.6 * lines:
+        return []
+    if not _any_cue(masked):
+        return []
+    spans = sentence_spans(masked)
+    found: list[tuple[int, int, Marker]] = []
+    keep_asks: set[int] = set()
+    seen: set[str] = set()
+    header: tuple[str, int, bool] | None = None
+    skip_next = False
+    for i, span in enumerate(spans):
+        if skip_next:
+            skip_next = False
+            continue
+        sentence = masked[span.start : span.end]
+        if engine._MATERIAL_RE.search(sentence) and not is_stated(sentence):
+            break
+        if header is not None and span.line_start and not span.bullet:
+            header = None
+        if header is None and not _any_cue(sentence):
+            continue
+        lang = lang_of(sentence)
+        vetoed = engine._vetoed(sentence, lang)
+        header_id = engine._header_rule(sentence) if span.line_end else None
+        if header_id is not None and not vetoed and i + 1 < len(spans) and spans[i + 1].bullet:
+            header = (header_id, span.line, is_stated(sentence))
+            continue
+        chosen: MarkerRule | None = None
+        match: re.Match[str] | None = None
+        clause_at = 0
+        end = span.end
+        stated = False
+        hard = engine._hard_vetoed(sentence, lang)
+        if len(hard) < len(KIND_PRIORITY):
+            for rule in _BY_LANG[lang]:
+                if rule.kind in hard:
+                    continue
+                m = rule.matches(sentence)
+                if m is None:
+                    continue
+                if rule.kind in vetoed:
+                    apart = engine._stands_apart(sentence, m.start(), lang)
+                    if apart is None:
+                        continue
+                    clause_at = apart
+                extra = engine._claim_end(rule, m, sentence, lang, i, spans, masked)
+                if extra is None:
+                    continue
+                chosen, match = rule, m
+                if extra:
+                    end = spans[i + 1].end
+                    skip_next = True
+                break
+        if chosen is None:
+            if len(sentence) <= 60 and len(vetoed) < len(KIND_PRIORITY) and is_stated(sentence):
+                keep_asks.add(i)
+            if header is None or not span.bullet or "instruction" in vetoed or not engine._bullet_claim(sentence):
+                continue
+            chosen = engine._RULE_BY_ID[header[0]]
+            stated = header[2]
+        claim = engine._trim(collapse(text[span.start + clause_at : end]))
+        if match is not None and end == span.end and match.re.groupindex.get("claim") and match.group("claim"):
+            clause = text[span.start + match.start("claim") : span.start + match.end("claim")]
+            claim = collapse(clause).strip(" ,;:—–-") or claim
+        stated = stated or is_stated(masked[span.start : end]) or (header is not None and span.bullet and header[2])
+        if not claim or claim in seen:
+            continue
+        seen.add(claim)
+        last = i + 1 if end != span.end else i
+        reverses = ""
+        if match is not None and chosen.reverses is not None:
+            reverses = collapse(chosen.reverses(text[span.start : span.end], match)).rstrip(" .!。！")
+        found.append((i, last, Marker(chosen.kind, chosen.rule_id, claim, stated, reverses=reverses)))
+    return [
+        replace(m, stated=True) if not m.stated and (first - 1 in keep_asks or last + 1 in keep_asks) else m
+        for first, last, m in found
+    ]
+
+
+_CUE_WORDS = sorted({k for r in RULES for k in r.keywords})
+_EXAMPLES = sorted({q for r in RULES for q in re.findall(r"'([^']{4,})'|「([^」]{2,})」", r.description) for q in q if q})
+_PIECES = st.one_of(
+    st.sampled_from(_CUE_WORDS),
+    st.sampled_from(_EXAMPLES),
+    st.sampled_from(
+        [
+            " ", " ", ". ", "! ", "? ", "。", "、", "，", ", but ", " and ", "\n", "\n- ", "\n1. ", "\n> ", "\n```\n",
+            "`", '"', "「", "」", "**", "From now on:\n- ", "今後は:\n- ", "以后：\n- ", "Summarize the following:\n",
+            "this time", "for now", "今回は", "这次", "I think", "?", "we use pnpm", "the tests", "before committing",
+            "https://x.io/a", "e.g. ", "Remember that.", "です", "してください", "不要", "A" * 310, "İ", "ſ", "Σ",
+            "maybe ", "he said ", "what if ", "Should we ", "yet", "I'll ", "lesson learned: ", "TIL ", "fails every time",
+            "always crashes on CI", "かもしれない", "と思う", "吗", "也许",
+        ]
+    ),
+    st.text(max_size=8),
+)
+_TURNS = st.one_of(
+    st.lists(_PIECES, max_size=30).map("".join),
+    # a rule's own example with a few words around it: near a veto, a one-off, a header or another claim
+    st.tuples(st.lists(_PIECES, max_size=3).map("".join), st.sampled_from(_EXAMPLES),
+              st.lists(_PIECES, max_size=3).map("".join)).map("".join),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_TURNS)
+def test_the_shortcuts_give_what_every_rule_gives(text: str) -> None:
+    assert find_markers(text) == _every_rule(text)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.rule_id)
+def test_every_rule_compiles_and_its_examples_agree(rule: MarkerRule) -> None:
+    assert rule.pattern.pattern == rule.source
+    for example in re.findall(r"'([^']{4,})'|「([^」]{2,})」", rule.description):
+        text = "".join(example)
+        assert find_markers(text) == _every_rule(text)
+
+
+def test_a_sentence_over_the_typed_limit_yields_nothing_and_keeps_a_header_open() -> None:
+    long = "always run the linter " * 20
+    text = f"From now on:\n- {long.strip()}.\n- always run the tests before pushing."
+    assert find_markers(text) == _every_rule(text)
+    assert [m.text for m in find_markers(text)] == ["always run the tests before pushing."]
+
+
+_WORDY = st.one_of(
+    _TURNS,
+    st.lists(st.sampled_from(["remember", "REMEMBER", "Remember", "keep", "in", "mind", "from", "now", "on", "here",
+                              "going", "forward", "note", "to", "self", "make", "a", "save", "this", "memory",
+                              "ſ", "K", "İ", "覚えておいて", "今後", "记住", "从现在", "following", "error", "log",
+                              ":", "：", "次の仕様", "以下需求", "below", " ", "\n"]), max_size=12).map(" ".join),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_WORDY)
+def test_the_stated_and_material_prefilters_only_skip_texts_the_full_patterns_miss(text: str) -> None:
+    folded = fold_text(text)
+    assert is_stated(text) == bool(engine._STATED_RE.search(folded))
+    assert engine._stated(folded, folded.lower()) == bool(engine._STATED_RE.search(folded))
+    if engine._MATERIAL_RE.search(text):
+        assert engine._MATERIAL_CUE_RE.search(text)
