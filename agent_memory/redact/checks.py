@@ -10,6 +10,7 @@ import binascii
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any, cast
 
 _F = re.ASCII
 
@@ -191,13 +192,33 @@ _BOUNDARY_RE = re.compile(r"\(\?<!\[((?:\\.|[^\]\\])+)\]\)")
 
 
 def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """Compile a rule pattern; a token boundary ``(?<![…])`` also holds right after ``\\n``.
+    """A rule pattern, compiled when first used; a token boundary ``(?<![…])`` also holds right after ``\\n``.
 
     Text inside JSON strings has its line breaks as the two characters ``\\n``, so the
-    letter before a token may really be the end of an escape.
+    letter before a token may really be the end of an escape. Most text never reaches most
+    rules, so a process that redacts a little does not pay for compiling them all.
     """
-    pattern = _BOUNDARY_RE.sub(lambda m: f"(?:(?<![{m.group(1)}])|(?<=\\\\[nrt]))", pattern)
-    return re.compile(pattern, _F | flags)
+    return cast("re.Pattern[str]", _Deferred(pattern, _F | flags))
+
+
+class _Deferred:
+    """Stands in for a compiled pattern (every attribute is the compiled one's) until it is first used."""
+
+    __slots__ = ("_source", "_flags", "_compiled")
+
+    def __init__(self, source: str, flags: int) -> None:
+        self._source = source
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in _Deferred.__slots__:
+            raise AttributeError(name)  # not a pattern's attribute (or copied before its fields were set)
+        compiled = self._compiled
+        if compiled is None:
+            source = _BOUNDARY_RE.sub(lambda m: f"(?:(?<![{m.group(1)}])|(?<=\\\\[nrt]))", self._source)
+            compiled = self._compiled = re.compile(source, self._flags)
+        return getattr(compiled, name)
 
 
 

@@ -7,7 +7,6 @@ import binascii
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from itertools import compress
 from dataclasses import dataclass
 
 from agent_memory.model import Redaction
@@ -72,17 +71,47 @@ def _choose_anchor(literal: str, freq: dict[str, float], has_after: bool) -> int
 
 
 def _byte_class(members: Iterable[int]) -> str:
-    """Regex text (to be latin-1 encoded) for exactly the bytes ``members``."""
+    """Regex text (to be latin-1 encoded) for exactly the bytes ``members``, consecutive ones as ranges."""
     ms = sorted(set(members))
     if len(ms) == 1:
         return re.escape(chr(ms[0]))
-    return "[" + "".join("\\" + chr(b) if chr(b) in "^-]\\" else re.escape(chr(b)) for b in ms) + "]"
+    parts: list[str] = []
+    i = 0
+    while i < len(ms):
+        j = i
+        while j + 1 < len(ms) and ms[j + 1] == ms[j] + 1:
+            j += 1
+        if j - i >= 2:  # a range is shorter to parse than its members: patterns compile faster
+            parts.append(f"{_in_class(ms[i])}-{_in_class(ms[j])}")
+        else:
+            parts.extend(_in_class(b) for b in ms[i : j + 1])
+        i = j + 1
+    return "[" + "".join(parts) + "]"
+
+
+def _in_class(b: int) -> str:
+    return "\\" + chr(b) if chr(b) in "^-]\\" else re.escape(chr(b))
+
+
+_BYTES = tuple(map(chr, range(256)))
+_ATOMS: dict[tuple[str, bytes, bool], str] = {}  # the same few letters recur in every hook: each class is made once
 
 
 def _atom(atom: str, table: list[int], ignore_case: bool = True) -> str:
     """One regex atom (literal, escape or class) mapped through ``table`` as a byte class."""
-    matcher = re.compile(atom, _F | (re.IGNORECASE if ignore_case else 0))
-    return _byte_class(table[b] for b in range(256) if matcher.fullmatch(chr(b)))
+    key = (atom, bytes(table), ignore_case)
+    made = _ATOMS.get(key)
+    if made is None:
+        matcher = re.compile(atom, _F | (re.IGNORECASE if ignore_case else 0)).fullmatch
+        made = _ATOMS[key] = _byte_class(table[b] for b, ch in enumerate(_BYTES) if matcher(ch))
+    return made
+
+
+def _literal_atom(byte: int, table: list[int], ignore_case: bool) -> str:
+    """``_atom`` of one literal character, without compiling it: ASCII case folding pairs only ASCII letters."""
+    ch = chr(byte)
+    same = {ch, ch.swapcase()} if ignore_case and ch.isascii() and ch.isalpha() else {ch}
+    return _byte_class(table[ord(c)] for c in same)
 
 
 _ATOM_RE = re.compile(r"\\.|\[(?:\\.|[^\]\\])+\]|[^\\\[\](){}|*+?]")
@@ -139,13 +168,15 @@ def _trie(branches: list[tuple[list[str], str]]) -> str:
 
 def _overlap(a: _Hook, b: _Hook, space: int) -> bool:
     """Whether two hooks of one pass (scanning copy ``space``) can both match at the same position."""
-    for offset in range(-max(a.anchor, b.anchor), max(len(a.literal) - a.anchor, len(b.literal) - b.anchor)):
-        i, j = a.anchor + offset, b.anchor + offset
-        if 0 <= i < len(a.literal) and 0 <= j < len(b.literal):
-            x, y = a.literal[i], b.literal[j]
-            if x != y and (space == _EXACT or _LOWER[x] != _LOWER[y]):
-                return False
-    return True
+    # aligned on their anchors, the characters both literals cover must agree
+    lo, hi = -min(a.anchor, b.anchor), min(len(a.literal) - a.anchor, len(b.literal) - b.anchor)
+    x, y = a.literal[a.anchor + lo : a.anchor + hi], b.literal[b.anchor + lo : b.anchor + hi]
+    return x == y if space == _EXACT else x.lower() == y.lower()
+
+
+def _latin1(text: str) -> bytes:
+    """``text`` as one byte per character (others as ``?``), so byte offsets are string indexes."""
+    return text.encode("latin-1", "replace")
 
 
 _Pass = tuple[int, int, "re.Pattern[bytes]"]  # (space, anchor byte, pattern)
@@ -184,7 +215,7 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
             name = f"h{len(groups)}"
             # Hooks that can match at the same spot as this one are confirmed with it.
             groups[name] = (h,) + tuple(g for g in hooks if g is not h and _overlap(h, g, space))
-            atoms = [_atom(re.escape(chr(b)), table, space == _LOW) for b in h.literal]
+            atoms = [_literal_atom(b, table, space == _LOW) for b in h.literal]
             behind = f"(?<={''.join(atoms)})" if h.anchor else ""  # checked after the suffix
             ahead = f"(?={_mapped_regex(h.after.pattern, table)})" if h.after is not None else ""
             suffix = atoms[h.anchor + 1 :]
@@ -205,9 +236,13 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
 _PASSES, _HOOK_GROUPS = _build_scanner()
 
 
-def _hook_hits(text: str) -> dict[Rule, list[tuple[int, int]]]:
-    """Every (rule → hook spans) present in ``text``; empty for text with nothing secret-like."""
-    raw = text.encode("latin-1", "replace")  # one byte per character: offsets stay valid
+def _hook_hits(text: str, raw: bytes | None = None) -> dict[Rule, list[tuple[int, int]]]:
+    """Every (rule → hook spans) present in ``text``; empty for text with nothing secret-like.
+
+    ``raw`` is ``text`` as latin-1 bytes, when the caller has it already.
+    """
+    if raw is None:
+        raw = _latin1(text)
     low = raw.lower()
     copies = (low, raw)
     short = len(raw) < 4096  # for short text a membership test is cheaper than a search
@@ -259,12 +294,12 @@ def _expand(text: str, start: int, end: int, chars: str) -> tuple[int, int]:
     return start, end
 
 
-def _scan(text: str) -> list[tuple[int, int, str]]:
+def _scan(text: str, raw: bytes | None = None) -> list[tuple[int, int, str]]:
     """Validated spans of the hooked rules as (start, end, rule_id), possibly overlapping."""
-    hits = _hook_hits(text)
+    hits = _hook_hits(text, raw)
     if not text.isascii():
         for rule in _WORD_RULES:
-            spans = [(i, i + len(w)) for w in rule.words for i in _occurrences(text, w)]
+            spans = [(i, i + len(w)) for w in rule.words if w in text for i in _occurrences(text, w)]
             if spans:
                 hits[rule] = sorted(spans)
     if not hits:
@@ -321,36 +356,38 @@ def _occurrences(text: str, word: str) -> Iterator[int]:
 _WORD_RULES = tuple(r for r in RULES if r.words)
 _TOKEN_RULES = tuple(r for r in RULES if r.token is not None)
 _B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-_B64_SPLIT = bytes(b if b in _B64_CHARS else 32 for b in range(256))
 _B64_MIN = 16  # base64 of anything a rule can recognise is longer
 _B64_URLSAFE = str.maketrans("-_", "+/")
 
 
-def _runs(text: str, min_len: int) -> Iterator[tuple[int, int]]:
+_B64_MARK = bytes(120 if b in _B64_CHARS else 32 for b in range(256))  # b"x" for a base64 character, else b" "
+
+
+def _runs(text: str, min_len: int, raw: bytes | None = None) -> Iterator[tuple[int, int]]:
     """Spans of base64-alphabet runs of at least ``min_len`` characters (``=`` padding included)."""
-    raw = text.encode("latin-1", "replace").translate(_B64_SPLIT)
-    # split() runs in C: far cheaper than a character-class regex over the whole text; so do the length tests
-    runs = raw.split()
-    long_runs = list(compress(runs, map(min_len.__le__, map(len, runs))))
-    pos = 0
-    n = len(raw)
-    for run in long_runs:
-        start = raw.find(run, pos)
-        while start > 0 and raw[start - 1] != 32:
-            start = raw.find(run, start + 1)
-        end = start + len(run)
-        while end < n and end - start - len(run) < 2 and text[end] == "=":
+    # Marked as x (base64) or blank, a long run is a row of x: bytes.find looks for it in C,
+    # and most text has none at all.
+    marked = (_latin1(text) if raw is None else raw).translate(_B64_MARK)
+    least = b"x" * max(min_len, 1)
+    n = len(marked)
+    start = marked.find(least)
+    while start >= 0:  # the first row of x at or after a blank starts a run
+        end = marked.find(b" ", start + len(least))
+        if end < 0:
+            end = n
+        run_end = end
+        while end < n and end - run_end < 2 and text[end] == "=":
             end += 1
-        pos = end
         yield start, end
+        start = marked.find(least, end)
 
 
-def _wrapped(text: str, depth: int) -> list[tuple[int, int, str]]:
+def _wrapped(text: str, depth: int, raw: bytes | None = None) -> list[tuple[int, int, str]]:
     """Bare shapes (a lone AWS secret key) and base64 that decodes to text holding a secret."""
     found: list[tuple[int, int, str]] = []
     if len(text) < _B64_MIN:
         return found
-    for start, end in _runs(text, _B64_MIN):
+    for start, end in _runs(text, _B64_MIN, raw):
         run = text[start:end]
         rule = next((r for r in _TOKEN_RULES if r.token is not None and r.token(run)), None)
         if rule is not None:
@@ -389,14 +426,48 @@ _FOLD = {
     for c in (*range(0xFF01, 0xFF5F), 0x3000, *range(0xFE50, 0xFE6C), *range(0x1D400, 0x1D800))
     if len(f := unicodedata.normalize("NFKC", chr(c))) == 1 and f.isascii()
 }
-_UNUSUAL = re.compile("[\uff01-\uff5e\u3000\ufe50-\ufe6b\U0001d400-\U0001d7ff" + INVISIBLE.pattern[1:-1] + "]")
+_UNUSUAL_SET = "\uff01-\uff5e\u3000\ufe50-\ufe6b\U0001d400-\U0001d7ff" + INVISIBLE.pattern[1:-1]
+_UNUSUAL = re.compile(f"[{_UNUSUAL_SET}]")
+
+
+def _utf8_class(members: str) -> re.Pattern[bytes]:
+    """A bytes pattern matching the UTF-8 of exactly the characters of the class body ``members`` (``a-z`` ranges).
+
+    UTF-8 is self-synchronising: a character's bytes found in encoded text are that character,
+    so searching the bytes (in C, one byte at a time) answers what searching the text would.
+    """
+    chars: list[str] = []
+    i = 0
+    while i < len(members):
+        if i + 2 < len(members) and members[i + 1] == "-":
+            chars.extend(map(chr, range(ord(members[i]), ord(members[i + 2]) + 1)))
+            i += 3
+        else:
+            chars.append(members[i])
+            i += 1
+    lasts: dict[bytes, list[int]] = {}
+    for ch in chars:
+        code = ch.encode("utf-8", "surrogatepass")
+        lasts.setdefault(code[:-1], []).append(code[-1])
+    branches = [([re.escape(chr(b)) for b in head], _byte_class(tail)) for head, tail in lasts.items()]
+    return re.compile(_trie(branches).encode("latin-1"))
+
+
+_UNUSUAL_UTF8 = _utf8_class(_UNUSUAL_SET)
 _JOIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+# a join character marked x, a line break kept, anything else a blank: a break with eight join
+# characters before it (what every joined key needs) is then a plain bytes search
+_JOIN_MARK = bytes(120 if chr(b) in _JOIN_CHARS else b if b in b"\r\n" else 32 for b in range(256))
+_JOIN_AFTER = (b"x" * 8 + b"\n", b"x" * 8 + b"\r\n")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_DIGITS = frozenset("0123456789")
+_MARKS = frozenset("_-+/")
 _JOINED_PRIORITY = 20  # only the token families (below this) may read across a line break
 
 
 def _visible(text: str) -> tuple[str, list[int] | None]:
     """``text`` folded to ASCII where NFKC allows and without invisible characters; the map back, if offsets moved."""
-    if text.isascii() or not _UNUSUAL.search(text):
+    if text.isascii() or not _UNUSUAL_UTF8.search(text.encode("utf-8", "surrogatepass")):
         return text, None
     view = text.translate(_FOLD)
     if not INVISIBLE.search(view):
@@ -405,7 +476,7 @@ def _visible(text: str) -> tuple[str, list[int] | None]:
     return "".join(view[i] for i in keep), keep
 
 
-def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
+def _joins(text: str, raw: bytes | None = None) -> tuple[str, list[int], list[int]] | None:
     """``text`` with line breaks inside a token removed (a key wrapped or split over two lines).
 
     A break counts as inside a token when a run of at least eight token characters precedes
@@ -415,25 +486,33 @@ def _joins(text: str) -> tuple[str, list[int], list[int]] | None:
     """
     if "\n" not in text:
         return None
+    marked = (_latin1(text) if raw is None else raw).translate(_JOIN_MARK)
+    # Only a break with eight join characters before it can be inside a key: those are found in C.
+    breaks: list[int] = []
+    for row in _JOIN_AFTER:
+        i = marked.find(row)
+        while i >= 0:
+            breaks.append(i + len(row) - 1)
+            i = marked.find(row, i + len(row))
+    if not breaks:
+        return None
+    breaks.sort()
+    solid = marked.replace(b"\n", b" ").replace(b"\r", b" ")  # x for a join character, else a blank
     cuts: list[tuple[int, int]] = []
     n = len(text)
-    at = text.find("\n")
-    while at >= 0:
-        lo = at - 1 if at and text[at - 1] == "\r" else at
+    for at in breaks:
+        lo = at - 1 if text[at - 1] == "\r" else at
         end = at + 1
-        at = text.find("\n", end)
         if lo < 8 or text[lo - 1] not in _JOIN_CHARS:
             continue  # most lines end in punctuation or a blank
         while end < n and text[end] in " \t":
             end += 1
         if not _JOIN_CHARS.issuperset(text[end : end + 2] or "."):
             continue
-        run = lo
-        while run > 0 and lo - run < 200 and text[run - 1] in _JOIN_CHARS:
-            run -= 1
+        run = solid.rfind(b" ", max(0, lo - 200), lo) + 1 or max(0, lo - 200)
         piece = text[run:lo]
-        if len(piece) < 8 or not any(c.isalpha() for c in piece) or not (any(c.isdigit() for c in piece) or (
-            any(c in "_-+/" for c in piece) and not piece.islower() and not piece.isupper()
+        if len(piece) < 8 or _LETTERS.isdisjoint(piece) or not (not _DIGITS.isdisjoint(piece) or (
+            not _MARKS.isdisjoint(piece) and not piece.islower() and not piece.isupper()
         )):
             continue  # a word, a number or a path at the end of a line, not a wrapped key
         cuts.append((lo, end))
@@ -464,8 +543,9 @@ def _findings(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
     skipped, a key wrapped over two lines joined, base64 decoded.
     """
     view, keep = _visible(text)
-    found = _scan(view) + _wrapped(view, depth)
-    joined = _joins(view)
+    raw = _latin1(view)
+    found = _scan(view, raw) + _wrapped(view, depth, raw)
+    joined = _joins(view, raw)
     if joined is not None:
         whole, where, joints = joined
         across = [
