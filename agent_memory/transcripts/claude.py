@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover - types only
     import re
     from typing import IO, Any, Callable
 
-    from agent_memory.model import ReadResult
+    from agent_memory.model import ReadResult, Turn
 
 AGENT = "claude"
 
@@ -182,13 +182,33 @@ def _assistant_text(content: Any) -> str | None:
     for block in content:
         if isinstance(block, dict) and block.get("type") == "text":
             text = block.get("text")
-            if isinstance(text, str) and text.strip():
-                parts.append(text.strip())
+            if isinstance(text, str):
+                text = text.strip()
+                if text:
+                    parts.append(text)
     return "\n\n".join(parts)
 
 
 # The fields that mark a user-role record as written by someone else, when the record opens with them.
 _NOT_TYPED = (b"isMeta", b"isCompactSummary", b"isVisibleInTranscriptOnly", b"isSynthetic", b"interruptedByShutdown")
+_OPENINGS: list[re.Pattern[bytes]] = []
+
+
+def _openings() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """What ``read.head`` and ``read.opening`` tell of a record, in two matches. The first reads its type, session
+    and side chain flag among its opening fields, and whether ``"message":{`` follows them (group ``message``);
+    the second, from there, the message's opening fields and, when a list of blocks follows them (group
+    ``blocks``), the type among the first block's opening fields."""
+    if not _OPENINGS:
+        import re
+
+        from agent_memory.transcripts.read import pairs
+
+        _OPENINGS.append(re.compile(
+            rb"\{" + pairs(kind=b"type", session=b"sessionId", side=b"isSidechain") + rb'(?P<message>"message":\{)?'
+        ))
+        _OPENINGS.append(re.compile(pairs() + rb'(?:(?P<blocks>"content":\[)(?:\{' + pairs(block=b"type") + rb")?)?"))
+    return _OPENINGS[0], _OPENINGS[1]
 
 
 def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
@@ -198,57 +218,71 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     (``read.head``) already say it is dropped: a side chain, a user record written by someone
     else, one whose first content block is a tool result, or one whose content is a list in
     which no block has a ``"text"`` (a JSON key is never escaped, so the bytes would show it).
+    A few ``bytes.find`` calls and the matches of ``_openings()`` decide it; ``head`` itself only
+    whether a user record is flagged as someone else's.
     """
-    from agent_memory.transcripts.read import head, opening, string_of
+    from agent_memory.transcripts.read import head, string_of
 
+    record_match, message_match = (pattern.match for pattern in _openings())
     user_token = _USER_TOKEN
     assistant_token = _ASSISTANT_TOKEN
-    user, assistant, true = b'"user"', b'"assistant"', b"true"
+    user, assistant, true, tool_result = b'"user"', b'"assistant"', b"true", b'"tool_result"'
 
-    def drop(raw: bytes) -> bool:
-        if raw[0] != 123 or raw[-2:] != b"}\n":  # "{" … "}": only a complete record
-            return False
-        if user_token not in raw and assistant_token not in raw:
-            return True
-        # (a tool result names its type near the start, a line of text may be long: that test first)
-        texts = b'"tool_result"' not in raw and b'"text"' in raw
-        if texts and b'":true' not in raw:
-            return False  # a block may hold text, and no field (no flag, no first block) says it is dropped
-        fields, key, at = head(raw)
-        if key != b"message" or raw[at] != 123:
-            return False
-        kind = fields.get(b"type")
-        if kind != user and kind != assistant:
-            return False
-        if b"sessionId" not in fields:
-            return False  # named further on, maybe: parse to learn it
-        if fields.get(b"isSidechain") != true and not (
-            kind == user and any(fields.get(name) == true for name in _NOT_TYPED)
-        ):
-            content, begin = opening(raw, at)
-            if content != b"content" or raw[begin] != 91:  # "[": a list of blocks
-                return False
-            if (texts or b'"text"' in raw) and not (
-                kind == user and raw[begin + 1] == 123 and head(raw, begin + 1)[0].get(b"type") == b'"tool_result"'
-            ):
-                return False
+    def sound(raw: bytes, session: bytes) -> bool:
         if not raw.isascii():
             try:
                 raw.decode()  # a line that is not UTF-8 is skipped whole, its session unseen
             except UnicodeDecodeError:
                 return False
-        session = string_of(fields[b"sessionId"])
-        if session:
-            sessions.add(session)
+        found = string_of(session)
+        if found:
+            sessions.add(found)
         return True
+
+    # (``raw.find(token) < 0`` and not ``token not in raw``: ``in`` first tries the token as a byte value and
+    # formats the error it gets; a handful of tests per line made that a tenth of the test's cost)
+    def drop(raw: bytes) -> bool:
+        if raw[0] != 123 or raw[-2:] != b"}\n":  # "{" … "}": only a complete record
+            return False
+        find = raw.find
+        # A line with a block's text, a role and no true flag (no side chain, no "isMeta": true, …) is kept,
+        # unless its first block is a tool result, which names its type near the start: a line of text may be long.
+        if find(tool_result) >= 0:
+            texts = None  # not looked for yet
+        else:
+            if find(assistant_token) < 0 and find(user_token) < 0:
+                return True  # it names neither role
+            texts = find(b'"text"') >= 0
+            if texts and find(b'":true') < 0:
+                return False
+        found = record_match(raw)  # (it always matches: what it found is in its groups)
+        kind, session, message = found.group("kind", "session", "message")
+        if message is None or (kind != user and kind != assistant):
+            # no message object among what the bytes show, or no role's: parsed, unless it names neither role
+            return texts is None and find(assistant_token) < 0 and find(user_token) < 0
+        if session is None:
+            return False  # named further on, maybe: parse to learn it
+        if found.group("side") == true:
+            return sound(raw, session)
+        content = message_match(raw, found.end())
+        if content.group("blocks") is None or not (
+            (kind == user and content.group("block") == tool_result)
+            or not (find(b'"text"') >= 0 if texts is None else texts)
+        ):
+            # nothing in the content drops the line: only a flag among a user record's opening fields could
+            if kind != user or find(b'":true') < 0:
+                return False
+            fields = head(raw)[0]
+            if not any(fields.get(name) == true for name in _NOT_TYPED):
+                return False
+        return sound(raw, session)
 
     return drop
 
 
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
-    from agent_memory.model import Turn
-    from agent_memory.transcripts.read import Records, utc_timestamp
+    from agent_memory.transcripts.read import Records, turn, utc_timestamp
 
     turns: list[Turn] = []
     sessions: set[str] = set()
@@ -294,17 +328,5 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
             cwd = ""
         if cwd and not first_cwd:
             first_cwd = cwd
-        turns.append(
-            Turn(
-                agent=AGENT,
-                session=session,
-                cwd=cwd,
-                timestamp=utc_timestamp(obj.get("timestamp")),
-                role=kind,
-                text=text,
-                source=source,
-                line=lineno,
-                message_id=message_id,
-            )
-        )
+        turns.append(turn(AGENT, session, cwd, utc_timestamp(obj.get("timestamp")), kind, text, source, lineno, message_id))
     return records.result(turns, sessions, first_cwd)

@@ -349,20 +349,24 @@ def dropper() -> Callable[[bytes], bool]:
     """The byte test that spares parsing an envelope no turn can come from: by its opening fields (``read.head``),
     a response item that is not a message (tool calls and their output, reasoning) or an event that is no
     user or agent message. Session and working directory come from records this never drops."""
-    from agent_memory.transcripts.read import head
+    import re
 
+    from agent_memory.transcripts.read import pairs
+
+    # what two ``head`` calls would read, in one match: the envelope's type, then the payload's
+    match = re.compile(rb"\{" + pairs(kind=b"type") + rb'(?:(?P<payload>"payload":\{)' + pairs(ptype=b"type") + rb")?").match
     kept_payloads = _KEPT_PAYLOADS
 
     def drop(raw: bytes) -> bool:
         if raw[-2:] != b"}\n":
             return False
-        fields, key, at = head(raw)
-        if key != b"payload" or raw[at] != 123:
+        found = match(raw)
+        if found is None or found.group("payload") is None:
             return False
-        kept = kept_payloads.get(fields.get(b"type", b""))
+        kept = kept_payloads.get(found.group("kind") or b"")
         if kept is None:
             return False
-        ptype = head(raw, at)[0].get(b"type")
+        ptype = found.group("ptype")
         return ptype is not None and ptype not in kept
 
     return drop

@@ -244,16 +244,21 @@ _TURN_TYPES = frozenset(b'"%s"' % t.encode() for t in _USER_TYPES | _ASSISTANT_T
 def dropper() -> Callable[[bytes], bool]:
     """The byte test that spares parsing a message record no turn can come from: by its opening fields
     (``read.head``), one with an id whose type is no user or assistant type (info, error, warning)."""
-    from agent_memory.transcripts.read import head
+    import re
 
+    from agent_memory.transcripts.read import pairs
+
+    match = re.compile(rb"\{" + pairs(kind=b"type", id=b"id")).match  # what ``head`` reads, in one match
     turn_types = _TURN_TYPES
 
     def drop(raw: bytes) -> bool:
         if raw[-2:] != b"}\n":
             return False
-        fields = head(raw)[0]
-        kind = fields.get(b"type")
-        return kind is not None and kind not in turn_types and fields.get(b"id", b"")[:1] == b'"'
+        found = match(raw)
+        if found is None:
+            return False
+        kind, mid = found.group("kind", "id")
+        return kind is not None and kind not in turn_types and mid is not None and mid[:1] == b'"'
 
     return drop
 

@@ -31,13 +31,16 @@ class TranscriptUnreadable(AgentMemoryError):
 MAX_LINE_BYTES = 8 * 1024 * 1024
 _READ_LIMIT = MAX_LINE_BYTES + 1
 _DRAIN_LIMIT = 1024 * 1024
+_BLOCK_BYTES = 128 * 1024  # what a line reader reads at a time (more for a longer line)
 # How much of a file agent detection may look at.
 _HEAD_BYTES = 256 * 1024
 _HEAD_LINES = 64
 _WALK_BYTES = 64 * 1024 * 1024  # the most a line walk past the head reads before giving up
 
 _loads = json.loads
+_scan = json.JSONDecoder().scan_once  # what json.loads runs (C); it says StopIteration where no value starts
 JSON_ERRORS: tuple[type[Exception], ...] = (ValueError, RecursionError)
+_SCAN_ERRORS = (*JSON_ERRORS, StopIteration)
 
 
 # --------------------------------------------------------------------------- lines
@@ -46,10 +49,10 @@ JSON_ERRORS: tuple[type[Exception], ...] = (ValueError, RecursionError)
 class LineReader:
     """Iterate ``(line_number, raw_bytes)`` over a binary file from an offset.
 
-    Reads with bounded ``readline`` calls: a line longer than ``MAX_LINE_BYTES`` is
-    drained and counted in ``oversized`` instead of being yielded. A last line without
-    a newline is yielded (it may be valid JSON) but ``end_offset``/``end_line`` stop
-    before it, so a later read starts at that line again.
+    Reads in blocks and cuts the lines out of them with ``bytes.find``: a line longer than ``MAX_LINE_BYTES``
+    is drained (never held much beyond that) and counted in ``oversized`` instead of being
+    yielded. A last line without a newline is yielded (it may be valid JSON) but
+    ``end_offset``/``end_line`` stop before it, so a later read starts at that line again.
     """
 
     __slots__ = ("_f", "start_offset", "start_line", "end_offset", "end_line", "oversized")
@@ -65,7 +68,7 @@ class LineReader:
     def __iter__(self) -> Iterator[tuple[int, bytes]]:
         f = self._f
         f.seek(self.start_offset)
-        readline = f.readline
+        read = f.read
         limit = _READ_LIMIT
         offset = self.start_offset
         lineno = self.start_line
@@ -74,36 +77,49 @@ class LineReader:
                 offset = 3
             else:
                 f.seek(0)
+        buf = read(_BLOCK_BYTES)
+        pos = 0
         try:
-            while True:
-                raw = readline(limit)
-                if not raw:
-                    break
-                if raw[-1] == 10:  # b"\n"
+            while buf:
+                find = buf.find
+                nl = find(b"\n", pos)
+                while nl >= 0:
+                    end = nl + 1
+                    if end - pos <= limit:
+                        yield lineno + 1, buf[pos:end]
+                    else:
+                        self.oversized += 1
                     lineno += 1
-                    offset += len(raw)
-                    yield lineno, raw
+                    offset += end - pos
+                    pos = end
+                    nl = find(b"\n", pos)
+                rest = len(buf) - pos
+                # a long line: read as much again as it holds, but never much past the longest kept
+                more = read(max(_BLOCK_BYTES, min(rest, limit - rest)))
+                if not more:
+                    if rest:  # end of file inside a line: still being written
+                        if rest < limit:
+                            yield lineno + 1, buf[pos:]
+                        else:
+                            self.oversized += 1
+                    break
+                if rest < limit:
+                    buf, pos = buf[pos:] + more, 0
                     continue
-                if len(raw) < limit:  # end of file inside a line: still being written
-                    yield lineno + 1, raw
-                    break
-                # Oversized line: discard the rest of it in bounded pieces.
+                # A line already too long to keep: discard the rest of it block by block.
                 self.oversized += 1
-                consumed = len(raw)
-                del raw
-                complete = False
-                while True:
-                    more = readline(_DRAIN_LIMIT)
-                    if not more:
-                        break
+                buf = b""
+                consumed = rest
+                nl = more.find(b"\n")
+                while nl < 0:
                     consumed += len(more)
-                    if more[-1] == 10:
-                        complete = True
-                        break
-                if not complete:
-                    break
+                    more = read(_DRAIN_LIMIT)
+                    if not more:
+                        return
+                    nl = more.find(b"\n")
                 lineno += 1
-                offset += consumed
+                offset += consumed + nl + 1
+                buf, pos = more, nl + 1
         finally:
             self.end_offset = offset
             self.end_line = lineno
@@ -127,13 +143,20 @@ class Records:
 
     def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
         loads = _loads
+        scan = _scan
         drop = self._drop
         for lineno, raw in self.lines:
             if drop is not None and drop(raw):
                 continue
             try:
-                obj = loads(raw.decode())
-            except JSON_ERRORS:
+                text = raw.decode()
+                if raw[0] == 123:  # "{", no space before it: json.loads without its three Python-level calls
+                    obj, end = scan(text, 0)
+                    if text[end:].strip(" \t\n\r"):
+                        raise ValueError("extra data")
+                else:
+                    obj = loads(text)
+            except _SCAN_ERRORS:
                 if raw.strip():
                     self.skipped += 1
                 continue
@@ -156,7 +179,9 @@ class Records:
 
 # One key and a string, boolean, null or number value, then a comma, as the agents write them (no spaces,
 # no escapes); an object's opening run of them; and a key whose value is an object or a list.
-_PAIR = rb'"[^"\\\x00-\x1f]*":(?:"[^"\\\x00-\x1f]*"|true|false|null|-?[0-9][0-9.eE+-]*),'
+_KEY = rb'"[^"\\\x00-\x1f]*"'
+_SCALAR = rb'(?:"[^"\\\x00-\x1f]*"|true|false|null|-?[0-9][0-9.eE+-]*)'
+_PAIR = _KEY + b":" + _SCALAR + b","
 _RUN_OF_PAIRS = re.compile(rb"\{(?:" + _PAIR + rb")*")
 # Inside such a run no string holds a quote, and no other value a comma: the pairs are cut by a simpler pattern.
 _PAIRS = re.compile(rb'"([^"]*)":("[^"]*"|[^,]*),')
@@ -184,6 +209,18 @@ def head(raw: bytes, start: int = 0) -> tuple[dict[bytes, bytes], bytes, int]:
     return fields, opening.group(1), opening.end() - 1
 
 
+def pairs(**captured: bytes) -> bytes:
+    """A pattern for the run of pairs ``head`` reads (after the ``{``) that keeps the value of each key given
+    (``group=key``) in that group: the last such pair's, as the parse keeps the last of a repeated key.
+
+    One ``match`` of a pattern built from these runs decides in C what ``head`` and ``opening`` calls would.
+    A pair can match two alternatives (its key's and any key's), so what follows a run must be optional:
+    a match that could fail after it would try every way of splitting the run first.
+    """
+    named = b"".join(b'"' + key + b'":(?P<' + group.encode() + b">" + _SCALAR + b")|" for group, key in captured.items())
+    return b"(?:(?:" + named + _KEY + b":" + _SCALAR + b"),)*"
+
+
 def opening(raw: bytes, start: int = 0) -> tuple[bytes, int]:
     """``head(raw, start)`` without its fields: the key of the first object or list value, and where it starts."""
     run = _RUN_OF_PAIRS.match(raw, start)
@@ -203,6 +240,19 @@ def string_of(value: bytes | None) -> str | None:
         return value[1:-1].decode()
     except UnicodeDecodeError:
         return None
+
+
+_new = object.__new__
+
+
+def turn(agent: str, session: str, cwd: str, timestamp: str, role: str, text: str, source: str, line: int,
+         message_id: str = "") -> Turn:
+    """``Turn(...)``, the same value, made without the nine ``object.__setattr__`` calls a frozen dataclass's
+    ``__init__`` makes: a reader makes one per kept line, and that was a good part of reading one."""
+    made = _new(Turn)
+    made.__dict__.update(agent=agent, session=session, cwd=cwd, timestamp=timestamp, role=role, text=text,
+                         source=source, line=line, message_id=message_id)
+    return made
 
 
 FAILED = object()
@@ -338,10 +388,10 @@ def _detect_from_head(head: bytes, whole: bool) -> str | None:
             found = classify_record(value)
             if found:
                 return found
-    lines = head.split(b"\n")
-    if not whole:
-        lines = lines[:-1]  # the last piece may be cut short
-    for raw in lines[:_HEAD_LINES]:
+    lines = head.split(b"\n", _HEAD_LINES)  # the first lines, then the rest in one piece
+    if not whole or len(lines) > _HEAD_LINES:
+        lines.pop()  # the last piece may be cut short, or is the rest
+    for raw in lines:
         if not raw.strip():
             continue
         value = loads_line(raw)
@@ -547,8 +597,11 @@ def _finish(result: ReadResult) -> ReadResult:
     turns: list[Turn] = []
     changed = False
     for turn in result.turns:
-        text = strip_injected(sound_text(turn.text))
-        session, cwd, mid = sound_text(turn.session), sound_text(turn.cwd), sound_text(turn.message_id)
+        text = turn.text
+        text = strip_injected(text if text.isascii() else sound_text(text))
+        session, cwd, mid = turn.session, turn.cwd, turn.message_id
+        if not (session.isascii() and cwd.isascii() and mid.isascii()):
+            session, cwd, mid = sound_text(session), sound_text(cwd), sound_text(mid)
         if text is turn.text and session is turn.session and cwd is turn.cwd and mid is turn.message_id:
             turns.append(turn)
             continue

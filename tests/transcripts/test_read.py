@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.model import ReadResult
+from agent_memory.model import ReadResult, Turn
 from agent_memory.transcripts import claude, codex, gemini, read_transcript
-from agent_memory.transcripts.read import head, opening
+from agent_memory.transcripts import read as reading
+from agent_memory.transcripts.read import LineReader, head, opening, turn
 
 from .shared import shared_data
 
@@ -137,12 +138,40 @@ PROSE = '"message":{"id":"m","type":"message","role":"assistant","content":[{"ty
         (S % ("false", "user") + TOOL_RESULT[:60], False),  # cut short: parsed (and counted)
         ('{"type":"file-history-snapshot","messageId":"m","snapshot":{}}', True),  # names no role
         ('{"type":"user",' + TOOL_RESULT + ',"sessionId":"s1"}', False),  # its session named after the message
+        (S % ("false", "user") + '"isMeta":true,' + TOOL_RESULT + "}", True),  # a flag, and a tool result first
+        (S % ("false", "user") + '"isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"x"}]}}',
+         True),  # written in the person's name by someone else
+        (S % ("false", "user") + '"message":{"role":"user","content":"Hi","isMeta":true}}', False),  # not its field
+        (S % ("true", "user") + '"message":{"role":"user","content":"Hi"}}', True),  # a side chain's prompt
+        (S % ("false", "assistant") + '"type":"user",' + TOOL_RESULT + "}", True),  # a repeated key: the last counts
+        (S % ("false", "user") + '"message":{"role":"user","content":[{"type":"tool_result","type":"text",'
+         '"text":"Hi"}]}}', False),  # the first block's last type is text
+        (S % ("false", "user") + '"message":{"role":"user","content":[{"tool_use_id":"t","type":"tool_result"},'
+         '{"type":"text","text":"Hi"}]}}', False),  # its type is the last field before "}": not read, so parsed
+        (S.replace('"/a"', '"C:\\\\a"') % ("false", "user") + TOOL_RESULT + "}", False),  # an escape: parsed
+        (S % ("false", "user") + TOOL_RESULT.replace('"x"', '"' + "y\\n" * 50_000 + '"') + "}", True),  # a long one
     ],
 )
 def test_claude_leaves_unparsed_only_lines_that_hold_no_turn(line: str, dropped: bool) -> None:
     sessions: set[str] = set()
     assert claude.dropper(sessions)((line + "\n").encode()) is dropped
     assert sessions == ({"s1"} if dropped and "sessionId" in line else set())
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        (S % ("false", "user") + TOOL_RESULT + "}\r\n").encode(),  # CRLF
+        (S % ("false", "user") + TOOL_RESULT + "}").encode(),  # the last line, its newline not written yet
+        (S % ("false", "user") + TOOL_RESULT.replace('"x"', '"caf\u00e9"') + "}\n").encode().replace(b"\xc3", b"\xff"),
+        (" " + S % ("false", "user") + TOOL_RESULT + "}\n").encode(),  # a space before the record
+    ],
+)
+def test_claude_parses_a_tool_result_line_it_cannot_vouch_for(raw: bytes) -> None:
+    """Not a complete record as the agents write it, or not UTF-8: the parse decides (and counts it)."""
+    sessions: set[str] = set()
+    assert claude.dropper(sessions)(raw) is False
+    assert sessions == set()
 
 
 @pytest.mark.parametrize(
@@ -200,12 +229,12 @@ def _agree(module: Any, records: list[dict[str, Any]], damage: int = 0) -> None:
 DAMAGE = st.integers(0, 400) | st.just(0)
 
 
-def _line(obj: Any) -> bytes:
+def _line(obj: Any, separators: tuple[str, str] = (",", ":")) -> bytes:
     """One record as the agents write it: compact, UTF-8 (a lone surrogate escaped, as JSON writers must)."""
     try:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        return json.dumps(obj, ensure_ascii=False, separators=separators).encode() + b"\n"
     except UnicodeEncodeError:
-        return json.dumps(obj, separators=(",", ":")).encode() + b"\n"
+        return json.dumps(obj, separators=separators).encode() + b"\n"
 
 
 TEXTS = st.sampled_from(["Always run the linter first.", "  ", "", "[Request interrupted by user]", "ok 👍", "\ud800 cut",
@@ -304,3 +333,87 @@ def gemini_record(draw: st.DrawFn) -> dict[str, Any]:
 @given(records=st.lists(gemini_record(), min_size=1, max_size=6), damage=DAMAGE)
 def test_gemini_drops_no_line_a_full_parse_keeps(records: list[dict[str, Any]], damage: int) -> None:
     _agree(gemini, records, damage)
+
+
+# a pair written again at the start of a record or of its first block: the parse keeps the last of a repeated key
+REPEATS = st.sampled_from([b'"type":"user",', b'"type":"assistant",', b'"type":"system",', b'"sessionId":"s9",',
+                           b'"sessionId":7,', b'"isSidechain":true,', b'"isMeta":true,', b'"message":"m",'])
+BLOCK_REPEATS = st.sampled_from([b'"type":"tool_result",', b'"type":"text",', b'"text":"Hi",', b'"content":"x",'])
+
+
+@settings(max_examples=300)
+@given(records=st.lists(st.tuples(claude_record(), st.lists(REPEATS, max_size=2), st.lists(BLOCK_REPEATS, max_size=2),
+                                  st.booleans()), min_size=1, max_size=6))
+def test_claude_drops_no_line_a_full_parse_keeps_whatever_its_keys(
+        records: list[tuple[dict[str, Any], list[bytes], list[bytes], bool]]) -> None:
+    """Records with repeated keys among their opening fields, or written with spaces, read the same with the test."""
+    lines = []
+    for record, repeats, block_repeats, spaced in records:
+        line = _line(record, (", ", ": ") if spaced else (",", ":"))
+        keys = list(record)
+        after = keys[keys.index("message") + 1:] if "message" in keys else []
+        # (a key written again after the message is one the test never sees, as it says: not that)
+        repeats = [r for r in repeats if r.split(b'"')[1].decode() not in after]
+        line = b"{" + b"".join(repeats) + line[1:]
+        lines.append(line.replace(b'"content":[{', b'"content":[{' + b"".join(block_repeats), 1))
+    fast = _read(claude, lines)
+    with mock.patch.object(claude, "dropper", lambda *_: None):
+        full = _read(claude, lines)
+    _same(fast, full, malformed=False)
+
+
+# ---------------------------------------------------------------- lines
+
+
+def _lines_as_specified(data: bytes, start: int, limit: int) -> tuple[list[tuple[int, bytes]], int, int, int]:
+    """What a line reader yields, by its rules: every line up to ``limit`` bytes with its newline, a longer one
+    counted; a last line without a newline yielded but not passed (when shorter than ``limit``)."""
+    offset = 3 if start == 0 and data.startswith(b"\xef\xbb\xbf") else start
+    pieces = data[offset:].split(b"\n")
+    lines: list[tuple[int, bytes]] = []
+    oversized = lineno = 0
+    for piece in pieces[:-1]:
+        raw = piece + b"\n"
+        if len(raw) <= limit:
+            lines.append((lineno + 1, raw))
+        else:
+            oversized += 1
+        lineno += 1
+        offset += len(raw)
+    if pieces[-1]:
+        if len(pieces[-1]) < limit:
+            lines.append((lineno + 1, pieces[-1]))
+        else:
+            oversized += 1
+    return lines, oversized, offset, lineno
+
+
+LINES = st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"")) | st.sampled_from([b"", b"\r", b"{}"]),
+                 max_size=12)
+
+
+@settings(max_examples=400)
+@given(pieces=LINES, last=st.booleans(), bom=st.booleans(), block=st.integers(1, 20), limit=st.integers(1, 16),
+       start=st.integers(0, 30))
+def test_lines_are_cut_by_their_rules_whatever_the_blocks(pieces: list[bytes], last: bool, bom: bool, block: int,
+                                                          limit: int, start: int) -> None:
+    """Lines across block boundaries, longer than the limit, CRLF, without a newline at the end of the file."""
+    data = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(pieces) + (b"\n" if last and pieces else b"")
+    start = min(start, len(data)) if start % 3 else 0
+    with mock.patch.object(reading, "_BLOCK_BYTES", block), mock.patch.object(reading, "_READ_LIMIT", limit):
+        reader = LineReader(io.BytesIO(data), start, 0)
+        got = list(reader)
+    lines, oversized, offset, lineno = _lines_as_specified(data, start, limit)
+    assert got == lines
+    assert (reader.oversized, reader.end_offset, reader.end_line) == (oversized, offset, lineno)
+
+
+@given(values=st.tuples(st.text(max_size=5), st.text(max_size=5), st.text(max_size=5), st.text(max_size=5),
+                        st.sampled_from(["user", "assistant"]), st.text(max_size=5), st.text(max_size=5),
+                        st.integers(0, 10**6), st.text(max_size=5)))
+def test_a_turn_a_reader_makes_is_the_record_itself(values: tuple[Any, ...]) -> None:
+    made, record = turn(*values), Turn(*values)
+    assert made == record and hash(made) == hash(record) and repr(made) == repr(record)
+    assert vars(made) == vars(record)
+    with pytest.raises(AttributeError):
+        made.text = "changed"  # type: ignore[misc]
