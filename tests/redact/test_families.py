@@ -217,6 +217,7 @@ def test_no_form_keeps_a_random_password(secret: str, form: str) -> None:
 @given(secret=st.builds(_random, st.integers(0, 2**32), st.integers(12, 20)), word=st.sampled_from(["FAkE", "fake", "Sample", "xxxx"]),
        at=st.integers(0, 20), form=st.sampled_from(FORMS))
 @example(secret="W0ezlJlzB0lj", word="FAkE", at=0, form="mysql -uapp -p{s} shop")  # repeats: entropy under 3 bits
+@example(secret="gtywWnnPjwe5", word="FAkE", at=0, form="mysql -uapp -p{s} shop")  # shaped like CamelCase words
 def test_a_random_password_holding_a_stand_in_word_is_still_lost(secret: str, word: str, at: int, form: str) -> None:
     """A random password that happens to contain "fake" or "sample" is a password, not a stand-in."""
     spliced = secret[:at] + word + secret[at:]
