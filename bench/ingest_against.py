@@ -71,15 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.side:
         print(json.dumps(_side(args.side, args.reps, args.work)))
         return 0
-    corpus = args.corpus
-    if corpus is None:
-        from bench import synth
-        from bench.throughput import MIXED
+    from bench.throughput import mixed_corpus
 
-        corpus = str(Path(tempfile.gettempdir()) / "agent-memory-bench" / "ingest-history-mixed")
-        if not Path(corpus).exists():
-            synth.write_history(Path(corpus), megabytes=40, seed=17, profile=MIXED)
-    corpus = str(Path(corpus).resolve())  # the processes run in each tree
+    corpus = str(Path(args.corpus or mixed_corpus()).resolve())  # the processes run in each tree
     from bench.same_output import _unpack
 
     runs: dict[str, list[dict[str, float]]] = {"this": [], args.against: []}

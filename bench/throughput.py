@@ -25,6 +25,16 @@ MIXED = synth.Profile("mixed-tools", turns=(5, 40), marker_share=0.05, tool_call
 RSS_LIMIT_KB = 200 * 1024  # each worker and the writer stay well under this
 
 
+def mixed_corpus(megabytes: float = 40) -> str:
+    """The synthetic mixed history ingest is judged on (seed 17), written in the temporary folder when missing."""
+    import tempfile
+
+    corpus = Path(tempfile.gettempdir()) / "agent-memory-bench" / "ingest-history-mixed"
+    if not corpus.exists():
+        synth.write_history(corpus, megabytes=megabytes, seed=17, profile=MIXED)
+    return str(corpus)
+
+
 def transcript_files(inputs: Sequence[str]) -> list[str]:
     """The files ingest would read for these inputs."""
     from agent_memory.transcripts import iter_transcript_files
