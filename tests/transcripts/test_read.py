@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from agent_memory.model import ReadResult, Turn
 from agent_memory.transcripts import claude, codex, gemini, read_transcript
-from agent_memory.transcripts import read as reading
+from agent_memory.transcripts import lines as line_reading
 from agent_memory.transcripts.read import LineReader, head, opening, turn
 
 from .shared import shared_data
@@ -400,7 +400,7 @@ def test_lines_are_cut_by_their_rules_whatever_the_blocks(pieces: list[bytes], l
     """Lines across block boundaries, longer than the limit, CRLF, without a newline at the end of the file."""
     data = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(pieces) + (b"\n" if last and pieces else b"")
     start = min(start, len(data)) if start % 3 else 0
-    with mock.patch.object(reading, "_BLOCK_BYTES", block), mock.patch.object(reading, "_READ_LIMIT", limit):
+    with mock.patch.object(line_reading, "_BLOCK_BYTES", block), mock.patch.object(line_reading, "_READ_LIMIT", limit):
         reader = LineReader(io.BytesIO(data), start, 0)
         got = list(reader)
     lines, oversized, offset, lineno = _lines_as_specified(data, start, limit)
