@@ -195,7 +195,7 @@ _OPENINGS: list[re.Pattern[bytes]] = []
 
 
 def _openings() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
-    """What ``read.head`` and ``read.opening`` tell of a record, in two matches. The first reads its type, session
+    """What ``read.head`` tells of a record and of its message, in two matches. The first reads its type, session
     and side chain flag among its opening fields, and whether ``"message":{`` follows them (group ``message``);
     the second, from there, the message's opening fields and, when a list of blocks follows them (group
     ``blocks``), the type among the first block's opening fields."""

@@ -130,23 +130,12 @@ def pairs(**captured: bytes) -> bytes:
     """A pattern for the run of pairs ``head`` reads (after the ``{``) that keeps the value of each key given
     (``group=key``) in that group: the last such pair's, as the parse keeps the last of a repeated key.
 
-    One ``match`` of a pattern built from these runs decides in C what ``head`` and ``opening`` calls would.
+    One ``match`` of a pattern built from these runs decides in C what ``head`` calls would.
     A pair can match two alternatives (its key's and any key's), so what follows a run must be optional:
     a match that could fail after it would try every way of splitting the run first.
     """
     named = b"".join(b'"' + key + b'":(?P<' + group.encode() + b">" + _SCALAR + b")|" for group, key in captured.items())
     return b"(?:(?:" + named + _KEY + b":" + _SCALAR + b"),)*"
-
-
-def opening(raw: bytes, start: int = 0) -> tuple[bytes, int]:
-    """``head(raw, start)`` without its fields: the key of the first object or list value, and where it starts."""
-    run = _RUN_OF_PAIRS.match(raw, start)
-    if run is None:
-        return b"", -1
-    found = _OPENING.match(raw, run.end())
-    if found is None:
-        return b"", -1
-    return found.group(1), found.end() - 1
 
 
 def string_of(value: bytes | None) -> str | None:
