@@ -30,6 +30,7 @@ def _side(corpus: str, reps: int, work: str) -> dict[str, float]:
     from agent_memory.ingest import ingest
     from agent_memory.store import Paths
     from agent_memory.transcripts import iter_transcript_files
+    from bench.throughput import json_loop
 
     assert Path(agent_memory.__file__).resolve().is_relative_to(Path.cwd().resolve()), "the tree under test"
 
@@ -44,13 +45,7 @@ def _side(corpus: str, reps: int, work: str) -> dict[str, float]:
     loops, ingests = [], []
     for rep in range(reps):
         started = time.process_time()
-        for name in files:
-            with open(name, "rb") as fh:
-                for line in fh:
-                    try:
-                        json.loads(line)
-                    except ValueError:
-                        pass
+        json_loop(files)
         loops.append(time.process_time() - started)
         paths = store(f"run-{rep}")
         started = time.process_time()

@@ -28,17 +28,12 @@ def _side(corpus: str) -> dict[str, float | str]:
     """One fresh process's figures (run with the tree under test first on the path)."""
     from agent_memory import redact
     from agent_memory.transcripts import iter_transcript_files, read_transcript
+    from bench.throughput import json_loop
 
     files = [str(p) for p in iter_transcript_files([corpus])]
     turns = [redact.neutralise(t.text) for f in files for t in read_transcript(f).turns if t.role == "user"]
     loop = time.process_time()
-    for name in files:
-        with open(name, "rb") as fh:
-            for line in fh:
-                try:
-                    json.loads(line)
-                except ValueError:
-                    pass
+    json_loop(files)
     loop = time.process_time() - loop
     started = time.process_time()
     from agent_memory.markers import find_markers
