@@ -211,6 +211,7 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
         table = _LOWER if space == _LOW else _IDENTITY
         literal_branches: list[tuple[list[str], str]] = []
         assert_branches: dict[str, list[str]] = {}  # look-ahead → look-behinds sharing it
+        before: dict[str, set[int] | None] = {}  # look-ahead → the bytes just before the anchor of its hooks
         for h in hooks:
             name = f"h{len(groups)}"
             # Hooks that can match at the same spot as this one are confirmed with it.
@@ -223,10 +224,18 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
                 literal_branches.append((suffix, behind + ahead + f"(?P<{name}>)"))
             else:
                 assert_branches.setdefault(ahead, []).append(behind + f"(?P<{name}>)")
+                bytes_before = before.setdefault(ahead, set())
+                if bytes_before is not None and h.anchor:
+                    bytes_before.add(table[h.literal[h.anchor - 1]])
+                else:
+                    before[ahead] = None
         alts = [_trie(literal_branches)] if literal_branches else []
         for ahead, behinds in sorted(assert_branches.items()):
-            # the look-behinds first: each is one fixed-length check, the look-ahead may scan far
-            alts.append(("(?:" + "|".join(behinds) + ")" if len(behinds) > 1 else behinds[0]) + ahead)
+            # the look-behinds first: each is one fixed-length check, the look-ahead may scan far;
+            # and before them one check of the byte before the anchor (and the anchor), which most anchors fail
+            first = before[ahead]
+            screen = f"(?<={_byte_class(first)}{re.escape(chr(anchor_byte))})" if first and len(behinds) > 1 else ""
+            alts.append(screen + ("(?:" + "|".join(behinds) + ")" if len(behinds) > 1 else behinds[0]) + ahead)
         body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
         pattern = re.compile((re.escape(chr(anchor_byte)) + body).encode("latin-1"))
         passes.append((space, anchor_byte, pattern))
@@ -245,11 +254,10 @@ def _hook_hits(text: str, raw: bytes | None = None) -> dict[Rule, list[tuple[int
         raw = _latin1(text)
     low = raw.lower()
     copies = (low, raw)
-    short = len(raw) < 4096  # for short text a membership test is cheaper than a search
     hits: dict[Rule, list[tuple[int, int]]] = {}
     for space, anchor_byte, pattern in _PASSES:
         data = copies[space]
-        if short and anchor_byte not in data:
+        if anchor_byte not in data:  # memchr: many times faster than the search it saves
             continue
         # search() in a loop: a finditer() scanner object costs more than the scan itself
         m = pattern.search(data)
@@ -297,7 +305,7 @@ def _expand(text: str, start: int, end: int, chars: str) -> tuple[int, int]:
 def _scan(text: str, raw: bytes | None = None) -> list[tuple[int, int, str]]:
     """Validated spans of the hooked rules as (start, end, rule_id), possibly overlapping."""
     hits = _hook_hits(text, raw)
-    if not text.isascii():
+    if not text.isascii() and _may_hold_words(text):
         for rule in _WORD_RULES:
             spans = [(i, i + len(w)) for w in rule.words if w in text for i in _occurrences(text, w)]
             if spans:
@@ -354,7 +362,15 @@ def _occurrences(text: str, word: str) -> Iterator[int]:
 
 
 _WORD_RULES = tuple(r for r in RULES if r.words)
-_TOKEN_RULES = tuple(r for r in RULES if r.token is not None)
+# the first UTF-8 byte of each word: text whose UTF-8 has none of them holds no word (パ, 暗, 合… start E3, E6, E5)
+_WORD_LEADS = tuple(sorted({w.encode("utf-8")[0] for r in _WORD_RULES for w in r.words}))
+
+
+def _may_hold_words(text: str) -> bool:
+    """Whether ``text`` may hold a word of ``_WORD_RULES``: a few byte searches instead of a search per word."""
+    data = text.encode("utf-8", "surrogatepass")
+    return any(b in data for b in _WORD_LEADS)
+_TOKEN_CHECKS = tuple((r, r.token) for r in RULES if r.token is not None)
 _B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 _B64_MIN = 16  # base64 of anything a rule can recognise is longer
 _B64_URLSAFE = str.maketrans("-_", "+/")
@@ -389,12 +405,15 @@ def _wrapped(text: str, depth: int, raw: bytes | None = None) -> list[tuple[int,
         return found
     for start, end in _runs(text, _B64_MIN, raw):
         run = text[start:end]
-        rule = next((r for r in _TOKEN_RULES if r.token is not None and r.token(run)), None)
-        if rule is not None:
-            found.append((start, end, rule.rule_id))
-        elif depth == 0 and _ASCII_LEADS.issuperset(run[::4]) and not _STAND_IN.match(run) and (inner := _b64_decoded(run)) is not None:
-            if _findings(inner, depth + 1):
-                found.append((start, end, "base64-wrapped"))
+        for rule, token in _TOKEN_CHECKS:
+            if token(run):
+                found.append((start, end, rule.rule_id))
+                break
+        else:
+            if depth == 0 and _ASCII_LEADS.issuperset(run[::4]) and not _STAND_IN.match(run):
+                inner = _b64_decoded(run)
+                if inner is not None and _findings(inner, depth + 1):
+                    found.append((start, end, "base64-wrapped"))
     return found
 
 
@@ -454,6 +473,7 @@ def _utf8_class(members: str) -> re.Pattern[bytes]:
 
 
 _UNUSUAL_UTF8 = _utf8_class(_UNUSUAL_SET)
+_ASCII_BYTES = bytes(range(128))
 _JOIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
 # a join character marked x, a line break kept, anything else a blank: a break with eight join
 # characters before it (what every joined key needs) is then a plain bytes search
@@ -467,7 +487,8 @@ _JOINED_PRIORITY = 20  # only the token families (below this) may read across a 
 
 def _visible(text: str) -> tuple[str, list[int] | None]:
     """``text`` folded to ASCII where NFKC allows and without invisible characters; the map back, if offsets moved."""
-    if text.isascii() or not _UNUSUAL_UTF8.search(text.encode("utf-8", "surrogatepass")):
+    # ASCII bytes are whole characters in UTF-8: without them the search reads only the other characters
+    if text.isascii() or not _UNUSUAL_UTF8.search(text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)):
         return text, None
     view = text.translate(_FOLD)
     if not INVISIBLE.search(view):
@@ -544,8 +565,10 @@ def _findings(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
     """
     view, keep = _visible(text)
     raw = _latin1(view)
-    found = _scan(view, raw) + _wrapped(view, depth, raw)
-    joined = _joins(view, raw)
+    found = _scan(view, raw)
+    if len(view) >= _B64_MIN:
+        found += _wrapped(view, depth, raw)
+    joined = _joins(view, raw) if "\n" in view else None
     if joined is not None:
         whole, where, joints = joined
         across = [

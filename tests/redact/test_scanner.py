@@ -2,7 +2,8 @@
 
 Each shortcut (base64 runs found with ``bytes.find``, line breaks inside a key found in a
 marked copy, full-width and invisible characters looked for in the UTF-8 bytes, byte classes
-written as ranges and made without compiling, hook overlap compared as slices) is checked
+written as ranges and made without compiling, hook overlap compared as slices, every hook
+found by a few anchored passes, words looked for only where their first UTF-8 byte is) is checked
 against the plain reading, and ``redact`` with every plain reading put back gives the same
 text and the same rule ids.
 """
@@ -95,6 +96,28 @@ def plain_visible(text: str) -> tuple[str, list[int] | None]:
     return "".join(view[i] for i in keep), keep
 
 
+def plain_hook_hits(text: str, raw: bytes | None = None) -> dict[object, list[tuple[int, int]]]:
+    """Every hook looked for at every place its literal occurs, its look-ahead tried there."""
+    raw = scanner._latin1(text)
+    low = raw.lower()
+    hits: dict[object, list[tuple[int, int]]] = {}
+    for hook in _HOOKS:
+        data = raw if hook.exact else low
+        at = data.find(hook.literal)
+        while at >= 0:
+            end = at + len(hook.literal)
+            if hook.after is None or hook.after.match(text, end):
+                for rule in hook.rules:
+                    hits.setdefault(rule, []).append((at, end))
+            at = data.find(hook.literal, at + 1)
+    for spans in hits.values():
+        spans.sort()
+    return hits
+
+
+_HOOKS = tuple(dict.fromkeys(h for group in scanner._HOOK_GROUPS.values() for h in group))
+
+
 def plain_overlap(a: scanner._Hook, b: scanner._Hook, space: int) -> bool:
     for offset in range(-max(a.anchor, b.anchor), max(len(a.literal) - a.anchor, len(b.literal) - b.anchor)):
         i, j = a.anchor + offset, b.anchor + offset
@@ -113,6 +136,26 @@ _PIECES = st.sampled_from(
      "\n", "\r\n", "\n  ", "\n\t", " ", ".", ":", "_", "-", "é", "漢字", "\u200b", "\ufeff", "ｐａｓｓ", "\u3000", "𝐀")
 )  # fmt: skip
 _BYTEISH = st.lists(_PIECES, max_size=40).map("".join)
+
+
+def _cased(literal: str) -> st.SearchStrategy[str]:
+    return st.lists(st.booleans(), min_size=len(literal), max_size=len(literal)).map(
+        lambda flips: "".join(c.swapcase() if f else c for c, f in zip(literal, flips))
+    )
+
+
+# hook literals in any case, cut short or whole, and what their look-aheads ask for after them
+_HOOK_PIECES = st.one_of(
+    st.sampled_from([h.literal.decode("latin-1") for h in _HOOKS]).flatmap(
+        lambda lit: st.one_of(_cased(lit), st.integers(1, len(lit)).map(lambda n: lit[:n]))
+    ),
+    st.sampled_from(("=", ":", ":=", "=>", "@", " ", "\t", "\n", "-", ".", "_", "~", "|", "'", '"', "://", "user:pw@", "5432:", "*:")),
+    st.tuples(st.sampled_from(("abcdefXYZ0123456789", "0123456789abcdef", "AZ09_-", "aB3+/x")), st.integers(1, 70)).map(
+        lambda t: "".join(t[0][i % len(t[0])] for i in range(t[1]))
+    ),
+    st.sampled_from(("é", "ſ", "K", "漢", "\u200b", "ｐ")),
+)
+_NEAR_HOOKS = st.lists(_HOOK_PIECES, max_size=30).map("".join)
 _ANY = st.text(max_size=80)
 
 
@@ -152,6 +195,19 @@ def test_every_code_point_is_unusual_in_utf8_exactly_when_it_is_in_text() -> Non
 
 
 _SPANS = st.tuples(st.integers(0, 255), st.integers(0, 255)).map(lambda t: set(range(min(t), max(t) + 1)))
+
+
+@_PROPERTY
+@given(st.one_of(_NEAR_HOOKS, _BYTEISH, _ANY))
+def test_every_hook_is_found_where_its_literal_and_look_ahead_are(text: str) -> None:
+    assert scanner._hook_hits(text) == plain_hook_hits(text)
+
+
+@_PROPERTY
+@given(st.one_of(_ANY, st.lists(st.sampled_from([w for r in scanner._WORD_RULES for w in r.words] + ["é", "—", "→", "🙂", "a", "\ud800"]), max_size=8).map("".join)))
+def test_text_said_to_hold_no_word_holds_none(text: str) -> None:
+    if any(w in text for r in scanner._WORD_RULES for w in r.words):
+        assert scanner._may_hold_words(text)
 
 
 @_PROPERTY
@@ -214,8 +270,9 @@ def disguised(draw: st.DrawFn) -> str:
 @contextmanager
 def plain_readings() -> Iterator[None]:
     """The scanner with every shortcut replaced by its plain reading."""
-    saved = {name: getattr(scanner, name) for name in ("_runs", "_joins", "_visible")}
+    saved = {name: getattr(scanner, name) for name in ("_runs", "_joins", "_visible", "_hook_hits", "_may_hold_words")}
     scanner._runs, scanner._joins, scanner._visible = plain_runs, plain_joins, plain_visible  # type: ignore[assignment]
+    scanner._hook_hits, scanner._may_hold_words = plain_hook_hits, lambda text: True  # type: ignore[assignment]
     try:
         yield
     finally:
