@@ -156,6 +156,7 @@ _FORMAT = (
 )
 INVISIBLE = re.compile(f"[{_FORMAT}]")
 _CONTROL = re.compile(f"\r\n?|[\x00-\x08\x0b-\x1f\x7f-\x9f{_FORMAT}]")
+_PLAIN_ASCII = bytes(range(32, 127)) + b"\t\n"  # the ASCII that ``neutralise`` keeps as it is
 
 
 def neutralise(text: str) -> str:
@@ -165,6 +166,9 @@ def neutralise(text: str) -> str:
     terminal); everything else in Unicode's Cc and Cf categories is dropped, so an escape
     sequence or a bidi override reaches no file and no agent's context.
     """
-    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
+    if text.isascii():
+        if not text.encode("ascii").translate(None, _PLAIN_ASCII):
+            return text  # nothing but printable ASCII, tabs and newlines: two passes in C
+    elif text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
         return text  # every character ``_CONTROL`` takes is unprintable, tab and newline aside
     return _CONTROL.sub(lambda m: "\n" if m.group(0)[0] == "\r" else "", text)

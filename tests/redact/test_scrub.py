@@ -81,6 +81,13 @@ def test_every_character_neutralise_drops_is_unprintable() -> None:
     assert [c for c in taken if c.isprintable()] == []
 
 
+def test_the_ascii_neutralise_keeps_is_what_the_pattern_leaves() -> None:
+    # ASCII text made only of these is returned as it is without running the pattern
+    from agent_memory.redact.scrub import _CONTROL, _PLAIN_ASCII
+
+    assert {c for c in map(chr, range(128)) if not _CONTROL.search(c)} == set(_PLAIN_ASCII.decode("ascii"))
+
+
 @given(st.text(st.sampled_from("ab \t\n\r\x1b\x07\u202e\u200b\ufeff\x9b日本👍\u3000\u00a0\u2028"), max_size=40) | st.text(max_size=40))
 def test_neutralise_changes_only_what_the_pattern_takes(text: str) -> None:
     from agent_memory.redact.scrub import _CONTROL
