@@ -20,7 +20,7 @@ _HOMES = {
     "home_names": "scrub", "neutralise": "scrub", "os_user_names": "scrub", "scrub_paths": "scrub",
     "scrubber": "scrub", "session_scrubber": "scrub",
 }
-_MODULES = frozenset({"assignments", "checks", "corpus", "rules", "scanner", "scrub"})
+_MODULES = frozenset({"assignments", "checks", "corpus", "joins", "rules", "scanner", "scrub"})
 
 __all__ = sorted(_HOMES)
 

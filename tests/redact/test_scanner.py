@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.redact import redact, scanner
+from agent_memory.redact import joins, redact, scanner
 
 from .test_families import fullwidth
 from .test_rules import FAMILIES, planted, sentences
@@ -49,7 +49,7 @@ def plain_runs(text: str, min_len: int, raw: bytes | None = None) -> list[tuple[
 
 def plain_joins(text: str, raw: bytes | None = None) -> tuple[str, list[int], list[int]] | None:
     """Every line break walked character by character."""
-    join = scanner._JOIN_CHARS
+    join = joins._JOIN_CHARS
     cuts = []
     at = text.find("\n")
     while at >= 0:
