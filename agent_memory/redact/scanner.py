@@ -193,12 +193,13 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
     by_pass: dict[tuple[int, int], list[_Hook]] = {}
     for (literal, after), rules in grouped.items():
         exact = literal.isupper()
-        anchor = _choose_anchor(literal.lower(), _ANCHOR_FREQ, bool(after))
+        # a hook in capitals is looked for on a capital in the text as written: rarer than any
+        # letter of it in the lower-cased copy, and it keeps look-behinds out of the busy passes
+        anchor, space = (_choose_anchor(literal, _EXACT_ANCHOR_FREQ, bool(after)), _EXACT) if exact else (None, _LOW)
+        if anchor is None:
+            anchor, space = _choose_anchor(literal.lower(), _ANCHOR_FREQ, bool(after)), _LOW
         if anchor is None and not exact:
             anchor = _choose_anchor(literal.lower(), _FALLBACK_FREQ, bool(after))
-        space = _LOW
-        if anchor is None and exact:
-            anchor, space = _choose_anchor(literal, _EXACT_ANCHOR_FREQ, bool(after)), _EXACT
         if anchor is None:
             raise ValueError(f"hook {literal!r} has no anchor character")
         text = literal if exact else literal.lower()
