@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 # ---------------------------------------------------------------------------
 # path scrubbing
@@ -14,6 +15,7 @@ _PATH_END = r"(?=$|[\\/\s\"'`)\]},;:<>|]|\.(?![\w\-]))"
 _PATH_NEXT = r"(?=[^\s\\/\"'`<>|])"
 
 
+@lru_cache(maxsize=256)
 def _root_regex(root: str) -> re.Pattern[str] | None:
     """Regex for ``root`` as a path prefix in any separator style; group ``sep`` is the separator after it."""
     root = root.rstrip("/\\")
