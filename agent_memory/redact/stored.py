@@ -18,7 +18,7 @@ from typing import Any
 
 from ..store import Paths, read_json, remove_database, rewrite_lines, write_json
 
-RULE_FILES = ("rules.py", "checks.py", "assignments.py", "scanner.py")
+RULE_FILES = ("rules.py", "checks.py", "assignments.py", "scanner.py", "joins.py")
 TEXT_FIELDS = ("text", "quote")
 STALE_FIELDS = ("secret_hash",)  # written by earlier versions; a digest of a secret is not kept either
 
