@@ -174,6 +174,11 @@ def _user_text(content: Any) -> str | None:
 
 def _assistant_text(content: Any) -> str | None:
     """Prose of an assistant entry (text blocks only); None when malformed."""
+    if type(content) is list and len(content) == 1:  # Claude Code writes one block a line
+        block = content[0]
+        if type(block) is dict and block.get("type") == "text":
+            text = block.get("text")
+            return text.strip() if isinstance(text, str) else ""
     if isinstance(content, str):
         return content.strip()
     if not isinstance(content, list):
@@ -414,28 +419,31 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
 
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
-    from agent_memory.transcripts.read import Records, turn, utc_timestamp
+    from agent_memory.model import Turn
+    from agent_memory.transcripts.read import _ISO_Z, Records, utc_timestamp
 
     turns: list[Turn] = []
     sessions: set[str] = set()
     first_cwd = ""
     records = Records(f, start_offset, start_line, dropper(sessions))
+    add_session, add_turn, iso_z, new = sessions.add, turns.append, _ISO_Z.match, object.__new__
     for lineno, obj in records:
-        message = obj.get("message")
-        kind = obj.get("type")
+        get = obj.get
+        message = get("message")
+        kind = get("type")
         if kind is None and isinstance(message, dict):
             kind = message.get("role")
         if kind != "user" and kind != "assistant":
             continue
-        session = obj.get("sessionId")
+        session = get("sessionId")
         if not isinstance(session, str):
             session = ""
-        if session:
-            sessions.add(session)
+        elif session:
+            add_session(session)
         if type(message) is not dict:
             records.skipped += 1
             continue
-        if obj.get("isSidechain") is True:
+        if get("isSidechain") is True:
             continue
         if kind == "user":
             if _typed_by_someone_else(obj):
@@ -443,22 +451,27 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
             text = _user_text(message.get("content"))
             message_id = ""
         else:
-            if obj.get("isApiErrorMessage") is True or message.get("model") == "<synthetic>":
+            if get("isApiErrorMessage") is True or message.get("model") == "<synthetic>":
                 continue
             text = _assistant_text(message.get("content"))
             mid = message.get("id")
             message_id = mid if isinstance(mid, str) else ""
             if text and text.startswith("API Error"):
                 continue
-        if text is None:
-            records.skipped += 1
-            continue
         if not text:
+            if text is None:
+                records.skipped += 1
             continue
-        cwd = obj.get("cwd")
+        cwd = get("cwd")
         if not isinstance(cwd, str):
             cwd = ""
-        if cwd and not first_cwd:
+        elif cwd and not first_cwd:
             first_cwd = cwd
-        turns.append(turn(AGENT, session, cwd, utc_timestamp(obj.get("timestamp")), kind, text, source, lineno, message_id))
+        stamp = get("timestamp")
+        if not (isinstance(stamp, str) and iso_z(stamp)):  # (what utc_timestamp returns as it is)
+            stamp = utc_timestamp(stamp)
+        made = new(Turn)  # read.turn(...), without the call: one a kept line
+        made.__dict__.update(agent=AGENT, session=session, cwd=cwd, timestamp=stamp, role=kind, text=text,
+                             source=source, line=lineno, message_id=message_id)
+        add_turn(made)
     return records.result(turns, sessions, first_cwd)
