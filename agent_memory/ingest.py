@@ -112,12 +112,14 @@ def _session_scrubber(cwd: str) -> Any:
     return redact.session_scrubber(cwd, root)
 
 
-def atoms_from_turn(turn: Turn, project: str, cwd: str = "") -> list[dict[str, Any]]:
+def atoms_from_turn(turn: Turn, project: str, cwd: str = "",
+                    scrubbers: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The atoms a person's turn holds, each citing its transcript line.
 
     Their text and quote are made once, here, before any claim key is derived from them:
     control and format characters dropped, secrets redacted, paths and user names scrubbed
     (paths under the session's project, ``cwd`` or the turn's own, become relative to it).
+    ``scrubbers`` keeps one scrubber per folder across the turns of one read.
     """
     if turn.role != "user":
         return []
@@ -130,7 +132,12 @@ def atoms_from_turn(turn: Turn, project: str, cwd: str = "") -> list[dict[str, A
     whole = redact.redact(said)
     if whole.redacted:
         found = markers.find_markers(whole.text)
-    scrub = _session_scrubber(cwd or turn.cwd)
+    folder = cwd or turn.cwd
+    scrub = scrubbers.get(folder) if scrubbers is not None else None
+    if scrub is None:
+        scrub = _session_scrubber(folder)
+        if scrubbers is not None:
+            scrubbers[folder] = scrub
     quote = whole.text[:QUOTE_LIMIT]
     quote_rules = set(_REDACTED.findall(quote))
     quote_text = scrub(quote)
@@ -321,6 +328,7 @@ def read_file(task: FileTask) -> FileResult:
         return FileResult(error=f"{task.given}: {exc}", pid=os.getpid(), peak_kb=peak_rss_kb())
     atoms: list[dict[str, Any]] = []
     projects: dict[str, str] = {}  # a session keeps its folder: its git root is looked up once
+    scrubbers: dict[str, Any] = {}  # and so is its scrubber
     for turn in result.turns:
         if turn.role != "user":
             continue  # only the person's words hold atoms
@@ -328,7 +336,7 @@ def read_file(task: FileTask) -> FileResult:
         name = projects.get(cwd)
         if name is None:
             name = projects[cwd] = project_of(cwd, task.fallback, task.project)
-        atoms.extend(atoms_from_turn(turn, name, cwd))
+        atoms.extend(atoms_from_turn(turn, name, cwd, scrubbers))
     chunks: list[dict[str, Any]] = []
     if task.with_chunks:
         chunks = chunks_from_turns(result.turns, project_of(result.cwd, task.fallback, task.project))

@@ -253,18 +253,19 @@ class Index(Searcher):
         known = self._known(source.name)
         sig = _signature(source.path)
         read_to = (known[0], known[1]) if known else (None, 0)
-        end = part.start + sum(len(line) if line.isascii() else len(line.encode("utf-8")) for line in part.lines)
+        sizes = [len(line) if line.isascii() else len(line.encode("utf-8")) for line in part.lines]
+        end = part.start + sum(sizes)
         ends_there = sig is not None and sig.startswith(f"{end}:")  # the signature is "size:mtime:inode"
         if not source.append_only or read_to != (part.before, part.start) or not ends_there:
             return self._catch_up(source)
         rows: list[tuple[int, Row]] = []
         at = part.start
         make_row = source.make_row
-        for record, line in zip(part.records, part.lines):
+        for record, size in zip(part.records, sizes):
             row = make_row(record)
             if row is not None:
                 rows.append((at, row))
-            at += len(line) if line.isascii() else len(line.encode("utf-8"))
+            at += size
         added = self._insert(source.name, rows, [row.row_id for _at, row in rows], _mtime_iso(source.path))
         if known and known[1] >= _HEAD_BYTES:
             head = known[2]  # the first bytes are where they were

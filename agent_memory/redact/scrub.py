@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 # ---------------------------------------------------------------------------
 # path scrubbing
@@ -14,6 +15,7 @@ _PATH_END = r"(?=$|[\\/\s\"'`)\]},;:<>|]|\.(?![\w\-]))"
 _PATH_NEXT = r"(?=[^\s\\/\"'`<>|])"
 
 
+@lru_cache(maxsize=256)
 def _root_regex(root: str) -> re.Pattern[str] | None:
     """Regex for ``root`` as a path prefix in any separator style; group ``sep`` is the separator after it."""
     root = root.rstrip("/\\")
@@ -73,17 +75,33 @@ def scrub_paths(text: str, project_root: str = "", home: str = "", user_names: I
     ``C:\\Users\\dan``, ``\\\\server\\home$\\erin``, ``~hank``), and the user names those give
     away are scrubbed wherever else the text repeats them.
     """
-    names = [*user_names, *home_names(text)]
-    for root in (project_root, _under(project_root, home)):
-        root_re = _root_regex(root)
-        if root_re is not None:
-            text = root_re.sub(lambda m: "" if m.group("sep") else ".", text)
+    return path_scrubber(project_root, home)(text, user_names)
+
+
+def path_scrubber(project_root: str = "", home: str = "") -> Callable[[str, Iterable[str]], str]:
+    """``scrub_paths`` for one project and home, its patterns compiled once: ``scrub(text, user_names)``."""
+    roots = [r for r in (_root_regex(project_root), _root_regex(_under(project_root, home))) if r is not None]
     home_re = _root_regex(home)
-    if home_re is not None:
-        text = home_re.sub(lambda m: "~" + (m.group("sep") or ""), text)
-    text = _OTHER_HOME.sub("~", text)
-    text = _TILDE_USER.sub("~", text)
-    return _scrub_names(text, names)
+
+    def scrub(text: str, user_names: Iterable[str] = ()) -> str:
+        names = [*user_names, *home_names(text)]
+        for root_re in roots:
+            text = root_re.sub(_relative, text)
+        if home_re is not None:
+            text = home_re.sub(_tilde, text)
+        text = _OTHER_HOME.sub("~", text)
+        text = _TILDE_USER.sub("~", text)
+        return _scrub_names(text, names)
+
+    return scrub
+
+
+def _relative(m: re.Match[str]) -> str:
+    return "" if m.group("sep") else "."
+
+
+def _tilde(m: re.Match[str]) -> str:
+    return "~" + (m.group("sep") or "")
 
 
 def _scrub_names(text: str, names: Iterable[str]) -> str:
@@ -116,7 +134,8 @@ def scrubber(project_root: str) -> Callable[[str], str]:
     from agent_memory import redact  # looked up there, so a caller (or a test) can substitute it
 
     home, names = str(Path.home()), redact.os_user_names()
-    return lambda text: scrub_paths(text, project_root, home, names)
+    scrub = path_scrubber(project_root, home)
+    return lambda text: scrub(text, names)
 
 
 def session_scrubber(cwd: str, project_root: str = "") -> Callable[[str], str]:
@@ -134,10 +153,13 @@ def session_scrubber(cwd: str, project_root: str = "") -> Callable[[str], str]:
     local_home = str(Path.home())
     names = [*redact.os_user_names(), *([foreign_name] if foreign_name.lower() not in _GENERIC_USERS else [])]
 
+    in_session = path_scrubber(root, foreign_home or local_home)
+    at_home = path_scrubber("", local_home) if foreign_home and local_home != foreign_home else None
+
     def scrub(text: str) -> str:
-        text = scrub_paths(text, root, foreign_home or local_home)
-        if foreign_home and local_home != foreign_home:
-            text = scrub_paths(text, "", local_home)
+        text = in_session(text)
+        if at_home is not None:
+            text = at_home(text)
         return _scrub_names(text, names)  # last: a name inside a home must not hide the home
 
     return scrub
