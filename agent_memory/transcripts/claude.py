@@ -174,6 +174,11 @@ def _user_text(content: Any) -> str | None:
 
 def _assistant_text(content: Any) -> str | None:
     """Prose of an assistant entry (text blocks only); None when malformed."""
+    if type(content) is list and len(content) == 1:  # Claude Code writes one block a line
+        block = content[0]
+        if type(block) is dict and block.get("type") == "text":
+            text = block.get("text")
+            return text.strip() if isinstance(text, str) else ""
     if isinstance(content, str):
         return content.strip()
     if not isinstance(content, list):
@@ -211,6 +216,54 @@ def _openings() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     return _OPENINGS[0], _OPENINGS[1]
 
 
+# The flags of _NOT_TYPED as ``_opening`` finds them: the key, where its value starts.
+_FLAG_KEYS = tuple((b'"' + name + b'"', len(name) + 2) for name in _NOT_TYPED)
+_NESTING = (b"\\", b"{", b"[", b"}", b"]")
+_OPENINGS_KEPT = 256  # the openings a reader remembers (a file has a handful: one per role and branch)
+
+# What ``_opening`` tells of a record's opening fields: (a user's?, its session, side chain?, flagged?).
+Opening = tuple[bool, "str | None", bool, bool]
+
+
+def _opening(run: bytes) -> Opening | None:
+    """What a record's opening fields say, ``run`` being them from a ``{`` or a comma to the comma before
+    ``"message":{``; None when they cannot be read this way (an escape, a nested value, a space, no session).
+
+    With nothing nested and no escape, every quote opens or closes a string: each key found is the record's
+    own, each string ends at the next quote, and the last of a repeated key is the one the parse keeps."""
+    if any(run.find(mark) >= 0 for mark in _NESTING):
+        return None
+    key = run.rfind(b'"type"')
+    if key < 0:
+        return None
+    if run.startswith(b':"assistant",', key + 6):
+        is_user = False
+    elif run.startswith(b':"user",', key + 6):
+        is_user = True
+    else:
+        return None
+    key = run.rfind(b'"sessionId"')
+    if key < 0 or not run.startswith(b':"', key + 11):
+        return None
+    end = run.find(b'"', key + 13)
+    if end < 0 or run[end + 1 : end + 2] != b",":
+        return None
+    try:
+        session: str | None = run[key + 13 : end].decode()
+    except UnicodeDecodeError:
+        session = None  # (and the line is no UTF-8: never dropped)
+    side = False
+    key = run.rfind(b'"isSidechain"')
+    if key >= 0:
+        side = run.startswith(b":true,", key + 13)
+        if not side and not run.startswith(b":false,", key + 13):
+            return None
+    flagged = is_user and any(
+        (key := run.rfind(name)) >= 0 and run.startswith(b":true,", key + length) for name, length in _FLAG_KEYS
+    )
+    return is_user, session, side, flagged
+
+
 def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     """The byte test that spares parsing a line no turn can come from (its session still goes into ``sessions``).
 
@@ -218,8 +271,9 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     (``read.head``) already say it is dropped: a side chain, a user record written by someone
     else, one whose first content block is a tool result, or one whose content is a list in
     which no block has a ``"text"`` (a JSON key is never escaped, so the bytes would show it).
-    A few ``bytes.find`` calls and the matches of ``_openings()`` decide it; ``head`` itself only
-    whether a user record is flagged as someone else's.
+    A record as Claude Code writes it is decided by a few ``bytes.find`` calls, its opening fields
+    (all but the parent's id, the same on every line of a role) read once per file (``_opening``);
+    any other by the matches of ``_openings()`` (``_general``).
     """
     from agent_memory.transcripts.read import head, string_of
 
@@ -227,16 +281,21 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     user_token = _USER_TOKEN
     assistant_token = _ASSISTANT_TOKEN
     user, assistant, true, tool_result = b'"user"', b'"assistant"', b"true", b'"tool_result"'
+    tool_result_then = b'","type":"tool_result","content":'  # the end of a tool result's id, its type, its content
+    user_message = b'"role":"user","content":'
+    openings: dict[bytes, Opening | None] = {}
+    messages: dict[bytes, bool] = {}
+    add = sessions.add
 
-    def sound(raw: bytes, session: bytes) -> bool:
+    def sound(raw: bytes, session: str | None) -> bool:
+        """True, ``session`` seen, unless the line is not UTF-8 (the parse skips it whole, its session unseen)."""
         if not raw.isascii():
             try:
-                raw.decode()  # a line that is not UTF-8 is skipped whole, its session unseen
+                raw.decode()
             except UnicodeDecodeError:
                 return False
-        found = string_of(session)
-        if found:
-            sessions.add(found)
+        if session:
+            add(session)
         return True
 
     # (``raw.find(token) < 0`` and not ``token not in raw``: ``in`` first tries the token as a byte value and
@@ -245,13 +304,91 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
         if raw[0] != 123 or raw[-2:] != b"}\n":  # "{" … "}": only a complete record
             return False
         find = raw.find
+        at = find(b'"message":{')
+        if at < 0:
+            return _general(raw)
+        # the opening fields but the parent's id, a string without a quote (its last one unescaped), or null
+        if raw[:15] == b'{"parentUuid":"':
+            start = find(b'"', 15, at) + 1
+            if start <= 0 or raw[start - 2] == 92:  # "\"
+                return _general(raw)
+        elif raw[:19] == b'{"parentUuid":null':
+            start = 19
+        else:
+            start = 1
+        run = raw[start:at]
+        opening = openings.get(run, False)
+        if opening is False:
+            opening = _opening(run)
+            if len(openings) < _OPENINGS_KEPT:
+                openings[run] = opening
+        if opening is None:
+            return _general(raw)
+        is_user, session, side, flagged = opening
+        if side or flagged:
+            return sound(raw, session)
+        fields = at + 11
+        if is_user:
+            if raw[fields : fields + 24] == user_message:
+                blocks = fields + 24
+            else:
+                blocks = _content(raw, fields)
+                if blocks < 0:
+                    return _general(raw)
+            # dropped when its first block is a tool result, the last type among that block's opening fields
+            # (read as ``head`` reads them: up to a nested value or a string with an escape)
+            if raw[blocks : blocks + 17] == b'[{"tool_use_id":"':
+                end = find(b'"', blocks + 17)
+                if end < 0 or find(b"\\", blocks + 17, end) >= 0 or raw[end : end + 33] != tool_result_then:
+                    return _general(raw)
+                value = end + 33
+                if raw[value] == 91:  # "[": the block's opening fields end here
+                    return sound(raw, session)
+                if raw[value] == 34:  # a string: the opening fields end at its first escape, if it has one
+                    end = find(b'"', value + 1)
+                    if end > 0 and find(b"\\", value + 1, end) >= 0:
+                        return sound(raw, session)
+                return _general(raw)
+            if raw[blocks] == 34 or raw[blocks : blocks + 16] == b'[{"type":"text",':
+                return False  # typed text, maybe: parsed
+            return _general(raw)
+        if find(b'"text"', at) >= 0:
+            return False  # a block's text, maybe: parsed
+        # no "text" anywhere in the message: only a list of blocks leaves nothing to keep
+        blocks = _content(raw, fields)
+        if blocks < 0:
+            return _general(raw)
+        return sound(raw, session) if raw[blocks] == 91 else _general(raw)
+
+    def _content(raw: bytes, fields: int) -> int:
+        """Where the message's content starts, when its fields before it (from ``fields``) hold nothing nested
+        and no escape (the message's id aside, a string without a quote); -1 otherwise."""
+        start = fields
+        if raw[fields : fields + 6] == b'"id":"':
+            start = raw.find(b'"', fields + 6)
+            if start < 0 or raw[start - 1] == 92:
+                return -1
+        content = raw.find(b'"content":', start)
+        if content < 0:
+            return -1
+        run = raw[start:content]
+        flat = messages.get(run)
+        if flat is None:
+            flat = not any(run.find(mark) >= 0 for mark in _NESTING)
+            if len(messages) < _OPENINGS_KEPT:
+                messages[run] = flat
+        return content + 10 if flat else -1
+
+    def _general(raw: bytes) -> bool:
+        """Any complete record: what the bytes show, read by two matches."""
+        find = raw.find
         # A line with a block's text, a role and no true flag (no side chain, no "isMeta": true, …) is kept,
         # unless its first block is a tool result, which names its type near the start: a line of text may be long.
         if find(tool_result) >= 0:
             texts = None  # not looked for yet
         else:
             if find(assistant_token) < 0 and find(user_token) < 0:
-                return True  # it names neither role
+                return sound(raw, None)  # it names neither role
             texts = find(b'"text"') >= 0
             if texts and find(b'":true') < 0:
                 return False
@@ -259,11 +396,11 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
         kind, session, message = found.group("kind", "session", "message")
         if message is None or (kind != user and kind != assistant):
             # no message object among what the bytes show, or no role's: parsed, unless it names neither role
-            return texts is None and find(assistant_token) < 0 and find(user_token) < 0
+            return texts is None and find(assistant_token) < 0 and find(user_token) < 0 and sound(raw, None)
         if session is None:
             return False  # named further on, maybe: parse to learn it
         if found.group("side") == true:
-            return sound(raw, session)
+            return sound(raw, string_of(session))
         content = message_match(raw, found.end())
         if content.group("blocks") is None or not (
             (kind == user and content.group("block") == tool_result)
@@ -275,35 +412,38 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             fields = head(raw)[0]
             if not any(fields.get(name) == true for name in _NOT_TYPED):
                 return False
-        return sound(raw, session)
+        return sound(raw, string_of(session))
 
     return drop
 
 
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
-    from agent_memory.transcripts.read import Records, turn, utc_timestamp
+    from agent_memory.model import Turn
+    from agent_memory.transcripts.read import _ISO_Z, Records, utc_timestamp
 
     turns: list[Turn] = []
     sessions: set[str] = set()
     first_cwd = ""
     records = Records(f, start_offset, start_line, dropper(sessions))
+    add_session, add_turn, iso_z, new = sessions.add, turns.append, _ISO_Z.match, object.__new__
     for lineno, obj in records:
-        message = obj.get("message")
-        kind = obj.get("type")
+        get = obj.get
+        message = get("message")
+        kind = get("type")
         if kind is None and isinstance(message, dict):
             kind = message.get("role")
         if kind != "user" and kind != "assistant":
             continue
-        session = obj.get("sessionId")
+        session = get("sessionId")
         if not isinstance(session, str):
             session = ""
-        if session:
-            sessions.add(session)
+        elif session:
+            add_session(session)
         if type(message) is not dict:
             records.skipped += 1
             continue
-        if obj.get("isSidechain") is True:
+        if get("isSidechain") is True:
             continue
         if kind == "user":
             if _typed_by_someone_else(obj):
@@ -311,22 +451,27 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
             text = _user_text(message.get("content"))
             message_id = ""
         else:
-            if obj.get("isApiErrorMessage") is True or message.get("model") == "<synthetic>":
+            if get("isApiErrorMessage") is True or message.get("model") == "<synthetic>":
                 continue
             text = _assistant_text(message.get("content"))
             mid = message.get("id")
             message_id = mid if isinstance(mid, str) else ""
             if text and text.startswith("API Error"):
                 continue
-        if text is None:
-            records.skipped += 1
-            continue
         if not text:
+            if text is None:
+                records.skipped += 1
             continue
-        cwd = obj.get("cwd")
+        cwd = get("cwd")
         if not isinstance(cwd, str):
             cwd = ""
-        if cwd and not first_cwd:
+        elif cwd and not first_cwd:
             first_cwd = cwd
-        turns.append(turn(AGENT, session, cwd, utc_timestamp(obj.get("timestamp")), kind, text, source, lineno, message_id))
+        stamp = get("timestamp")
+        if not (isinstance(stamp, str) and iso_z(stamp)):  # (what utc_timestamp returns as it is)
+            stamp = utc_timestamp(stamp)
+        made = new(Turn)  # read.turn(...), without the call: one a kept line
+        made.__dict__.update(agent=AGENT, session=session, cwd=cwd, timestamp=stamp, role=kind, text=text,
+                             source=source, line=lineno, message_id=message_id)
+        add_turn(made)
     return records.result(turns, sessions, first_cwd)

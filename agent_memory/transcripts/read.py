@@ -294,16 +294,20 @@ def _detect_from_head(head: bytes, whole: bool) -> str | None:
             found = classify_record(value)
             if found:
                 return found
-    lines = head.split(b"\n", _HEAD_LINES)  # the first lines, then the rest in one piece
-    if not whole or len(lines) > _HEAD_LINES:
-        lines.pop()  # the last piece may be cut short, or is the rest
-    for raw in lines:
-        if not raw.strip():
-            continue
-        value = loads_line(raw)
-        found = classify_record(value)
-        if found:
-            return found
+    # the first lines, one at a time (most files tell on their first): not a last piece that may be cut short
+    pos = 0
+    for _ in range(_HEAD_LINES):
+        end = head.find(b"\n", pos)
+        if end < 0 and not whole:
+            break
+        raw = head[pos:] if end < 0 else head[pos:end]
+        if raw.strip():
+            found = classify_record(loads_line(raw))
+            if found:
+                return found
+        if end < 0:
+            break
+        pos = end + 1
     # Nothing parseable decided it (pretty-printed JSON, or a first line bigger than the head).
     if _SIG_CODEX.match(head):
         return "codex"

@@ -255,7 +255,7 @@ FLAG = st.sampled_from([False, False, True, None, "yes", 1])
 def claude_record(draw: st.DrawFn) -> dict[str, Any]:
     """A Claude Code record: the usual fields in the usual order, or shuffled, some missing or odd."""
     fields: list[tuple[str, Any]] = [
-        ("parentUuid", draw(st.sampled_from([None, "p1"]))),
+        ("parentUuid", draw(st.sampled_from([None, "p1", 'p"1', "p\\1", "p\u00e91"]))),
         ("isSidechain", draw(FLAG)),
         ("userType", "external"),
         ("cwd", draw(st.sampled_from(["/home/dev/app", "C:\\src\\app", ""]))),
@@ -358,6 +358,39 @@ def test_claude_drops_no_line_a_full_parse_keeps_whatever_its_keys(
     with mock.patch.object(claude, "dropper", lambda *_: None):
         full = _read(claude, lines)
     _same(fast, full, malformed=False)
+
+
+FORMS = st.sampled_from(["compact", "compact", "ascii", "spaced", "cut", "not utf-8"])
+
+
+@settings(max_examples=600)
+@given(records=st.lists(claude_record(), min_size=1, max_size=4), form=FORMS, at=st.integers(0, 10**6))
+def test_claude_byte_test_decides_each_line_as_the_parse_does(records: list[dict[str, Any]], form: str,
+                                                               at: int) -> None:
+    """Each line, however written (non-ASCII escaped, with spaces, cut short anywhere, a byte that is not UTF-8):
+    a line the byte test drops gives no turn, skips nothing and names the sessions it said, read alone; a line
+    the test has seen before (the same opening fields) is decided the same way."""
+    drop = claude.dropper(sessions := set())
+    for record in records:
+        if form == "ascii":
+            raw = json.dumps(record, separators=(",", ":")).encode() + b"\n"
+        else:
+            raw = _line(record, (", ", ": ") if form == "spaced" else (",", ":"))
+        if form == "cut":
+            raw = raw[: at % len(raw)] + b"\n"
+        elif form == "not utf-8":
+            raw = raw[: at % len(raw)] + b"\xff" + raw[at % len(raw):]
+        sessions.clear()
+        dropped = drop(raw)
+        with mock.patch.object(claude, "dropper", lambda *_: None):
+            full = claude.read(io.BytesIO(raw), "t.jsonl")
+        if dropped:
+            assert full.turns == ()
+            # (a line cut right after a nested object's "}" looks complete to the bytes: read as it was written)
+            if not (form == "cut" and raw.endswith(b"}\n")):
+                assert (full.skipped, full.sessions) == (0, frozenset(sessions))
+        else:
+            assert sessions == set()
 
 
 # ---------------------------------------------------------------- lines
