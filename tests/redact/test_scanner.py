@@ -197,9 +197,15 @@ def test_every_code_point_is_unusual_in_utf8_exactly_when_it_is_in_text() -> Non
 _SPANS = st.tuples(st.integers(0, 255), st.integers(0, 255)).map(lambda t: set(range(min(t), max(t) + 1)))
 
 
+def _as_latin1(text: str) -> str:
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
 @_PROPERTY
-@given(st.one_of(_NEAR_HOOKS, _BYTEISH, _ANY))
+@given(st.one_of(_NEAR_HOOKS, _BYTEISH, _ANY).map(_as_latin1))
 def test_every_hook_is_found_where_its_literal_and_look_ahead_are(text: str) -> None:
+    # in latin-1 text, where the scanned copy is the text itself; beyond it the passes read the
+    # copy, in which any other character is "?"
     assert scanner._hook_hits(text) == plain_hook_hits(text)
 
 
@@ -270,9 +276,9 @@ def disguised(draw: st.DrawFn) -> str:
 @contextmanager
 def plain_readings() -> Iterator[None]:
     """The scanner with every shortcut replaced by its plain reading."""
-    saved = {name: getattr(scanner, name) for name in ("_runs", "_joins", "_visible", "_hook_hits", "_may_hold_words")}
+    saved = {name: getattr(scanner, name) for name in ("_runs", "_joins", "_visible", "_may_hold_words")}
     scanner._runs, scanner._joins, scanner._visible = plain_runs, plain_joins, plain_visible  # type: ignore[assignment]
-    scanner._hook_hits, scanner._may_hold_words = plain_hook_hits, lambda text: True  # type: ignore[assignment]
+    scanner._may_hold_words = lambda text: True  # type: ignore[assignment]
     try:
         yield
     finally:
