@@ -98,13 +98,24 @@ _BYTES = tuple(map(chr, range(256)))
 _ATOMS: dict[tuple[str, bytes, bool], str] = {}  # the same few letters recur in every hook: each class is made once
 
 
+# Characters outside latin-1 of every kind an atom may accept (CJK and Cyrillic letters, letters that fold to
+# ASCII ones, punctuation, spaces, an emoji): the scanned copy holds each of them as "?" (``_latin1``).
+_BEYOND_LATIN1 = "密Пſ\u212a\u0131\ufb00，“。\u3000\u2028\U0001f600"
+
+
 def _atom(atom: str, table: list[int], ignore_case: bool = True) -> str:
-    """One regex atom (literal, escape or class) mapped through ``table`` as a byte class."""
+    """One regex atom (literal, escape or class) mapped through ``table`` as a byte class.
+
+    An atom that accepts a character outside latin-1 accepts the ``?`` that stands for it in the copy.
+    """
     key = (atom, bytes(table), ignore_case)
     made = _ATOMS.get(key)
     if made is None:
         matcher = re.compile(atom, _F | (re.IGNORECASE if ignore_case else 0)).fullmatch
-        made = _ATOMS[key] = _byte_class(table[b] for b, ch in enumerate(_BYTES) if matcher(ch))
+        members = [table[b] for b, ch in enumerate(_BYTES) if matcher(ch)]
+        if any(matcher(ch) for ch in _BEYOND_LATIN1):
+            members.append(table[ord("?")])
+        made = _ATOMS[key] = _byte_class(members)
     return made
 
 

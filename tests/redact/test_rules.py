@@ -267,6 +267,8 @@ TABLES: dict[str, list[Case]] = {
         (f"git remote add origin https://«deploy:{tok(16)}»@git.internal.example/repo.git", "url-credentials"),
         (f"DATABASE_URL=postgres://«app:{tok(12)}»@db:5432/app", "url-credentials"),
         (f"redis://«:{tok(20)}»@cache:6379/0", "url-credentials"),
+        ("DATABASE_URL=postgres://«admin:密码很长的口令2024»@db.internal:5432/app", "url-credentials"),
+        ("mysql://«root:Пароль7Hq2xZ9w»@10.0.0.5/shop，谢谢", "url-credentials"),
         ("mongodb+srv://«appuser:my" + tok(6) + "@ss" + tok(4) + "»@cluster0.mongodb.net/db", "url-credentials"),
         ("https://example.com/path?x=1", None),
         ("https://${USERNAME}:${PASSWORD}@registry.internal/v2", None),
