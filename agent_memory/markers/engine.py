@@ -267,6 +267,22 @@ _MATERIAL_RE = lazy(
 _MATERIAL_CUE_RE = lazy("[:：下次]")
 
 
+def _marker(text: str, masked: str, span: Span, clause_at: int, end: int, rule: MarkerRule,
+            match: re.Match[str] | None, stated: bool) -> Marker:
+    """The marker a rule found in a sentence (its text "" when nothing is left of the claim): the claim from
+    ``clause_at`` to ``end``, or the clause the rule names; stated when the person asked to keep it."""
+    claim = _trim(collapse(text[span.start + clause_at : end]))
+    if match is not None and end == span.end and match.re.groupindex.get("claim") and match.group("claim"):
+        # the rule names the clause that carries the claim
+        clause = text[span.start + match.start("claim") : span.start + match.end("claim")]
+        claim = collapse(clause).strip(" ,;:—–-") or claim
+    reverses = ""
+    if claim and match is not None and rule.reverses is not None:
+        reverses = collapse(rule.reverses(text[span.start : span.end], match)).rstrip(" .!。！")
+    return Marker(kind=rule.kind, rule_id=rule.rule_id, text=claim,
+                  stated=stated or is_stated(masked[span.start : end]), reverses=reverses)
+
+
 def find_markers(text: str) -> list[Marker]:
     """The durable claims in one user turn, in order; [] when there are none."""
     if not isinstance(text, str) or not _worth_splitting(text):
@@ -352,21 +368,12 @@ def find_markers(text: str) -> list[Marker]:
                 continue
             chosen = _RULE_BY_ID[header[0]]
             stated = header[2]
-        claim = _trim(collapse(text[span.start + clause_at : end]))
-        if match is not None and end == span.end and match.re.groupindex.get("claim") and match.group("claim"):
-            # the rule names the clause that carries the claim
-            clause = text[span.start + match.start("claim") : span.start + match.end("claim")]
-            claim = collapse(clause).strip(" ,;:—–-") or claim
-        stated = stated or is_stated(masked[span.start : end]) or (header is not None and span.bullet and header[2])
-        if not claim or claim in seen:
+        marker = _marker(text, masked, span, clause_at, end, chosen, match,
+                         stated or (header is not None and span.bullet and header[2]))
+        if not marker.text or marker.text in seen:
             continue
-        seen.add(claim)
-        last = i + 1 if end != span.end else i
-        reverses = ""
-        if match is not None and chosen.reverses is not None:
-            reverses = collapse(chosen.reverses(text[span.start : span.end], match)).rstrip(" .!。！")
-        found.append((i, last, Marker(kind=chosen.kind, rule_id=chosen.rule_id, text=claim, stated=stated,
-                                      reverses=reverses)))
+        seen.add(marker.text)
+        found.append((i, i + 1 if end != span.end else i, marker))
     # "Always use pnpm. Remember that." asks to keep the claim next to it
     return [
         replace(m, stated=True) if not m.stated and (first - 1 in keep_asks or last + 1 in keep_asks) else m

@@ -225,13 +225,18 @@ _OPENINGS_KEPT = 256  # the openings a reader remembers (a file has a handful: o
 Opening = tuple[bool, "str | None", bool, bool]
 
 
+def _flat(run: bytes) -> bool:
+    """Whether ``run`` opens or closes nothing and holds no escape: every quote in it then opens or ends a string."""
+    return not any(run.find(mark) >= 0 for mark in _NESTING)
+
+
 def _opening(run: bytes) -> Opening | None:
     """What a record's opening fields say, ``run`` being them from a ``{`` or a comma to the comma before
     ``"message":{``; None when they cannot be read this way (an escape, a nested value, a space, no session).
 
     With nothing nested and no escape, every quote opens or closes a string: each key found is the record's
     own, each string ends at the next quote, and the last of a repeated key is the one the parse keeps."""
-    if any(run.find(mark) >= 0 for mark in _NESTING):
+    if not _flat(run):
         return None
     key = run.rfind(b'"type"')
     if key < 0:
@@ -374,7 +379,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
         run = raw[start:content]
         flat = messages.get(run)
         if flat is None:
-            flat = not any(run.find(mark) >= 0 for mark in _NESTING)
+            flat = _flat(run)
             if len(messages) < _OPENINGS_KEPT:
                 messages[run] = flat
         return content + 10 if flat else -1

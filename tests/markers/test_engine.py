@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from agent_memory.markers import RULES, engine, find_markers, is_stated
 from agent_memory.markers.rule import KIND_PRIORITY, MarkerRule, lang_of
-from agent_memory.markers.sentences import HEADING_RE, collapse, fold_text, mask, sentence_spans
+from agent_memory.markers.sentences import HEADING_RE, fold_text, mask, sentence_spans
 from agent_memory.model import Marker
 
 _BY_LANG = {
@@ -105,19 +105,13 @@ def _every_rule(text: str) -> list[Marker]:
                 continue
             chosen = engine._RULE_BY_ID[header[0]]
             stated = header[2]
-        claim = engine._trim(collapse(text[span.start + clause_at : end]))
-        if match is not None and end == span.end and match.re.groupindex.get("claim") and match.group("claim"):
-            clause = text[span.start + match.start("claim") : span.start + match.end("claim")]
-            claim = collapse(clause).strip(" ,;:—–-") or claim
-        stated = stated or is_stated(masked[span.start : end]) or (header is not None and span.bullet and header[2])
-        if not claim or claim in seen:
+        # (the claim is made as the engine makes it: what is compared is which rule is chosen, and where)
+        marker = engine._marker(text, masked, span, clause_at, end, chosen, match,
+                                stated or (header is not None and span.bullet and header[2]))
+        if not marker.text or marker.text in seen:
             continue
-        seen.add(claim)
-        last = i + 1 if end != span.end else i
-        reverses = ""
-        if match is not None and chosen.reverses is not None:
-            reverses = collapse(chosen.reverses(text[span.start : span.end], match)).rstrip(" .!。！")
-        found.append((i, last, Marker(chosen.kind, chosen.rule_id, claim, stated, reverses=reverses)))
+        seen.add(marker.text)
+        found.append((i, i + 1 if end != span.end else i, marker))
     return [
         replace(m, stated=True) if not m.stated and (first - 1 in keep_asks or last + 1 in keep_asks) else m
         for first, last, m in found
