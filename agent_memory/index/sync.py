@@ -57,6 +57,49 @@ def _row_body_encoder() -> Callable[[Any], str]:
 
 
 _ROW_BODY = _row_body_encoder()
+try:
+    from _json import encode_basestring as _json_string
+except ImportError:  # pragma: no cover - an interpreter without the accelerator
+    _json_string = json.encoder.py_encode_basestring  # type: ignore[attr-defined]
+
+
+def _row_id_by_line(row: Row, record: dict[str, Any], line: str) -> str:
+    """``row.row_id``, the text's JSON taken from ``line`` (the record's L1 line) instead of written again.
+
+    L1's encoder writes a string as the row body's does, and in the compact JSON of a record
+    with nothing nested the text's key, ``"text":"``, can only be its own: inside a string every
+    quote is escaped. Anything else is hashed the long way.
+    """
+    text = row.text
+    if text is not record.get("text") or type(text) is not str or not _flat(record):
+        return row.row_id
+    start = line.find('"text":"') + 7
+    if start < 7:
+        return row.row_id
+    end = line.find('"', start + 1)
+    while end > 0 and line[end - 1] == "\\":
+        back = end - 1
+        while line[back] == "\\":
+            back -= 1
+        if (end - 1 - back) % 2 == 0:
+            break  # the backslashes escape each other, not the quote
+        end = line.find('"', end + 1)
+    if end < 0 or type(row.kind) is not str or type(row.ref) is not str or type(row.date) is not str:
+        return row.row_id
+    body = (f"[{_json_string(row.kind)}, {_json_string(row.ref)}, {line[start:end + 1]}, "
+            f"{_json_string(row.date)}, {_ROW_BODY(row.meta)}]")
+    return hashlib.sha1(body.encode("utf-8")).hexdigest()
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _flat(record: dict[str, Any]) -> bool:
+    """Whether no value of ``record`` holds a dict (a list holds scalars only)."""
+    for value in record.values():
+        if type(value) not in _SCALARS and not (type(value) is list and all(type(v) in _SCALARS for v in value)):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -259,14 +302,16 @@ class Index(Searcher):
         if not source.append_only or read_to != (part.before, part.start) or not ends_there:
             return self._catch_up(source)
         rows: list[tuple[int, Row]] = []
+        ids: list[str] = []
         at = part.start
         make_row = source.make_row
-        for record, size in zip(part.records, sizes):
+        for record, line, size in zip(part.records, part.lines, sizes):
             row = make_row(record)
             if row is not None:
                 rows.append((at, row))
+                ids.append(_row_id_by_line(row, record, line))
             at += size
-        added = self._insert(source.name, rows, [row.row_id for _at, row in rows], _mtime_iso(source.path))
+        added = self._insert(source.name, rows, ids, _mtime_iso(source.path))
         if known and known[1] >= _HEAD_BYTES:
             head = known[2]  # the first bytes are where they were
         else:

@@ -199,3 +199,23 @@ def test_the_cjk_of_a_text_is_each_of_its_cjk_runs_in_order_one_space_apart(text
     from agent_memory.index.sync import cjk_runs
 
     assert cjk_runs(text) == " ".join(re.findall(CJK_CLASS + "+", text))
+
+
+# ---------------------------------------------------------------- a row's id from its L1 line
+
+
+_VALUE = st.one_of(st.text(), st.integers(), st.booleans(), st.none(), st.lists(st.text(max_size=5), max_size=3),
+                   st.dictionaries(st.sampled_from(["text", "a", "zz"]), st.text(max_size=5), max_size=2))
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(['"', "\\", "a", "é", "日", "\n", "\x00", "\u2028", "/", "😀"]), max_size=30),
+       others=st.dictionaries(st.sampled_from(["agent", "context", "quote", "session", "tex", "texts", "timestamp",
+                                               "zeta", "line"]), _VALUE, max_size=6))
+def test_a_row_id_made_from_the_l1_line_is_the_id_of_the_row(text: str, others: dict[str, Any]) -> None:
+    from agent_memory.index.sync import _row_id_by_line
+    from agent_memory.store import jsonl_lines
+
+    record = {"id": "c1", **others, "text": text}
+    row = Row("chunk", "c1", record["text"], str(others.get("timestamp", "")), {"quote": str(others.get("quote", ""))})
+    assert _row_id_by_line(row, record, jsonl_lines([record])[0]) == row.row_id
