@@ -164,3 +164,38 @@ def test_records_taken_from_the_writer_are_the_rows_a_sync_reads_and_need_no_syn
     with _chunks_index(tmp_path, path) as rebuilt:
         rebuilt.sync()
         assert _rows(rebuilt) == taken
+
+
+# ---------------------------------------------------------------- which records the index has
+
+
+def test_indexed_names_the_ids_of_one_kind_it_holds_in_a_new_and_in_a_filled_index(tmp_path: Path) -> None:
+    records = _records(3)
+    path = _store(tmp_path, [])
+    with _chunks_index(tmp_path, path) as ix:
+        ix.sync()
+        assert ix.indexed("chunk", ["c0", "c1"]) == set()  # nothing indexed yet
+        _store(tmp_path, records)
+        ix.sync()
+        many = [f"x{i}" for i in range(1200)] + ["c2", "c0", "c9"]  # more ids than one statement binds
+        assert ix.indexed("chunk", many) == {"c0", "c2"}
+        assert ix.indexed("atom", many) == set()
+        assert ix.indexed("chunk", []) == set()
+
+
+# ---------------------------------------------------------------- what the trigram table is given
+
+
+_CJK_MIX = st.text(alphabet=st.sampled_from(
+    list("ab Z9\n\t.,、。「」・ー々〆〇〄ぁゟ゠ヿ日本語中文鿿가힯豈\ufaffｦﾟ｡ﾠ") + ["\u3004", "\u3008", "\ud7b0", "\U00020000", "😀"]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_CJK_MIX)
+def test_the_cjk_of_a_text_is_each_of_its_cjk_runs_in_order_one_space_apart(text: str) -> None:
+    import re
+
+    from agent_memory.index.schema import CJK_CLASS
+    from agent_memory.index.sync import cjk_runs
+
+    assert cjk_runs(text) == " ".join(re.findall(CJK_CLASS + "+", text))
