@@ -189,6 +189,20 @@ _R = r"(?![A-Za-z0-9])"  # a token ends here
 
 
 _BOUNDARY_RE = re.compile(r"\(\?<!\[((?:\\.|[^\]\\])+)\]\)")
+# a pattern's opening token boundary and the literal characters right after it (none of them quantified)
+_LEADING_LITERAL = re.compile(r"\(\?<!\[((?:\\.|[^\]\\])+)\]\)((?:[A-Za-z0-9_=]|\\[^A-Za-z0-9])+)(?![*+?{])")
+
+
+def _boundaries(source: str) -> str:
+    """``source`` with each token boundary also holding right after ``\\n``; one that opens the pattern is
+    checked after the literal that follows it, so that a search looks for that literal in C instead of
+    trying the boundary at every position (the same matches: the literal is what the check reads back over)."""
+    lead = _LEADING_LITERAL.match(source)
+    if lead is not None:
+        chars, literal = lead.groups()
+        rest = _BOUNDARY_RE.sub(lambda m: f"(?:(?<![{m.group(1)}])|(?<=\\\\[nrt]))", source[lead.end() :])
+        return f"{literal}(?:(?<![{chars}]{literal})|(?<=\\\\[nrt]{literal})){rest}"
+    return _BOUNDARY_RE.sub(lambda m: f"(?:(?<![{m.group(1)}])|(?<=\\\\[nrt]))", source)
 
 
 def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -216,8 +230,7 @@ class _Deferred:
             raise AttributeError(name)  # not a pattern's attribute (or copied before its fields were set)
         compiled = self._compiled
         if compiled is None:
-            source = _BOUNDARY_RE.sub(lambda m: f"(?:(?<![{m.group(1)}])|(?<=\\\\[nrt]))", self._source)
-            compiled = self._compiled = re.compile(source, self._flags)
+            compiled = self._compiled = re.compile(_boundaries(self._source), self._flags)
         return getattr(compiled, name)
 
 

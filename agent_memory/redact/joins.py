@@ -1,12 +1,15 @@
-"""Line breaks inside a token: a key wrapped or split over two lines, found in a marked copy and joined."""
+"""Line breaks inside a token: a key wrapped or split over two lines, found and joined."""
 
 from __future__ import annotations
 
+import re
+
 _JOIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
-# a join character marked x, a line break kept, anything else a blank: a break with eight join
-# characters before it (what every joined key needs) is then a plain bytes search
-_JOIN_MARK = bytes(120 if chr(b) in _JOIN_CHARS else b if b in b"\r\n" else 32 for b in range(256))
-_JOIN_AFTER = (b"x" * 8 + b"\n", b"x" * 8 + b"\r\n")
+_SOLID = bytes(120 if chr(b) in _JOIN_CHARS else 32 for b in range(256))  # b"x" for a join character, else b" "
+_J = "[" + "".join("\\" + c if c in "-]\\^" else c for c in sorted(_JOIN_CHARS)) + "]"
+# a break with eight join characters before it (what every joined key needs): the search stops only at line
+# breaks, and at most of them the byte before (punctuation, a blank) ends the check
+_BREAK = re.compile(f"\n(?<=[\r{_J[1:]}\n)(?:(?<={_J}{{8}}\n)|(?<={_J}{{8}}\r\n))".encode())
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _DIGITS = frozenset("0123456789")
 _MARKS = frozenset("_-+/")
@@ -22,30 +25,19 @@ def _joins(text: str, raw: bytes | None = None) -> tuple[str, list[int], list[in
     """
     if "\n" not in text:
         return None
-    marked = (text.encode("latin-1", "replace") if raw is None else raw).translate(_JOIN_MARK)
-    # Only a break with eight join characters before it can be inside a key: those are found in C.
-    breaks: list[int] = []
-    for row in _JOIN_AFTER:
-        i = marked.find(row)
-        while i >= 0:
-            breaks.append(i + len(row) - 1)
-            i = marked.find(row, i + len(row))
-    if not breaks:
-        return None
-    breaks.sort()
-    solid = marked.replace(b"\n", b" ").replace(b"\r", b" ")  # x for a join character, else a blank
+    data = text.encode("latin-1", "replace") if raw is None else raw  # one byte per character, the others "?"
     cuts: list[tuple[int, int]] = []
     n = len(text)
-    for at in breaks:
-        lo = at - 1 if text[at - 1] == "\r" else at
+    for m in _BREAK.finditer(data):
+        at = m.start()
+        lo = at - 1 if data[at - 1] == 13 else at
         end = at + 1
-        if lo < 8 or text[lo - 1] not in _JOIN_CHARS:
-            continue  # most lines end in punctuation or a blank
         while end < n and text[end] in " \t":
             end += 1
         if not _JOIN_CHARS.issuperset(text[end : end + 2] or "."):
             continue
-        run = solid.rfind(b" ", max(0, lo - 200), lo) + 1 or max(0, lo - 200)
+        floor = max(0, lo - 200)
+        run = floor + data[floor:lo].translate(_SOLID).rfind(b" ") + 1  # after the last non-token character
         piece = text[run:lo]
         if len(piece) < 8 or _LETTERS.isdisjoint(piece) or not (not _DIGITS.isdisjoint(piece) or (
             not _MARKS.isdisjoint(piece) and not piece.islower() and not piece.isupper()

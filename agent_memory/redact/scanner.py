@@ -375,14 +375,16 @@ def _occurrences(text: str, word: str) -> Iterator[int]:
 
 
 _WORD_RULES = tuple(r for r in RULES if r.words)
-# the first UTF-8 byte of each word: text whose UTF-8 has none of them holds no word (パ, 暗, 合… start E3, E6, E5)
-_WORD_LEADS = tuple(sorted({w.encode("utf-8")[0] for r in _WORD_RULES for w in r.words}))
+# the first character of each word (パ, 暗, 合, 密, 口): text holding none of them holds no word
+_WORD_FIRSTS = tuple(sorted({w[0] for r in _WORD_RULES for w in r.words}))
 
 
 def _may_hold_words(text: str) -> bool:
-    """Whether ``text`` may hold a word of ``_WORD_RULES``: a few byte searches instead of a search per word."""
-    data = text.encode("utf-8", "surrogatepass")
-    return any(b in data for b in _WORD_LEADS)
+    """Whether ``text`` may hold a word of ``_WORD_RULES``: a search for one character (a ``memchr``) per first character."""
+    for first in _WORD_FIRSTS:
+        if first in text:
+            return True
+    return False
 _TOKEN_CHECKS = tuple((r, r.token) for r in RULES if r.token is not None)
 _B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 _B64_MIN = 16  # base64 of anything a rule can recognise is longer

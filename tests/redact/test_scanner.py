@@ -3,7 +3,7 @@
 Each shortcut (base64 runs found with ``bytes.find``, line breaks inside a key found in a
 marked copy, full-width and invisible characters looked for in the UTF-8 bytes, byte classes
 written as ranges and made without compiling, hook overlap compared as slices, every hook
-found by a few anchored passes, words looked for only where their first UTF-8 byte is) is checked
+found by a few anchored passes, words looked for only where their first character is) is checked
 against the plain reading, and ``redact`` with every plain reading put back gives the same
 text and the same rule ids.
 """
@@ -172,6 +172,8 @@ def test_runs_are_the_maximal_base64_runs(text: str, min_len: int) -> None:
 @example("x" * 7 + "1\r\nAB")
 @example("key: Ab3dEf7h\nzz")  # exactly eight join characters before the break
 @example("a1" * 150 + "\nzz")
+@example("Ab3dEf7h\r\nzz")  # eight before a CRLF from the very start
+@example("\r\n\nAb3dEf7h\n\tzz")
 def test_joins_cut_the_same_line_breaks(text: str) -> None:
     assert scanner._joins(text) == plain_joins(text)
 
