@@ -57,10 +57,7 @@ def _row_body_encoder() -> Callable[[Any], str]:
 
 
 _ROW_BODY = _row_body_encoder()
-try:
-    from _json import encode_basestring as _json_string
-except ImportError:  # pragma: no cover - an interpreter without the accelerator
-    _json_string = json.encoder.py_encode_basestring  # type: ignore[attr-defined]
+_json_string = json.encoder.encode_basestring  # a string as both encoders write it (CPython's C one where it is there)
 
 
 def _row_id_by_line(row: Row, record: dict[str, Any], line: str) -> str:

@@ -198,11 +198,16 @@ def _boundaries(source: str) -> str:
     checked after the literal that follows it, so that a search looks for that literal in C instead of
     trying the boundary at every position (the same matches: the literal is what the check reads back over)."""
     lead = _LEADING_LITERAL.match(source)
-    if lead is not None:
-        chars, literal = lead.groups()
-        rest = _BOUNDARY_RE.sub(lambda m: f"(?:(?<![{m.group(1)}])|(?<=\\\\[nrt]))", source[lead.end() :])
-        return f"{literal}(?:(?<![{chars}]{literal})|(?<=\\\\[nrt]{literal})){rest}"
-    return _BOUNDARY_RE.sub(lambda m: f"(?:(?<![{m.group(1)}])|(?<=\\\\[nrt]))", source)
+    if lead is None:
+        return _BOUNDARY_RE.sub(_boundary, source)
+    chars, literal = lead.groups()
+    rest = _BOUNDARY_RE.sub(_boundary, source[lead.end() :])
+    return f"{literal}(?:(?<![{chars}]{literal})|(?<=\\\\[nrt]{literal})){rest}"
+
+
+def _boundary(m: re.Match[str]) -> str:
+    """A token boundary that also holds right after an escaped line break (``\\n`` as written in JSON)."""
+    return f"(?:(?<![{m.group(1)}])|(?<=\\\\[nrt]))"
 
 
 def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:

@@ -381,10 +381,9 @@ _WORD_FIRSTS = tuple(sorted({w[0] for r in _WORD_RULES for w in r.words}))
 
 def _may_hold_words(text: str) -> bool:
     """Whether ``text`` may hold a word of ``_WORD_RULES``: a search for one character (a ``memchr``) per first character."""
-    for first in _WORD_FIRSTS:
-        if first in text:
-            return True
-    return False
+    return any(first in text for first in _WORD_FIRSTS)
+
+
 _TOKEN_CHECKS = tuple((r, r.token) for r in RULES if r.token is not None)
 _B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 _B64_MIN = 16  # base64 of anything a rule can recognise is longer
