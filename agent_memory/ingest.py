@@ -186,12 +186,23 @@ def chunks_from_turns(turns: Iterable[Turn], project: str) -> list[dict[str, Any
     def close() -> None:
         if current is None:
             return
-        body = current["question"]
+        said = current["question"]
+        question = redact.neutralise(said)
         answer = " ".join(replies).strip()
-        if answer:
-            body = f"{body}\n{answer}"
-        clean = redacted_prefix(redact.neutralise(body), CHUNK_LIMIT)
-        quote = redacted_prefix(redact.neutralise(current["question"]), QUOTE_LIMIT).text
+        if not answer:
+            body = question
+        elif said.endswith("\r"):
+            body = redact.neutralise(f"{said}\n{answer}")  # its "\r" and the "\n" after it are one line break
+        else:
+            body = f"{question}\n{redact.neutralise(answer)}"
+        clean = redacted_prefix(body, CHUNK_LIMIT)
+        # The body opens with the question, whole, and a line break (the window redacted reaches past it). A
+        # secret in the question is still one with lines after it: where nothing was found in the body,
+        # nothing is found in the question alone, and it is not redacted a second time.
+        if clean.redacted or len(question) > QUOTE_LIMIT:
+            quote = redacted_prefix(question, QUOTE_LIMIT).text
+        else:
+            quote = question
         chunks.append(
             {
                 # hashed from the redacted question, so no secret can be guessed from the id

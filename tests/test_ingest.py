@@ -317,3 +317,58 @@ def test_shared_transcripts_index_the_same_taken_from_the_writer_or_read_back(
     assert _snapshot(taken) == _snapshot(read)
     assert _index_tables(taken) == _index_tables(read)
     assert _index_tables(taken)["docs"]
+
+
+# ---------------------------------------------------------------- a chunk's question and its quote
+
+
+def _chunk_as_redacted_apart(question: str, answer: str) -> tuple[str, str]:
+    """A chunk's text and quote made the plain way: the body and the question each neutralised and redacted."""
+    from agent_memory import redact
+    from agent_memory.ingest import CHUNK_LIMIT, QUOTE_LIMIT, redacted_prefix
+
+    answer = answer.strip()  # (as the replies are joined)
+    body = f"{question}\n{answer}" if answer else question
+    return (redacted_prefix(redact.neutralise(body), CHUNK_LIMIT).text,
+            redacted_prefix(redact.neutralise(question), QUOTE_LIMIT).text)
+
+
+def _chunk(question: str, answer: str) -> tuple[str, str]:
+    from agent_memory.ingest import chunks_from_turns
+    from agent_memory.model import Turn
+
+    turns = [Turn("claude", "s1", "/p", "2026-01-05T08:00:00Z", "user", question, "t.jsonl", 1)]
+    if answer:
+        turns.append(Turn("claude", "s1", "/p", "2026-01-05T08:00:01Z", "assistant", answer, "t.jsonl", 2))
+    (chunk,) = chunks_from_turns(turns, "p")
+    return chunk["text"], chunk["quote"]
+
+
+# secrets as people paste them, ending the question or inside it; and what an answer may open with
+_SECRETS = ["sk-ant-api03-z0zjHHXo5uibD2havvfqiZYJe9ENlwI1trcQC4pyRC2N2w6nbpUitUU_iR4kkSszVyUpINaxvCtun3_Mub0O3w",
+            "AKIAZ3MHQ7RTXW5K2P4D", "ghp_R8sT2vWq9XyZ3aB4cD5eF6gH7iJ8kL9mN0oP", "password: Tr0ub4dor&3xq!",
+            "postgres://app:hunter2x9Q@db.internal:5432/shop", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7x"
+            "Q2mZ9r\n-----END RSA PRIVATE KEY-----", "export API_TOKEN=9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+            "xoxb-2048-4096-Zq8Wm3Rt6Yu9Io1Pa4Sd", "AIzaSyD3f7Gx9Kq2Lm5Np8Rs1Tv4Wy7Zb0Cd3Ef", "mysql -uapp -pW0ezlJlzB0lj shop"]
+_OPENINGS = ["", "Sure, rotating it now.", "example", "fake key, not real", "abcdEFGH1234ijkl5678mnop",
+             "==", "-----END RSA PRIVATE KEY-----", "@host.com:5432/db", "dummy placeholder", "\u200bhidden", "x" * 5000]
+
+
+@settings(max_examples=300, deadline=None)
+@given(before=st.sampled_from(["", "Use this:", "The key is", "Why does this fail?\n"]),
+       secret=st.sampled_from(_SECRETS + ["", "no secret at all"]),
+       after=st.sampled_from(["", " thanks", "\nand the rest\r", "\r"]),
+       answer=st.sampled_from(_OPENINGS))
+def test_a_chunks_quote_is_its_question_redacted_alone(before: str, secret: str, after: str, answer: str) -> None:
+    """The quote is taken from the body's redaction when that found nothing; it is what redacting the question
+    alone gives, whatever the answer opens with (one that could join the question's last line too)."""
+    question = f"{before} {secret}{after}".strip(" ") or "?"
+    assert _chunk(question, answer) == _chunk_as_redacted_apart(question, answer)
+
+
+@pytest.mark.skipif(not (shared_data() / "secrets" / "positives.txt").is_file(), reason="needs ../shared/data/secrets")
+def test_every_secret_of_the_corpus_leaves_the_quote_as_the_question_redacted_alone() -> None:
+    for line in (shared_data() / "secrets" / "positives.txt").read_text(encoding="utf-8").splitlines():
+        question = line.split("\t")[0]
+        for answer in ("", "Done.", "example", "abcdEFGH1234ijkl5678mnop", question[-12:]):
+            assert _chunk(question, answer) == _chunk_as_redacted_apart(question, answer), (question, answer)
