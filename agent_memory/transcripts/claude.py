@@ -256,7 +256,7 @@ def _opening(run: bytes) -> Opening | None:
     try:
         session: str | None = run[key + 13 : end].decode()
     except UnicodeDecodeError:
-        session = None  # (and the line is no UTF-8: never dropped)
+        session = None  # (not UTF-8: a parse would skip the line, its session unseen)
     side = False
     key = run.rfind(b'"isSidechain"')
     if key >= 0:
@@ -292,13 +292,12 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     messages: dict[bytes, bool] = {}
     add = sessions.add
 
-    def sound(raw: bytes, session: str | None) -> bool:
-        """True, ``session`` seen, unless the line is not UTF-8 (the parse skips it whole, its session unseen)."""
-        if not raw.isascii():
-            try:
-                raw.decode()
-            except UnicodeDecodeError:
-                return False
+    def seen(session: str | None) -> bool:
+        """True (the line is dropped), ``session`` seen.
+
+        A dropped line is not checked further, as no reader checks one: not its JSON after what the
+        bytes showed, nor whether its bytes are UTF-8. Nothing of it would be kept either way.
+        """
         if session:
             add(session)
         return True
@@ -331,7 +330,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             return _general(raw)
         is_user, session, side, flagged = opening
         if side or flagged:
-            return sound(raw, session)
+            return seen(session)
         fields = at + 11
         if is_user:
             if raw[fields : fields + 24] == user_message:
@@ -348,11 +347,11 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
                     return _general(raw)
                 value = end + 33
                 if raw[value] == 91:  # "[": the block's opening fields end here
-                    return sound(raw, session)
+                    return seen(session)
                 if raw[value] == 34:  # a string: the opening fields end at its first escape, if it has one
                     end = find(b'"', value + 1)
                     if end > 0 and find(b"\\", value + 1, end) >= 0:
-                        return sound(raw, session)
+                        return seen(session)
                 return _general(raw)
             if raw[blocks] == 34 or raw[blocks : blocks + 16] == b'[{"type":"text",':
                 return False  # typed text, maybe: parsed
@@ -363,7 +362,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
         blocks = _content(raw, fields)
         if blocks < 0:
             return _general(raw)
-        return sound(raw, session) if raw[blocks] == 91 else _general(raw)
+        return seen(session) if raw[blocks] == 91 else _general(raw)
 
     def _content(raw: bytes, fields: int) -> int:
         """Where the message's content starts, when its fields before it (from ``fields``) hold nothing nested
@@ -393,7 +392,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             texts = None  # not looked for yet
         else:
             if find(assistant_token) < 0 and find(user_token) < 0:
-                return sound(raw, None)  # it names neither role
+                return seen(None)  # it names neither role
             texts = find(b'"text"') >= 0
             if texts and find(b'":true') < 0:
                 return False
@@ -401,11 +400,11 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
         kind, session, message = found.group("kind", "session", "message")
         if message is None or (kind != user and kind != assistant):
             # no message object among what the bytes show, or no role's: parsed, unless it names neither role
-            return texts is None and find(assistant_token) < 0 and find(user_token) < 0 and sound(raw, None)
+            return texts is None and find(assistant_token) < 0 and find(user_token) < 0 and seen(None)
         if session is None:
             return False  # named further on, maybe: parse to learn it
         if found.group("side") == true:
-            return sound(raw, string_of(session))
+            return seen(string_of(session))
         content = message_match(raw, found.end())
         if content.group("blocks") is None or not (
             (kind == user and content.group("block") == tool_result)
@@ -417,7 +416,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             fields = head(raw)[0]
             if not any(fields.get(name) == true for name in _NOT_TYPED):
                 return False
-        return sound(raw, string_of(session))
+        return seen(string_of(session))
 
     return drop
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -161,15 +162,23 @@ def test_claude_leaves_unparsed_only_lines_that_hold_no_turn(line: str, dropped:
     [
         (S % ("false", "user") + TOOL_RESULT + "}\r\n").encode(),  # CRLF
         (S % ("false", "user") + TOOL_RESULT + "}").encode(),  # the last line, its newline not written yet
-        (S % ("false", "user") + TOOL_RESULT.replace('"x"', '"caf\u00e9"') + "}\n").encode().replace(b"\xc3", b"\xff"),
         (" " + S % ("false", "user") + TOOL_RESULT + "}\n").encode(),  # a space before the record
     ],
 )
 def test_claude_parses_a_tool_result_line_it_cannot_vouch_for(raw: bytes) -> None:
-    """Not a complete record as the agents write it, or not UTF-8: the parse decides (and counts it)."""
+    """Not a complete record as the agents write it: the parse decides (and counts it)."""
     sessions: set[str] = set()
     assert claude.dropper(sessions)(raw) is False
     assert sessions == set()
+
+
+def test_claude_drops_a_tool_result_whose_bytes_are_not_utf8_unchecked() -> None:
+    """A dropped line is not checked further (no reader checks one): its output not being UTF-8 changes nothing."""
+    raw = (S % ("false", "user") + TOOL_RESULT.replace('"x"', '"caf\u00e9"') + "}\n").encode().replace(b"\xc3", b"\xff")
+    sessions: set[str] = set()
+    assert claude.dropper(sessions)(raw) is True
+    assert sessions == {"s1"}
+    assert claude.read(io.BytesIO(raw), "t.jsonl").skipped == 0
 
 
 @pytest.mark.parametrize(
@@ -213,15 +222,23 @@ def _read(module: Any, lines: list[bytes]) -> ReadResult:
 
 def _agree(module: Any, records: list[dict[str, Any]], damage: int = 0) -> None:
     """Read with the byte test and without it: the same turns, sessions and resume point (and skipped lines,
-    unless a line was damaged: one cut short, or given a byte that is not UTF-8)."""
+    unless a line was damaged: one cut short, or given a byte that is not UTF-8).
+
+    A line given a byte that is not UTF-8 and dropped unparsed still names its session: the one
+    difference allowed (a parse skips the line whole)."""
     lines = [_line(r) for r in records]
+    extra: set[str] = set()
     if damage:
         at = damage % len(lines)
         lines[at] = lines[at][: damage % 97] + b"\n" if damage % 2 else lines[at].replace(b'"', b'"\xff', 2)
+        session = records[at].get("sessionId")
+        if not damage % 2 and isinstance(session, str) and session:
+            extra.add(session)
     fast = _read(module, lines)
     with mock.patch.object(module, "dropper", lambda *_: None):
         full = _read(module, lines)
-    _same(fast, full, malformed=bool(damage))
+    assert full.sessions <= fast.sessions <= full.sessions | extra
+    _same(fast, replace(full, sessions=fast.sessions), malformed=bool(damage))
 
 
 DAMAGE = st.integers(0, 400) | st.just(0)
@@ -368,7 +385,8 @@ FORMS = st.sampled_from(["compact", "compact", "ascii", "spaced", "cut", "not ut
 def test_claude_byte_test_decides_each_line_as_the_parse_does(records: list[dict[str, Any]], form: str,
                                                                at: int) -> None:
     """Each line, however written (non-ASCII escaped, with spaces, cut short anywhere, a byte that is not UTF-8):
-    a line the byte test drops gives no turn, skips nothing and names the sessions it said, read alone; a line
+    a line the byte test drops gives no turn and, unless its bytes are not UTF-8, skips nothing and names the
+    sessions it said, read alone; a line
     the test has seen before (the same opening fields) is decided the same way."""
     drop = claude.dropper(sessions := set())
     for record in records:
@@ -386,8 +404,11 @@ def test_claude_byte_test_decides_each_line_as_the_parse_does(records: list[dict
             full = claude.read(io.BytesIO(raw), "t.jsonl")
         if dropped:
             assert full.turns == ()
-            # (a line cut right after a nested object's "}" looks complete to the bytes: read as it was written)
-            if not (form == "cut" and raw.endswith(b"}\n")):
+            # (a line cut right after a nested object's "}" looks complete to the bytes: read as it was written;
+            # a dropped line's bytes are not checked to be UTF-8, so it names its session where a parse skips it)
+            if form == "not utf-8":
+                assert full.sessions <= frozenset(sessions)
+            elif not (form == "cut" and raw.endswith(b"}\n")):
                 assert (full.skipped, full.sessions) == (0, frozenset(sessions))
         else:
             assert sessions == set()
