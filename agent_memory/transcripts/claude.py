@@ -424,13 +424,13 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
     from agent_memory.model import Turn
-    from agent_memory.transcripts.read import _ISO_Z, Records, utc_timestamp
+    from agent_memory.transcripts.read import Records, is_iso_z, utc_timestamp
 
     turns: list[Turn] = []
     sessions: set[str] = set()
     first_cwd = ""
     records = Records(f, start_offset, start_line, dropper(sessions))
-    add_session, add_turn, iso_z, new = sessions.add, turns.append, _ISO_Z.match, object.__new__
+    add_session, add_turn, new = sessions.add, turns.append, object.__new__
     for lineno, obj in records:
         get = obj.get
         message = get("message")
@@ -472,7 +472,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
         elif cwd and not first_cwd:
             first_cwd = cwd
         stamp = get("timestamp")
-        if not (isinstance(stamp, str) and iso_z(stamp)):  # (what utc_timestamp returns as it is)
+        if not (isinstance(stamp, str) and is_iso_z(stamp)):  # (what utc_timestamp returns as it is)
             stamp = utc_timestamp(stamp)
         made = new(Turn)  # read.turn(...), without the call: one a kept line
         made.__dict__.update(agent=AGENT, session=session, cwd=cwd, timestamp=stamp, role=kind, text=text,

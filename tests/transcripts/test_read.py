@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from agent_memory.model import ReadResult, Turn
 from agent_memory.transcripts import claude, codex, gemini, read_transcript
 from agent_memory.transcripts import lines as line_reading
-from agent_memory.transcripts.read import LineReader, head, turn
+from agent_memory.transcripts.read import _ISO_Z, LineReader, head, is_iso_z, turn
 
 from .shared import shared_data
 
@@ -469,3 +469,22 @@ def test_a_turn_a_reader_makes_is_the_record_itself(values: tuple[Any, ...]) -> 
     assert vars(made) == vars(record)
     with pytest.raises(AttributeError):
         made.text = "changed"  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------- timestamps
+
+
+_STAMP_CHARS = st.sampled_from("0123456789" * 3 + "-T:.Zz +\n١٢３²")  # Arabic-Indic, full-width and superscript digits too
+
+
+@settings(max_examples=2000)
+@given(digits=st.lists(st.sampled_from("0123456789١٣３²x"), min_size=14, max_size=14),
+       fraction=st.integers(0, 11), tail=st.sampled_from(["Z", "z", "", "Z\n", "+00:00", "ZZ"]),
+       noise=st.lists(st.tuples(st.integers(0, 40), _STAMP_CHARS), max_size=2))
+def test_a_timestamp_is_taken_as_written_exactly_where_the_pattern_says(digits: list[str], fraction: int, tail: str,
+                                                                        noise: list[tuple[int, str]]) -> None:
+    d = "".join(digits)
+    stamp = f"{d[:4]}-{d[4:6]}-{d[6:8]}T{d[8:10]}:{d[10:12]}:{d[12:14]}" + ("." + "7" * fraction if fraction else "") + tail
+    for at, ch in noise:
+        stamp = stamp[:at] + ch + stamp[at + 1:]
+    assert is_iso_z(stamp) is (_ISO_Z.match(stamp) is not None)
