@@ -197,8 +197,8 @@ def chunks_from_turns(turns: Iterable[Turn], project: str) -> list[dict[str, Any
             body = f"{question}\n{redact.neutralise(answer)}"
         clean = redacted_prefix(body, CHUNK_LIMIT)
         # The body opens with the question, whole, and a line break (the window redacted reaches past it). A
-        # secret in the question is still one with lines after it: where nothing was found in the body,
-        # nothing is found in the question alone, and it is not redacted a second time.
+        # secret in the question is still found with lines after it (tested, not proven: DESIGN), so where
+        # nothing was found in the body the question is not redacted a second time.
         if clean.redacted or len(question) > QUOTE_LIMIT:
             quote = redacted_prefix(question, QUOTE_LIMIT).text
         else:
