@@ -392,7 +392,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             texts = None  # not looked for yet
         else:
             if find(assistant_token) < 0 and find(user_token) < 0:
-                return seen(None)  # it names neither role
+                return True  # it names neither role (and no session)
             texts = find(b'"text"') >= 0
             if texts and find(b'":true') < 0:
                 return False
@@ -400,7 +400,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
         kind, session, message = found.group("kind", "session", "message")
         if message is None or (kind != user and kind != assistant):
             # no message object among what the bytes show, or no role's: parsed, unless it names neither role
-            return texts is None and find(assistant_token) < 0 and find(user_token) < 0 and seen(None)
+            return texts is None and find(assistant_token) < 0 and find(user_token) < 0
         if session is None:
             return False  # named further on, maybe: parse to learn it
         if found.group("side") == true:
