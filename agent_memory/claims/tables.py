@@ -108,9 +108,15 @@ def writing(paths: Paths, version: str, similarity: float) -> Iterator[sqlite3.C
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
         con = _connect(path)
-        con.executescript(SCHEMA)
-        con.executemany("INSERT INTO meta VALUES (?, ?)",
-                        [("version", version), ("similarity", repr(similarity)), ("l1_bytes", "0"), ("l1_sha1", "")])
+        # one transaction: each statement on its own would write and sync a journal of its own
+        con.execute("BEGIN")
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                con.execute(statement)
+        # they cover L1's first 0 bytes, whose SHA-1 is that of nothing
+        con.executemany("INSERT INTO meta VALUES (?, ?)", [("version", version), ("similarity", repr(similarity)),
+                                                           ("l1_bytes", "0"), ("l1_sha1", hashlib.sha1().hexdigest())])
+        con.execute("COMMIT")
     try:
         yield con
     finally:
@@ -118,10 +124,12 @@ def writing(paths: Paths, version: str, similarity: float) -> Iterator[sqlite3.C
 
 
 def reset(con: sqlite3.Connection) -> None:
-    """Empty every table (L1 was rewritten: everything is counted again)."""
+    """Empty every table (L1 was rewritten: everything is counted again), in one transaction."""
+    con.execute("BEGIN")
     for table in ("keys", "atoms", "texts", "buckets", "pairs", "evidence"):
         con.execute(f"DELETE FROM {table}")
     con.execute("UPDATE meta SET value = '0' WHERE name = 'l1_bytes'")
+    con.execute("COMMIT")
 
 
 def _plain(atom: dict[str, Any]) -> tuple[Any, ...]:
