@@ -223,13 +223,28 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-# L1's one line format: compact, keys sorted, non-ASCII kept (the encoder made once, not per record)
-_JSONL_LINE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+def _jsonl_encoder() -> Any:
+    """L1's one line format: compact, keys sorted, non-ASCII kept, as ``json.dumps`` writes it.
+
+    CPython's C encoder is made once and called directly (``JSONEncoder.encode`` makes it again for
+    every record); records are never circular, so it keeps no list of the objects it is inside.
+    """
+    made = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    try:
+        from _json import encode_basestring, make_encoder
+    except ImportError:  # pragma: no cover - an interpreter without the accelerator
+        return lambda record: [made.encode(record)]
+    encode = make_encoder(None, made.default, encode_basestring, None, ":", ",", True, False, True)
+    return lambda record: encode(record, 0)
+
+
+_JSONL_CHUNKS = _jsonl_encoder()
 
 
 def jsonl_lines(records: Iterable[dict[str, Any]]) -> list[str]:
     """Records as ``append_jsonl`` writes them, one line each (with its newline)."""
-    return [_JSONL_LINE(r) + "\n" for r in records]
+    chunks = _JSONL_CHUNKS
+    return ["".join(chunks(r)) + "\n" for r in records]
 
 
 def append_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent_memory.errors import StoreError
 from agent_memory.store import Paths, StoreLock, append_jsonl, atomic_write, ensure_store, log_error, read_json, read_jsonl, write_json
@@ -81,3 +83,27 @@ def test_log_error_falls_back_to_the_user_store(tmp_path: Path) -> None:
     log_error(paths, "hook", ValueError("broken"))
     record = json.loads((tmp_path / "user" / "logs" / "errors.log").read_text().splitlines()[0])
     assert record["where"] == "hook" and record["error"] == "ValueError: broken" and record["store"] == str(blocked)
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=8), _JSON_VALUES, max_size=6), max_size=4))
+def test_an_l1_line_is_what_json_dumps_writes(records: list[dict[str, object]]) -> None:
+    from agent_memory.store import jsonl_lines
+
+    assert jsonl_lines(records) == [
+        json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n" for r in records
+    ]
+
+
+def test_a_value_json_cannot_write_is_the_error_json_dumps_raises() -> None:
+    from agent_memory.store import jsonl_lines
+
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        jsonl_lines([{"at": object()}])
