@@ -223,6 +223,9 @@ _OPENINGS_KEPT = 256  # the openings a reader remembers (a file has a handful: o
 
 # What ``_opening`` tells of a record's opening fields: (a user's?, its session, side chain?, flagged?).
 Opening = tuple[bool, "str | None", bool, bool]
+# A line ``dropper`` kept and read to its message: (the line, where its opening fields start, where
+# ``"message":{`` does, the opening fields).
+Kept = tuple[bytes, int, int, bytes]
 
 
 def _flat(run: bytes) -> bool:
@@ -269,7 +272,7 @@ def _opening(run: bytes) -> Opening | None:
     return is_user, session, side, flagged
 
 
-def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
+def dropper(sessions: set[str], kept: list[Kept | None] | None = None) -> Callable[[bytes], bool]:
     """The byte test that spares parsing a line no turn can come from (its session still goes into ``sessions``).
 
     Such a line is a complete record that names neither role, or one whose opening fields
@@ -279,6 +282,8 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     A record as Claude Code writes it is decided by a few ``bytes.find`` calls, its opening fields
     (all but the parent's id, the same on every line of a role) read once per file (``_opening``);
     any other by the matches of ``_openings()`` (``_general``).
+
+    A line kept that way leaves in ``kept[0]`` where its opening fields are, for ``parser`` to parse it from there.
     """
     from agent_memory.transcripts.read import head, string_of
 
@@ -291,6 +296,7 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     openings: dict[bytes, Opening | None] = {}
     messages: dict[bytes, bool] = {}
     add = sessions.add
+    last = kept if kept is not None else [None]
 
     def seen(session: str | None) -> bool:
         """True (the line is dropped), ``session`` seen.
@@ -316,8 +322,8 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
             start = find(b'"', 15, at) + 1
             if start <= 0 or raw[start - 2] == 92:  # "\"
                 return _general(raw)
-        elif raw[:19] == b'{"parentUuid":null':
-            start = 19
+        elif raw[:19] == b'{"parentUuid":null,':
+            start = 18
         else:
             start = 1
         run = raw[start:at]
@@ -354,9 +360,11 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
                         return seen(session)
                 return _general(raw)
             if raw[blocks] == 34 or raw[blocks : blocks + 16] == b'[{"type":"text",':
+                last[0] = (raw, start, at, run)
                 return False  # typed text, maybe: parsed
             return _general(raw)
         if find(b'"text"', at) >= 0:
+            last[0] = (raw, start, at, run)
             return False  # a block's text, maybe: parsed
         # no "text" anywhere in the message: only a list of blocks leaves nothing to keep
         blocks = _content(raw, fields)
@@ -421,6 +429,60 @@ def dropper(sessions: set[str]) -> Callable[[bytes], bool]:
     return drop
 
 
+def parser(kept: list[Kept | None]) -> Callable[[bytes], Any]:
+    """The parse of a line ``dropper`` kept: the same dict as ``json.loads`` gives (or the same error), its opening
+    fields parsed once per file.
+
+    Parsing a kept line cost more for its opening fields (a third of its bytes) than for its message: a line the
+    byte test read to ``"message":{`` (``kept[0]``) is parsed from there, and its opening fields are a copy of
+    the dict they made the first time (``_template``), the parent's id written in. Any other line, a full parse.
+    """
+    from agent_memory.transcripts.read import parse_line, scan_value
+
+    templates: dict[bytes, tuple[dict[str, Any], bool] | None] = {}
+
+    def parse(raw: bytes) -> Any:
+        found = kept[0]
+        if found is None or found[0] is not raw:
+            return parse_line(raw)
+        _, start, at, run = found
+        template = templates.get(run, False)
+        if template is False:
+            template = _template(run, start > 1)
+            if len(templates) < _OPENINGS_KEPT:
+                templates[run] = template
+        if template is None:
+            return parse_line(raw)
+        fields, parent_again = template
+        tail = "{" + raw[at:].decode()  # (not UTF-8: the error the full parse's decode raises)
+        rest, end = scan_value(tail, 0)
+        if tail[end:].strip(" \t\n\r"):
+            raise ValueError("extra data")
+        obj = fields.copy()
+        if start > 1:
+            # the parent's id, a string without a quote (its end is the quote before ``run``), or null
+            parent = None if raw[14] == 110 else scan_value(raw[14:start].decode(), 0)[0]  # (110: "n")
+            if not parent_again:
+                obj["parentUuid"] = parent
+        obj.update(rest)  # (a key written again after the opening fields: its place theirs, its value the last)
+        return obj
+
+    return parse
+
+
+def _template(run: bytes, after_parent: bool) -> tuple[dict[str, Any], bool] | None:
+    """The dict a record's opening fields make, keys in their order (``"message"`` last, its value a stand-in),
+    and whether they name the parent's id again; None when they are not JSON."""
+    from agent_memory.transcripts.read import JSON_ERRORS, _loads
+
+    try:
+        text = run.decode()
+        fields = _loads(('{"parentUuid":null' if after_parent else "{") + text + '"message":0}')
+    except JSON_ERRORS:
+        return None
+    return fields, after_parent and b'"parentUuid"' in run
+
+
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
     from agent_memory.model import Turn
@@ -429,7 +491,9 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
     turns: list[Turn] = []
     sessions: set[str] = set()
     first_cwd = ""
-    records = Records(f, start_offset, start_line, dropper(sessions))
+    kept: list[Kept | None] = [None]
+    drop = dropper(sessions, kept)
+    records = Records(f, start_offset, start_line, drop, None if drop is None else parser(kept))
     add_session, add_turn, new = sessions.add, turns.append, object.__new__
     for lineno, obj in records:
         get = obj.get

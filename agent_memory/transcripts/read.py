@@ -35,6 +35,7 @@ _WALK_BYTES = 64 * 1024 * 1024  # the most a line walk past the head reads befor
 
 _loads = json.loads
 _scan = json.JSONDecoder().scan_once  # what json.loads runs (C); it says StopIteration where no value starts
+scan_value: Callable[[str, int], tuple[Any, int]] = _scan
 JSON_ERRORS: tuple[type[Exception], ...] = (ValueError, RecursionError)
 _SCAN_ERRORS = (*JSON_ERRORS, StopIteration)
 
@@ -47,32 +48,38 @@ class Records:
 
     A line that is not JSON, or JSON that is not an object, is counted in ``skipped`` (a reader
     adds the records it finds malformed itself). ``drop`` sees each raw line first: a line it
-    says holds nothing the reader would keep is never parsed (see ``head``).
+    says holds nothing the reader would keep is never parsed (see ``head``). ``parse``, when given, parses
+    the others in place of ``parse_line`` (what it returns and raises must be what ``parse_line`` would).
     """
 
-    __slots__ = ("lines", "skipped", "_drop")
+    __slots__ = ("lines", "skipped", "_drop", "_parse")
 
     def __init__(self, f: IO[bytes], start_offset: int = 0, start_line: int = 0,
-                 drop: Callable[[bytes], bool] | None = None) -> None:
+                 drop: Callable[[bytes], bool] | None = None, parse: Callable[[bytes], Any] | None = None) -> None:
         self.lines = LineReader(f, start_offset, start_line)
         self.skipped = 0
         self._drop = drop
+        self._parse = parse
 
     def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
         loads = _loads
         scan = _scan
         drop = self._drop
+        parse = self._parse
         for lineno, raw in self.lines:
             if drop is not None and drop(raw):
                 continue
             try:
-                text = raw.decode()
-                if raw[0] == 123:  # "{", no space before it: json.loads without its three Python-level calls
-                    obj, end = scan(text, 0)
-                    if text[end:].strip(" \t\n\r"):
-                        raise ValueError("extra data")
-                else:
-                    obj = loads(text)
+                if parse is not None:
+                    obj = parse(raw)
+                else:  # (parse_line's body, without the call)
+                    text = raw.decode()
+                    if raw[0] == 123:  # "{", no space before it: json.loads without its three Python-level calls
+                        obj, end = scan(text, 0)
+                        if text[end:].strip(" \t\n\r"):
+                            raise ValueError("extra data")
+                    else:
+                        obj = loads(text)
             except _SCAN_ERRORS:
                 if raw.strip():
                     self.skipped += 1
@@ -92,6 +99,17 @@ class Records:
             end_line=self.lines.end_line,
             cwd=cwd,
         )
+
+
+def parse_line(raw: bytes) -> Any:
+    """A line's JSON value, as ``json.loads`` gives it; raises what ``Records`` counts as a line that is not JSON."""
+    text = raw.decode()
+    if raw[:1] == b"{":
+        obj, end = _scan(text, 0)
+        if text[end:].strip(" \t\n\r"):
+            raise ValueError("extra data")
+        return obj
+    return _loads(text)
 
 
 # One key and a string, boolean, null or number value, then a comma, as the agents write them (no spaces,

@@ -414,6 +414,90 @@ def test_claude_byte_test_decides_each_line_as_the_parse_does(records: list[dict
             assert sessions == set()
 
 
+def _parsed(parse: Any, raw: bytes) -> tuple[str, Any]:
+    """What a parse gives a line: its dict's items in their order, or that it is no JSON (the error a reader counts)."""
+    try:
+        value = parse(raw)
+    except (ValueError, RecursionError, StopIteration):
+        return "not JSON", None
+    return "JSON", list(value.items()) if isinstance(value, dict) else value
+
+
+def test_claude_parses_a_kept_line_from_its_message_on() -> None:
+    """A line the byte test read to its message is parsed from there, its opening fields' dict made once a file."""
+    drop = claude.dropper(set(), kept := [None])
+    parse = claude.parser(kept)
+    lines = [(S % ("false", "assistant")).replace("null", parent) + PROSE.replace("Done.", text) + ',"uuid":"u"}\n'
+             for parent, text in (("null", "Done."), ('"p1"', "Ok"), ('"p2"', "Ok \u00e9"), ('"p\u00e9"', "x"))]
+    for line in lines:
+        raw = line.encode()
+        assert drop(raw) is False and kept[0] is not None and kept[0][0] is raw
+        assert _parsed(parse, raw) == _parsed(json.loads, raw)
+
+
+@pytest.mark.parametrize("parent", ["null", '"p1"', '"p\u00e9"'])
+@pytest.mark.parametrize("message", [PROSE, '"message":{"role":"user","content":"Always squash."}'])
+def test_claude_parses_a_kept_line_changed_anywhere_before_its_message_as_json_does(parent: str, message: str) -> None:
+    """Every byte before the message changed, or one written before it, in turn: what the byte test still keeps
+    parses as ``json.loads`` parses it (a dict, or no JSON), after the unchanged line taught the parse its fields."""
+    kind = "user" if '"user"' in message else "assistant"
+    line = ((S % ("false", kind)).replace("null", parent) + message + ',"uuid":"u"}\n').encode()
+    drop = claude.dropper(set(), kept := [None])
+    parse = claude.parser(kept)
+    narrow = 0
+    for at in range(line.find(b'"message"') + 1):
+        for byte in (b"\x00", b"\x1f", b"\n", b'"', b",", b"\xff", b"\xc3", b" ", b"\\", b"}", b"{", b"[", b"x", b":", b"1"):
+            for changed in (line[:at] + byte + line[at + 1:], line[:at] + byte + line[at:]):
+                assert drop(line) is False and _parsed(parse, line) == _parsed(json.loads, line)
+                if not drop(changed):
+                    narrow += kept[0] is not None and kept[0][0] is changed
+                    assert _parsed(parse, changed) == _parsed(json.loads, changed), changed
+    assert narrow > 100  # (most changes leave a line the byte test reads to its message)
+
+
+PAIRS_AGAIN = st.sampled_from([b'"parentUuid":"p2",', b'"parentUuid":null,', b'"type":"assistant",', b'"type":"user",',
+                               b'"message":"m",', b'"cwd":"/b",', b'"sessionId":"s9",', b'"x":[1],', b'"y":{"z":1},'])
+TAIL_PAIRS = st.sampled_from([b',"type":"system"', b',"parentUuid":"p3"', b',"cwd":"/c"', b',"message":{"content":"m"}',
+                              b',"isSidechain":true', b""])
+DAMAGE_BYTES = st.sampled_from([b"\x00", b"\n", b'"', b",", b"\xff", b"\xc3", b" ", b"\\", b"}", b"{", b"x", b":"])
+
+
+@settings(max_examples=600)
+@given(records=st.lists(st.tuples(claude_record(), st.lists(PAIRS_AGAIN, max_size=2), TAIL_PAIRS,
+                                  st.sampled_from(["compact", "compact", "ascii", "spaced", "damaged", "damaged opening",
+                                                   "cut", "extra"]),
+                                  st.integers(0, 10**6), DAMAGE_BYTES), min_size=1, max_size=6))
+def test_claude_parses_each_kept_line_as_json_does(records: list[tuple[dict[str, Any], list[bytes], bytes, str, int,
+                                                                       bytes]]) -> None:
+    """Each line the byte test keeps, however written (keys repeated before or after the message, non-ASCII escaped,
+    spaces, a byte changed or the line cut anywhere), parses to the same dict as ``json.loads``, items in the same
+    order, or to the same failure; the lines of a file share what the parse remembers of their opening fields."""
+    drop = claude.dropper(set(), kept := [None])
+    parse = claude.parser(kept)
+    for record, again, tail, form, at, byte in records:
+        if form == "ascii":
+            raw = json.dumps(record, separators=(",", ":")).encode() + b"\n"
+        else:
+            raw = _line(record, (", ", ": ") if form == "spaced" else (",", ":"))
+        parent = raw.find(b'"isSidechain"')  # after the parent's id, as Claude Code writes it
+        if parent > 0 and again:
+            raw = raw[:parent] + b"".join(again) + raw[parent:]
+        if tail and raw.endswith(b"}\n"):
+            raw = raw[:-2] + tail + b"}\n"
+        if form == "damaged":
+            raw = raw[: at % len(raw)] + byte + raw[at % len(raw) + 1:]
+        elif form == "damaged opening":  # a byte written or changed beside a mark of the opening fields' syntax
+            marks = [i for i in range(max(raw.find(b'"message"'), 1)) if raw[i] in b'{,:"'] or [0]
+            mark = marks[at % len(marks)] + at % 2
+            raw = raw[:mark] + byte + raw[mark + (at // 2) % 2:]
+        elif form == "cut":
+            raw = raw[: at % len(raw)] + b"}\n"
+        elif form == "extra":
+            raw = raw[:-1] + (b"}", b' {"a":1}', b" ]", b"\x00")[at % 4] + b"\n"
+        if not drop(raw):
+            assert _parsed(parse, raw) == _parsed(json.loads, raw)
+
+
 # ---------------------------------------------------------------- lines
 
 
