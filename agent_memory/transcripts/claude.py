@@ -433,25 +433,30 @@ def parser(kept: list[Kept | None]) -> Callable[[bytes], Any]:
     """The parse of a line ``dropper`` kept: the same dict as ``json.loads`` gives (or the same error), its opening
     fields parsed once per file.
 
-    Parsing a kept line cost more for its opening fields (a third of its bytes) than for its message: a line the
+    A kept line's opening fields are a third of its bytes and the same on every line of a role: a line the
     byte test read to ``"message":{`` (``kept[0]``) is parsed from there, and its opening fields are a copy of
-    the dict they made the first time (``_template``), the parent's id written in. Any other line, a full parse.
+    the dict they made the second time they were seen (``_template``), the parent's id written in. Any other line,
+    a full parse.
     """
     from agent_memory.transcripts.read import parse_line, scan_value
 
-    templates: dict[bytes, tuple[dict[str, Any], bool] | None] = {}
+    # each run seen: True once (parsed whole: a run seen once would cost its dict and the line's parse), then its
+    # dict, or False when it is no JSON
+    templates: dict[bytes, tuple[dict[str, Any], bool] | bool] = {}
 
     def parse(raw: bytes) -> Any:
         found = kept[0]
         if found is None or found[0] is not raw:
             return parse_line(raw)
         _, start, at, run = found
-        template = templates.get(run, False)
-        if template is False:
-            template = _template(run, start > 1)
-            if len(templates) < _OPENINGS_KEPT:
-                templates[run] = template
+        template = templates.get(run)
         if template is None:
+            if len(templates) < _OPENINGS_KEPT:
+                templates[run] = True
+            return parse_line(raw)
+        if template is True:
+            template = templates[run] = _template(run, start > 1) or False
+        if template is False:
             return parse_line(raw)
         fields, parent_again = template
         tail = "{" + raw[at:].decode()  # (not UTF-8: the error the full parse's decode raises)
