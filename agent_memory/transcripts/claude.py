@@ -497,8 +497,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
     sessions: set[str] = set()
     first_cwd = ""
     kept: list[Kept | None] = [None]
-    drop = dropper(sessions, kept)
-    records = Records(f, start_offset, start_line, drop, None if drop is None else parser(kept))
+    records = Records(f, start_offset, start_line, dropper(sessions, kept), parser(kept))
     add_session, add_turn, new = sessions.add, turns.append, object.__new__
     for lineno, obj in records:
         get = obj.get

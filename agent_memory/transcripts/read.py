@@ -62,24 +62,13 @@ class Records:
         self._parse = parse
 
     def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        loads = _loads
-        scan = _scan
         drop = self._drop
-        parse = self._parse
+        parse = self._parse or parse_line
         for lineno, raw in self.lines:
             if drop is not None and drop(raw):
                 continue
             try:
-                if parse is not None:
-                    obj = parse(raw)
-                else:  # (parse_line's body, without the call)
-                    text = raw.decode()
-                    if raw[0] == 123:  # "{", no space before it: json.loads without its three Python-level calls
-                        obj, end = scan(text, 0)
-                        if text[end:].strip(" \t\n\r"):
-                            raise ValueError("extra data")
-                    else:
-                        obj = loads(text)
+                obj = parse(raw)
             except _SCAN_ERRORS:
                 if raw.strip():
                     self.skipped += 1
@@ -102,7 +91,10 @@ class Records:
 
 
 def parse_line(raw: bytes) -> Any:
-    """A line's JSON value, as ``json.loads`` gives it; raises what ``Records`` counts as a line that is not JSON."""
+    """A line's JSON value, as ``json.loads`` gives it; raises what ``Records`` counts as a line that is not JSON.
+
+    A line opening with ``{`` goes straight to json's C scanner, without ``json.loads``' three Python-level calls.
+    """
     text = raw.decode()
     if raw[:1] == b"{":
         obj, end = _scan(text, 0)
