@@ -166,10 +166,10 @@ def matching_keys(
     weight = recency(now, half_life_days)
     routes: list[list[tuple[str, str, str]]] = []
     if words:
-        routes.append(_ranked(con, "keys_words", fts.any_of(words), depth, weight))
+        routes.append(_ranked(con, "keys_words", words, depth, weight))
     long = [t for t in cjk if len(t) >= 3]
     if long:
-        routes.append(_ranked(con, "keys_tri", fts.any_of(long), depth, weight))
+        routes.append(_ranked(con, "keys_tri", long, depth, weight))
     short = [t for t in cjk if len(t) < 3]
     if short:
         con.create_function("recency", 1, weight, deterministic=True)
@@ -186,7 +186,62 @@ def matching_keys(
     return [(key, text, terms) for key, (text, terms) in merged.items()]
 
 
-def _ranked(con: sqlite3.Connection, table: str, expression: str, depth: int,
+# A term held by more than one key in COMMON_SHARE is common: bm25 gives it little weight, yet scoring its rows is
+# most of what a query costs ("change" in a third of the keys of a large store).
+COMMON_SHARE = 10
+K1 = 1.2  # FTS5's bm25 constants (fixed in its source): a term adds less than idf × (K1 + 1) to a row's score
+
+
+def _ln_at_least(x: float) -> float:
+    """A little more than the natural logarithm of ``x`` (never less), without loading ``math`` on the hook's path."""
+    if x <= 1.0:
+        return 0.0
+    halvings = 0
+    while x >= 2.0:  # exact in binary floating point
+        x /= 2.0
+        halvings += 1
+    z = (x - 1.0) / (x + 1.0)  # ln x = 2 (z + z³/3 + z⁵/5 + …), z < 1/3: eight terms leave less than 1e-9 out
+    series = sum(z ** (2 * k + 1) / (2 * k + 1) for k in range(8))
+    return (halvings * 0.6931471805599453 + 2.0 * series) * (1 + 1e-9) + 1e-8
+
+
+def candidates(con: sqlite3.Connection, table: str, terms: list[str]) -> list[tuple[int, float]]:
+    """``(rowid, bm25)`` of the ``CANDIDATES`` rows of ``table`` that best match any of ``terms``, best first.
+
+    The query lists the rare terms before the common ones. Where the common terms hold far more rows
+    than the rare ones, the rows are scored without scanning the common terms' rows one by one:
+    every row with a rare term is scored (those with a common term too by ``(rare) AND (common)``,
+    which sums the same terms in the same order, so the same score to the bit), and that is the
+    answer when at least ``CANDIDATES`` of them score better than any row holding common terms
+    alone could (each such term adds less than ``idf × (K1 + 1)``). Otherwise, and always where no
+    term is common, the one query ranks every match. Ties go to the lower rowid either way.
+    """
+    phrases = [fts.phrase(t) for t in terms]
+    counts = [con.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", (p,)).fetchone()[0] for p in phrases]
+    rows = con.execute("SELECT coalesce(max(rowid), 0) FROM keys").fetchone()[0]  # (at least the keys' count)
+    rare = [p for p, n in zip(phrases, counts) if n * COMMON_SHARE <= rows]
+    common = [p for p, n in zip(phrases, counts) if n * COMMON_SHARE > rows]
+    in_rare = sum(n for n in counts if n * COMMON_SHARE <= rows)
+    # (worth trying where the common terms' rows far outnumber the rare ones', and these are many more than the
+    # candidates: with barely enough of them, the weakest rarely beats what common terms alone could score)
+    if rare and common and 2 * in_rare < sum(counts) - in_rare and in_rare >= 2 * CANDIDATES:
+        # idf as FTS5 reckons it, from a row count taken a little high (its own count may lag the table's)
+        many = rows * 1.01 + 10
+        bound = (K1 + 1) * sum(max(_ln_at_least((many - n + 0.5) / (n + 0.5)), 1e-6) for n in counts
+                               if n * COMMON_SHARE > rows)
+        scored = f"SELECT rowid, bm25({table}) FROM {table} WHERE {table} MATCH ?"
+        any_rare = " OR ".join(rare)
+        scores = dict(con.execute(scored, (any_rare,)))
+        if len(scores) > CANDIDATES:
+            scores.update(con.execute(scored, (f"({any_rare}) AND ({' OR '.join(common)})",)))
+            best = sorted(scores.items(), key=lambda item: (item[1], item[0]))[:CANDIDATES]
+            if best[-1][1] < -bound:
+                return best
+    return con.execute(f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
+                       f"ORDER BY score, rowid LIMIT {CANDIDATES}", (" OR ".join(rare + common),)).fetchall()
+
+
+def _ranked(con: sqlite3.Connection, table: str, terms: list[str], depth: int,
             weight: "Callable[[str], float]") -> list[tuple[str, str, str]]:
     """The ``depth`` best unredacted keys among the ``CANDIDATES`` best by bm25 in ``table``, ordered by bm25 × recency.
 
@@ -196,8 +251,7 @@ def _ranked(con: sqlite3.Connection, table: str, expression: str, depth: int,
     weighted one, no later candidate can rank. Same keys, same order as weighting all of them.
     """
     try:
-        top = con.execute(f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
-                          f"ORDER BY score LIMIT {CANDIDATES}", (expression,)).fetchall()
+        top = candidates(con, table, terms)
     except sqlite3.OperationalError:
         return []  # a term FTS5 refuses is a term with no hits, never an error
     kept: list[tuple[float, int, str, str, str]] = []  # (weighted score, rowid, key, text, terms), best first

@@ -55,10 +55,18 @@ def test_in_a_process_that_has_functools_the_reader_uses_the_ordinary_module() -
 # a small index with many keys sharing a few words, of every age, a few redacted: bm25 ties and near-ties abound
 _WORDS = ["deploy", "staging", "pytest", "docker", "billing", "lint", "cache", "schema", "worker", "retry"]
 _WEIGHT_ALL = (
-    "WITH top AS (SELECT rowid, bm25({t}) AS score FROM {t} WHERE {t} MATCH ? ORDER BY score LIMIT "
+    "WITH top AS (SELECT rowid, bm25({t}) AS score FROM {t} WHERE {t} MATCH ? ORDER BY score, rowid LIMIT "
     f"{CANDIDATES}) SELECT k.key, k.text, k.terms FROM top JOIN keys k ON k.rowid = top.rowid "
     "WHERE k.redacted = 0 ORDER BY top.score * recency(k.last), k.rowid LIMIT ?"
 )
+
+
+def _in_query_order(con: "sqlite3.Connection", table: str, terms: list[str]) -> str:
+    """The terms as the reader puts them in its query: those in at most a tenth of the keys first, then the others."""
+    rows = con.execute("SELECT max(rowid) FROM keys").fetchone()[0]
+    counts = {t: con.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", (any_of([t]),)).fetchone()[0]
+              for t in terms}
+    return any_of([t for t in terms if counts[t] * 10 <= rows] + [t for t in terms if counts[t] * 10 > rows])
 
 
 @functools.lru_cache(maxsize=1)
@@ -93,6 +101,80 @@ def test_reading_keys_best_first_ranks_as_weighting_every_candidate(terms: list[
     now = prompt.epoch("2026-01-01T00:00:00Z") or 0.0
     con.create_function("recency", 1, prompt.recency(now, half_life), deterministic=True)
     for table in ("keys_words", "keys_tri"):
-        expression = any_of(terms)
+        expression = _in_query_order(con, table, terms)
         expected = [tuple(map(str, row)) for row in con.execute(_WEIGHT_ALL.format(t=table), (expression, depth))]
-        assert prompt._ranked(con, table, expression, depth, prompt.recency(now, half_life)) == expected
+        assert prompt._ranked(con, table, terms, depth, prompt.recency(now, half_life)) == expected
+
+
+# keys where two words are in more than a tenth of them and the rest are rarer: prompts with both kinds are what
+# the reader ranks without scanning the common words' rows
+_COMMON = ["change", "test"]
+_RARE = [f"{a}{b}" for a in ("alpha", "bravo", "delta", "gamma", "kilo", "lima", "oscar", "sierra") for b in ("x", "yz", "q")]
+_MID = ["harbor", "lantern", "meadow", "quartz", "timber"]  # each in one key of twenty
+
+
+@functools.lru_cache(maxsize=1)
+def _common_index() -> "sqlite3.Connection":
+    import random
+    import tempfile
+
+    from agent_memory.promote.tiers import open_index
+    from agent_memory.store import Paths
+
+    root = Path(tempfile.mkdtemp(prefix="prompt-common-"))
+    paths = Paths(store=root / ".memory", user=root / "user", project_root=root)
+    paths.l1_dir.mkdir(parents=True)
+    pick = random.Random(5)
+    with open(paths.atoms, "w", encoding="utf-8") as handle:
+        for n in range(4000):
+            words = [w for w, p in (("change", 0.6), ("test", 0.12)) if pick.random() < p]
+            if "test" in words and pick.random() < 0.3:
+                # short keys saying a common word again and again: they score higher on it than a long key
+                # scores on a word in one key of twenty, so they belong among the best
+                words = ["test"] * pick.randint(5, 8) + [f"w{n}"]
+            else:
+                words += pick.sample(_RARE, pick.choice([0, 0, 1, 1, 2]))
+                words += [w for w in _MID if pick.random() < 0.05]
+                words += [f"w{pick.randint(0, 99999)}" for _ in range(pick.randint(1, 9))]  # keeps the keys apart
+            pick.shuffle(words)
+            handle.write(json.dumps({"id": f"c{n}", "text": "Always " + " ".join(words), "kind": "instruction",
+                                     "session": f"s{n % 31}", "timestamp": f"2025-03-{n % 28 + 1:02d}T10:00:00Z",
+                                     "line": n + 1, "redacted": n % 11 == 0}) + "\n")
+    index = open_index(paths)
+    assert index.path is not None
+    return index.con
+
+
+@settings(max_examples=200, deadline=None)
+@given(terms=st.lists(st.sampled_from(_COMMON + _MID + _RARE + ["absent"]), min_size=1, max_size=8, unique=True))
+def test_candidates_are_the_best_of_every_match_whichever_way_they_are_found(terms: list[str]) -> None:
+    con = _common_index()
+    expression = _in_query_order(con, "keys_words", terms)
+    every = con.execute("SELECT rowid, bm25(keys_words) AS score FROM keys_words WHERE keys_words MATCH ? "
+                        f"ORDER BY score, rowid LIMIT {CANDIDATES}", (expression,)).fetchall()
+    assert prompt.candidates(con, "keys_words", terms) == every
+
+
+def test_with_a_common_word_the_candidates_are_found_without_ranking_every_match() -> None:
+    con = _common_index()
+    terms = ["change", *_RARE[:6]]
+    statements: list[str] = []
+    con.set_trace_callback(statements.append)
+    try:
+        found = prompt.candidates(con, "keys_words", terms)
+    finally:
+        con.set_trace_callback(None)
+    assert not any("ORDER BY score" in s for s in statements)  # the split answered
+    assert found == con.execute("SELECT rowid, bm25(keys_words) AS score FROM keys_words WHERE keys_words MATCH ? "
+                                f"ORDER BY score, rowid LIMIT {CANDIDATES}",
+                                (_in_query_order(con, "keys_words", terms),)).fetchall()
+
+
+def test_keys_holding_only_common_words_still_rank_where_they_score_better() -> None:
+    con = _common_index()
+    terms = ["change", "test", *_MID[:3]]  # each of _MID in one key of twenty, "test" said again and again in short keys
+    every = con.execute("SELECT rowid, bm25(keys_words) AS score FROM keys_words WHERE keys_words MATCH ? "
+                        f"ORDER BY score, rowid LIMIT {CANDIDATES}", (_in_query_order(con, "keys_words", terms),)).fetchall()
+    with_mid = {r for (r,) in con.execute("SELECT rowid FROM keys_words WHERE keys_words MATCH ?", (any_of(_MID[:3]),))}
+    assert len(with_mid) >= 2 * CANDIDATES and any(rowid not in with_mid for rowid, _score in every)
+    assert prompt.candidates(con, "keys_words", terms) == every
