@@ -291,7 +291,7 @@ def find_markers(text: str) -> list[Marker]:
     masked, code_lines, lines = mask(folded)
     if code_lines >= 3 and code_lines >= 0.6 * lines:
         return []  # mostly pasted code or log output
-    if not _has_keyword(masked):
+    if masked is not text and not _has_keyword(masked):  # (the same text: _worth_splitting found a cue in it)
         return []
     spans = sentence_spans(masked)
     found: list[tuple[int, int, Marker]] = []  # first and last span of each marker
