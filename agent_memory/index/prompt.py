@@ -205,6 +205,19 @@ def _ln_at_least(x: float) -> float:
     return (halvings * 0.6931471805599453 + 2.0 * series) * (1 + 1e-9) + 1e-8
 
 
+def _worth_splitting(counts: list[int], rows: int) -> bool:
+    """Whether scoring the rare terms' rows alone is likely to answer (it is exact either way; this only spares the
+    tries that would fail): the common terms' rows outnumber theirs twice over, these are many more than the
+    candidates, and one rare term weighs more than the common ones could add together at most (where none does,
+    200 rows that beat that are rare)."""
+    rare = [n for n in counts if n * COMMON_SHARE <= rows]
+    common = [n for n in counts if n * COMMON_SHARE > rows]
+    if not common or 2 * sum(rare) >= sum(common) or sum(rare) < 2 * CANDIDATES:
+        return False
+    weight = lambda n: max(_ln_at_least((rows - n + 0.5) / (n + 0.5)), 0.0)  # noqa: E731 - idf, near enough
+    return max(weight(n) for n in rare if n) > (K1 + 1) * sum(weight(n) for n in common)
+
+
 def candidates(con: sqlite3.Connection, table: str, terms: list[str]) -> list[tuple[int, float]]:
     """``(rowid, bm25)`` of the ``CANDIDATES`` rows of ``table`` that best match any of ``terms``, best first.
 
@@ -221,10 +234,7 @@ def candidates(con: sqlite3.Connection, table: str, terms: list[str]) -> list[tu
     rows = con.execute("SELECT coalesce(max(rowid), 0) FROM keys").fetchone()[0]  # (at least the keys' count)
     rare = [p for p, n in zip(phrases, counts) if n * COMMON_SHARE <= rows]
     common = [p for p, n in zip(phrases, counts) if n * COMMON_SHARE > rows]
-    in_rare = sum(n for n in counts if n * COMMON_SHARE <= rows)
-    # (worth trying where the common terms' rows far outnumber the rare ones', and these are many more than the
-    # candidates: with barely enough of them, the weakest rarely beats what common terms alone could score)
-    if rare and common and 2 * in_rare < sum(counts) - in_rare and in_rare >= 2 * CANDIDATES:
+    if _worth_splitting(counts, rows):
         # idf as FTS5 reckons it, from a row count taken a little high (its own count may lag the table's)
         many = rows * 1.01 + 10
         bound = (K1 + 1) * sum(max(_ln_at_least((many - n + 0.5) / (n + 0.5)), 1e-6) for n in counts
