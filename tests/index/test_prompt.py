@@ -69,10 +69,8 @@ def _in_query_order(con: "sqlite3.Connection", table: str, terms: list[str]) -> 
     return any_of([t for t in terms if counts[t] * 10 <= rows] + [t for t in terms if counts[t] * 10 > rows])
 
 
-@functools.lru_cache(maxsize=1)
-def _index() -> "sqlite3.Connection":
-    """The index the store's own sync builds from an L1 of such atoms (kept for the whole module)."""
-    import random
+def _index_of(atoms: "list[dict[str, object]]") -> "sqlite3.Connection":
+    """The index the store's own sync builds from an L1 of these atoms."""
     import tempfile
 
     from agent_memory.promote.tiers import open_index
@@ -81,16 +79,28 @@ def _index() -> "sqlite3.Connection":
     root = Path(tempfile.mkdtemp(prefix="prompt-index-"))
     paths = Paths(store=root / ".memory", user=root / "user", project_root=root)
     paths.l1_dir.mkdir(parents=True)
-    pick = random.Random(11)
     with open(paths.atoms, "w", encoding="utf-8") as handle:
-        for n in range(600):
-            text = "Always " + " ".join(pick.choices(_WORDS, k=pick.randint(1, 6))) + (" 日本語のテスト" if n % 7 == 0 else "")
-            day = f"2025-{pick.randint(1, 12):02d}-{pick.randint(1, 28):02d}T10:00:00Z"
-            handle.write(json.dumps({"id": f"a{n}", "text": text, "kind": "instruction", "session": f"s{n % 17}",
-                                     "timestamp": day, "line": n + 1, "redacted": n % 13 == 0}) + "\n")
+        handle.writelines(json.dumps(atom) + "\n" for atom in atoms)
     index = open_index(paths)
-    assert index.path is not None and index.con.execute("SELECT count(*) FROM keys").fetchone()[0] > 100
+    assert index.path is not None
     return index.con
+
+
+@functools.lru_cache(maxsize=1)
+def _index() -> "sqlite3.Connection":
+    """The index the store's own sync builds from an L1 of such atoms (kept for the whole module)."""
+    import random
+
+    pick = random.Random(11)
+    atoms = []
+    for n in range(600):
+        text = "Always " + " ".join(pick.choices(_WORDS, k=pick.randint(1, 6))) + (" 日本語のテスト" if n % 7 == 0 else "")
+        day = f"2025-{pick.randint(1, 12):02d}-{pick.randint(1, 28):02d}T10:00:00Z"
+        atoms.append({"id": f"a{n}", "text": text, "kind": "instruction", "session": f"s{n % 17}", "timestamp": day,
+                      "line": n + 1, "redacted": n % 13 == 0})
+    con = _index_of(atoms)
+    assert con.execute("SELECT count(*) FROM keys").fetchone()[0] > 100
+    return con
 
 
 @settings(max_examples=300, deadline=None)
@@ -116,33 +126,23 @@ _MID = ["harbor", "lantern", "meadow", "quartz", "timber"]  # each in one key of
 @functools.lru_cache(maxsize=1)
 def _common_index() -> "sqlite3.Connection":
     import random
-    import tempfile
 
-    from agent_memory.promote.tiers import open_index
-    from agent_memory.store import Paths
-
-    root = Path(tempfile.mkdtemp(prefix="prompt-common-"))
-    paths = Paths(store=root / ".memory", user=root / "user", project_root=root)
-    paths.l1_dir.mkdir(parents=True)
     pick = random.Random(5)
-    with open(paths.atoms, "w", encoding="utf-8") as handle:
-        for n in range(4000):
-            words = [w for w, p in (("change", 0.6), ("test", 0.12)) if pick.random() < p]
-            if "test" in words and pick.random() < 0.3:
-                # short keys saying a common word again and again: they score higher on it than a long key
-                # scores on a word in one key of twenty, so they belong among the best
-                words = ["test"] * pick.randint(5, 8) + [f"w{n}"]
-            else:
-                words += pick.sample(_RARE, pick.choice([0, 0, 1, 1, 2]))
-                words += [w for w in _MID if pick.random() < 0.05]
-                words += [f"w{pick.randint(0, 99999)}" for _ in range(pick.randint(1, 9))]  # keeps the keys apart
-            pick.shuffle(words)
-            handle.write(json.dumps({"id": f"c{n}", "text": "Always " + " ".join(words), "kind": "instruction",
-                                     "session": f"s{n % 31}", "timestamp": f"2025-03-{n % 28 + 1:02d}T10:00:00Z",
-                                     "line": n + 1, "redacted": n % 11 == 0}) + "\n")
-    index = open_index(paths)
-    assert index.path is not None
-    return index.con
+    atoms = []
+    for n in range(4000):
+        words = [w for w, p in (("change", 0.6), ("test", 0.12)) if pick.random() < p]
+        if "test" in words and pick.random() < 0.3:
+            # short keys saying a common word again and again: they score higher on it than a long key
+            # scores on a word in one key of twenty, so they belong among the best
+            words = ["test"] * pick.randint(5, 8) + [f"w{n}"]
+        else:
+            words += pick.sample(_RARE, pick.choice([0, 0, 1, 1, 2]))
+            words += [w for w in _MID if pick.random() < 0.05]
+            words += [f"w{pick.randint(0, 99999)}" for _ in range(pick.randint(1, 9))]  # keeps the keys apart
+        pick.shuffle(words)
+        atoms.append({"id": f"c{n}", "text": "Always " + " ".join(words), "kind": "instruction", "session": f"s{n % 31}",
+                      "timestamp": f"2025-03-{n % 28 + 1:02d}T10:00:00Z", "line": n + 1, "redacted": n % 11 == 0})
+    return _index_of(atoms)
 
 
 @settings(max_examples=200, deadline=None)
