@@ -214,8 +214,12 @@ def _worth_splitting(counts: list[int], rows: int) -> bool:
     common = [n for n in counts if n * COMMON_SHARE > rows]
     if not common or 2 * sum(rare) >= sum(common) or sum(rare) < 2 * CANDIDATES:
         return False
-    weight = lambda n: max(_ln_at_least((rows - n + 0.5) / (n + 0.5)), 0.0)  # noqa: E731 - idf, near enough
-    return max(weight(n) for n in rare if n) > (K1 + 1) * sum(weight(n) for n in common)
+    return max(_idf(n, rows) for n in rare if n) > (K1 + 1) * sum(_idf(n, rows) for n in common)
+
+
+def _idf(rows_with: int, rows: float) -> float:
+    """A term's idf as FTS5's bm25 reckons it (never below 1e-6), the logarithm rounded up."""
+    return max(_ln_at_least((rows - rows_with + 0.5) / (rows_with + 0.5)), 1e-6)
 
 
 def candidates(con: sqlite3.Connection, table: str, terms: list[str]) -> list[tuple[int, float]]:
@@ -236,9 +240,7 @@ def candidates(con: sqlite3.Connection, table: str, terms: list[str]) -> list[tu
     common = [p for p, n in zip(phrases, counts) if n * COMMON_SHARE > rows]
     if _worth_splitting(counts, rows):
         # idf as FTS5 reckons it, from a row count taken a little high (its own count may lag the table's)
-        many = rows * 1.01 + 10
-        bound = (K1 + 1) * sum(max(_ln_at_least((many - n + 0.5) / (n + 0.5)), 1e-6) for n in counts
-                               if n * COMMON_SHARE > rows)
+        bound = (K1 + 1) * sum(_idf(n, rows * 1.01 + 10) for n in counts if n * COMMON_SHARE > rows)
         scored = f"SELECT rowid, bm25({table}) FROM {table} WHERE {table} MATCH ?"
         any_rare = " OR ".join(rare)
         scores = dict(con.execute(scored, (any_rare,)))
