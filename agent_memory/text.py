@@ -13,10 +13,6 @@ patterns, loads it.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing itself is not imported on the hot path
-if TYPE_CHECKING:  # pragma: no cover - types only
-    import re
-
 PROMPT_SCAN_CHARS = 4000  # a pasted log is not read whole to find what a prompt is about
 PROMPT_TERMS = 32
 
@@ -49,12 +45,17 @@ QUERY_STOP_WORDS = frozenset(
     would yet you your yours yourself yourselves
     d ll m re s t ve""".split()
 )
+# Japanese (and some Chinese) words of polarity and form, as regular expressions for claim keys and as word lists
+# for the prompt hook (which never loads ``re``): at one place the first word listed wins, as in an alternation.
 NEGATION_JA = "(?:しない|しません|ないで|ない(?:こと|ように)?|禁止|ダメ|だめ|いけない|べからず|するな|な$|不要|别|別|不能)"
-EMPHASIS_JA = "(?:必ず|常に|絶対に|絶対|いつも|毎回|決して|今後は|今後|これからは|一律|都要|总是|總是|一定要|永远|永遠)"
-ENDINGS_JA = (
-    "(?:してください|して下さい|しないでください|してね|してほしい|しましょう|して|します|する|しない|"
-    "ください|下さい|ること|こと|ように|です|ます|だ|よ|ね|。)+$"
-)
+_NEGATIONS_JA = ("しない", "しません", "ないで", "ないこと", "ないように", "ない", "禁止", "ダメ", "だめ", "いけない", "べからず",
+                 "するな", "不要", "别", "別", "不能")  # NEGATION_JA word by word, but for "な", which counts only last
+_EMPHASES_JA = ("必ず", "常に", "絶対に", "絶対", "いつも", "毎回", "決して", "今後は", "今後", "これからは", "一律", "都要", "总是",
+                "總是", "一定要", "永远", "永遠")
+EMPHASIS_JA = "(?:" + "|".join(_EMPHASES_JA) + ")"
+_ENDINGS_JA = ("してください", "して下さい", "しないでください", "してね", "してほしい", "しましょう", "して", "します", "する",
+               "しない", "ください", "下さい", "ること", "こと", "ように", "です", "ます", "だ", "よ", "ね", "。")
+ENDINGS_JA = "(?:" + "|".join(_ENDINGS_JA) + ")+$"  # one or more of them, to the end
 # a one-character particle between two non-hiragana characters separates content words
 PARTICLE_SPLIT_JA = "(?<=[^\u3040-\u309f])[はがをにでとのもへや](?=[^\u3040-\u309f])"
 PARTICLES_JA = "をはがにでとのもへや"
@@ -94,27 +95,46 @@ def fold(text: str) -> str:
     return text.casefold()
 
 
-class _Japanese:
-    """Patterns for CJK runs, compiled the first time a text holds one."""
+def _replaced(text: str, found: "tuple[str, ...]", by: str, last: str = "") -> str:
+    """``text`` with each of ``found`` replaced by ``by``, left to right, the first listed winning at a place (what
+    ``re.sub`` does with their alternation); ``last`` too where it ends the text."""
+    firsts = {word[0] for word in found}
+    out: list[str] = []
+    at = start = 0
+    while at < len(text):
+        word = next((w for w in found if text.startswith(w, at)), None) if text[at] in firsts else None
+        if word is None and last and at == len(text) - len(last) and text.endswith(last):
+            word = last
+        if word is None:
+            at += 1
+            continue
+        out += (text[start:at], by)
+        at = start = at + len(word)
+    out.append(text[start:])
+    return "".join(out)
 
-    ready = False
 
-    @classmethod
-    def load(cls) -> "type[_Japanese]":
-        if not cls.ready:
-            import re
+def _without_endings(text: str) -> str:
+    """``text`` without the longest tail made wholly of ``_ENDINGS_JA`` (what ``re.sub(ENDINGS_JA, "", text)`` does)."""
+    ends = [False] * len(text) + [True]  # ends[i]: text[i:] is made of endings
+    for at in range(len(text) - 1, -1, -1):
+        ends[at] = any(text.startswith(e, at) and ends[at + len(e)] for e in _ENDINGS_JA)
+    return text[: ends.index(True)]
 
-            cls.particle = re.compile(PARTICLE_SPLIT_JA)
-            cls.negation = re.compile(NEGATION_JA)
-            cls.emphasis = re.compile(EMPHASIS_JA)
-            cls.endings = re.compile(ENDINGS_JA)
-            cls.ready = True
-        return cls
 
-    particle: "re.Pattern[str]"
-    negation: "re.Pattern[str]"
-    emphasis: "re.Pattern[str]"
-    endings: "re.Pattern[str]"
+def _hiragana(ch: str) -> bool:
+    return "\u3040" <= ch <= "\u309f"
+
+
+def _particle_split(text: str) -> list[str]:
+    """``text`` cut at each one-character particle between two characters that are not hiragana (PARTICLE_SPLIT_JA)."""
+    pieces, start = [], 0
+    for at in range(1, len(text) - 1):
+        if text[at] in PARTICLES_JA and not _hiragana(text[at - 1]) and not _hiragana(text[at + 1]):
+            pieces.append(text[start:at])
+            start = at + 1
+    pieces.append(text[start:])
+    return pieces
 
 
 def words(text: str) -> list[str]:
@@ -371,13 +391,10 @@ def content_terms(text: str, limit: int = 0) -> list[str]:
 
 
 def _cjk_terms(run: str) -> list[str]:
-    ja = _Japanese.load()
-    run = ja.emphasis.sub(" ", run)
     pieces = []
-    for part in run.split():
-        for piece in ja.particle.split(part):
-            piece = ja.negation.sub("", piece)
-            piece = ja.endings.sub("", piece).strip(PARTICLES_JA)
+    for part in _replaced(run, _EMPHASES_JA, " ").split():
+        for piece in _particle_split(part):
+            piece = _without_endings(_replaced(piece, _NEGATIONS_JA, "", last="な")).strip(PARTICLES_JA)
             if piece:
                 pieces.append(piece)
     return pieces

@@ -199,3 +199,33 @@ def test_identifier_words_end_a_run_where_identifiers_ends_one() -> None:
 )
 def test_content_terms_of_identifiers_and_mixed_scripts(value: str, expected: list[str]) -> None:
     assert text.content_terms(value) == expected
+
+
+# The prompt hook cuts Japanese without ``re``; claim keys cut it with the patterns. Both must cut alike, and the
+# patterns must stay what they were (claim keys are stored).
+_JA_PIECES = ["しない", "しません", "ないで", "ないこと", "ないように", "ない", "な", "禁止", "だめ", "いけない", "するな", "不要", "別",
+              "必ず", "常に", "絶対に", "今後は", "今後", "これからは", "总是", "してください", "して", "します", "する", "こと",
+              "ように", "です", "ます", "だ", "よ", "ね", "。", "は", "が", "を", "に", "で", "と", "の", "も", "へ", "や",
+              "テスト", "pnpm", "使う", "必", "今", "し", "て", "く", "だ", "コード", "日本", " ", "x", "\n"]
+_NEGATION_BEFORE = "(?:しない|しません|ないで|ない(?:こと|ように)?|禁止|ダメ|だめ|いけない|べからず|するな|な$|不要|别|別|不能)"
+_EMPHASIS_BEFORE = "(?:必ず|常に|絶対に|絶対|いつも|毎回|決して|今後は|今後|これからは|一律|都要|总是|總是|一定要|永远|永遠)"
+_ENDINGS_BEFORE = ("(?:してください|して下さい|しないでください|してね|してほしい|しましょう|して|します|する|しない|"
+                   "ください|下さい|ること|こと|ように|です|ます|だ|よ|ね|。)+$")
+
+
+def test_the_japanese_patterns_are_what_claim_keys_were_made_with() -> None:
+    assert (text.NEGATION_JA, text.EMPHASIS_JA, text.ENDINGS_JA) == (_NEGATION_BEFORE, _EMPHASIS_BEFORE, _ENDINGS_BEFORE)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_JA_PIECES), max_size=12).map("".join))
+def test_japanese_is_cut_without_re_as_the_patterns_cut_it(value: str) -> None:
+    piece = value.replace(" ", "").replace("\n", "")  # what the hook cuts: a run split on white space
+    assert text._replaced(value, text._EMPHASES_JA, " ") == re.sub(text.EMPHASIS_JA, " ", value)
+    assert text._replaced(piece, text._NEGATIONS_JA, "", last="な") == re.sub(text.NEGATION_JA, "", piece)
+    assert text._without_endings(piece) == re.sub(text.ENDINGS_JA, "", piece)
+    assert text._particle_split(piece) == re.split(text.PARTICLE_SPLIT_JA, piece)
+
+
+def test_a_japanese_prompt_is_cut_into_its_content_words() -> None:
+    assert text.content_terms("今後は必ずpnpmを使ってください。テストは禁止しないで") == ["pnpm", "使って", "テスト"]

@@ -57,9 +57,10 @@ def _imported(env: HookEnv, event: str, payload: dict[str, object]) -> tuple[str
     return done.stdout.decode("utf-8"), modules
 
 
-@pytest.mark.parametrize("event", ["session-start", "user-prompt-submit"])
-def test_a_warm_hook_imports_only_the_hot_path(store: HookEnv, event: str) -> None:
-    payload = store.payload(event, prompt="run the integration tests")
+@pytest.mark.parametrize("event, prompt", [("session-start", ""), ("user-prompt-submit", "run the integration tests"),
+                                           ("user-prompt-submit", "今後は必ず docker で integration tests を実行してください")])
+def test_a_warm_hook_imports_only_the_hot_path(store: HookEnv, event: str, prompt: str) -> None:
+    payload = store.payload(event, prompt=prompt)
     first = store.run(event, payload)  # the first run may build what later runs read
     out, modules = _imported(store, event, payload)
     assert out == first.stdout and out
