@@ -82,14 +82,6 @@ def signature(path: str) -> str | None:
     return None if found is None else ":".join(map(str, found))
 
 
-
-
-
-
-
-
-
-
 def decay_factor(now: float, half_life_days: float, date: str, floor: float = RECENCY_FLOOR) -> float:
     """The weight of a record dated ``date``: its distance above ``floor`` halves every ``half_life_days``.
 
@@ -105,8 +97,6 @@ def bounded(decay: float, floor: float = RECENCY_FLOOR) -> float:
     """A decay in [0, 1] as a weight in [floor, 1]."""
     floor = min(max(floor, 0.0), 1.0)
     return float(floor + (1.0 - floor) * decay)
-
-
 
 
 def recency(now: float, half_life_days: float, floor: float = RECENCY_FLOOR) -> "Callable[[str], float]":
@@ -187,8 +177,11 @@ def matching_keys(
 
 
 # A term held by more than one key in COMMON_SHARE is common: bm25 gives it little weight, yet scoring its rows is
-# most of what a query costs ("change" in a third of the keys of a large store).
+# most of what a query costs ("change" in a third of the keys of a large store). Where no term is that common, a
+# few held by more than one key in FREQUENT_SHARE can be set aside the same way.
 COMMON_SHARE = 10
+FREQUENT_SHARE = 40
+MOST_FREQUENT = 3  # sets of frequent terms are scored one by one: at most this many terms
 K1 = 1.2  # FTS5's bm25 constants (fixed in its source): a term adds less than idf × (K1 + 1) to a row's score
 
 
@@ -205,68 +198,124 @@ def _ln_at_least(x: float) -> float:
     return (halvings * 0.6931471805599453 + 2.0 * series) * (1 + 1e-9) + 1e-8
 
 
-def _worth_splitting(counts: list[int], rows: int) -> bool:
-    """Whether scoring the rare terms' rows alone is likely to answer (it is exact either way; this only spares the
-    tries that would fail): the common terms' rows outnumber theirs twice over, these are many more than the
-    candidates, and one rare term weighs more than the common ones could add together at most (where none does,
-    200 rows that beat that are rare)."""
-    rare = [n for n in counts if n * COMMON_SHARE <= rows]
-    common = [n for n in counts if n * COMMON_SHARE > rows]
-    if not common or 2 * sum(rare) >= sum(common) or sum(rare) < 2 * CANDIDATES:
-        return False
-    return max(_idf(n, rows) for n in rare if n) > (K1 + 1) * sum(_idf(n, rows) for n in common)
-
-
 def _idf(rows_with: int, rows: float) -> float:
     """A term's idf as FTS5's bm25 reckons it (never below 1e-6), the logarithm rounded up."""
     return max(_ln_at_least((rows - rows_with + 0.5) / (rows_with + 0.5)), 1e-6)
 
 
-def candidates(con: sqlite3.Connection, table: str, terms: list[str]) -> list[tuple[int, float]]:
-    """``(rowid, bm25)`` of the ``CANDIDATES`` rows of ``table`` that best match any of ``terms``, best first.
-
-    The query lists the rare terms before the common ones. Where the common terms hold far more rows
-    than the rare ones, the rows are scored without scanning the common terms' rows one by one:
-    every row with a rare term is scored (those with a common term too by ``(rare) AND (common)``,
-    which sums the same terms in the same order, so the same score to the bit), and that is the
-    answer when at least ``CANDIDATES`` of them score better than any row holding common terms
-    alone could (each such term adds less than ``idf × (K1 + 1)``). Otherwise, and always where no
-    term is common, the one query ranks every match. Ties go to the lower rowid either way.
-    """
+def counted(con: sqlite3.Connection, table: str, terms: list[str]) -> list[tuple[str, int]]:
+    """``(phrase, rows holding it)`` of the terms ``table`` holds, the rarest first: the order of every query."""
     phrases = [fts.phrase(t) for t in terms]
     counts = [con.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", (p,)).fetchone()[0] for p in phrases]
+    return sorted(((p, n) for p, n in zip(phrases, counts) if n), key=lambda found: found[1])
+
+
+def _subsets(items: list[str], size: int) -> list[list[str]]:
+    """The ``size``-element subsets of ``items``, each in their order (``itertools`` is not on the hook's path)."""
+    if size == 0:
+        return [[]]
+    return [[item, *rest] for at, item in enumerate(items) for rest in _subsets(items[at + 1 :], size - 1)]
+
+
+def _split(found: list[tuple[str, int]], rows: int, depth: int) -> "tuple[int, list[list[str]], float] | None":
+    """How to leave out rows holding common terms only, if that is likely to answer: ``(how many phrases are
+    rare, the sets of common ones to score whole, the bound)``; None to rank every match.
+
+    First the terms in more than a tenth of the keys, with no set scored: a row left out scores less
+    than ``idf × (K1 + 1)`` summed over them. Where that would not answer, one to ``MOST_FREQUENT``
+    terms in more than a fortieth, each set of two or more of them that could outweigh one alone
+    scored whole: a row left out then holds one of them or a lighter set, below the weightiest one's
+    ``idf × (K1 + 1)``. Likely to answer: the rare terms hold far fewer rows, yet twice ``depth``
+    rows of terms that alone weigh more than the bound, or (first way) ``4 × depth`` rows with one
+    such term (a row scores about its terms' idf where its length is the mean).
+    """
+    # idf as FTS5 reckons it, from a row count taken a little high (its own count may lag the table's)
+    idf = [_idf(n, rows * 1.01 + 10) for _p, n in found]
+    for share, whole_sets in ((COMMON_SHARE, False), (FREQUENT_SHARE, True)):
+        rare = sum(1 for _p, n in found if n * share <= rows)
+        common = found[rare:]
+        if not rare or not common or 2 * sum(n for _p, n in found[:rare]) >= sum(n for _p, n in common):
+            continue
+        if not whole_sets:
+            bound = (K1 + 1) * sum(idf[rare:])
+            if sum(n for _p, n in found[:rare]) >= 4 * depth and max(idf[:rare]) > bound:
+                return rare, [], bound
+            continue
+        if len(common) > MOST_FREQUENT:
+            continue
+        bound = (K1 + 1) * max(idf[rare:])
+        if sum(n for (_p, n), weight in zip(found[:rare], idf) if weight > bound) < 2 * depth:
+            continue
+        weight = {p: w for (p, _n), w in zip(common, idf[rare:])}
+        sets = [s for size in range(2, len(common) + 1) for s in _subsets([p for p, _n in common], size)
+                if (K1 + 1) * sum(weight[p] for p in s) > bound]
+        return rare, sets, bound
+    return None
+
+
+def candidates(con: sqlite3.Connection, table: str, found: list[tuple[str, int]],
+               depth: int = CANDIDATES) -> tuple[list[tuple[int, float]], float]:
+    """``(rowid, bm25)`` of the ``CANDIDATES`` rows of ``table`` that best match any of the phrases (``counted``),
+    best first, and a bound: no row left out scores better than ``-bound`` (0.0: none was left out).
+
+    Where a few common terms hold far more rows than the rare ones (``_split``), rows holding common
+    terms only are left out: every row with a rare term is scored (those with a common term too by
+    ``(rare) AND (common)``), and every row holding a set of common terms the split scores whole (by
+    the set ANDed, the larger sets last). Each query lists its phrases in the one query's order, so a
+    row scores the same to the bit. Otherwise the one query ranks every match (bound 0.0). Ties go to
+    the lower rowid either way. ``depth``: how many of the best the caller needs to beat the bound.
+    """
     rows = con.execute("SELECT coalesce(max(rowid), 0) FROM keys").fetchone()[0]  # (at least the keys' count)
-    rare = [p for p, n in zip(phrases, counts) if n * COMMON_SHARE <= rows]
-    common = [p for p, n in zip(phrases, counts) if n * COMMON_SHARE > rows]
-    if _worth_splitting(counts, rows):
-        # idf as FTS5 reckons it, from a row count taken a little high (its own count may lag the table's)
-        bound = (K1 + 1) * sum(_idf(n, rows * 1.01 + 10) for n in counts if n * COMMON_SHARE > rows)
-        scored = f"SELECT rowid, bm25({table}) FROM {table} WHERE {table} MATCH ?"
-        any_rare = " OR ".join(rare)
-        scores = dict(con.execute(scored, (any_rare,)))
-        if len(scores) > CANDIDATES:
-            scores.update(con.execute(scored, (f"({any_rare}) AND ({' OR '.join(common)})",)))
-            best = sorted(scores.items(), key=lambda item: (item[1], item[0]))[:CANDIDATES]
-            if best[-1][1] < -bound:
-                return best
+    split = _split(found, rows, depth)
+    if split is None:
+        return every_match(con, table, [p for p, _n in found]), 0.0
+    rare, sets, bound = split
+    scored = f"SELECT rowid, bm25({table}) FROM {table} WHERE {table} MATCH ?"
+    scores: dict[int, float] = {}
+    for subset in sets:  # a row holding more common terms is scored again, in full
+        scores.update(con.execute(scored, (" AND ".join(subset),)))
+    any_rare = " OR ".join(p for p, _n in found[:rare])
+    scores.update(con.execute(scored, (any_rare,)))
+    scores.update(con.execute(scored, (f"({any_rare}) AND ({' OR '.join(p for p, _n in found[rare:])})",)))
+    return sorted(scores.items(), key=lambda item: (item[1], item[0]))[:CANDIDATES], bound
+
+
+def every_match(con: sqlite3.Connection, table: str, phrases: list[str]) -> list[tuple[int, float]]:
+    """The ``CANDIDATES`` best of every row matching any of ``phrases`` by bm25 (ties to the lower rowid)."""
+    if not phrases:
+        return []
     return con.execute(f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
-                       f"ORDER BY score, rowid LIMIT {CANDIDATES}", (" OR ".join(rare + common),)).fetchall()
+                       f"ORDER BY score, rowid LIMIT {CANDIDATES}", (" OR ".join(phrases),)).fetchall()
 
 
 def _ranked(con: sqlite3.Connection, table: str, terms: list[str], depth: int,
             weight: "Callable[[str], float]") -> list[tuple[str, str, str]]:
     """The ``depth`` best unredacted keys among the ``CANDIDATES`` best by bm25 in ``table``, ordered by bm25 × recency.
 
-    bm25 over every match is what the query costs; of the keys' rows only the first few
-    candidates are read, best first and a batch at a time: a weight in [0, 1] only raises a
-    (negative) bm25 score, so once the next candidate's bare score is above the ``depth``-th
-    weighted one, no later candidate can rank. Same keys, same order as weighting all of them.
+    A weight in [0, 1] only raises a (negative) bm25 score, so the rows left out of the candidates
+    (``candidates``' bound) cannot rank once the ``depth``-th weighted key beats the bound; when it
+    does not, every match is ranked. The same keys, in the same order, either way.
     """
     try:
-        top = candidates(con, table, terms)
+        found = counted(con, table, terms)
+        top, bound = candidates(con, table, found, depth)
+        kept = _best(con, top, depth, weight)
+        if bound and not (len(kept) == depth and kept[-1][0] < -bound):
+            kept = _best(con, every_match(con, table, [p for p, _n in found]), depth, weight)
     except sqlite3.OperationalError:
         return []  # a term FTS5 refuses is a term with no hits, never an error
-    kept: list[tuple[float, int, str, str, str]] = []  # (weighted score, rowid, key, text, terms), best first
+    return [(key, text, terms) for _weighted, _rowid, key, text, terms in kept]
+
+
+def _best(con: sqlite3.Connection, top: list[tuple[int, float]], depth: int,
+          weight: "Callable[[str], float]") -> list[tuple[float, int, str, str, str]]:
+    """``(weighted score, rowid, key, text, terms)`` of the ``depth`` best unredacted rows of ``top`` (best first by
+    bm25), by bm25 × recency.
+
+    Of the keys' rows only the first few candidates are read, a batch at a time: once the next
+    candidate's bare score is above the ``depth``-th weighted one, no later candidate can rank.
+    """
+    kept: list[tuple[float, int, str, str, str]] = []  # best first
     at, batch = 0, depth + depth // 2
     while at < len(top):
         chunk = top[at : at + batch]
@@ -282,7 +331,7 @@ def _ranked(con: sqlite3.Connection, table: str, terms: list[str], depth: int,
         del kept[depth:]
         if len(kept) == depth and at < len(top) and min(top[at][1], 0.0) > kept[-1][0]:
             break
-    return [(key, text, terms) for _weighted, _rowid, key, text, terms in kept]
+    return kept
 
 
 def _rows(con: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> list[tuple[str, str, str]]:
