@@ -462,7 +462,7 @@ class _Writer:
         self.atoms, self.chunks, self.chars = [], [], 0
         self.last_flush = time.monotonic()
         if self.dirty or final:
-            write_json(self.paths.ingested, self.state)
+            write_json(self.paths.ingested, self.state, compact=True)  # rewritten at every flush
             self.dirty = False
         if appended:
             self.index.take_appended(appended)

@@ -294,9 +294,17 @@ def _cut_partial_tail(handle: Any) -> int:
     return 0
 
 
-def write_json(path: Path, value: Any, *, expect: bytes | None | _Unchecked = ANY) -> None:
-    """Write a JSON document atomically, stable key order, readable in a diff."""
-    atomic_write(path, json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1) + "\n", expect=expect)
+def write_json(path: Path, value: Any, *, expect: bytes | None | _Unchecked = ANY, compact: bool = False) -> None:
+    """Write a JSON document atomically, stable key order, readable in a diff.
+
+    ``compact``: on one line, for a large file only the program reads (indented, ``json`` encodes in Python
+    rather than C: three times as long for ``ingested.json`` of 5,000 transcripts).
+    """
+    if compact:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    else:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1)
+    atomic_write(path, text + "\n", expect=expect)
 
 
 def write_jsonl(path: Path, records: Iterable[dict[str, Any]], *, expect: bytes | None | _Unchecked = ANY) -> None:

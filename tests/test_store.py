@@ -45,6 +45,23 @@ def test_read_json_defaults_and_write_json_is_stable(tmp_path: Path) -> None:
     write_json(target, {"b": 1, "a": "é"})
     assert target.read_text(encoding="utf-8") == '{\n "a": "é",\n "b": 1\n}\n'
     assert read_json(target, None) == {"a": "é", "b": 1}
+    write_json(target, {"b": [1, 2], "a": "é"}, compact=True)  # a large file only the program reads: one line
+    assert target.read_text(encoding="utf-8") == '{"a":"é","b":[1,2]}\n'
+    assert read_json(target, None) == {"a": "é", "b": [1, 2]}
+
+
+def test_ingest_records_what_it_read_on_one_line(tmp_path: Path) -> None:
+    from agent_memory import ingest
+
+    paths = Paths(store=tmp_path / ".memory", user=tmp_path / "user", project_root=tmp_path)
+    ensure_store(paths)
+    transcript = tmp_path / "s1.jsonl"
+    transcript.write_text(json.dumps({"type": "user", "sessionId": "s1", "cwd": str(tmp_path), "timestamp":
+                                      "2026-01-02T10:00:00Z", "message": {"role": "user", "content": "Always run ruff."}})
+                          + "\n", encoding="utf-8")
+    ingest.ingest(paths, [str(transcript)], agent="claude")
+    recorded = paths.ingested.read_text(encoding="utf-8")
+    assert recorded.count("\n") == 1 and str(transcript) in json.loads(recorded)
 
 
 def test_the_lock_is_exclusive_between_holders(tmp_path: Path) -> None:
