@@ -6,9 +6,9 @@ It also holds the relevance floor of prompt recall, cheap enough for every promp
 Claim identity (``claims.claim_key``) is precise and costly to load; recall only asks which
 content words a prompt and an atom share. These terms come from the same normalisation
 (NFKC, case folding, light stemming, Japanese particles and endings). Words are cut by
-character class rather than a regular expression: importing ``re`` costs about as much as
-starting the interpreter, so only a text holding CJK, whose particles and endings are
-patterns, loads it.
+character class, and Japanese particles and endings by word lists, rather than by regular
+expressions: importing ``re`` costs about as much as starting the interpreter, and nothing here
+loads it (claim keys compile the same lists as patterns).
 """
 
 from __future__ import annotations

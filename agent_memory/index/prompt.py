@@ -225,9 +225,10 @@ def _split(found: list[tuple[str, int]], rows: int, depth: int) -> "tuple[int, l
     than ``idf × (K1 + 1)`` summed over them. Where that would not answer, one to ``MOST_FREQUENT``
     terms in more than a fortieth, each set of two or more of them that could outweigh one alone
     scored whole: a row left out then holds one of them or a lighter set, below the weightiest one's
-    ``idf × (K1 + 1)``. Likely to answer: the rare terms hold far fewer rows, yet twice ``depth``
-    rows of terms that alone weigh more than the bound, or (first way) ``4 × depth`` rows with one
-    such term (a row scores about its terms' idf where its length is the mean).
+    ``idf × (K1 + 1)``. Likely to answer: the rare terms hold far fewer rows than the common ones,
+    yet (first way) ``4 × depth`` rows, one rare term outweighing the bound, or (second way) twice
+    ``depth`` rows of rare terms each of which outweighs it (a row scores about its terms' idf where
+    its length is the mean).
     """
     # idf as FTS5 reckons it, from a row count taken a little high (its own count may lag the table's)
     idf = [_idf(n, rows * 1.01 + 10) for _p, n in found]
@@ -244,11 +245,11 @@ def _split(found: list[tuple[str, int]], rows: int, depth: int) -> "tuple[int, l
         if len(common) > MOST_FREQUENT:
             continue
         bound = (K1 + 1) * max(idf[rare:])
-        if sum(n for (_p, n), weight in zip(found[:rare], idf) if weight > bound) < 2 * depth:
+        if sum(n for (_p, n), w in zip(found[:rare], idf) if w > bound) < 2 * depth:
             continue
-        weight = {p: w for (p, _n), w in zip(common, idf[rare:])}
+        idf_of = {p: w for (p, _n), w in zip(common, idf[rare:])}
         sets = [s for size in range(2, len(common) + 1) for s in _subsets([p for p, _n in common], size)
-                if (K1 + 1) * sum(weight[p] for p in s) > bound]
+                if (K1 + 1) * sum(idf_of[p] for p in s) > bound]
         return rare, sets, bound
     return None
 
