@@ -364,30 +364,36 @@ def stem(word: str) -> str:
 
 def content_terms(text: str, limit: int = 0) -> list[str]:
     """The distinct content terms of a text, in order: no grammar, no weak words, no single letters."""
+    return list(_term_words(text, limit))
+
+
+def _term_words(text: str, limit: int = 0) -> dict[str, str]:
+    """``content_terms``, each with the word it was first cut from (``pric`` from ``pricing``)."""
     folded = text[:PROMPT_SCAN_CHARS]
     if not folded.isascii():  # ASCII is its own NFKC form; case stays until identifiers are found (camelCase)
         import unicodedata
 
         folded = unicodedata.normalize("NFKC", folded)
-    found: dict[str, None] = {}
+    found: dict[str, str] = {}
     for token in folded.split():
         # an identifier counts whole (src/cart/v3/handlers.py, getUserName) and by the pieces plain words lose
         for ident in identifiers(token):
-            found[ident.casefold()] = None
+            found.setdefault(ident.casefold(), ident.casefold())
             for part in identifier_parts(ident):
                 if len(part) >= 2 and part not in _SKIP and not part.isdecimal():
-                    found[part if not part.isalpha() else stem(part)] = None
+                    found.setdefault(part if not part.isalpha() else stem(part), part)
         token = token.casefold().replace("’", "'").replace("n't", " not").replace("'", "")
         for word in words(token):
             runs = _split_runs(word) if word[-1] >= _CJK_FIRST or word[0] >= _CJK_FIRST or not word.isascii() else [(False, word)]
             for cjk, run in runs:
                 for term in _cjk_terms(run) if cjk else (stem(run),) if run not in _SKIP else ():
                     if len(term) >= 2 and term not in _SKIP:
-                        found[term] = None
+                        found.setdefault(term, term if cjk else run)
         if limit and len(found) >= limit:
             break
-    terms = list(found)
-    return terms[:limit] if limit else terms
+    if limit and len(found) > limit:
+        return dict(list(found.items())[:limit])
+    return found
 
 
 def _cjk_terms(run: str) -> list[str]:
@@ -403,6 +409,12 @@ def _cjk_terms(run: str) -> list[str]:
 def prompt_terms(text: str) -> list[str]:
     """The content terms a prompt is searched by (at most ``PROMPT_TERMS``)."""
     return content_terms(text, PROMPT_TERMS)
+
+
+def prompt_words(text: str) -> dict[str, str]:
+    """``prompt_terms``, each with the word it was cut from: what a full-text index that stems words its own way
+    (FTS5's porter: "pricing" → "price", where ours gives "pric") is searched by."""
+    return _term_words(text, PROMPT_TERMS)
 
 
 def _term_in(term: str, others: set[str], cjk: bool, stubs: set[str]) -> bool:

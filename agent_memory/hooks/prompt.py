@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from .. import fastjson
-from ..text import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, relevance
+from ..text import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, prompt_words, relevance
 from .cache import budget_of, setting
 from .entry import TAG_CONTESTED, Budget, fit
 from .where import as_paths, log
@@ -67,7 +67,8 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, age
     """
     if not os.path.isfile(str(paths.atoms)):
         return ""
-    terms = prompt_terms(person_prompt(prompt))  # never search on what we injected ourselves
+    cut = prompt_words(person_prompt(prompt))  # never search on what we injected ourselves
+    terms = list(cut)
     if not terms:
         return ""
     limit = max(1, int(budget_of(config, "prompt_atoms", 5)))
@@ -80,7 +81,9 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, age
     if con is None:
         return ""
     try:
-        words = [t for t in terms if not is_cjk(t)]
+        # the index stems the keys' words its own way: it is searched by the prompt's words as typed (a term
+        # such as "pric", from "pricing", is no word of any key); relevance compares the terms
+        words = list(dict.fromkeys(cut[t] for t in terms if not is_cjk(t)))
         found = lookup.matching_keys(con, words, [t for t in terms if is_cjk(t)], max(8 * limit, 40),
                                      lookup.now_epoch(), half_life)
         groups = []

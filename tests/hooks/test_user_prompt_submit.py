@@ -169,3 +169,12 @@ def test_our_own_context_in_the_prompt_is_not_what_recall_searches(store: HookEn
     context = _context(store, prompt, agent=agent) or ""
     assert "release branch" in context
     assert "docker compose" not in context
+
+
+def test_a_prompt_finds_keys_by_its_words_as_typed_however_the_terms_are_cut(env: HookEnv) -> None:
+    # the terms are "pric" and "logg"; the index stems "pricing" to "price" and "logging" to "log"
+    rule = "From now on, never mix pricing and logging code in one module."
+    t = env.tmp / "transcripts"
+    env.ingest(claude_transcript(t / "s1.jsonl", "s1", env.root, [("2025-09-01T10:00:00Z", rule)]))
+    context = _context(env, "Is the pricing page still logging twice?")  # no other word in common
+    assert context is not None and "never mix pricing and logging code" in context
