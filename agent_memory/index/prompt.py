@@ -235,11 +235,12 @@ def _split(found: list[tuple[str, int]], rows: int, depth: int) -> "tuple[int, l
     for share, whole_sets in ((COMMON_SHARE, False), (FREQUENT_SHARE, True)):
         rare = sum(1 for _p, n in found if n * share <= rows)
         common = found[rare:]
-        if not rare or not common or 2 * sum(n for _p, n in found[:rare]) >= sum(n for _p, n in common):
+        in_rare = sum(n for _p, n in found[:rare])
+        if not rare or not common or 2 * in_rare >= sum(n for _p, n in common):
             continue
         if not whole_sets:
             bound = (K1 + 1) * sum(idf[rare:])
-            if sum(n for _p, n in found[:rare]) >= 4 * depth and max(idf[:rare]) > bound:
+            if in_rare >= 4 * depth and max(idf[:rare]) > bound:
                 return rare, [], bound
             continue
         if len(common) > MOST_FREQUENT:
