@@ -320,7 +320,7 @@ class FileResult:
     end_line: int = 0
     atoms: list[dict[str, Any]] = field(default_factory=list)
     chunks: list[dict[str, Any]] = field(default_factory=list)
-    pid: int = 0
+    pid: int = 0  # a worker's: its process and peak resident set (read in this process: 0, not looked up)
     peak_kb: int = 0
 
 
@@ -336,7 +336,7 @@ def read_file(task: FileTask) -> FileResult:
     try:
         result = read_transcript(task.path, agent=task.agent, start_offset=task.start_offset, start_line=task.start_line)
     except AgentMemoryError as exc:
-        return FileResult(error=f"{task.given}: {exc}", pid=os.getpid(), peak_kb=peak_rss_kb())
+        return FileResult(error=f"{task.given}: {exc}")
     atoms: list[dict[str, Any]] = []
     projects: dict[str, str] = {}  # a session keeps its folder: its git root is looked up once
     scrubbers: dict[str, Any] = {}  # and so is its scrubber
@@ -358,9 +358,14 @@ def read_file(task: FileTask) -> FileResult:
         end_line=result.end_line,
         atoms=atoms,
         chunks=chunks,
-        pid=os.getpid(),
-        peak_kb=peak_rss_kb(),
     )
+
+
+def read_in_worker(task: FileTask) -> FileResult:
+    """``read_file`` in a pool's process, with that process and its peak memory so far (the report's per worker)."""
+    result = read_file(task)
+    result.pid, result.peak_kb = os.getpid(), peak_rss_kb()
+    return result
 
 
 # ---------------------------------------------------------------- write (one writer, under the lock)
@@ -484,7 +489,7 @@ def _results(
         nonlocal submitted
         while ahead and submitted < window and pool is not None:
             entry = ahead.popleft()
-            entry.future = pool.submit(read_file, entry.task)
+            entry.future = pool.submit(read_in_worker, entry.task)
             submitted += 1
 
     top_up()

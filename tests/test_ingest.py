@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -133,6 +134,14 @@ def test_backfill_reports_memory_of_writer_and_workers(history: Path, tmp_path: 
     assert report.workers == 2
     assert 0 < report.writer_peak_kb <= peak_rss_kb()
     assert report.worker_peak_kb and all(kb > 0 for kb in report.worker_peak_kb.values())
+    assert os.getpid() not in report.worker_peak_kb
+
+
+def test_ingest_in_this_process_reports_no_workers(history: Path, tmp_path: Path) -> None:
+    # reading inline, the writer's own peak is the only one (looked up once, not per file)
+    report = ingest(_store(tmp_path, "store"), [str(history)])
+    assert report.workers == 0 and report.worker_peak_kb == {}
+    assert 0 < report.writer_peak_kb <= peak_rss_kb()
 
 
 def test_negative_workers_is_a_usage_error(tmp_path: Path) -> None:

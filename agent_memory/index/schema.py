@@ -11,7 +11,7 @@ sources. Nothing is imported: the prompt hook reads ``SCHEMA_VERSION`` from here
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 
 # Only texts holding CJK go into the trigram tables, and of a document only its CJK runs (``docs.cjk``):
 # trigram routes serve CJK query pieces alone, which lie inside one run, and the English around them was

@@ -36,67 +36,21 @@ class Row:
     text: str
     date: str  # ISO timestamp from the record ("" → the source file's mtime is used)
     meta: dict[str, Any] = field(default_factory=dict)
-    claim: str = ""  # an atom's claim key text (derived from ``text``, so not part of the row id)
+    claim: str = ""  # an atom's claim key text (derived from ``text``)
     terms: str = ""  # an atom's content terms for prompt recall, space-separated (derived from ``text`` too)
 
-    @property
-    def row_id(self) -> str:
-        body = _ROW_BODY([self.kind, self.ref, self.text, self.date, self.meta])
-        return hashlib.sha1(body.encode("utf-8")).hexdigest()
 
+def row_id(source: str, line: bytes) -> str:
+    """A row's id: the hash of its source's name and of its record's line, as the source file holds it.
 
-def _row_body_encoder() -> Callable[[Any], str]:
-    """What a row id hashes: ``json.dumps(value, sort_keys=True, ensure_ascii=False)``, by an encoder made once
-    (CPython's C one, as ``json.dumps`` runs it, where it is there)."""
-    try:
-        from _json import encode_basestring, make_encoder
-    except ImportError:  # pragma: no cover - an interpreter without the accelerator
-        return json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
-    encode = make_encoder(None, None, encode_basestring, None, ": ", ", ", True, False, True)
-    return lambda value: "".join(encode(value, 0))
-
-
-_ROW_BODY = _row_body_encoder()
-_json_string = json.encoder.encode_basestring  # a string as both encoders write it (CPython's C one where it is there)
-
-
-def _row_id_by_line(row: Row, record: dict[str, Any], line: str) -> str:
-    """``row.row_id``, the text's JSON taken from ``line`` (the record's L1 line) instead of written again.
-
-    L1's encoder writes a string as the row body's does, and in the compact JSON of a record
-    with nothing nested the text's key, ``"text":"``, can only be its own: inside a string every
-    quote is escaped. Anything else is hashed the long way.
+    Every source is a file of JSON lines, and a row is made from one line: the same line makes the
+    same row, and a line rewritten in any way is a new row. The bytes are hashed as they are, so the
+    writer (which has just encoded them) and a sync (which has just read them) make the same id.
     """
-    text = row.text
-    if text is not record.get("text") or type(text) is not str or not _flat(record):
-        return row.row_id
-    start = line.find('"text":"') + 7
-    if start < 7:
-        return row.row_id
-    end = line.find('"', start + 1)
-    while end > 0 and line[end - 1] == "\\":
-        back = end - 1
-        while line[back] == "\\":
-            back -= 1
-        if (end - 1 - back) % 2 == 0:
-            break  # the backslashes escape each other, not the quote
-        end = line.find('"', end + 1)
-    if end < 0 or type(row.kind) is not str or type(row.ref) is not str or type(row.date) is not str:
-        return row.row_id
-    body = (f"[{_json_string(row.kind)}, {_json_string(row.ref)}, {line[start:end + 1]}, "
-            f"{_json_string(row.date)}, {_ROW_BODY(row.meta)}]")
-    return hashlib.sha1(body.encode("utf-8")).hexdigest()
-
-
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def _flat(record: dict[str, Any]) -> bool:
-    """Whether no value of ``record`` holds a dict (a list holds scalars only)."""
-    for value in record.values():
-        if type(value) not in _SCALARS and not (type(value) is list and all(type(v) in _SCALARS for v in value)):
-            return False
-    return True
+    digest = hashlib.sha1(source.encode("utf-8"))
+    digest.update(b"\n")
+    digest.update(line)
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -246,10 +200,9 @@ class Index(Searcher):
         if known and known[0] == sig:
             return 0, 0
         try:
-            rows, offset, grew, head = self._read_source(source, known)
+            rows, ids, offset, grew, head = self._read_source(source, known)
         except OSError:
             return 0, 0  # unreadable right now: keep what is indexed, try again next time
-        ids = [row.row_id for _at, row in rows]
         added = self._insert(source.name, rows, ids, _mtime_iso(source.path))
         removed = 0
         if not grew:
@@ -293,21 +246,21 @@ class Index(Searcher):
         known = self._known(source.name)
         sig = _signature(source.path)
         read_to = (known[0], known[1]) if known else (None, 0)
-        sizes = [len(line) if line.isascii() else len(line.encode("utf-8")) for line in part.lines]
-        end = part.start + sum(sizes)
+        data = [line.encode("utf-8") for line in part.lines]  # the bytes append_lines wrote
+        end = part.start + sum(map(len, data))
         ends_there = sig is not None and sig.startswith(f"{end}:")  # the signature is "size:mtime:inode"
         if not source.append_only or read_to != (part.before, part.start) or not ends_there:
             return self._catch_up(source)
         rows: list[tuple[int, Row]] = []
         ids: list[str] = []
         at = part.start
-        make_row = source.make_row
-        for record, line, size in zip(part.records, part.lines, sizes):
+        make_row, name = source.make_row, source.name
+        for record, line in zip(part.records, data):
             row = make_row(record)
             if row is not None:
                 rows.append((at, row))
-                ids.append(_row_id_by_line(row, record, line))
-            at += size
+                ids.append(row_id(name, line))
+            at += len(line)
         added = self._insert(source.name, rows, ids, _mtime_iso(source.path))
         if known and known[1] >= _HEAD_BYTES:
             head = known[2]  # the first bytes are where they were
@@ -324,8 +277,8 @@ class Index(Searcher):
 
     def _read_source(
         self, source: Source, known: tuple[str, int, str] | None
-    ) -> tuple[list[tuple[int, Row]], int, bool, str]:
-        """The rows to add (only the new tail of an append-only file that grew), where reading stopped."""
+    ) -> tuple[list[tuple[int, Row]], list[str], int, bool, str]:
+        """The rows to add (only the new tail of an append-only file that grew) and their ids, where reading stopped."""
         with open(source.path, "rb") as handle:
             size = handle.seek(0, os.SEEK_END)
             prior_offset = known[1] if known else 0
@@ -337,9 +290,9 @@ class Index(Searcher):
             )
             start = prior_offset if grew else 0
             handle.seek(start)
-            rows, offset = _read_rows(handle, source.make_row, start)
+            rows, ids, offset = _read_rows(handle, source, start)
             head = _head_of(handle, offset)
-        return rows, offset, grew, head
+        return rows, ids, offset, grew, head
 
     def _insert(self, source_name: str, rows: list[tuple[int, Row]], ids: list[str], fallback_date: str) -> int:
         """Add the rows not yet indexed, then their words (one statement per FTS table) and claim keys.
@@ -474,16 +427,14 @@ def _recorded(handles: dict[str, Any], source: Source, row: Found) -> dict[str, 
         if handle is None:
             handle = handles[source.name] = open(source.path, "rb")
         handle.seek(row.at)
-        made = _made(handle.readline(), source.make_row)
-        if made is not None and made.row_id == row.id:
+        line = handle.readline()
+        if row_id(source.name, line) != row.id:
+            needle = row.ref.encode("utf-8")
+            handle.seek(0)
+            line = next((raw for raw in handle if needle in raw and row_id(source.name, raw) == row.id), b"")
+        made = _made(line, source.make_row) if line else None
+        if made is not None:
             return _in_order(made.meta)
-        needle = row.ref.encode("utf-8")
-        handle.seek(0)
-        for raw in handle:
-            if needle in raw:
-                made = _made(raw, source.make_row)
-                if made is not None and made.row_id == row.id:
-                    return _in_order(made.meta)
     except OSError:
         pass
     return None
@@ -507,10 +458,12 @@ def cjk_runs(text: str) -> str:
     return _NOT_CJK.sub(CJK_JOIN, text).strip(CJK_JOIN)
 
 
-def _read_rows(handle: Any, make_row: RowMaker, start: int) -> tuple[list[tuple[int, Row]], int]:
-    """Each complete line's row and the byte offset it starts at, and where reading stopped."""
+def _read_rows(handle: Any, source: Source, start: int) -> tuple[list[tuple[int, Row]], list[str], int]:
+    """Each complete line's row and the byte offset it starts at, their ids, and where reading stopped."""
     rows: list[tuple[int, Row]] = []
+    ids: list[str] = []
     offset = start
+    make_row, name = source.make_row, source.name
     for raw in handle:
         if not raw.endswith(b"\n"):
             break  # a record still being written is read by the next sync
@@ -519,7 +472,8 @@ def _read_rows(handle: Any, make_row: RowMaker, start: int) -> tuple[list[tuple[
         row = _made(raw, make_row)
         if row is not None:
             rows.append((at, row))
-    return rows, offset
+            ids.append(row_id(name, raw))
+    return rows, ids, offset
 
 
 def _made(raw: bytes, make_row: RowMaker) -> Row | None:
