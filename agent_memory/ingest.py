@@ -331,26 +331,43 @@ def peak_rss_kb() -> int:
     return peak()
 
 
-def read_file(task: FileTask) -> FileResult:
+@dataclass
+class Folders:
+    """What one ingest looked up about the folders its sessions ran in, for every file it reads.
+
+    A session's folder names its project (a walk up to its git root) and makes its scrubber
+    (home folders, user names, the project's paths), and most of a history's files share a few
+    folders. Kept for one ingest only: a later one looks again.
+    """
+
+    projects: dict[tuple[str, str, str | None], str] = field(default_factory=dict)
+    scrubbers: dict[str, Any] = field(default_factory=dict)
+
+    def project(self, cwd: str, fallback: str, override: str | None) -> str:
+        key = (cwd, fallback, override)
+        name = self.projects.get(key)
+        if name is None:
+            name = self.projects[key] = project_of(cwd, fallback, override)
+        return name
+
+
+def read_file(task: FileTask, folders: Folders | None = None) -> FileResult:
     """The worker's job: one transcript → its new atoms and chunks (not yet deduplicated)."""
     try:
         result = read_transcript(task.path, agent=task.agent, start_offset=task.start_offset, start_line=task.start_line)
     except AgentMemoryError as exc:
         return FileResult(error=f"{task.given}: {exc}")
+    if folders is None:
+        folders = Folders()
     atoms: list[dict[str, Any]] = []
-    projects: dict[str, str] = {}  # a session keeps its folder: its git root is looked up once
-    scrubbers: dict[str, Any] = {}  # and so is its scrubber
     for turn in result.turns:
         if turn.role != "user":
             continue  # only the person's words hold atoms
         cwd = turn.cwd or result.cwd
-        name = projects.get(cwd)
-        if name is None:
-            name = projects[cwd] = project_of(cwd, task.fallback, task.project)
-        atoms.extend(atoms_from_turn(turn, name, cwd, scrubbers))
+        atoms.extend(atoms_from_turn(turn, folders.project(cwd, task.fallback, task.project), cwd, folders.scrubbers))
     chunks: list[dict[str, Any]] = []
     if task.with_chunks:
-        chunks = chunks_from_turns(result.turns, project_of(result.cwd, task.fallback, task.project))
+        chunks = chunks_from_turns(result.turns, folders.project(result.cwd, task.fallback, task.project))
     return FileResult(
         sessions=result.sessions,
         skipped=result.skipped,
@@ -361,9 +378,12 @@ def read_file(task: FileTask) -> FileResult:
     )
 
 
+_WORKER_FOLDERS = Folders()  # a pool's process reads for one ingest only
+
+
 def read_in_worker(task: FileTask) -> FileResult:
     """``read_file`` in a pool's process, with that process and its peak memory so far (the report's per worker)."""
-    result = read_file(task)
+    result = read_file(task, _WORKER_FOLDERS)
     result.pid, result.peak_kb = os.getpid(), peak_rss_kb()
     return result
 
@@ -482,6 +502,7 @@ def _results(
 ) -> Iterator[tuple[_Entry, FileResult | None]]:
     """Each entry with its worker's result, in the caller's file order, a few files read ahead."""
     ahead: deque[_Entry] = deque(e for e in entries if e.task is not None)
+    folders = Folders()  # for the files read in this process
     window = max(1, workers * IN_FLIGHT_PER_WORKER)
     submitted = 0
 
@@ -498,13 +519,13 @@ def _results(
             # decided against the state as it is now, exactly as a serial ingest would
             decided = _decide(entry.given, entry.key, state, agent, project, fallback, with_chunks)
             entry.sig, entry.error, entry.task, entry.size = decided.sig, decided.error, decided.task, decided.size
-            yield entry, read_file(entry.task) if entry.task is not None else None
+            yield entry, read_file(entry.task, folders) if entry.task is not None else None
             continue
         if entry.task is None:
             yield entry, None
             continue
         if entry.future is None:
-            yield entry, read_file(entry.task)
+            yield entry, read_file(entry.task, folders)
             continue
         result = entry.future.result()
         entry.future = None

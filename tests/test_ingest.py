@@ -381,3 +381,18 @@ def test_every_secret_of_the_corpus_leaves_the_quote_as_the_question_redacted_al
         question = line.split("\t")[0]
         for answer in ("", "Done.", "example", "abcdEFGH1234ijkl5678mnop", question[-12:]):
             assert _chunk(question, answer) == _chunk_as_redacted_apart(question, answer), (question, answer)
+
+
+def test_a_folder_is_looked_up_once_per_ingest_not_once_per_file(history: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import agent_memory.ingest as pipeline
+
+    files = sorted(history.rglob("*.jsonl"))
+    looked: list[str] = []
+    made: list[str] = []
+    project_of, scrubber = pipeline.project_of, pipeline._session_scrubber
+    monkeypatch.setattr(pipeline, "project_of", lambda cwd, *a: looked.append(cwd) or project_of(cwd, *a))
+    monkeypatch.setattr(pipeline, "_session_scrubber", lambda cwd: made.append(cwd) or scrubber(cwd))
+    report = ingest(_store(tmp_path, "store"), [str(history)])
+    assert len(files) > len(set(looked)) and report.atoms_added
+    assert sorted(looked) == sorted(set(looked)) and made and sorted(made) == sorted(set(made))
