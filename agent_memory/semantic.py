@@ -2,7 +2,7 @@
 
 ``pip install 'agent-memory[semantic]'`` brings ``sentence-transformers`` and ``sqlite-vec``.
 Vectors live beside the rows they embed, in a ``vectors`` table of the same shadow index
-(keyed by the row's content hash and the model, stored as sqlite-vec float32 blobs), so they
+(keyed by the row's id, the hash of its line, and the model, stored as sqlite-vec float32 blobs), so they
 are as rebuildable as the rest of it. Nearest neighbours come from sqlite-vec's cosine
 distance when this Python's SQLite can load extensions, else from numpy over the same
 blobs. The core never imports this module; ``recall.search`` does, only when asked.

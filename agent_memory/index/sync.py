@@ -1,6 +1,6 @@
 """Bringing the index up to date with the store's files: the rebuildable shadow.
 
-Rows are keyed by content hash; each source file is re-read only when its size, mtime or
+Rows are keyed by the hash of their line; each source file is re-read only when its size, mtime or
 inode changed (an append-only log only from where the last sync stopped, while its head is
 unchanged), and rows whose source vanished go by set difference. A corrupt file or one of
 another schema version is rebuilt from the sources.
