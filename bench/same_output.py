@@ -6,7 +6,8 @@ secrets corpus and labelled turns said as person turns and assistant prose in al
 once with this tree and once with ``REV`` (default ``main``, unpacked by ``git archive``), each into a
 fresh store, and compares digests. A speed-up of ingest must leave every line the same: exit status 1
 names the corpora that differ. Index rows are compared whole, the ``sources`` table (paths, file
-signatures) aside and the L1 file's modification time (the date of a record without one) masked.
+signatures) aside and the L1 file's modification time (the date of a record without one) masked;
+``--without-row-ids`` also masks each row's id and the schema version, for a change that defines the id anew.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def make_corpora(root: Path, data: Path) -> None:
                           "/home/alice/src/shop", stamped)
 
 
-def _index_digest(path: Path, l1: Path) -> dict[str, str]:
+def _index_digest(path: Path, l1: Path, row_ids: bool = True) -> dict[str, str]:
     stamps = {datetime.fromtimestamp((l1 / f).stat().st_mtime, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
               for f in ("atoms.jsonl", "chunks.jsonl") if (l1 / f).exists()}
     con = sqlite3.connect(path)
@@ -93,8 +94,12 @@ def _index_digest(path: Path, l1: Path) -> dict[str, str]:
             if table == "sources":
                 continue
             digest, count = hashlib.sha256(), 0
-            for row in con.execute(f'SELECT * FROM "{table}"'):
-                digest.update(repr(tuple("<mtime>" if v in stamps else v for v in row)).encode())
+            rows = con.execute(f'SELECT * FROM "{table}"')
+            masked = set() if row_ids else {"docs": {"id"}, "meta": {"value"}}.get(table, set())
+            names = [column[0] for column in rows.description]
+            for row in rows:
+                digest.update(repr(tuple("<mtime>" if v in stamps else "<id>" if n in masked else v
+                                         for n, v in zip(names, row))).encode())
                 count += 1
             found[table] = f"{count}:{digest.hexdigest()[:20]}"
     finally:
@@ -102,7 +107,7 @@ def _index_digest(path: Path, l1: Path) -> dict[str, str]:
     return found
 
 
-def digests(corpora: Path, data: Path, stores: Path) -> dict[str, Any]:
+def digests(corpora: Path, data: Path, stores: Path, row_ids: bool = True) -> dict[str, Any]:
     """Ingest each corpus into a fresh store with the ``agent_memory`` importable here; its files' digests."""
     from agent_memory.ingest import ingest
     from agent_memory.store import Paths
@@ -128,7 +133,7 @@ def digests(corpora: Path, data: Path, stores: Path) -> dict[str, Any]:
                 body = json.dumps({Path(k).name: [v.get("offset"), v.get("line"), v.get("sessions")]
                                    for k, v in json.loads(body or b"{}").items()}, sort_keys=True).encode()
             entry[file] = hashlib.sha256(body).hexdigest()[:20]
-        entry["index"] = _index_digest(paths.index, l1)
+        entry["index"] = _index_digest(paths.index, l1, row_ids)
         found[name] = entry
     return found
 
@@ -153,12 +158,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", default="main", help="the revision to compare with (default main)")
     parser.add_argument("--data", default=str(_shared_data()), help="shared data folder")
     parser.add_argument("--work", help="keep the corpora and stores here (default: a temporary folder)")
+    parser.add_argument("--without-row-ids", action="store_true",
+                        help="mask the index rows' ids and schema version (for a change that defines the ids anew)")
     parser.add_argument("--side", help=argparse.SUPPRESS)  # one tree's digests into this file (run by main)
     args = parser.parse_args(argv)
     data = Path(args.data)
     if args.side:
         work = Path(args.work)
-        Path(args.side).write_text(json.dumps(digests(work / "corpora", data, work / "stores"), sort_keys=True))
+        found = digests(work / "corpora", data, work / "stores", not args.without_row_ids)
+        Path(args.side).write_text(json.dumps(found, sort_keys=True))
         return 0
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="same-output-"))
     corpora = work / "corpora"
@@ -173,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     for side, tree in (("this", REPO), (args.against, other)):
         out = work / f"{side.replace('/', '_')}.json"
         # this file, run with the tree's package first on the path (the other tree may not have it)
-        subprocess.run([sys.executable, __file__, "--side", str(out), "--work", str(work), "--data", str(data)],
+        masks = ["--without-row-ids"] if args.without_row_ids else []
+        subprocess.run([sys.executable, __file__, "--side", str(out), "--work", str(work), "--data", str(data), *masks],
                        cwd=str(tree), check=True, env={**os.environ, "PYTHONPATH": str(tree)})
         results[side] = json.loads(out.read_text())
     mine, theirs = results["this"], results[args.against]
