@@ -80,6 +80,7 @@ class Source:
 
 _HEAD_BYTES = 4096
 _BATCH = 500  # values bound to one statement (under every SQLite's limit)
+_ROWS_AT_ONCE = 2_000  # rows a sync reads from a file before it indexes them
 PAGE_SIZE = 8192
 
 
@@ -199,14 +200,30 @@ class Index(Searcher):
             return 0, max(removed, 0)
         if known and known[0] == sig:
             return 0, 0
+        added, keep = 0, set()
         try:
-            rows, ids, offset, grew, head = self._read_source(source, known)
+            with open(source.path, "rb") as handle:
+                size = handle.seek(0, os.SEEK_END)
+                prior_offset = known[1] if known else 0
+                grew = (
+                    source.append_only
+                    and known is not None
+                    and 0 < prior_offset <= size
+                    and known[2] == _head_of(handle, prior_offset)
+                )
+                offset = prior_offset if grew else 0  # only the new tail of an append-only file that grew
+                handle.seek(offset)
+                date = _mtime_iso(source.path)
+                # a batch at a time: a rebuild of a large store holds a few thousand rows, never every one
+                for rows, ids, offset in _read_rows(handle, source, offset):
+                    added += self._insert(source.name, rows, ids, date)
+                    if not grew:
+                        keep.update(ids)
+                head = _head_of(handle, offset)
         except OSError:
-            return 0, 0  # unreadable right now: keep what is indexed, try again next time
-        added = self._insert(source.name, rows, ids, _mtime_iso(source.path))
+            return added, 0  # unreadable right now: keep what is indexed, read it again next time
         removed = 0
         if not grew:
-            keep = set(ids)
             stale = [
                 (rid,)
                 for (rid,) in self.con.execute("SELECT id FROM docs WHERE source=?", (source.name,))
@@ -274,25 +291,6 @@ class Index(Searcher):
             "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)", (source.name, str(source.path), sig, end, head)
         )
         return added, 0
-
-    def _read_source(
-        self, source: Source, known: tuple[str, int, str] | None
-    ) -> tuple[list[tuple[int, Row]], list[str], int, bool, str]:
-        """The rows to add (only the new tail of an append-only file that grew) and their ids, where reading stopped."""
-        with open(source.path, "rb") as handle:
-            size = handle.seek(0, os.SEEK_END)
-            prior_offset = known[1] if known else 0
-            grew = (
-                source.append_only
-                and known is not None
-                and 0 < prior_offset <= size
-                and known[2] == _head_of(handle, prior_offset)
-            )
-            start = prior_offset if grew else 0
-            handle.seek(start)
-            rows, ids, offset = _read_rows(handle, source, start)
-            head = _head_of(handle, offset)
-        return rows, ids, offset, grew, head
 
     def _insert(self, source_name: str, rows: list[tuple[int, Row]], ids: list[str], fallback_date: str) -> int:
         """Add the rows not yet indexed, then their words (one statement per FTS table) and claim keys.
@@ -458,8 +456,9 @@ def cjk_runs(text: str) -> str:
     return _NOT_CJK.sub(CJK_JOIN, text).strip(CJK_JOIN)
 
 
-def _read_rows(handle: Any, source: Source, start: int) -> tuple[list[tuple[int, Row]], list[str], int]:
-    """Each complete line's row and the byte offset it starts at, their ids, and where reading stopped."""
+def _read_rows(handle: Any, source: Source, start: int) -> Iterator[tuple[list[tuple[int, Row]], list[str], int]]:
+    """Each complete line's row and the byte offset it starts at, with their ids, ``_ROWS_AT_ONCE`` rows at a time,
+    and where reading stopped after each batch (at the end: before a line still being written)."""
     rows: list[tuple[int, Row]] = []
     ids: list[str] = []
     offset = start
@@ -473,7 +472,10 @@ def _read_rows(handle: Any, source: Source, start: int) -> tuple[list[tuple[int,
         if row is not None:
             rows.append((at, row))
             ids.append(row_id(name, raw))
-    return rows, ids, offset
+            if len(rows) >= _ROWS_AT_ONCE:
+                yield rows, ids, offset
+                rows, ids = [], []
+    yield rows, ids, offset
 
 
 def _made(raw: bytes, make_row: RowMaker) -> Row | None:

@@ -166,6 +166,26 @@ def test_records_taken_from_the_writer_are_the_rows_a_sync_reads_and_need_no_syn
         assert _rows(rebuilt) == taken
 
 
+def test_a_sync_reads_a_file_a_batch_at_a_time_and_makes_the_rows_it_makes_at_once(tmp_path: Path,
+                                                                                  monkeypatch: Any) -> None:
+    from agent_memory.index import sync
+
+    records = _records(7)
+    path = _store(tmp_path, records)
+    with _chunks_index(tmp_path, path) as ix:
+        ix.sync()
+        whole = _rows(ix)
+        found = [h.ref for h in ix.search("friday")]
+    monkeypatch.setattr(sync, "_ROWS_AT_ONCE", 3)
+    (tmp_path / "index.db").unlink()
+    with _chunks_index(tmp_path, path) as ix:
+        assert ix.sync() == {"added": 7, "removed": 0}
+        assert _rows(ix) == whole and [h.ref for h in ix.search("friday")] == found
+        _store(tmp_path, records[1:6])  # rewritten: the first and the last go, the others move
+        assert ix.sync() == {"added": 0, "removed": 2}
+        assert sorted(ref for (ref,) in ix.con.execute("SELECT ref FROM docs")) == [r["id"] for r in records[1:6]]
+
+
 # ---------------------------------------------------------------- which records the index has
 
 
