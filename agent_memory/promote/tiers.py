@@ -73,7 +73,6 @@ def _l1_row(kind: str) -> Any:
     """
     from ..claims.key import atom_key
     from ..index import Row
-    from ..text import prompt_terms
 
     def make(record: dict[str, Any]) -> Row | None:
         if not record.get("id") or not isinstance(record.get("text"), str) or (kind == "atom" and not atom_ok(record)):
@@ -91,9 +90,8 @@ def _l1_row(kind: str) -> Any:
             meta["redacted"] = bool(record.get("redacted"))
         key = atom_key(record) if kind == "atom" else None
         claim = key.text if key is not None and key.tokens else ""
-        terms = " ".join(prompt_terms(record["text"])) if claim else ""
         return Row(kind=kind, ref=str(record["id"]), text=record["text"], date=str(record.get("timestamp", "")), meta=meta,
-                   claim=claim, terms=terms)
+                   claim=claim)
 
     return make
 

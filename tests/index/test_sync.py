@@ -186,6 +186,37 @@ def test_a_sync_reads_a_file_a_batch_at_a_time_and_makes_the_rows_it_makes_at_on
         assert sorted(ref for (ref,) in ix.con.execute("SELECT ref FROM docs")) == [r["id"] for r in records[1:6]]
 
 
+def test_a_claim_keys_row_has_its_first_atoms_terms_and_a_later_atoms_are_never_made(tmp_path: Path,
+                                                                                     monkeypatch: Any) -> None:
+    from agent_memory.index import Appended, sync
+    from agent_memory.store import append_lines, jsonl_lines
+
+    made: list[str] = []
+    terms_of = sync.prompt_terms
+    monkeypatch.setattr(sync, "prompt_terms", lambda text: made.append(text) or terms_of(text))
+
+    def atom_row(record: dict[str, Any]) -> Row | None:
+        return Row("atom", record["id"], record["text"], record["timestamp"], {"session": record["session"]},
+                   claim="use pnpm")
+
+    texts = ["Always use pnpm for installs.", "use pnpm, never npm", "pnpm only, in every repo"]
+    records = [{"id": f"a{i}", "text": text, "timestamp": f"2026-01-0{i + 1}T10:00:00Z", "session": f"s{i}"}
+               for i, text in enumerate(texts)]
+    path = tmp_path / "atoms.jsonl"
+    with Index(tmp_path / "index.db", [Source("atoms", path, atom_row, append_only=True)]) as ix:
+        for part in (records[:2], records[2:]):  # the key is made by the first append and raised by the second
+            lines = jsonl_lines(part)
+            ix.take_appended([Appended("atoms", ix.signature_of("atoms"), append_lines(path, lines), part, lines)])
+        key = ix.con.execute("SELECT key, text, terms, last FROM keys").fetchall()
+    assert made == [texts[0]]
+    assert key == [("use pnpm", texts[0], " ".join(terms_of(texts[0])), "2026-01-03T10:00:00Z")]
+    (tmp_path / "index.db").unlink()
+    with Index(tmp_path / "index.db", [Source("atoms", path, atom_row, append_only=True)]) as rebuilt:
+        rebuilt.sync()
+        assert rebuilt.con.execute("SELECT key, text, terms, last FROM keys").fetchall() == key
+    assert made == [texts[0]] * 2
+
+
 # ---------------------------------------------------------------- which records the index has
 
 
