@@ -65,14 +65,22 @@ _EXCLUDED_TAILS = frozenset(
     "encoding schema location option options flag flags config setting settings fingerprint".split()
 )
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-_ASSIGN_RE = _c(
-    r"""(?P<cq>\\{0,2}["'`])?[ \t]{0,8}(?P<op>:=|=>|=(?!=)|:(?![:/]))[ \t]{0,8}
-    (?:
+# a value: quoted (its quote maybe escaped, as inside JSON), or bare up to a blank or a delimiter
+_VALUE = r"""(?:
         (?P<bs>\\{0,2})(?P<q>["'`])(?P<qv>(?:[^"'`\\\s]|\\\\(?![nrt])){1,512})(?P=bs)(?P=q)
       | (?P<uv>(?:[^\s"'`,;&()\[\]{}<>\\]|\\\\(?![nrt])){1,512})
-    )""",
+    )"""
+_BLANKS = r"[ \t\r\n]{0,40}"  # inside brackets, where elements may sit on lines of their own
+_ITEM = r"\r?\n[ \t]{0,40}-[ \t]{1,8}"  # the start of a YAML list's next item
+_ASSIGN_RE = _c(
+    r"""(?P<cq>\\{0,2}["'`])?[ \t]{0,8}(?P<op>:=|=>|=(?!=)|:(?![:/]))[ \t]{0,8}
+    (?:(?P<open>[(\[]""" + _BLANKS + r""")|(?P<item>""" + _ITEM + r"""))?  # a shell array, a list, a value in parentheses
+    """ + _VALUE,
     re.VERBOSE,
 )
+_NEXT_ELEMENT_RE = _c(_BLANKS + r",?" + _BLANKS + _VALUE, re.VERBOSE)
+_NEXT_ITEM_RE = _c(_ITEM + _VALUE, re.VERBOSE)
+_MAX_ELEMENTS = 64
 _FLAG_VALUE_RE = _c(
     r"""[ \t]*=?[ \t]*(?:(?P<q>["'])(?P<qv>[^"'\s\\]{1,512})(?P=q)|(?P<uv>[^\s"'`,;&()\[\]{}<>\\-][^\s"'`,;&()\[\]{}<>\\]{0,511}))"""
 )
@@ -223,28 +231,46 @@ def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, 
     m = _ASSIGN_RE.match(text, hi)
     if not m:
         return
+    listed = m.group("open") is not None or m.group("item") is not None
+    following = _NEXT_ELEMENT_RE if m.group("item") is None else _NEXT_ITEM_RE
+    # .env line (NAME=value): the value runs to the next blank, symbols included
+    env = m.group(0).startswith("=") and not any(c.islower() for c in name) and not listed
+    # "Token: abc" in prose is a heading far more often than a credential: only unmistakable values count
+    heading = m.group("op") == ":" and m.group("cq") is None and tier != _PASSWORD_TIER
+    for _ in range(_MAX_ELEMENTS):  # one value, or each element of a list of them
+        found = _assigned(text, m, env, listed, heading)
+        if found is None:
+            return
+        start, end, value, quoted = found
+        label = _label_for(name, tier, value)
+        if _value_ok(value, tier, quoted, name, label):
+            yield start, end, label
+        if not listed:
+            return
+        m = following.match(text, m.end())
+        if not m:
+            return
+
+
+def _assigned(text: str, m: re.Match[str], env: bool, listed: bool, heading: bool) -> tuple[int, int, str, bool] | None:
+    """The value ``m`` found as (start, end, value, quoted); None when it reads as code or as a heading."""
     quoted = m.group("qv") is not None
     value = m.group("qv") if quoted else m.group("uv")
     start, end = (m.start("qv"), m.end("qv")) if quoted else (m.start("uv"), m.end("uv"))
-    if not quoted and m.group(0).startswith("=") and not any(c.islower() for c in name):
-        # .env line (NAME=value): the value runs to the next blank, symbols included.
-        env = _ENV_VALUE_RE.match(text, start)
+    if not quoted:
         if env:
-            value, end = env.group(0), env.end()
-    elif not quoted and end < len(text) and text[end] in "([":
-        return  # a call or subscript: code, not a literal
-    elif not quoted:
-        trimmed = value.rstrip(".,:;!?")  # the end of a sentence, not of the value
-        end -= len(value) - len(trimmed)
-        value = trimmed
-    if m.group("op") == ":" and not quoted and tier != _PASSWORD_TIER and m.group("cq") is None:
-        # "Token: abc" in prose is a heading far more often than a credential; still catch
-        # unmistakable values.
-        if not (_random_looking(value, 16) or (len(value) >= 10 and _mixed(value))):
-            return
-    label = _label_for(name, tier, value)
-    if _value_ok(value, tier, quoted, name, label):
-        yield start, end, label
+            found = _ENV_VALUE_RE.match(text, start)
+            if found:
+                value, end = found.group(0), found.end()
+        elif end < len(text) and text[end] in "([":
+            return None  # a call or subscript: code, not a literal
+        elif not listed:  # (inside brackets, punctuation is the value's own)
+            trimmed = value.rstrip(".,:;!?")  # the end of a sentence, not of the value
+            end -= len(value) - len(trimmed)
+            value = trimmed
+    if heading and not quoted and not (_random_looking(value, 16) or (len(value) >= 10 and _mixed(value))):
+        return None
+    return start, end, value, quoted
 
 
 def _flag_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
@@ -271,7 +297,7 @@ def _flag_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
 
 _ASSIGN_AFTER = (
     r"""[A-Za-z0-9_.\-]{0,60}(?:\\{0,2}["'`])?[ \t]{0,8}(?::=|=>|=(?!=)|:(?![:/]))"""
-    r"""[ \t]{0,8}\\{0,2}["'`]?[^\s"'`,;&)\]}<>\\]{%d}"""
+    r"""[ \t]{0,8}(?:[(\[][ \t\r\n]{0,40}|\r?\n[ \t]{0,40}-[ \t]{1,8})?\\{0,2}["'`]?[^\s"'`,;&)\]}<>\\]{%d}"""
 )
 _FLAG_WORDS = ("--password", "--pass", "--passwd", "--token", "--secret", "--api-key", "--apikey",
                "--auth-token", "--access-token", "--client-secret", "--secret-key", "--access-key")  # fmt: skip
