@@ -427,6 +427,27 @@ def _stated_value_ok(m: re.Match[str]) -> bool:
     return (len(value) >= 6 and not _wordy(value) and not value.isalpha()) or _random_looking(value, 8)
 
 
+def _stated_token_ok(m: re.Match[str]) -> bool:
+    """A token, key or secret stated in a sentence (``the API token is X``, 「トークンは X」): only a value that
+    could be nothing but machine-made, since "the key is X" names far more keys to a map than credentials."""
+    value, _ = _unquoted(_secret_of(m))
+    if not _plain_value_ok(value) or len(value) < 16 or _wordy(value) or "/" in value or "." in value:
+        return False  # (a dotted or slashed value is a name, a path or a version, not a token)
+    if re.fullmatch(r"[0-9a-fA-F]{32,}", value):
+        return True
+    if _CAMEL_WORDS.fullmatch(value):
+        return False  # getUserNameFromSession: words run together
+    digits = sum(c.isdigit() for c in value)
+    upper = sum(c.isupper() for c in value)
+    lower = sum(c.islower() for c in value)
+    if upper >= 2 and lower >= 2 and (digits >= 2 or len(value) >= 20):
+        return _entropy(value) >= (3.0 if digits >= 2 else 3.5)
+    return len(value) >= 24 and digits >= 2 and upper + lower >= 4 and _entropy(value) >= 3.3
+
+
+_CAMEL_WORDS = re.compile(r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+|[0-9])*")
+
+
 def _config_value_ok(m: re.Match[str]) -> bool:
     """The password field of a ``.netrc`` or ``.pgpass`` line."""
     value, _ = _unquoted(_secret_of(m))

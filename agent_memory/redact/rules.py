@@ -16,6 +16,7 @@ from .checks import (
     _pgpass_finder,
     _signature_ok,
     _stated_cjk_ok,
+    _stated_token_ok,
     _stated_value_ok,
     bare_aws_secret,
     Finder,
@@ -674,6 +675,32 @@ RULES: tuple[Rule, ...] = (
         back=30,
         reach=300,
         priority=19,
+    ),
+    Rule(
+        "stated-secret",
+        "a token, key or secret stated in prose: 'the API token is X', 'my secret key for the bot is X', "
+        "「トークンは X です」, 令牌是 X; only values no person would type as words",
+        hooks=("token", "secret", "key"),
+        # the copula after the word, or after a few words that say what it is for: "key" alone is everywhere in code
+        after=r"s?(?:[ \t]+(?:for|of|on|to|at)[ \t]+[^\s.,;:]{1,60}(?:[ \t]+[^\s.,;:]{1,60}){0,3}?)?"
+        r"[ \t]+(?:is|are|was|were|has|should|will|would|reads)[ \t]",
+        words=("トークン", "キー", "シークレット", "秘密鍵", "令牌", "密钥", "密鑰", "秘钥", "金鑰"),
+        patterns=(
+            _c(
+                r"(?i:(?<![\w\-])(?:token|secret|key)s?"
+                r"(?:[ \t]+(?:for|of|on|to|at)[ \t]+[^\s.,;:]{1,60}(?:[ \t]+[^\s.,;:]{1,60}){0,3}?)?"
+                r"[ \t]+(?:is[ \t]+now|is[ \t]+set[ \t]+to|has[ \t]+been[ \t]+(?:set|changed)[ \t]+to|is|are|was|were|"
+                r"(?:should|will|would)[ \t]+be|reads)[ \t]*:?[ \t]*)" + _STATED_VALUE
+            ),
+            re.compile(
+                r"(?:トークン|キー|シークレット|秘密鍵|令牌|密钥|密鑰|秘钥|金鑰)[ \t]*(?P<op>は|が|を|って|是|为|為|:|=)[ \t]*"
+                r"(?P<q>[「『\"'`])?(?P<s>[!-~]{2,127}[A-Za-z0-9#$%&*+\-/=@^_~])"
+            ),
+        ),
+        validator=_stated_token_ok,
+        back=30,
+        reach=300,
+        priority=46,  # the least specific name: any family that also knows the value names it
     ),
     # -- credentials in config-file forms ----------------------------------------------
     Rule(

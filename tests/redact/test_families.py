@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from agent_memory.redact import contains_secret, redact
 
 _RNG = random.Random(20261201)
+_OWN = random.Random(20261202)
 ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 B64 = ALNUM + "+/"
 
@@ -129,6 +130,29 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         (f"echo «{base64.b64encode(('ghp_' + pw(36)).encode()).decode()}» | base64 -d", "base64-wrapped"),
         (f"data: «{base64.b64encode(('password=' + pw()).encode()).decode()}»", "base64-wrapped"),
         (f"echo {base64.b64encode(b'hello there, general kenobi').decode()} | base64 -d", None),
+    ],
+    "stated-secret": [  # (its own generator: the tables above keep the values they were written with)
+        (f"the deploy token is «{pw(24, _OWN)}»", "stated-secret"),
+        (f"My API key is «{pw(32, _OWN)}».", "stated-secret"),
+        (f"the secret key for the bot is «{pw(20, _OWN)}», keep it safe", "stated-secret"),
+        (f"The webhook secret has been changed to «{pw(28, _OWN)}»", "stated-secret"),
+        (f"the tokens for staging were «{pw(24, _OWN)}» and more", "stated-secret"),
+        (f"the key is «{''.join(_OWN.choice('0123456789abcdef') for _ in range(32))}»", "stated-secret"),
+        (f"トークンは «{pw(24, _OWN)}» です", "stated-secret"),
+        (f"APIキーは«{pw(24, _OWN)}»です", "stated-secret"),
+        (f"令牌是 «{pw(24, _OWN)}»", "stated-secret"),
+        ("the token is expired", None),
+        ("the key is to keep functions small", None),
+        ("the cache key is user:1234:profile", None),
+        ("the key is config_v2_prod_2024", None),
+        ("the primary key is 42", None),
+        ("the key for sorting is createdAt", None),
+        ("the key is getUserNameFromSessionCache", None),
+        ("the token is stored in ~/.config/gh/hosts.yml", None),
+        ("the key is settings.SECRET_KEY", None),
+        ("the secret is NEXT_PUBLIC_API_URL2", None),
+        ("キーはEnterです", None),
+        ("トークン数は 128000 です", None),
     ],
 }
 # Disguises of a known shape: read as a person would, so the usual rule still names it.

@@ -125,6 +125,8 @@ NEW_FAMILIES: dict[str, Callable[[int], tuple[str, ...]]] = {
     "stated-ja": lambda s: ("パスワードは ", password(s), " です"),
     "stated-ja-label": lambda s: ("DBパスワード: ", password(s)),
     "stated-zh": lambda s: ("密码是 ", password(s)),
+    "stated-token-en": lambda s: ("the deploy token is ", password(s, 32)),
+    "stated-token-ja": lambda s: ("トークンは ", password(s, 32), " です"),
     "full-width-equals": lambda s: ("DB_PASSWORD＝", password(s)),
     "full-width-colon": lambda s: ("api_token：", password(s, 32)),
     "netrc": lambda s: ("machine git.internal login ci password ", password(s)),
