@@ -72,12 +72,30 @@ _VALUE = r"""(?:
     )"""
 _BLANKS = r"[ \t\r\n]{0,40}"  # inside brackets, where elements may sit on lines of their own
 _ITEM = r"\r?\n[ \t]{0,40}-[ \t]{1,8}"  # the start of a YAML list's next item
+# What joins a name to its value, right after the name (and the quote closing it, if any):
+#   an operator, after a subscript's "]" or a type (``os.environ["API_KEY"] = …``, ``SECRET_KEY: str = …``);
+#   a sibling "value" field, where the name is a field's value (``{"name": "API_KEY", "value": "…"}``,
+#   ``- name: API_TOKEN`` over ``value: …``, ``<add key="ApiKey" value="…"/>``);
+#   a comma, between a call's two strings (``define("DB_PASSWORD", "…")``, ``getenv("API_KEY", "…")``).
 _ASSIGN_RE = _c(
-    r"""(?P<cq>\\{0,2}["'`])?[ \t]{0,8}(?P<op>:=|=>|=(?!=)|:(?![:/]))[ \t]{0,8}
+    r"""(?P<cq>\\{0,2}["'`])?
+    (?:
+        (?P<sub>\])?[ \t]{0,8}
+        (?P<ann>:[ \t]{0,8}&?(?:'\w+[ \t]+)?[A-Za-z_][\w.:]*(?:\[[\w.,:\[\]\ \t|]{0,60}\])?
+            (?:[ \t]{0,8}\|[ \t]{0,8}None)?[ \t]{0,8}(?==(?!=)))?
+        (?P<op>:=|=>|<-|=(?!=)|:(?![:/]))
+      | (?P<field>[ \t,;\r\n]{1,40}(?:\\{0,2}["'`])?(?i:value)(?:\\{0,2}["'`])?[ \t]{0,8}[:=])
+      | (?P<pair>[ \t]{0,8},)
+    )[ \t]{0,8}
     (?:(?P<open>[(\[]""" + _BLANKS + r""")|(?P<item>""" + _ITEM + r"""))?  # a shell array, a list, a value in parentheses
     """ + _VALUE,
     re.VERBOSE,
 )
+# before a name that is a field's value: ``"name": "``, ``name: ``, ``key="``
+_NAMED_BY_FIELD = re.compile(r"""(?i:name|key)(?:\\{0,2}["'`])?[ \t]{0,8}[:=][ \t]{0,8}(?:\\{0,2}["'`])?$""")
+# an element's text (``<password>…</password>``), and a property list's value (``<key>API_KEY</key> <string>…``)
+_ELEMENT_RE = re.compile(r"[ \t]{0,8}(?P<qv>[^\s<>\"'`]{1,512})[ \t]{0,8}</")
+_PLIST_RE = re.compile(r"</key>\s{0,40}<string>[ \t]{0,8}(?P<qv>[^\s<>]{1,512})[ \t]{0,8}</string>")
 _NEXT_ELEMENT_RE = _c(_BLANKS + r",?" + _BLANKS + _VALUE, re.VERBOSE)
 _NEXT_ITEM_RE = _c(_ITEM + _VALUE, re.VERBOSE)
 _MAX_ELEMENTS = 64
@@ -230,7 +248,14 @@ def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, 
         tier = _SECRET_TIER if head.endswith(_STRONG_KEY_NAMES) else _KEY_TIER
     m = _ASSIGN_RE.match(text, hi)
     if not m:
+        yield from _element_value(text, lo, hi, name, tier)
         return
+    if m.group("field") is not None and not _NAMED_BY_FIELD.search(text, max(0, lo - 40), lo):
+        return  # "…, value" after a name that is no field's value
+    # two strings in a call: many calls list field names ("password", "confirm"), so only an unmistakable value
+    paired = m.group("pair") is not None
+    if paired and (m.group("cq") is None or lo == 0 or text[lo - 1] not in "\"'`"):
+        return  # (the name must be the whole first string: not the end of "https://…/token")
     listed = m.group("open") is not None or m.group("item") is not None
     following = _NEXT_ELEMENT_RE if m.group("item") is None else _NEXT_ITEM_RE
     # .env line (NAME=value): the value runs to the next blank, symbols included
@@ -242,6 +267,8 @@ def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, 
         if found is None:
             return
         start, end, value, quoted = found
+        if paired and not (quoted and _unmistakable(value)):
+            return
         label = _label_for(name, tier, value)
         if _value_ok(value, tier, quoted, name, label):
             yield start, end, label
@@ -268,9 +295,29 @@ def _assigned(text: str, m: re.Match[str], env: bool, listed: bool, heading: boo
             trimmed = value.rstrip(".,:;!?")  # the end of a sentence, not of the value
             end -= len(value) - len(trimmed)
             value = trimmed
-    if heading and not quoted and not (_random_looking(value, 16) or (len(value) >= 10 and _mixed(value))):
+    if heading and not quoted and not _unmistakable(value):
         return None
     return start, end, value, quoted
+
+
+def _unmistakable(value: str) -> bool:
+    return _random_looking(value, 16) or (len(value) >= 10 and _mixed(value))
+
+
+def _element_value(text: str, lo: int, hi: int, name: str, tier: str) -> Iterator[tuple[int, int, str]]:
+    """``<password>…</password>``, and ``<key>API_KEY</key>`` followed by ``<string>…</string>``."""
+    if lo > 0 and text[lo - 1] == "<" and text.startswith(">", hi):
+        m = _ELEMENT_RE.match(text, hi + 1)
+    elif text.endswith("<key>", 0, lo):
+        m = _PLIST_RE.match(text, hi)
+    else:
+        return
+    if m is None:
+        return
+    value = m.group("qv")
+    label = _label_for(name, tier, value)
+    if _value_ok(value, tier, True, name, label):
+        yield m.start("qv"), m.end("qv"), label
 
 
 def _flag_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
@@ -295,9 +342,15 @@ def _flag_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
         yield start, end, label
 
 
+# what must follow a keyword for the finder to run: ``_ASSIGN_RE``'s joins (its operator then a value's first
+# characters), or an element's or a property list's name
 _ASSIGN_AFTER = (
-    r"""[A-Za-z0-9_.\-]{0,60}(?:\\{0,2}["'`])?[ \t]{0,8}(?::=|=>|=(?!=)|:(?![:/]))"""
+    r"""[A-Za-z0-9_.\-]{0,60}(?:(?:\\{0,2}["'`])?\]?[ \t]{0,8}(?::[ \t]{0,8}[&'\w.:\[\], \t|]{1,60}?)?"""
+    r"""(?::=|=>|<-|=(?!=)|:(?![:/]))"""
     r"""[ \t]{0,8}(?:[(\[][ \t\r\n]{0,40}|\r?\n[ \t]{0,40}-[ \t]{1,8})?\\{0,2}["'`]?[^\s"'`,;&)\]}<>\\]{%d}"""
+    r"""|\\{0,2}["'`][ \t]{0,8},[ \t]{0,8}\\{0,2}["'`]"""
+    r"""|(?:\\{0,2}["'`]|\r?\n)[ \t,;\r\n]{0,40}(?:\\{0,2}["'`])?value(?:\\{0,2}["'`])?[ \t]{0,8}[:=]"""
+    r"""|>[ \t]{0,8}[^\s<>]|</key>)"""
 )
 _FLAG_WORDS = ("--password", "--pass", "--passwd", "--token", "--secret", "--api-key", "--apikey",
                "--auth-token", "--access-token", "--client-secret", "--secret-key", "--access-key")  # fmt: skip
