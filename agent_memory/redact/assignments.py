@@ -344,6 +344,43 @@ def _flag_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
 
 # what must follow a keyword for the finder to run: ``_ASSIGN_RE``'s joins (its operator then a value's first
 # characters), or an element's or a property list's name
+# ---------------------------------------------------------------- a command that sets a named value
+
+_KEYWORD_RE = re.compile("|".join(sorted(_KEYWORDS, key=len, reverse=True)), re.I)
+
+
+def _tier_of(name: str) -> str | None:
+    """The tier of the first keyword ``name`` holds as a word (as an assignment's name is read); None for none."""
+    low = name.lower()
+    if "public" in low or "pubkey" in low:
+        return None
+    for m in _KEYWORD_RE.finditer(name):
+        keyword = m.group(0).lower()
+        if not _keyword_boundaries_ok(name, m.start(), m.end(), keyword, 0):
+            continue
+        tail = _camel_split(name[m.end():])
+        if tail and tail[-1] in _EXCLUDED_TAILS:
+            return None
+        if keyword != "key":
+            return _KEYWORDS[keyword][0]
+        head = "_".join(_camel_split(name[: m.end()]))
+        return _SECRET_TIER if head.endswith(_STRONG_KEY_NAMES) else _KEY_TIER
+    return None
+
+
+def _setting_ok(m: re.Match[str]) -> bool:
+    """``setx API_KEY X``, ``aws configure set aws_secret_access_key X``…: a secret's name, then a literal value."""
+    name = m.group("name")
+    tier = _tier_of(name)
+    if tier is None:
+        return False
+    value = m.group("s")
+    quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+    if quoted:
+        value = value[1:-1]
+    return _value_ok(value, tier, quoted, name, _label_for(name, tier, value))
+
+
 _ASSIGN_AFTER = (
     r"""[A-Za-z0-9_.\-]{0,60}(?:(?:\\{0,2}["'`])?\]?[ \t]{0,8}(?::[ \t]{0,8}[&'\w.:\[\], \t|]{1,60}?)?"""
     r"""(?::=|=>|<-|=(?!=)|:(?![:/]))"""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .assignments import _ASSIGN_AFTER, _FLAG_WORDS, _assignment_finder
+from .assignments import _ASSIGN_AFTER, _FLAG_WORDS, _assignment_finder, _setting_ok
 from .checks import (
     _aws_key_id_ok,
     _cli_value_ok,
@@ -649,6 +649,26 @@ RULES: tuple[Rule, ...] = (
         validator=_cli_value_ok,
         back=240,
         reach=300,
+        priority=18,
+    ),
+    Rule(
+        "cli-setting",
+        "a secret handed to a command that sets a named value: setx API_KEY X, fish's set -gx API_TOKEN X, "
+        "aws configure set aws_secret_access_key X, npm config set //host/:_authToken X, gh secret set NAME --body X",
+        # (not "set" alone: a literal that common would cost every text a pass of its own)
+        hooks=("setx", ("set -", r"[A-Za-z]{1,4}(?:[ \t]+-[A-Za-z]{1,4})*[ \t]+[\w.-]"),
+               ("configure", r"[ \t]+set[ \t]"), ("config", r"[ \t]+set[ \t]"), ("secret", r"[ \t]+set[ \t]")),
+        patterns=(
+            _c(
+                r"(?i:(?<![\w\-])(?:setx|set(?:[ \t]+-[a-z]{1,4})+|aws[ \t]+configure[ \t]+set|"
+                r"(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+(?:\S{0,200}:)?|gh[ \t]+secret[ \t]+set))"
+                r"[ \t]*(?P<name>[\w.-]{1,80})(?:[ \t]+(?:--body|-b))?[ \t]*[ \t=]"
+                r"""(?P<s>"[^"\n]{3,256}"|'[^'\n]{3,256}'|[^\s"'`;|&<>]{3,256})"""
+            ),
+        ),
+        validator=_setting_ok,
+        back=12,
+        reach=600,
         priority=18,
     ),
     # -- a password stated in a sentence, in English, Japanese or Chinese ---------------------

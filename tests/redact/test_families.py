@@ -131,6 +131,22 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         (f"data: «{base64.b64encode(('password=' + pw()).encode()).decode()}»", "base64-wrapped"),
         (f"echo {base64.b64encode(b'hello there, general kenobi').decode()} | base64 -d", None),
     ],
+    "cli-setting": [
+        (f"aws configure set aws_secret_access_key «{pw(40, _OWN)}»", "cli-setting"),
+        (f'setx API_KEY "«{pw(24, _OWN)}»"', "cli-setting"),
+        (f"set -gx OPENAI_TOKEN «{pw(32, _OWN)}»", "cli-setting"),
+        (f"set -x -g DB_PASSWORD «{pw(14, _OWN)}»", "cli-setting"),
+        (f"npm config set //registry.npmjs.org/:_authToken «{pw(36, _OWN)}»", "cli-setting"),
+        (f'gh secret set DEPLOY_TOKEN --body "«{pw(24, _OWN)}»"', "cli-setting"),
+        ("set -euo pipefail", None),
+        ("set -x PATH $PATH /usr/local/bin", None),
+        ("set -gx GPG_KEY_ID ABCD1234EFGH5678", None),  # an id of a key, not a key
+        ("aws configure set region us-east-1", None),
+        ("gh secret set API_TOKEN < token.txt", None),
+        ('gh secret set API_TOKEN --body "$TOKEN"', None),
+        ("npm config set registry https://registry.npmjs.org/", None),
+        ("set -x API_TOKEN (cat ~/.token)", None),
+    ],
     "stated-secret": [  # (its own generator: the tables above keep the values they were written with)
         (f"the deploy token is «{pw(24, _OWN)}»", "stated-secret"),
         (f"My API key is «{pw(32, _OWN)}».", "stated-secret"),

@@ -127,6 +127,8 @@ NEW_FAMILIES: dict[str, Callable[[int], tuple[str, ...]]] = {
     "stated-zh": lambda s: ("密码是 ", password(s)),
     "stated-token-en": lambda s: ("the deploy token is ", password(s, 32)),
     "stated-token-ja": lambda s: ("トークンは ", password(s, 32), " です"),
+    "cli-setx": lambda s: ("setx API_KEY ", password(s, 24)),
+    "cli-fish-set": lambda s: ("set -gx OPENAI_TOKEN ", password(s, 32)),
     "full-width-equals": lambda s: ("DB_PASSWORD＝", password(s)),
     "full-width-colon": lambda s: ("api_token：", password(s, 32)),
     "netrc": lambda s: ("machine git.internal login ci password ", password(s)),
