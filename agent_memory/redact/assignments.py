@@ -23,6 +23,7 @@ from .checks import (
     _mostly_filler,
     _random_looking,
     _stand_in,
+    _unquoted,
     _wordy,
 )
 
@@ -342,8 +343,6 @@ def _flag_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
         yield start, end, label
 
 
-# what must follow a keyword for the finder to run: ``_ASSIGN_RE``'s joins (its operator then a value's first
-# characters), or an element's or a property list's name
 # ---------------------------------------------------------------- a command that sets a named value
 
 _KEYWORD_RE = re.compile("|".join(sorted(_KEYWORDS, key=len, reverse=True)), re.I)
@@ -374,13 +373,12 @@ def _setting_ok(m: re.Match[str]) -> bool:
     tier = _tier_of(name)
     if tier is None:
         return False
-    value = m.group("s")
-    quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
-    if quoted:
-        value = value[1:-1]
+    value, quoted = _unquoted(m.group("s"))
     return _value_ok(value, tier, quoted, name, _label_for(name, tier, value))
 
 
+# what must follow a keyword for the finder to run: ``_ASSIGN_RE``'s joins (its operator then a value's first
+# characters), or an element's or a property list's name
 _ASSIGN_AFTER = (
     r"""[A-Za-z0-9_.\-]{0,60}(?:(?:\\{0,2}["'`])?\]?[ \t]{0,8}(?::[ \t]{0,8}[&'\w.:\[\], \t|]{1,60}?)?"""
     r"""(?::=|=>|<-|=(?!=)|:(?![:/]))"""
