@@ -39,6 +39,7 @@ _KEYWORDS: dict[str, tuple[str, bool]] = {
     "secret": (_SECRET_TIER, False),
     "token": (_SECRET_TIER, False),
     "credential": (_SECRET_TIER, False),
+    "auth": (_SECRET_TIER, True),  # a Docker config's "auth", AUTH=…; not author, OAuth, authority
     "key": (_KEY_TIER, True),
 }
 # Words that, glued in front of "key", still name a secret ("apikey", "secretkey").

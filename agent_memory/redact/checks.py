@@ -479,6 +479,30 @@ def _pgpass_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]
     yield m.start("s"), m.end("s"), "pgpass-password"
 
 
+# a cookie header's value (``Cookie: a=1; b=2``, ``Set-Cookie: sid=…; Path=/``, ``--cookie 'sid=…'``), to the end
+# of its line or quote; and one ``name=value`` pair of it
+_COOKIE_LINE = re.compile(r"""[ \t]*[:=]?[ \t]*\\{0,2}["']?(?P<pairs>[^\r\n"'`]{1,4000})""")
+_COOKIE_PAIR = re.compile(r"(?P<name>[^=;\s]{1,100})=(?P<value>[^;\s]{1,4000})")
+# what a Set-Cookie line says of its cookie, not a cookie
+_COOKIE_ATTRIBUTES = frozenset("path domain expires max-age samesite priority partitioned version comment".split())
+
+
+def _cookie_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
+    """The values of a cookie header that are random enough to be a session: a cookie is a credential.
+
+    ``theme=dark; lang=en`` stays; so does a cookie that is a template or a stand-in.
+    """
+    line = _COOKIE_LINE.match(text, he)
+    if line is None:
+        return
+    for pair in _COOKIE_PAIR.finditer(text, line.start("pairs"), line.end("pairs")):
+        value = pair.group("value")
+        if pair.group("name").lower() in _COOKIE_ATTRIBUTES or not _plain_value_ok(value):
+            continue
+        if _random_looking(value, 16) or (len(value) >= 20 and _mixed(value)):
+            yield pair.start("value"), pair.end("value"), "cookie-value"
+
+
 def _signature_ok(m: re.Match[str]) -> bool:
     value = _secret_of(m)
     return len(value) >= 20 and _entropy(value) >= 3.5 and not _stand_in(value)

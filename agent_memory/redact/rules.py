@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from .assignments import _ASSIGN_AFTER, _FLAG_WORDS, _assignment_finder, _setting_ok
 from .checks import (
+    _cookie_finder,
     _aws_key_id_ok,
     _cli_value_ok,
     _config_value_ok,
@@ -553,6 +554,13 @@ RULES: tuple[Rule, ...] = (
         priority=22,
     ),
     Rule(
+        "cookie-value",
+        "a session cookie: the random values of a Cookie / Set-Cookie header or of curl's --cookie / -b",
+        hooks=(("cookie", r"[ \t]*:[ \t]*[^\s=;]{1,100}="), ("--cookie", r"[ \t=]+"), ("-b", r"[ \t]+[\"']?[^\s=;]{1,100}=")),
+        finder=_cookie_finder,
+        priority=21,
+    ),
+    Rule(
         "password-assignment",
         "password-like name assigned a literal (.env, YAML, JSON, code, CLI flags)",
         hooks=("password", "passwd", "passphrase", "pwd", "pass") + tuple((flag, r"[ \t=]") for flag in _FLAG_WORDS),
@@ -563,7 +571,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "generic-secret",
         "secret/token/key/credential name assigned a random-looking literal",
-        hooks=("secret", "token", "credential", "key"),
+        hooks=("secret", "token", "credential", "key", "auth"),
         after=_ASSIGN_AFTER % 8,
         finder=_assignment_finder,
         priority=31,

@@ -50,6 +50,8 @@ JOINED = [
     f"<password>«{_tok(14)}»</password>",
     f"<key>API_KEY</key>\n\t<string>«{_tok()}»</string>",
     f'api_key <- "«{_tok()}»"',
+    f'{{"auths": {{"registry.example.com": {{"auth": "«{_tok(28)}»"}}}}}}',  # a Docker config
+    f"AUTH=«{_tok()}»",
 ]
 
 LEFT = [
@@ -72,6 +74,11 @@ LEFT = [
     'headers["Authorization"] = f"Bearer {token}"',
     'cache_key: str = "user_profile_v2"',
     'token: "{{ .Values.token }}"',
+    f"author: {_tok()}",  # "auth" only as a word of its own
+    "authentication: required",
+    "oauth_token_url: https://oauth2.example.com/token",
+    '"auth": "none"',
+    "useAuth: true",
     # a keyword at the end of a URL is no name: the next string is another field's name
     '"token_uri":"https://oauth2.googleapis.com/token","auth_provider_x509_cert_url":"https://x.test/certs"',
 ]

@@ -131,6 +131,17 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         (f"data: «{base64.b64encode(('password=' + pw()).encode()).decode()}»", "base64-wrapped"),
         (f"echo {base64.b64encode(b'hello there, general kenobi').decode()} | base64 -d", None),
     ],
+    "cookie-value": [
+        (f"Cookie: sessionid=«{pw(32, _OWN)}»; csrftoken=abc", "cookie-value"),
+        (f"Set-Cookie: auth=«{pw(40, _OWN)}»; Path=/; HttpOnly", "cookie-value"),
+        (f"curl -b 'sid=«{pw(24, _OWN)}»' https://app.internal/api", "cookie-value"),
+        (f'curl --cookie "sid=«{pw(24, _OWN)}»; theme=dark" https://app.internal/', "cookie-value"),
+        (f"curl -H 'cookie: session=«{pw(24, _OWN)}»' https://app.internal/", "cookie-value"),  # (not the whole header)
+        ("Cookie: theme=dark; lang=en", None),
+        ("Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT", None),
+        ("the cookie: chocolate=chip", None),
+        ("git checkout -b feature/login", None),
+    ],
     "cli-setting": [
         (f"aws configure set aws_secret_access_key «{pw(40, _OWN)}»", "cli-setting"),
         (f'setx API_KEY "«{pw(24, _OWN)}»"', "cli-setting"),

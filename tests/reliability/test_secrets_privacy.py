@@ -128,6 +128,7 @@ NEW_FAMILIES: dict[str, Callable[[int], tuple[str, ...]]] = {
     "stated-token-en": lambda s: ("the deploy token is ", password(s, 32)),
     "stated-token-ja": lambda s: ("トークンは ", password(s, 32), " です"),
     "cli-setx": lambda s: ("setx API_KEY ", password(s, 24)),
+    "cookie": lambda s: ("Cookie: sessionid=", password(s, 32), "; theme=dark"),
     "cli-fish-set": lambda s: ("set -gx OPENAI_TOKEN ", password(s, 32)),
     "full-width-equals": lambda s: ("DB_PASSWORD＝", password(s)),
     "full-width-colon": lambda s: ("api_token：", password(s, 32)),
