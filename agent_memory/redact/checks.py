@@ -433,10 +433,12 @@ def _stated_token_ok(m: re.Match[str]) -> bool:
     value, _ = _unquoted(_secret_of(m))
     if not _plain_value_ok(value) or len(value) < 16 or _wordy(value) or "/" in value or "." in value:
         return False  # (a dotted or slashed value is a name, a path or a version, not a token)
+    if "=" in value.rstrip("=") or "[REDACTED:" in value:
+        return False  # NAME=value is an assignment, which the assignment rules read with its name kept
     if re.fullmatch(r"[0-9a-fA-F]{32,}", value):
         return True
-    if _CAMEL_WORDS.fullmatch(value):
-        return False  # getUserNameFromSession: words run together
+    if all(_CAMEL_WORDS.fullmatch(part) or re.fullmatch(r"[A-Z]{1,6}|\d{1,4}", part) for part in re.split(r"[-_]", value)):
+        return False  # getUserNameFromSession, X-MS-Exchange-AuthSource: words run together
     digits = sum(c.isdigit() for c in value)
     upper = sum(c.isupper() for c in value)
     lower = sum(c.islower() for c in value)

@@ -180,6 +180,9 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         ("the secret is NEXT_PUBLIC_API_URL2", None),
         ("キーはEnterです", None),
         ("トークン数は 128000 です", None),
+        ("the token is X-MS-Exchange-Organization-AuthSource", None),  # a header's name: words run together
+        # NAME=value after "the token is": the assignment names it, and its name stays
+        (f"the token is SVC_ACCT_TOKEN=«{pw(32, _OWN)}» now", "generic-secret"),
     ],
 }
 # Disguises of a known shape: read as a person would, so the usual rule still names it.
