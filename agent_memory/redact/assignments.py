@@ -95,6 +95,9 @@ _ASSIGN_RE = _c(
 )
 # before a name that is a field's value: ``"name": "``, ``name: ``, ``key="``
 _NAMED_BY_FIELD = re.compile(r"""(?i:name|key)(?:\\{0,2}["'`])?[ \t]{0,8}[:=][ \t]{0,8}(?:\\{0,2}["'`])?$""")
+# a Terraform variable's block, from after its name to its default: ``variable "db_password" {`` … ``default = ``
+_TF_VARIABLE = re.compile(r"""variable[ \t]{1,8}["']?$""")
+_TF_DEFAULT = _c(r"""["']?[ \t]*\{[^{}]{0,600}?(?<![\w-])default[ \t]*=[ \t]*""" + _VALUE, re.VERBOSE)
 # an element's text (``<password>…</password>``), and a property list's value (``<key>API_KEY</key> <string>…``)
 _ELEMENT_RE = re.compile(r"[ \t]{0,8}(?P<qv>[^\s<>\"'`]{1,512})[ \t]{0,8}</")
 _PLIST_RE = re.compile(r"</key>\s{0,40}<string>[ \t]{0,8}(?P<qv>[^\s<>]{1,512})[ \t]{0,8}</string>")
@@ -248,6 +251,9 @@ def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, 
     if keyword == "key":
         head = "_".join(_camel_split(text[lo:he]))
         tier = _SECRET_TIER if head.endswith(_STRONG_KEY_NAMES) else _KEY_TIER
+    if _TF_VARIABLE.search(text, max(0, lo - 20), lo):
+        yield from _terraform_default(text, hi, name, tier)
+        return
     m = _ASSIGN_RE.match(text, hi)
     if not m:
         yield from _element_value(text, lo, hi, name, tier)
@@ -300,6 +306,17 @@ def _assigned(text: str, m: re.Match[str], env: bool, listed: bool, heading: boo
     if heading and not quoted and not _unmistakable(value):
         return None
     return start, end, value, quoted
+
+
+def _terraform_default(text: str, hi: int, name: str, tier: str) -> Iterator[tuple[int, int, str]]:
+    """``variable "db_password" {`` … ``default = "…"``: the variable's default, read as its assigned value."""
+    m = _TF_DEFAULT.match(text, hi)
+    found = _assigned(text, m, False, False, False) if m is not None else None
+    if found is not None:
+        start, end, value, quoted = found
+        label = _label_for(name, tier, value)
+        if _value_ok(value, tier, quoted, name, label):
+            yield start, end, label
 
 
 def _unmistakable(value: str) -> bool:
@@ -383,9 +400,10 @@ def _setting_ok(m: re.Match[str]) -> bool:
 _ASSIGN_AFTER = (
     r"""[A-Za-z0-9_.\-]{0,60}(?:(?:\\{0,2}["'`])?\]?[ \t]{0,8}(?::[ \t]{0,8}[&'\w.:\[\], \t|]{1,60}?)?"""
     r"""(?::=|=>|<-|=(?!=)|:(?![:/]))"""
-    r"""[ \t]{0,8}(?:[(\[][ \t\r\n]{0,40}|\r?\n[ \t]{0,40}-[ \t]{1,8})?\\{0,2}["'`]?[^\s"'`,;&)\]}<>\\]{%d}"""
+    r"""[ \t]{0,8}(?:[(\[]|(?:\r?\n[ \t]{0,40}-[ \t]{1,8})?\\{0,2}["'`]?[^\s"'`,;&)\]}<>\\]{%d})"""
     r"""|\\{0,2}["'`][ \t]{0,8},[ \t]{0,8}\\{0,2}["'`]"""
     r"""|(?:\\{0,2}["'`]|\r?\n)[ \t,;\r\n]{0,40}(?:\\{0,2}["'`])?value(?:\\{0,2}["'`])?[ \t]{0,8}[:=]"""
+    r"""|["']?[ \t]*\{"""
     r"""|>[ \t]{0,8}[^\s<>]|</key>)"""
 )
 _FLAG_WORDS = ("--password", "--pass", "--passwd", "--token", "--secret", "--api-key", "--apikey",

@@ -610,7 +610,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "cli-password",
         "password given on a command line: mysql -pX, sshpass -p, docker login -p, mongo -p, redis-cli -a, "
-        "zip -P, 7z -pX, openssl -k / pass:X, SSHPASS= and friends",
+        "zip -P, 7z -pX, openssl -k / pass:X, SSHPASS=, keytool -storepass, sqlcmd -P, ssh-keygen -N, "
+        "mysqladmin password X, az login -p and friends",
         hooks=(
             *((cmd, _OPTS + r"[ \t]-p\S") for cmd in ("mysql", "mariadb", "7z")),
             ("sshpass", _OPTS + r"[ \t]-p"),
@@ -621,6 +622,10 @@ RULES: tuple[Rule, ...] = (
             ("openssl", _OPTS + r"[ \t]-k[ \t]"),
             ("-pass", r"(?:in|out|word)?[ \t]+pass:"),
             ("SSHPASS", "="), ("REDISCLI_AUTH", "="), ("MYSQL_PWD", "="),
+            *((flag, r"[ \t]") for flag in ("-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass",
+                                              "-destkeypass")),
+            ("sqlcmd", _OPTS + r"[ \t]-P"), ("ssh-keygen", _OPTS + r"[ \t]-[NP]"), ("mysqladmin", _OPTS + r"[ \t]password"),
+            ("az", r"[ \t]+login" + _OPTS + r"[ \t](?:-p|--password)"),
         ),
         patterns=tuple(
             _c(p)
@@ -636,11 +641,43 @@ RULES: tuple[Rule, ...] = (
                 r"(?<![\w\-])openssl(?:[ \t]+[^\s|;&]+){0,30}?[ \t]+-k[ \t]+" + _CLI_VALUE,
                 r"-(?:pass|passin|passout|password)[ \t]+pass:" + _CLI_VALUE,
                 r"(?<![\w])(?:SSHPASS|REDISCLI_AUTH|MYSQL_PWD)=" + _CLI_VALUE,
+                # keytool, jarsigner: the keystore's and the key's passwords
+                r"-(?:src|dest)?(?:store|key)pass[ \t]+(?!:)" + _CLI_VALUE,
+                r"(?<![\w\-])sqlcmd(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+-P[ \t]*" + _CLI_VALUE,
+                r"(?<![\w\-])ssh-keygen(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+-[NP][ \t]*" + _CLI_VALUE,
+                r"(?<![\w\-])mysqladmin(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+password[ \t]+" + _CLI_VALUE,
+                r"(?<![\w\-])az[ \t]+login(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+(?:-p|--password)(?:[ \t]+|=)" + _CLI_VALUE,
             )
         ),
         validator=_cli_value_ok,
         anchored=True,
         reach=600,
+        priority=18,
+    ),
+    Rule(
+        "stdin-password",
+        "a password piped into a command that reads it from stdin: echo X | docker login --password-stdin",
+        hooks=("--password-stdin",),
+        patterns=(
+            _c(
+                r"(?<![\w\-])(?:echo(?:[ \t]+-[neE]+)*|printf(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"))?)[ \t]+"
+                + _CLI_VALUE + r"[ \t]*\|[ \t]*[\w./-]+(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+--password-stdin"
+            ),
+        ),
+        validator=_cli_value_ok,
+        back=400,
+        reach=20,
+        priority=18,
+    ),
+    Rule(
+        "sql-password",
+        "a password set in SQL: CREATE USER … IDENTIFIED BY 'X', ALTER USER … IDENTIFIED WITH plugin BY 'X'",
+        # (" by '": its "b" is a byte the scanner already looks for; "identified" would cost every text a pass)
+        hooks=(" by '", ' by "', " by password '"),
+        patterns=(_c(r"(?i:identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by[ \t]+(?:password[ \t]+)?)(?P<s>'[^'\n]{1,256}'|\"[^\"\n]{1,256}\")"),),
+        validator=_cli_value_ok,
+        back=80,
+        reach=300,
         priority=18,
     ),
     Rule(
@@ -662,14 +699,17 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "cli-setting",
         "a secret handed to a command that sets a named value: setx API_KEY X, fish's set -gx API_TOKEN X, "
-        "aws configure set aws_secret_access_key X, npm config set //host/:_authToken X, gh secret set NAME --body X",
+        "aws configure set aws_secret_access_key X, npm config set //host/:_authToken X, gh secret set NAME --body X, "
+        "git config --global github.token X",
         # (not "set" alone: a literal that common would cost every text a pass of its own)
         hooks=("setx", ("set -", r"[A-Za-z]{1,4}(?:[ \t]+-[A-Za-z]{1,4})*[ \t]+[\w.-]"),
-               ("configure", r"[ \t]+set[ \t]"), ("config", r"[ \t]+set[ \t]"), ("secret", r"[ \t]+set[ \t]")),
+               ("configure", r"[ \t]+set[ \t]"), ("config", r"[ \t]+(?:set[ \t]|--|[\w.-]+[ \t])"),
+               ("secret", r"[ \t]+set[ \t]")),
         patterns=(
             _c(
                 r"(?i:(?<![\w\-])(?:setx|set(?:[ \t]+-[a-z]{1,4})+|aws[ \t]+configure[ \t]+set|"
-                r"(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+(?:\S{0,200}:)?|gh[ \t]+secret[ \t]+set))"
+                r"(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+(?:\S{0,200}:)?|gh[ \t]+secret[ \t]+set|"
+                r"git[ \t]+config(?:[ \t]+--[a-z-]+)*))"
                 r"[ \t]*(?P<name>[\w.-]{1,80})(?:[ \t]+(?:--body|-b))?[ \t]*[ \t=]"
                 r"""(?P<s>"[^"\n]{3,256}"|'[^'\n]{3,256}'|[^\s"'`;|&<>]{3,256})"""
             ),

@@ -4,8 +4,8 @@ Code and config name a secret in many shapes besides ``NAME = value``: a subscri
 (``os.environ["API_KEY"] = …``), a type between them (``SECRET_KEY: str = …``, ``apiKey: string = …``),
 a call's two strings (``define("DB_PASSWORD", …)``, ``getenv("API_KEY", "<default>")``), a name that
 is a field's value with the secret in a sibling ``value`` (Kubernetes ``env``, ECS task definitions,
-``<add key=… value=…/>``), an XML element, a property list. Each value is checked as the plain
-assignment's would be; what names no secret, or holds code, stays.
+``<add key=… value=…/>``), a Terraform variable's default, an XML element, a property list. Each
+value is checked as the plain assignment's would be; what names no secret, or holds code, stays.
 """
 
 from __future__ import annotations
@@ -52,6 +52,9 @@ JOINED = [
     f'api_key <- "«{_tok()}»"',
     f'{{"auths": {{"registry.example.com": {{"auth": "«{_tok(28)}»"}}}}}}',  # a Docker config
     f"AUTH=«{_tok()}»",
+    f'requests.get(url, auth=("bob", "«{_tok(14)}»"))',  # a basic-auth pair: the password is the second
+    f'variable "db_password" {{\n  default = "«{_tok(14)}»"\n}}',  # a Terraform variable's default
+    f'variable "api_token" {{\n  type        = string\n  sensitive   = true\n  default     = "«{_tok()}»"\n}}',
 ]
 
 LEFT = [
@@ -79,6 +82,10 @@ LEFT = [
     "oauth_token_url: https://oauth2.example.com/token",
     '"auth": "none"',
     "useAuth: true",
+    "auth=(user, password)",
+    'variable "db_password" {\n  default = ""\n}',
+    'variable "region" {\n  default = "eu-west-1"\n}',
+    'variable "db_password" {\n  type = string\n}\nvariable "greeting" {\n  default = "Hello4World2"\n}',
     # a keyword at the end of a URL is no name: the next string is another field's name
     '"token_uri":"https://oauth2.googleapis.com/token","auth_provider_x509_cert_url":"https://x.test/certs"',
 ]
