@@ -12,21 +12,18 @@ from __future__ import annotations
 
 import random
 import re
-import string
 
 import pytest
 
 from agent_memory.redact import redact
 
+from .test_families import pw
+
 _RNG = random.Random(90210)
-_ALNUM = string.ascii_letters + string.digits
 
 
 def _tok(n: int = 24) -> str:
-    while True:
-        value = "".join(_RNG.choice(_ALNUM) for _ in range(n))
-        if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value):
-            return value
+    return pw(n, _RNG)
 
 
 # «…» marks what must disappear
