@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from .assignments import _ASSIGN_AFTER, _FLAG_WORDS, _assignment_finder, _setting_ok
 from .checks import (
-    _cookie_finder,
     _aws_key_id_ok,
     _cli_value_ok,
     _config_value_ok,
+    _cookie_finder,
     _pgpass_finder,
     _signature_ok,
     _stated_cjk_ok,
