@@ -16,7 +16,6 @@ import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from . import markers, redact
