@@ -78,7 +78,8 @@ _ITEM = r"\r?\n[ \t]{0,40}-[ \t]{1,8}"  # the start of a YAML list's next item
 #   an operator, after a subscript's "]" or a type (``os.environ["API_KEY"] = …``, ``SECRET_KEY: str = …``);
 #   a sibling "value" field, where the name is a field's value (``{"name": "API_KEY", "value": "…"}``,
 #   ``- name: API_TOKEN`` over ``value: …``, ``<add key="ApiKey" value="…"/>``);
-#   a comma, between a call's two strings (``define("DB_PASSWORD", "…")``, ``getenv("API_KEY", "…")``).
+#   a comma, between a call's two strings (``define("DB_PASSWORD", "…")``, ``getenv("API_KEY", "…")``);
+#   a call of a constructor named for credentials, its second string (``HTTPBasicAuth("user", "…")``).
 _ASSIGN_RE = _c(
     r"""(?P<cq>\\{0,2}["'`])?
     (?:
@@ -88,6 +89,7 @@ _ASSIGN_RE = _c(
         (?P<op>:=|=>|<-|=(?!=)|:(?![:/]))
       | (?P<field>[ \t,;\r\n]{1,40}(?:\\{0,2}["'`])?(?i:value)(?:\\{0,2}["'`])?[ \t]{0,8}[:=])
       | (?P<pair>[ \t]{0,8},)
+      | (?P<call>\([ \t]{0,8}\\{0,2}["'`][^"'`\\\n]{1,100}\\{0,2}["'`][ \t]{0,8},)  # HTTPBasicAuth("user", "…")
     )[ \t]{0,8}
     (?:(?P<open>[(\[]""" + _BLANKS + r""")|(?P<item>""" + _ITEM + r"""))?  # a shell array, a list, a value in parentheses
     """ + _VALUE,
@@ -264,6 +266,11 @@ def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, 
     paired = m.group("pair") is not None
     if paired and (m.group("cq") is None or lo == 0 or text[lo - 1] not in "\"'`"):
         return  # (the name must be the whole first string: not the end of "https://…/token")
+    if m.group("call") is not None:
+        # a constructor named for what it holds (HTTPBasicAuth, NetworkCredential): a user, then the password
+        if m.group("cq") is not None or not text[lo:hi].lower().endswith(("auth", "credential", "credentials")):
+            return
+        paired = True
     listed = m.group("open") is not None or m.group("item") is not None
     following = _NEXT_ELEMENT_RE if m.group("item") is None else _NEXT_ITEM_RE
     # .env line (NAME=value): the value runs to the next blank, symbols included
@@ -401,7 +408,7 @@ _ASSIGN_AFTER = (
     r"""[A-Za-z0-9_.\-]{0,60}(?:(?:\\{0,2}["'`])?\]?[ \t]{0,8}(?::[ \t]{0,8}[&'\w.:\[\], \t|]{1,60}?)?"""
     r"""(?::=|=>|<-|=(?!=)|:(?![:/]))"""
     r"""[ \t]{0,8}(?:[(\[]|(?:\r?\n[ \t]{0,40}-[ \t]{1,8})?\\{0,2}["'`]?[^\s"'`,;&)\]}<>\\]{%d})"""
-    r"""|\\{0,2}["'`][ \t]{0,8},[ \t]{0,8}\\{0,2}["'`]"""
+    r"""|\\{0,2}["'`][ \t]{0,8},[ \t]{0,8}\\{0,2}["'`]|s?\([ \t]{0,8}\\{0,2}["'`]"""
     r"""|(?:\\{0,2}["'`]|\r?\n)[ \t,;\r\n]{0,40}(?:\\{0,2}["'`])?value(?:\\{0,2}["'`])?[ \t]{0,8}[:=]"""
     r"""|["']?[ \t]*\{"""
     r"""|>[ \t]{0,8}[^\s<>]|</key>)"""

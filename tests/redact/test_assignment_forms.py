@@ -2,10 +2,11 @@
 
 Code and config name a secret in many shapes besides ``NAME = value``: a subscript
 (``os.environ["API_KEY"] = …``), a type between them (``SECRET_KEY: str = …``, ``apiKey: string = …``),
-a call's two strings (``define("DB_PASSWORD", …)``, ``getenv("API_KEY", "<default>")``), a name that
-is a field's value with the secret in a sibling ``value`` (Kubernetes ``env``, ECS task definitions,
-``<add key=… value=…/>``), a Terraform variable's default, an XML element, a property list. Each
-value is checked as the plain assignment's would be; what names no secret, or holds code, stays.
+a call's two strings (``define("DB_PASSWORD", …)``, ``getenv("API_KEY", "<default>")``,
+``HTTPBasicAuth("user", …)``), a name that is a field's value with the secret in a sibling ``value``
+(Kubernetes ``env``, ECS task definitions, ``<add key=… value=…/>``), a Terraform variable's default,
+an XML element, a property list. Each value is checked as the plain assignment's would be; what names
+no secret, or holds code, stays.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ JOINED = [
     f'requests.get(url, auth=("bob", "«{_tok(14)}»"))',  # a basic-auth pair: the password is the second
     f'variable "db_password" {{\n  default = "«{_tok(14)}»"\n}}',  # a Terraform variable's default
     f'variable "api_token" {{\n  type        = string\n  sensitive   = true\n  default     = "«{_tok()}»"\n}}',
+    f'session.auth = HTTPBasicAuth("bob", "«{_tok(14)}»")',  # a constructor named for credentials: user, password
+    f'new NetworkCredential("ci", "«{_tok(14)}»")',
 ]
 
 LEFT = [
@@ -80,6 +83,9 @@ LEFT = [
     '"auth": "none"',
     "useAuth: true",
     "auth=(user, password)",
+    'HTTPBasicAuth("bob", password)',
+    'getToken("scope", "default")',
+    'useAuth("admin", "readonly")',
     'variable "db_password" {\n  default = ""\n}',
     'variable "region" {\n  default = "eu-west-1"\n}',
     'variable "db_password" {\n  type = string\n}\nvariable "greeting" {\n  default = "Hello4World2"\n}',
