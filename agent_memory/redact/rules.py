@@ -274,7 +274,8 @@ RULES: tuple[Rule, ...] = (
         "Telegram bot token (id:AA…)",
         hooks=(":AA",),
         after=r"[A-Za-z0-9_\-]{32}",
-        patterns=(_c(r"(?<![A-Za-z0-9_])\d{8,10}:AA[A-Za-z0-9_\-]{32,33}(?![A-Za-z0-9_\-])"),),
+        # also right after "bot", as every Bot API address carries it: https://api.telegram.org/bot<token>/getMe
+        patterns=(_c(r"(?:(?<![A-Za-z0-9_])|(?<=bot))\d{8,10}:AA[A-Za-z0-9_\-]{32,33}(?![A-Za-z0-9_\-])"),),
         back=11,
         reach=40,
     ),

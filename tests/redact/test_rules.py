@@ -148,7 +148,7 @@ TABLES: dict[str, list[Case]] = {
     "telegram-bot-token": [
         (f"TELEGRAM_TOKEN=«{tok(10, '0123456789')}:AA{tok(33, URLSAFE)}»", "telegram-bot-token"),
         ("34:AAxyz", None),
-        (f"bot{tok(10, '0123456789')}:AA{tok(33, URLSAFE)}", None),
+        (f"https://api.telegram.org/bot«{tok(10, '0123456789')}:AA{tok(33, URLSAFE)}»/getMe", "telegram-bot-token"),
     ],
     "stripe-key": [
         (f"stripe.api_key = '«sk_live_{tok(24)}»'", "stripe-key"),
