@@ -233,6 +233,27 @@ def _label_for(name: str, tier: str, value: str) -> str:
     return "password-assignment" if tier == _PASSWORD_TIER else "generic-secret"
 
 
+def _tier_at(text: str, lo: int, hi: int, ke: int, keyword: str) -> str | None:
+    """The tier the name at ``[lo, hi)`` has by its keyword ending at ``ke`` (its boundaries checked already); None
+    when the name says it is not the secret itself (a public key, ``…_id``, ``…_url``)."""
+    low = text[lo:hi].lower()
+    if "public" in low or "pubkey" in low:
+        return None
+    tail = _camel_split(text[ke:hi])
+    if tail and tail[-1] in _EXCLUDED_TAILS:
+        return None
+    if keyword != "key":
+        return _KEYWORDS[keyword][0]
+    head = "_".join(_camel_split(text[lo:ke]))
+    return _SECRET_TIER if head.endswith(_STRONG_KEY_NAMES) else _KEY_TIER
+
+
+def _secret_label(value: str, tier: str, quoted: bool, name: str) -> str | None:
+    """The rule id a value assigned to ``name`` is redacted under; None when it is no secret (a stand-in, a word…)."""
+    label = _label_for(name, tier, value)
+    return label if _value_ok(value, tier, quoted, name, label) else None
+
+
 def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
     """Find ``<name containing a keyword> = <value>`` around the keyword at ``[hs, he)``."""
     literal = text[hs:he]
@@ -243,16 +264,10 @@ def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, 
     lo, hi = _name_bounds(text, hs, he)
     if not _keyword_boundaries_ok(text, hs, he, keyword, lo):
         return
-    tier = _KEYWORDS[keyword][0]
+    tier = _tier_at(text, lo, hi, he, keyword)
+    if tier is None:
+        return
     name = text[lo:hi].strip(".-")
-    if "public" in name.lower() or "pubkey" in name.lower():
-        return
-    tail = _camel_split(text[he:hi])
-    if tail and tail[-1] in _EXCLUDED_TAILS:
-        return
-    if keyword == "key":
-        head = "_".join(_camel_split(text[lo:he]))
-        tier = _SECRET_TIER if head.endswith(_STRONG_KEY_NAMES) else _KEY_TIER
     if _TF_VARIABLE.search(text, max(0, lo - 20), lo):
         yield from _terraform_default(text, hi, name, tier)
         return
@@ -284,8 +299,8 @@ def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, 
         start, end, value, quoted = found
         if paired and not (quoted and _unmistakable(value)):
             return
-        label = _label_for(name, tier, value)
-        if _value_ok(value, tier, quoted, name, label):
+        label = _secret_label(value, tier, quoted, name)
+        if label is not None:
             yield start, end, label
         if not listed:
             return
@@ -321,8 +336,8 @@ def _terraform_default(text: str, hi: int, name: str, tier: str) -> Iterator[tup
     found = _assigned(text, m, False, False, False) if m is not None else None
     if found is not None:
         start, end, value, quoted = found
-        label = _label_for(name, tier, value)
-        if _value_ok(value, tier, quoted, name, label):
+        label = _secret_label(value, tier, quoted, name)
+        if label is not None:
             yield start, end, label
 
 
@@ -340,9 +355,8 @@ def _element_value(text: str, lo: int, hi: int, name: str, tier: str) -> Iterato
         return
     if m is None:
         return
-    value = m.group("qv")
-    label = _label_for(name, tier, value)
-    if _value_ok(value, tier, True, name, label):
+    label = _secret_label(m.group("qv"), tier, True, name)
+    if label is not None:
         yield m.start("qv"), m.end("qv"), label
 
 
@@ -375,20 +389,10 @@ _KEYWORD_RE = re.compile("|".join(sorted(_KEYWORDS, key=len, reverse=True)), re.
 
 def _tier_of(name: str) -> str | None:
     """The tier of the first keyword ``name`` holds as a word (as an assignment's name is read); None for none."""
-    low = name.lower()
-    if "public" in low or "pubkey" in low:
-        return None
     for m in _KEYWORD_RE.finditer(name):
         keyword = m.group(0).lower()
-        if not _keyword_boundaries_ok(name, m.start(), m.end(), keyword, 0):
-            continue
-        tail = _camel_split(name[m.end():])
-        if tail and tail[-1] in _EXCLUDED_TAILS:
-            return None
-        if keyword != "key":
-            return _KEYWORDS[keyword][0]
-        head = "_".join(_camel_split(name[: m.end()]))
-        return _SECRET_TIER if head.endswith(_STRONG_KEY_NAMES) else _KEY_TIER
+        if _keyword_boundaries_ok(name, m.start(), m.end(), keyword, 0):
+            return _tier_at(name, 0, len(name), m.end(), keyword)
     return None
 
 
@@ -399,7 +403,7 @@ def _setting_ok(m: re.Match[str]) -> bool:
     if tier is None:
         return False
     value, quoted = _unquoted(m.group("s"))
-    return _value_ok(value, tier, quoted, name, _label_for(name, tier, value))
+    return _secret_label(value, tier, quoted, name) is not None
 
 
 # what must follow a keyword for the finder to run: ``_ASSIGN_RE``'s joins (its operator then a value's first
