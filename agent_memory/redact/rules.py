@@ -117,6 +117,20 @@ _CLI_VALUE = r"""(?P<s>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"`;|&<>()]{1,200})""
 _OPTS = r"[^\n|;&]{0,300}?"
 # a value in a sentence: quoted, or a run that does not end in punctuation
 _STATED_VALUE = r"""(?P<s>"[^"\s]{3,128}"|'[^'\s]{3,128}'|`[^`\s]{3,128}`|[^\s"'`]{2,127}[^\s"'`.,;:!?)\]}])"""
+# what a credential's word may be followed by before its copula: "… for the staging db"
+_WHAT_FOR = r"(?:[ \t]+(?:for|of|on|to|at)[ \t]+[^\s.,;:]{1,60}(?:[ \t]+[^\s.,;:]{1,60}){0,3}?)?"
+# a value an echo or a printf hands on to a pipe
+_ECHOED = (r"(?<![\w\-])(?:echo(?:[ \t]+-[neE]+)*|printf(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"))?)[ \t]+"
+           + _CLI_VALUE)
+_PASSWORD_WORDS = ("パスワード", "暗証番号", "パスフレーズ", "合言葉", "密码", "密碼", "口令")
+_TOKEN_WORDS = ("トークン", "キー", "シークレット", "秘密鍵", "令牌", "密钥", "密鑰", "秘钥", "金鑰")
+
+
+def _cjk_stated(words: tuple[str, ...]) -> re.Pattern[str]:
+    """「<word>は X」, 「<word>: X」, <word>是 X, for one of ``words``."""
+    return re.compile("(?:" + "|".join(words) + r")[ \t]*(?P<op>は|が|を|って|是|为|為|:|=)[ \t]*"
+                      r"(?P<q>[「『\"'`])?(?P<s>[!-~]{2,127}[A-Za-z0-9#$%&*+\-/=@^_~])")
+
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -660,10 +674,7 @@ RULES: tuple[Rule, ...] = (
         "a password piped into a command that reads it from stdin: echo X | docker login --password-stdin",
         hooks=("--password-stdin",),
         patterns=(
-            _c(
-                r"(?<![\w\-])(?:echo(?:[ \t]+-[neE]+)*|printf(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"))?)[ \t]+"
-                + _CLI_VALUE + r"[ \t]*\|[ \t]*[\w./-]+(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+--password-stdin"
-            ),
+            _c(_ECHOED + r"[ \t]*\|[ \t]*[\w./-]+(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+--password-stdin"),
         ),
         validator=_cli_value_ok,
         back=400,
@@ -686,10 +697,7 @@ RULES: tuple[Rule, ...] = (
         "a password piped into sudo -S: echo X | sudo -S …, sudo -S … <<< X",
         hooks=("sudo",),
         patterns=(
-            _c(
-                r"(?<![\w\-])(?:echo(?:[ \t]+-[neE]+)*|printf(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"))?)[ \t]+"
-                + _CLI_VALUE + r"[ \t]*\|[ \t]*sudo(?:[ \t]+-[A-Za-z]*)*?[ \t]+-[A-Za-z]*S"
-            ),
+            _c(_ECHOED + r"[ \t]*\|[ \t]*sudo(?:[ \t]+-[A-Za-z]*)*?[ \t]+-[A-Za-z]*S"),
             _c(r"(?<![\w\-])sudo(?:[ \t]+-[A-Za-z]*)*?[ \t]+-[A-Za-z]*S\b[^\n|;&]*?<<<[ \t]*" + _CLI_VALUE),
         ),
         validator=_cli_value_ok,
@@ -726,19 +734,15 @@ RULES: tuple[Rule, ...] = (
         "a password stated in prose: 'the staging database password is X', 'log in with password X', "
         "「パスワードは X です」, 「DBパスワード: X」, 密码是 X",
         hooks=("password", "passphrase", "passcode", "passwd"),
-        words=("パスワード", "暗証番号", "パスフレーズ", "合言葉", "密码", "密碼", "口令"),
+        words=_PASSWORD_WORDS,
         patterns=(
             _c(
-                r"(?i:(?<![\w\-])(?:password|passphrase|passcode|passwd)"
-                r"(?:[ \t]+(?:for|of|on|to|at)[ \t]+[^\s.,;:]{1,60}(?:[ \t]+[^\s.,;:]{1,60}){0,3}?)?"
+                r"(?i:(?<![\w\-])(?:password|passphrase|passcode|passwd)" + _WHAT_FOR +
                 r"[ \t]+(?:is[ \t]+now|is[ \t]+set[ \t]+to|has[ \t]+been[ \t]+(?:set|changed)[ \t]+to|is|was|"
                 r"(?:should|will|would)[ \t]+be|became|reads)[ \t]*:?[ \t]*)" + _STATED_VALUE
             ),
             _c(r"(?i:(?<![\w\-])(?:with|use|using|enter|type)[ \t]+(?:the[ \t]+)?(?:password|passphrase)[ \t]+)" + _STATED_VALUE),
-            re.compile(
-                r"(?:パスワード|暗証番号|パスフレーズ|合言葉|密码|密碼|口令)[ \t]*(?P<op>は|が|を|って|是|为|為|:|=)[ \t]*"
-                r"(?P<q>[「『\"'`])?(?P<s>[!-~]{2,127}[A-Za-z0-9#$%&*+\-/=@^_~])"
-            ),
+            _cjk_stated(_PASSWORD_WORDS),
         ),
         validator=lambda m: _stated_cjk_ok(m) if "op" in m.re.groupindex else _stated_value_ok(m),
         back=30,
@@ -751,20 +755,15 @@ RULES: tuple[Rule, ...] = (
         "「トークンは X です」, 令牌是 X; only values no person would type as words",
         hooks=("token", "secret", "key"),
         # the copula after the word, or after a few words that say what it is for: "key" alone is everywhere in code
-        after=r"s?(?:[ \t]+(?:for|of|on|to|at)[ \t]+[^\s.,;:]{1,60}(?:[ \t]+[^\s.,;:]{1,60}){0,3}?)?"
-        r"[ \t]+(?:is|are|was|were|has|should|will|would|reads)[ \t]",
-        words=("トークン", "キー", "シークレット", "秘密鍵", "令牌", "密钥", "密鑰", "秘钥", "金鑰"),
+        after="s?" + _WHAT_FOR + r"[ \t]+(?:is|are|was|were|has|should|will|would|reads)[ \t]",
+        words=_TOKEN_WORDS,
         patterns=(
             _c(
-                r"(?i:(?<![\w\-])(?:token|secret|key)s?"
-                r"(?:[ \t]+(?:for|of|on|to|at)[ \t]+[^\s.,;:]{1,60}(?:[ \t]+[^\s.,;:]{1,60}){0,3}?)?"
+                r"(?i:(?<![\w\-])(?:token|secret|key)s?" + _WHAT_FOR +
                 r"[ \t]+(?:is[ \t]+now|is[ \t]+set[ \t]+to|has[ \t]+been[ \t]+(?:set|changed)[ \t]+to|is|are|was|were|"
                 r"(?:should|will|would)[ \t]+be|reads)[ \t]*:?[ \t]*)" + _STATED_VALUE
             ),
-            re.compile(
-                r"(?:トークン|キー|シークレット|秘密鍵|令牌|密钥|密鑰|秘钥|金鑰)[ \t]*(?P<op>は|が|を|って|是|为|為|:|=)[ \t]*"
-                r"(?P<q>[「『\"'`])?(?P<s>[!-~]{2,127}[A-Za-z0-9#$%&*+\-/=@^_~])"
-            ),
+            _cjk_stated(_TOKEN_WORDS),
         ),
         validator=_stated_token_ok,
         back=30,
