@@ -230,7 +230,7 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
             changes.append(claims_change(paths.l3, "user", l3_before, list(l3.values()), changed_ids["L3"]))
         for same_file in by_file(touched.values()):
             entries = list((l2 if same_file[0].scope == "project" else l3).values())
-            changes.append(instruction_change(same_file, entries))
+            changes.append(instruction_change(paths, same_file, entries))
         summary = "adopted " + ", ".join(a["id"] for a in report.adopted) if report.adopted else "removed staged files of adopted proposals"
         report.backup = commit(paths, "adopt", summary, changes)
         report.files = [str(c.path) for c in changes if c.changes_anything]

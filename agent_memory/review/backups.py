@@ -19,7 +19,9 @@ from typing import Any, Iterable, Iterator
 from ..store import FileChanged, Paths, StoreLock, atomic_write, check_unchanged, iso, now, read_json, write_json
 from ..shapes import CLAIM, CLAIM_REQUIRED, malformed_lines
 from ..promote.tiers import load_claims
-from .block import check_untouched, decode_file, decode_text, encode_text, lines_for, locate, remove_block, rewrite_file
+from ..model import UsageError
+from .block import (check_untouched, decode_file, decode_text, drop_emptied, encode_text, lines_for, locate,
+                    remove_block, rewrite_file)
 from .targets import Target, display
 
 ROLLBACK_COMMANDS = ("adopt", "resolve", "forget")  # the commands whose changes rollback undoes
@@ -83,9 +85,13 @@ def _backup_number(name: str) -> int:
 
 
 def _backup_dirs(paths: Paths) -> list[Path]:
-    if not paths.backups.is_dir():
+    return _backup_dirs_in(paths.backups)
+
+
+def _backup_dirs_in(folder: Path) -> list[Path]:
+    if not folder.is_dir():
         return []
-    found = [d for d in paths.backups.iterdir() if d.is_dir() and (d / "manifest.json").is_file()]
+    found = [d for d in folder.iterdir() if d.is_dir() and (d / "manifest.json").is_file()]
     return sorted(found, key=lambda d: (_backup_number(d.name), d.name))
 
 
@@ -218,14 +224,43 @@ def claims_change(path: Path, scope: str, before: bytes | None, records: list[di
     return Change(path, "claims", scope, before, after, ids=sorted(set(ids)))
 
 
-def instruction_change(same_file: list[Target], entries: list[dict[str, Any]]) -> Change:
-    """The new block of one instruction file, written through a symlink rather than over it."""
+def instruction_change(paths: Paths, same_file: list[Target], entries: list[dict[str, Any]]) -> Change:
+    """The new block of one instruction file, written through a symlink rather than over it; a block left
+    with no claim goes whole (with the separator adopt added before it, when the backups still say which)."""
     first = same_file[0]
     real = Path(os.path.realpath(first.path))
     names = sorted({t.name for t in same_file})
     before = read_or_none(real)
-    after, separator = rewrite_file(before, lines_for(entries, names, first.scope), display(first))
+    lines = lines_for(entries, names, first.scope)
+    if lines:
+        after, separator = rewrite_file(before, lines, display(first))
+    else:
+        separator = ""
+        after = before if before is None else drop_emptied(before, display(first), _appended_separator(paths, real, first.scope))
     return Change(real, "instruction", first.scope, before, after, names=names, separator=separator, label=display(first))
+
+
+def _appended_separator(paths: Paths, path: Path, scope: str) -> str:
+    """What adopt put before the block it appended to ``path``: the separator recorded by the newest command,
+    not rolled back, that found the file without a block ("" when no backup says)."""
+    folder = paths.backups if scope == "project" else paths.user_backups
+    manifests = [read_json(d / "manifest.json", {}) for d in _backup_dirs_in(folder)]
+    ordered = sorted((m for m in manifests if isinstance(m, dict)),
+                     key=lambda m: (str(m.get("at", "")), _backup_number(str(m.get("id", "")))))
+    label = path.name
+    for manifest in reversed(ordered):
+        if manifest.get("rolled_back"):
+            continue
+        for record in manifest.get("changes", []):
+            if not isinstance(record, dict) or record.get("path") != str(path) or record.get("kind") != "instruction":
+                continue
+            try:
+                copy = Path(record["backup"]).read_bytes() if record.get("backup") else None
+                if copy is None or locate(decode_file(copy, label)[0], label) is None:
+                    return str(record.get("separator") or "")
+            except (OSError, ValueError, UsageError):
+                return ""  # a backup that cannot be read says nothing: the separator stays
+    return ""
 
 
 # ---------------------------------------------------------------- rollback

@@ -8,7 +8,8 @@ The block, appended at the end of the file when absent::
 
 The hash covers the body (line endings folded to ``\\n``); a body that no longer matches
 its hash was edited by a person, and is never overwritten. A begin/end pair with an empty
-body and no hash is a placeholder a person may put where the block should go.
+body and no hash is a placeholder a person may put where the block should go. A block left
+with no claim (the last one forgotten or retired) is taken out whole, never left empty.
 """
 
 from __future__ import annotations
@@ -252,6 +253,24 @@ def remove_block(data: bytes, separator: str, label: str) -> bytes:
     if tail.startswith(nl):
         tail = tail[len(nl) :]
     if separator and head.endswith(separator):
+        head = head[: -len(separator)]
+    return encoding.encode(head + tail)
+
+
+def drop_emptied(data: bytes, label: str, separator: str = "") -> bytes:
+    """The file without the block once no claim is left in it: the markers and the line ending after them go,
+    and so does ``separator`` (what adopt put before the block it appended) while the block still ends the
+    file. Every other byte stays; a person's empty placeholder (no hash) is theirs and stays too."""
+    text, encoding = decode_file(data, label)
+    found = locate(text, label)
+    if found is None:
+        return data
+    check_untouched(found, label)
+    if _HASH.search(found.attrs) is None:
+        return data
+    head, tail = text[: found.start], text[found.end :]
+    tail = tail[2:] if tail.startswith("\r\n") else tail[1:] if tail.startswith("\n") else tail
+    if not tail and separator and head.endswith(separator):
         head = head[: -len(separator)]
     return encoding.encode(head + tail)
 

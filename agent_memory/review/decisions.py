@@ -131,7 +131,7 @@ def resolve(paths: Paths, claim_ref: str, keep_ref: str) -> dict[str, Any]:
             if entry is not None and claim.id in ids:
                 found = [project_target(paths, n) if scope == "project" else user_target(n) for n in entry_targets(entry)]
                 for same_file in by_file(t for t in found if t is not None):
-                    changes.append(instruction_change(same_file, list(records.values())))
+                    changes.append(instruction_change(paths, same_file, list(records.values())))
         backup = commit(paths, "resolve", f"resolved {claim.id} in favour of {keep.id}", changes)
     return {"claim_id": claim.id, "keep_id": keep.id, "text": claim.text, "keep_text": keep.text,
             "retired_in": retired_in, "backup": backup or None}

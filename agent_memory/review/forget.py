@@ -67,7 +67,7 @@ def forget(paths: Paths, ref: str, dry_run: bool = False) -> Forgotten:
             done.tiers.append(tier)
             found = [project_target(paths, n) if scope == "project" else user_target(n) for n in entry_targets(entry)]
             for same_file in by_file(t for t in found if t is not None):
-                changes.append(instruction_change(same_file, list(records.values())))
+                changes.append(instruction_change(paths, same_file, list(records.values())))
         if "L3" in done.tiers:
             # the user store remembers it too, so no other project proposes it for L3 again
             changes.append(_user_decision(paths, decision))

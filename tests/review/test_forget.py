@@ -96,6 +96,49 @@ def test_a_forgotten_claim_is_not_proposed_again_until_said_again_after(tmp_path
     assert PYTEST in (store.project / "CLAUDE.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize(
+    ("original", "encoding"),
+    [
+        (b"# Shop\n\nHand-written rules stay.\n", "utf-8"),
+        (b"# Shop\r\n\r\nNo newline at the end", "utf-8"),
+        ("\ufeff# Shop\r\n\r\nRègles écrites à la main.\r\n".encode("utf-16-le"), "utf-16"),
+        (b"", "utf-8"),
+    ],
+    ids=["lf", "crlf-no-final-newline", "utf-16-bom", "empty"],
+)
+def test_forgetting_the_last_claim_takes_the_whole_block_out(tmp_path: Path, original: bytes, encoding: str) -> None:
+    store = make_store(tmp_path)
+    claude = store.project / "CLAUDE.md"
+    claude.write_bytes(original)
+    claude.chmod(0o640)
+    store.add(seen(PYTEST, *PROMOTABLE))
+    stage(store.paths)
+    adopt(store.paths, [], every=True)
+    with_block = claude.read_bytes()
+    assert "agent-memory:begin" in with_block.decode(encoding)
+    forget(store.paths, PYTEST)
+    assert claude.read_bytes() == original  # no empty markers left, not a byte of the person's text changed
+    assert claude.stat().st_mode & 0o777 == 0o640
+    rollback(store.paths)
+    assert claude.read_bytes() == with_block
+
+
+def test_an_emptied_block_goes_and_the_text_around_it_stays_as_it_is(tmp_path: Path) -> None:
+    store = adopted_store(tmp_path, PYTEST)
+    claude = store.project / "CLAUDE.md"
+    text = claude.read_text(encoding="utf-8")
+    start, end = text.index("<!-- agent-memory:begin"), text.index("<!-- agent-memory:end -->") + len("<!-- agent-memory:end -->\n")
+    claude.write_text(text + "\n## Added by hand after the block\n", encoding="utf-8")  # the block no longer ends the file
+    forget(store.paths, PYTEST)
+    assert claude.read_text(encoding="utf-8") == text[:start] + text[end:] + "\n## Added by hand after the block\n"
+    # adopted again, it is appended as a new block at the end
+    store.add([atom(PYTEST, "after-1", "2026-03-22")])
+    stage(store.paths)
+    adopt(store.paths, [], every=True)
+    again = claude.read_text(encoding="utf-8")
+    assert again.count("agent-memory:begin") == 1 and again.rstrip().endswith("<!-- agent-memory:end -->")
+
+
 def test_a_dry_run_writes_nothing(tmp_path: Path) -> None:
     store = adopted_store(tmp_path, PYTEST)
     snapshot = {p: p.read_bytes() for p in store.paths.store.rglob("*") if p.is_file()}
@@ -179,8 +222,11 @@ def test_a_claim_taken_back_from_l3_is_not_proposed_for_l3_by_another_project(tm
 
     [proposal] = [p for p in stage(shop.paths)[0].proposals if p.target_tier == "L3"]
     adopt(shop.paths, [proposal.id])
+    user_file = tmp_path / "home" / ".claude" / "CLAUDE.md"
+    assert text in user_file.read_text(encoding="utf-8")
     done = forget(shop.paths, "small focused commits")
     assert done.tiers == ["L2", "L3"] and str(shop.paths.user_decisions) in done.files
+    assert user_file.read_bytes() == b""  # adopt made it for this block alone; no empty markers stay behind
     assert l3_proposals(api) == []  # api and web still hold it in L2, which alone would propose it again
     api.add([atom(text, "api-again", "2026-03-25")])  # said again, after the retraction
     assert l3_proposals(api) == [text]
