@@ -47,6 +47,7 @@ class IngestReport:
     files: int = 0
     skipped_lines: int = 0
     errors: list[str] = field(default_factory=list)
+    damaged: list[str] = field(default_factory=list)  # files read in part: "<path>: what was kept and lost"
     # how it ran (a backfill reports these)
     workers: int = 0
     bytes_read: int = 0
@@ -317,6 +318,7 @@ class FileResult:
     skipped: int = 0
     end_offset: int = 0
     end_line: int = 0
+    lost: str = ""  # a file that breaks off: what was kept and what was lost
     atoms: list[dict[str, Any]] = field(default_factory=list)
     chunks: list[dict[str, Any]] = field(default_factory=list)
     pid: int = 0  # a worker's: its process and peak resident set (read in this process: 0, not looked up)
@@ -372,6 +374,7 @@ def read_file(task: FileTask, folders: Folders | None = None) -> FileResult:
         skipped=result.skipped,
         end_offset=result.end_offset,
         end_line=result.end_line,
+        lost=result.lost,
         atoms=atoms,
         chunks=chunks,
     )
@@ -439,6 +442,8 @@ class _Writer:
             report.errors.append(result.error)
             return
         report.skipped_lines += result.skipped
+        if result.lost:
+            report.damaged.append(f"{entry.given}: {result.lost}")
         sessions = set(prior.get("sessions", [])) if prior else set()
         sessions.update(result.sessions)
         report.sessions.update(result.sessions)

@@ -45,6 +45,7 @@ class ReadResult:
     end_offset: int = 0  # byte offset after the last complete line read
     end_line: int = 0  # number of the last complete line read
     cwd: str = ""
+    lost: str = ""  # a one-document file that breaks off: what was kept and what was lost, in one line
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         report = ingest(paths(args), args.paths, project=args.project, agent=args.agent)
     for error in report.errors:
         print(f"agent-memory: skipped {error}", file=sys.stderr)
+    for damage in report.damaged:
+        print(f"agent-memory: read in part: {damage}", file=sys.stderr)
     if report.files and len(report.errors) >= report.files:
         return EXIT_USER  # every file given was skipped (each said why above): nothing was ingested
     if args.json:

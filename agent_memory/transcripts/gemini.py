@@ -147,16 +147,89 @@ def _record_turn(record: dict[str, Any]) -> tuple[str, str] | None:
     return ("", "")
 
 
+def _salvage(data: bytes) -> tuple[dict[str, Any], str] | None:
+    """What a document that breaks off (cut short by a crash or a full disk, or broken part-way) still holds:
+    its fields and every complete message before the break, and one line on what was lost; None when it does
+    not even open as an object. A message is kept only when its JSON value is complete."""
+    import json
+    import re
+
+    from agent_memory.transcripts.read import JSON_ERRORS
+
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:  # a cut inside a character, or a bad byte: the document ends there
+        text = body[: exc.start].decode("utf-8")
+    space = re.compile(r"[ \t\n\r]*")
+    decode = json.JSONDecoder().raw_decode
+    pos = space.match(text).end()
+    if not text.startswith("{", pos):
+        return None
+    fields: dict[str, Any] = {}
+    messages: list[Any] = []
+    good, where = pos + 1, "before its messages"
+    pos = good
+    try:
+        while True:
+            pos = space.match(text, pos).end()
+            if text.startswith("}", pos):
+                good = pos + 1
+                break
+            key, pos = decode(text, pos)
+            pos = space.match(text, pos).end()
+            if not isinstance(key, str) or not text.startswith(":", pos):
+                break
+            pos = space.match(text, pos + 1).end()
+            if key == "messages" and text.startswith("[", pos):
+                fields["messages"] = messages = []
+                pos += 1
+                good, where = pos, "in message 1"
+                while True:
+                    pos = space.match(text, pos).end()
+                    if text.startswith("]", pos):
+                        pos += 1
+                        break
+                    value, pos = decode(text, pos)
+                    messages.append(value)
+                    good, where = pos, f"in message {len(messages) + 1}"
+                    pos = space.match(text, pos).end()
+                    if text.startswith(",", pos):
+                        pos += 1
+                    elif not text.startswith("]", pos):
+                        raise ValueError("no comma after a message")
+                where = "after its messages"
+            else:
+                fields[key], pos = decode(text, pos)
+            good = pos
+            pos = space.match(text, pos).end()
+            if text.startswith(",", pos):
+                pos += 1
+            elif not text.startswith("}", pos):
+                break
+    except JSON_ERRORS:
+        pass
+    if where == "after its messages":
+        return fields, f"the session file breaks off after its messages: all {len(messages)} kept"
+    lost = len(body[len(text[:good].encode("utf-8")) :].lstrip(b", \t\r\n"))
+    kept = f"kept the {len(messages)} complete message(s) before it" if messages else "no complete message to keep"
+    return fields, f"the session file breaks off {where}: {kept}" + (f", lost {lost:,} bytes" if lost else "")
+
+
 def _read_document(data: bytes, source: str, size: int) -> ReadResult:
     import json
 
     from agent_memory.model import ReadResult, Turn
     from agent_memory.transcripts.read import JSON_ERRORS, utc_timestamp
 
+    lost = ""
     try:
         doc = json.loads(data)
     except JSON_ERRORS:
-        return ReadResult(turns=(), sessions=frozenset(), skipped=1)
+        salvaged = _salvage(data)
+        if salvaged is None:
+            return ReadResult(turns=(), sessions=frozenset(), skipped=1)
+        doc, lost = salvaged
     if not isinstance(doc, dict):
         return ReadResult(turns=(), sessions=frozenset(), skipped=1)
     session = doc.get("sessionId")
@@ -198,6 +271,7 @@ def _read_document(data: bytes, source: str, size: int) -> ReadResult:
         skipped=skipped,
         end_offset=size,
         end_line=len(messages),
+        lost=lost,
     )
 
 

@@ -451,14 +451,78 @@ def test_gemini_document_form(tmp_path: Path) -> None:
     assert result.sessions == {"g-2"}
 
 
-def test_gemini_broken_document_is_counted(tmp_path: Path) -> None:
+def test_gemini_document_cut_before_any_message_says_so(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         "session-x.json",
         b'{\n  "sessionId": "g",\n  "projectHash": "p",\n  "messages": [\n',
     )
     result = read_transcript(path, agent="gemini")
-    assert result.turns == () and result.skipped == 1
+    assert result.turns == () and result.sessions == {"g"}
+    assert result.lost == "the session file breaks off in message 1: no complete message to keep"
+
+
+GEMINI_SESSION = {
+    "sessionId": "g-cut",
+    "projectHash": "p",
+    "startTime": "2026-03-01T09:00:00Z",
+    "messages": [
+        {"id": "m1", "timestamp": "2026-03-01T09:00:01Z", "type": "user", "content": "From now on, run pytest before pushing."},
+        {"id": "m2", "timestamp": "2026-03-01T09:00:05Z", "type": "gemini", "content": "Will do."},
+        {"id": "m3", "timestamp": "2026-03-01T09:01:00Z", "type": "user", "content": "Always use pnpm, never npm — 覚えておいて。"},
+        {"id": "m4", "timestamp": "2026-03-01T09:01:09Z", "type": "gemini", "content": "Noted: pnpm only."},
+    ],
+}
+
+
+@pytest.mark.parametrize("indent", [2, None], ids=["pretty", "one-line"])
+def test_gemini_document_cut_mid_way_keeps_every_complete_message(tmp_path: Path, indent: int | None) -> None:
+    whole = json.dumps(GEMINI_SESSION, indent=indent, ensure_ascii=False).encode()
+    full = read_transcript(write(tmp_path, "session-full.json", whole), agent="gemini")
+    assert len(full.turns) == 4 and full.lost == ""
+    for cut in range(whole.index(b'"messages"'), len(whole) - 1):
+        result = read_transcript(write(tmp_path, "session-cut.json", whole[:cut]), agent="gemini")
+        kept = len(result.turns)
+        assert [(t.role, t.text, t.line, t.timestamp) for t in result.turns] == [
+            (t.role, t.text, t.line, t.timestamp) for t in full.turns[:kept]]
+        assert result.sessions == {"g-cut"} and result.skipped == 0 and result.lost
+    cut = whole.index(b'"m3"') + 10  # inside the person's second message (and inside the Japanese, at some cut)
+    result = read_transcript(write(tmp_path, "session-cut.json", whole[:cut]), agent="gemini")
+    assert [t.text for t in result.turns] == ["From now on, run pytest before pushing.", "Will do."]
+    torn = cut - whole.rindex(b"{", 0, cut)  # what was written of the third message
+    assert result.lost == f"the session file breaks off in message 3: kept the 2 complete message(s) before it, lost {torn} bytes"
+
+
+def test_gemini_document_cut_inside_a_character_keeps_what_came_before(tmp_path: Path) -> None:
+    whole = json.dumps(GEMINI_SESSION, ensure_ascii=False).encode()
+    cut = whole.index("覚".encode()) + 1  # half a character: no longer UTF-8
+    result = read_transcript(write(tmp_path, "session-cut.json", whole[:cut]), agent="gemini")
+    assert [t.line for t in result.turns] == [1, 2] and "message 3" in result.lost
+
+
+def test_gemini_document_without_its_closing_brace_loses_nothing(tmp_path: Path) -> None:
+    whole = json.dumps(GEMINI_SESSION, indent=2).encode()
+    result = read_transcript(write(tmp_path, "session-cut.json", whole.rstrip(b"}\n")), agent="gemini")
+    assert len(result.turns) == 4 and result.lost == "the session file breaks off after its messages: all 4 kept"
+
+
+def test_ingest_keeps_the_rules_of_a_cut_gemini_session_and_says_what_was_lost(tmp_path: Path) -> None:
+    from helpers_store import NOW, make_store
+
+    store = make_store(tmp_path)
+    whole = json.dumps(GEMINI_SESSION, indent=2, ensure_ascii=False).encode()
+    cut = write(tmp_path, "session-cut.json", whole[: whole.index(b'"m3"') + 10])
+    done = store.run("ingest", cut, "--agent", "gemini", extra_env={"AGENT_MEMORY_NOW": NOW})
+    assert done.returncode == 0, done.stderr
+    assert "1 new atom(s)" in done.stdout and "unreadable" not in done.stdout
+    assert f"agent-memory: read in part: {cut}: the session file breaks off in message 3: kept the 2 complete" in done.stderr
+    [atom] = [json.loads(line) for line in store.paths.atoms.read_text(encoding="utf-8").splitlines()]
+    assert atom["session"] == "g-cut" and atom["line"] == 1 and "pytest" in atom["text"]
+
+
+def test_gemini_file_that_is_not_json_at_all_is_one_skipped_line(tmp_path: Path) -> None:
+    result = read_transcript(write(tmp_path, "session-x.json", b"not json\n"), agent="gemini")
+    assert result.turns == () and result.skipped == 1 and result.lost == ""
 
 
 def test_gemini_subagent_recording_has_no_turns(tmp_path: Path) -> None:

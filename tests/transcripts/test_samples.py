@@ -289,6 +289,22 @@ def test_codex_fixture_drops_injected_and_aborted_text() -> None:
 # ------------------------------------------------------------------------ Gemini
 
 
+@pytest.mark.parametrize("path", sorted((TRANSCRIPTS / "gemini").glob("*.json")), ids=_rel)
+def test_a_real_gemini_session_cut_short_keeps_every_complete_message(path: Path, tmp_path: Path) -> None:
+    data = path.read_bytes()
+    full = [(t.role, t.text, t.line, t.timestamp) for t in read_transcript(str(path)).turns]
+    copy = tmp_path / path.name
+    reached = 0
+    for cut in [*range(1, len(data), max(1, len(data) // 89)), len(data) - 2]:
+        copy.write_bytes(data[:cut])
+        result = read_transcript(str(copy), agent="gemini")
+        kept = [(t.role, t.text, t.line, t.timestamp) for t in result.turns]
+        assert kept == full[: len(kept)]  # the complete messages, as the whole file gives them
+        assert result.end_line >= reached and result.skipped == 0 and result.lost  # a longer piece never keeps less
+        reached = result.end_line
+    assert kept == full  # cut in the closing brace: nothing lost
+
+
 def test_gemini_document_lines_are_message_indexes() -> None:
     path = TRANSCRIPTS / "gemini" / "vibecodingtracker_gemini_session_2025-10-05.json"
     doc = json.loads(path.read_bytes())
