@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     view = p.add_mutually_exclusive_group(required=True)
     view.add_argument("--tier", choices=["L1", "L2", "L3"], help="list the claims of one tier")
     view.add_argument("--why", metavar="TEXT", help="provenance of the one claim TEXT resolves to (id, prefix or words)")
-    view.add_argument("--contested", action="store_true", help="every claim with an open contradiction, both directions")
+    view.add_argument("--contested", action="store_true", help="every open contradiction, each pair once")
 
     p = add("adopt", _lazy("review.adopt", "cmd_adopt"), "apply staged proposals to the instruction file (after a backup)")
     p.add_argument("ids", nargs="*", metavar="ID", help="proposal ids (a unique prefix of ≥6 characters works)")

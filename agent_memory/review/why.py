@@ -136,12 +136,22 @@ def why_json(claim: Claim) -> dict[str, Any]:
     return found
 
 
+_STANDING = {"L3": 0, "L2": 1}  # which side of a pair is listed as the claim: an adopted one before an L1 one
+
+
 def contested(result: Plan) -> list[dict[str, Any]]:
-    """Every claim with an open contradiction and the claims it clashes with; each pair appears both ways."""
+    """Every open contradiction once: each pair under its higher-tier side (else the smaller id) as ``claim``,
+    with the other side in ``contested_by``, so both ids are named and no pair is listed twice."""
     by_id = result.by_id()
+    listed: set[frozenset[str]] = set()
     entries = []
-    for claim in sorted(result.claims, key=lambda c: c.id):
-        others = [by_id[i] for i in sorted(claim.contested_by) if i in by_id]
+    for claim in sorted(result.claims, key=lambda c: (_STANDING.get(c.tier, 2), c.id)):
+        others = []
+        for other in sorted(claim.contested_by):
+            pair = frozenset((claim.id, other))
+            if other in by_id and other != claim.id and pair not in listed:
+                listed.add(pair)
+                others.append(by_id[other])
         if others:
             entries.append({"claim": claim.as_json(), "contested_by": [o.as_json() for o in others]})
     return entries
@@ -234,7 +244,8 @@ def _print_contested(entries: list[dict[str, Any]], out: TextIO) -> None:
     if not entries:
         out.write("no open contradictions\n")
         return
-    out.write(f"{len(entries)} claim(s) with an open contradiction:\n")
+    pairs = sum(len(entry["contested_by"]) for entry in entries)
+    out.write(f"{pairs} open contradiction(s):\n")
     for entry in entries:
         claim = entry["claim"]
         out.write(f"\n{claim['id']}  {claim['tier']}  {_one_line(claim['text'], 200)}\n")

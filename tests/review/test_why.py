@@ -124,7 +124,7 @@ def test_why_handles_japanese_by_substring(tmp_path: Path) -> None:
         resolve_why("する", claims)
 
 
-def test_contested_lists_each_side_of_a_contradiction(tmp_path: Path) -> None:
+def test_contested_lists_each_contradiction_once_naming_both_sides(tmp_path: Path) -> None:
     store = make_store(tmp_path, atoms=[
         *seen("Use port 8080 for the dev server", "2026-03-01", "2026-03-02"),
         atom("Use port 8443 for the dev server", "s9", "2026-03-03"),
@@ -133,14 +133,24 @@ def test_contested_lists_each_side_of_a_contradiction(tmp_path: Path) -> None:
     done = store.run("inspect", "--contested", "--json")
     assert done.returncode == 0
     entries = json.loads(done.stdout)["contested"]
-    pairs = {(e["claim"]["text"], tuple(o["text"] for o in e["contested_by"])) for e in entries}
-    assert pairs == {
-        ("Use port 8080 for the dev server", ("Use port 8443 for the dev server",)),
-        ("Use port 8443 for the dev server", ("Use port 8080 for the dev server",)),
-    }
-    assert all(e["claim"]["contested"] for e in entries)
+    [entry] = entries  # one pair, listed once
+    assert {entry["claim"]["text"], *(o["text"] for o in entry["contested_by"])} == {
+        "Use port 8080 for the dev server", "Use port 8443 for the dev server"}
+    ids = {c.text: c.id for c in plan(store.paths).claims}
+    assert {entry["claim"]["id"], entry["contested_by"][0]["id"]} == {
+        ids["Use port 8080 for the dev server"], ids["Use port 8443 for the dev server"]}
+    assert entry["claim"]["contested"]
     plain = store.run("inspect", "--contested")
-    assert "8443" in plain.stdout and "agent-memory resolve" in plain.stdout
+    assert "1 open contradiction(s)" in plain.stdout and "agent-memory resolve" in plain.stdout
+    assert plain.stdout.count("8443") == 1 and plain.stdout.count("8080") == 1
+
+
+def test_contested_names_every_pair_of_a_claim_clashing_with_several(tmp_path: Path) -> None:
+    ports = ("8080", "8443", "9000")
+    store = make_store(tmp_path, atoms=[atom(f"Use port {p} for the dev server", f"s{p}", "2026-03-01") for p in ports])
+    entries = json.loads(store.run("inspect", "--contested", "--json").stdout)["contested"]
+    pairs = [frozenset((e["claim"]["id"], o["id"])) for e in entries for o in e["contested_by"]]
+    assert len(pairs) == len(set(pairs)) == 3  # each of the three pairs once, none both ways
 
 
 def test_tier_l1_says_what_blocks_each_claim(tmp_path: Path) -> None:
