@@ -555,11 +555,24 @@ def _merge(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
 # public API
 
 _MAX_ROUNDS = 8
+_MARKER = "[REDACTED:"
+_MARKER_RE = re.compile(r"\[REDACTED:([a-z0-9-]{1,40})\]")
+
+
+def _unmarked(text: str) -> str:
+    """``text`` with the rule id inside each redaction marker blanked, offsets kept.
+
+    ``[REDACTED:stated-password]`` followed by ``="X"`` is not a password's name: read as one, each round
+    would take whatever follows a marker for a secret. The brackets stay, for the token boundary they make.
+    """
+    if _MARKER not in text:
+        return text
+    return _MARKER_RE.sub(lambda m: _MARKER + " " * len(m.group(1)) + "]", text)
 
 
 def redact(text: str) -> Redaction:
     """Replace every secret in ``text`` by ``[REDACTED:<rule_id>]``; clean text comes back as is."""
-    found = _findings(text)
+    found = _findings(_unmarked(text))
     if not found:
         return Redaction(text)
     ids: set[str] = set()
@@ -575,7 +588,7 @@ def redact(text: str) -> Redaction:
             last = end
         parts.append(text[last:])
         text = "".join(parts)
-        found = _findings(text)
+        found = _findings(_unmarked(text))
         if not found:
             break
     return Redaction(text, tuple(sorted(ids)))
@@ -583,4 +596,4 @@ def redact(text: str) -> Redaction:
 
 def contains_secret(text: str) -> bool:
     """Whether :func:`redact` would change ``text``."""
-    return bool(_findings(text))
+    return bool(_findings(_unmarked(text)))

@@ -400,6 +400,28 @@ def test_rule_ids_sorted_and_unique() -> None:
     assert result.text.count("[REDACTED:github-token]") == 2
 
 
+@pytest.mark.parametrize("after", ['="{v}"', ':"{v}"', "={v}", ": {v}", '": "{v}"', "_KEY={v}", " = '{v}'"])
+@pytest.mark.parametrize("marker", ["stated-password", "password-assignment", "generic-secret", "stated-secret"])
+def test_a_marker_is_never_read_as_a_secrets_name(marker: str, after: str) -> None:
+    """What follows ``[REDACTED:stated-password]`` is not a password because of the marker's words."""
+    value = "hello world" if " = " in after else "readme"
+    marked = f"[REDACTED:{marker}]" + after.format(v=value)
+    assert redact(marked).text == marked and not contains_secret(marked)
+
+
+@pytest.mark.parametrize("after", [':"{v}"', ': "{v}"', ": '{v}'"])
+def test_the_next_round_does_not_read_the_marker_it_made_as_a_name(after: str) -> None:
+    text = f"the staging password is {tok(14)}" + after.format(v="mainline")
+    once = redact(text)
+    assert once.rule_ids == ("stated-password",) and once.text.endswith(after.format(v="mainline")), once
+
+
+def test_a_key_right_after_a_marker_is_still_found() -> None:
+    """The marker's closing bracket still ends a token, so a key glued to one is found."""
+    key = tok(36)
+    assert redact(f"x [REDACTED:github-token]ghp_{key} y").text == "x [REDACTED:github-token][REDACTED:github-token] y"
+
+
 def test_replacement_format() -> None:
     assert redact(f"x ghp_{tok(36)} y").text == "x [REDACTED:github-token] y"
 
