@@ -315,6 +315,8 @@ def _header_value_ok(value: str) -> bool:
 
 def _authorization_ok(m: re.Match[str]) -> bool:
     value = m.group("s")
+    if "=" in value.rstrip("=") or re.fullmatch(r"[A-Za-z_]+=", value):
+        return False  # parameters (OAuth 1.0's oauth_consumer_key="…", Digest's username="…"), not one value
     return _header_value_ok(value) and _random_looking(value, 6)
 
 
@@ -428,13 +430,25 @@ def _stated_value_ok(m: re.Match[str]) -> bool:
 
 
 def _stated_token_ok(m: re.Match[str]) -> bool:
-    """A token, key or secret stated in a sentence (``the API token is X``, 「トークンは X」): only a value that
-    could be nothing but machine-made, since "the key is X" names far more keys to a map than credentials."""
+    """A token, key or secret stated in a sentence (``the API token is X``, ``use token X``, ``OAuth: X``,
+    「トークンは X」): only a value that could be nothing but machine-made, since "the key is X" names far more
+    keys to a map than credentials."""
     value, _ = _unquoted(_secret_of(m))
-    if not _plain_value_ok(value) or len(value) < 16 or _wordy(value) or "/" in value or "." in value:
-        return False  # (a dotted or slashed value is a name, a path or a version, not a token)
+    if not _plain_value_ok(value) or len(value) < 16 or _wordy(value) or "/" in value:
+        return False  # (a slashed value is a path)
     if "=" in value.rstrip("=") or "[REDACTED:" in value:
         return False  # NAME=value is an assignment, which the assignment rules read with its name kept
+    if "." in value:
+        # a dotted value is a name or a version (settings.SECRET_KEY, google.oauth2.credentials), unless a part
+        # of it is a token on its own: Google's ya29.<token>
+        return any(_machine_made(part) for part in value.split("."))
+    return _machine_made(value)
+
+
+def _machine_made(value: str) -> bool:
+    """A run of letters and digits no person types as words: long hex, or mixed case with digits and varied."""
+    if len(value) < 16 or _wordy(value):
+        return False
     if re.fullmatch(r"[0-9a-fA-F]{32,}", value):
         return True
     if all(_CAMEL_WORDS.fullmatch(part) or re.fullmatch(r"[A-Z]{1,6}|\d{1,4}", part) for part in re.split(r"[-_]", value)):

@@ -534,7 +534,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             _c(
                 r"(?i:authorization)\\{0,2}[\"']?[ \t]{0,5}[:=][ \t]{0,5}\\{0,2}[\"']?"
-                r"(?:(?i:bearer|basic|token|api-token|apikey|api-key|digest|bot|jwt|sso-key|otp)[ \t]+)?"
+                r"(?:(?i:bearer|basic|token|api-token|apikey|api-key|digest|bot|jwt|sso-key|otp|oauth)[ \t]+)?"
                 r"(?P<s>[^\s\"'`\\,;]{6,4000})"
             ),
         ),
@@ -752,9 +752,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "stated-secret",
         "a token, key or secret stated in prose: 'the API token is X', 'my secret key for the bot is X', "
-        "「トークンは X です」, 令牌是 X; only values no person would type as words",
-        hooks=("token", "secret", "key"),
-        # the copula after the word, or after a few words that say what it is for: "key" alone is everywhere in code
+        "'use token X', 'OAuth: X', 「トークンは X です」, 令牌是 X; only values no person would type as words",
+        # the copula after the word, or after a few words that say what it is for: "key" alone is everywhere in code;
+        # "token" right before a value as long as a token ("token X"), and "OAuth" as a header's label ("OAuth: X")
+        hooks=("token", "secret", "key", ("token", r"[ \t]+[\"'`]?[^\s\"'`]{16}"),
+               ("oauth", r"""\\{0,2}["']?[ \t]*:[ \t]*\\{0,2}["'`]?[^\s"'`]{16}""")),
         after="s?" + _WHAT_FOR + r"[ \t]+(?:is|are|was|were|has|should|will|would|reads)[ \t]",
         words=_TOKEN_WORDS,
         patterns=(
@@ -763,6 +765,8 @@ RULES: tuple[Rule, ...] = (
                 r"[ \t]+(?:is[ \t]+now|is[ \t]+set[ \t]+to|has[ \t]+been[ \t]+(?:set|changed)[ \t]+to|is|are|was|were|"
                 r"(?:should|will|would)[ \t]+be|reads)[ \t]*:?[ \t]*)" + _STATED_VALUE
             ),
+            _c(r"(?i:(?<![\w\-])token[ \t]+)" + _STATED_VALUE),
+            _c(r"""(?i:(?<![A-Za-z0-9])oauth\\{0,2}["']?[ \t]*:[ \t]*\\{0,2})""" + _STATED_VALUE),
             _cjk_stated(_TOKEN_WORDS),
         ),
         validator=_stated_token_ok,

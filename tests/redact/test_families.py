@@ -209,6 +209,30 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         ("the token is X-MS-Exchange-Organization-AuthSource", None),  # a header's name: words run together
         # NAME=value after "the token is": the assignment names it, and its name stays
         (f"the token is SVC_ACCT_TOKEN=«{pw(32, _OWN)}» now", "generic-secret"),
+        # "token X" with no verb, and "OAuth:" as a header's label: the same judgement of the value
+        (f"use token «{pw(24, _OWN)}» for the staging registry", "stated-secret"),
+        (f"Token «{pw(20, _OWN)}»", "stated-secret"),
+        (f"the CSRF token `«{pw(32, _OWN)}»`.", "stated-secret"),
+        (f"token «{''.join(_OWN.choice('0123456789abcdef') for _ in range(40))}»", "stated-secret"),
+        (f"OAuth: «{pw(28, _OWN)}»", "stated-secret"),
+        (f'"OAuth": "«{pw(28, _OWN)}»"', "stated-secret"),
+        (f"X-OAuth: «{pw(28, _OWN)}»", "stated-secret"),
+        (f"OAuth: ya29.«{pw(38, _OWN)}»", "stated-secret"),  # Google's: a dotted value with a token in it
+        (f"the token is ya29.«{pw(38, _OWN)}»", "stated-secret"),
+        ("token expiry is 3600 seconds", None),
+        ("the token budget is 2000", None),
+        ("token budget exceeded: 200000 tokens", None),
+        ("the token is expired", None),
+        ("refresh the token before it expires", None),
+        ("token getAccessTokenSilently returns a promise", None),
+        ("the token usage_statistics_enabled flag", None),
+        ("token 1234567890123456789", None),  # digits only: a number
+        ("token X-MS-Exchange-Organization-AuthSource", None),
+        ("token 9f86d081", None),  # too short to be a token
+        ("OAuth: google.oauth2.credentials", None),
+        ("OAuth: see docs/auth.md", None),
+        ("OAuth: RefreshTokenRotationPolicy", None),
+        ("OAuth 2.0 needs a redirect URI", None),
     ],
 }
 # Disguises of a known shape: read as a person would, so the usual rule still names it.

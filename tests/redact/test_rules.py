@@ -290,6 +290,9 @@ TABLES: dict[str, list[Case]] = {
         ("Authorization: Bearer ${TOKEN}", None),
         ("Authorization: Bearer <token>", None),
         ("authorization is required for this endpoint", None),
+        (f"Authorization: OAuth «{tok(32)}»", "auth-header"),
+        # OAuth 1.0 and Digest list parameters after the scheme: a parameter's name is no value
+        ('Authorization: Digest username="Mufasa", realm="testrealm@host.com"', None),
     ],
     "bearer-token": [
         (f"send it as Bearer «{tok(40, URLSAFE)}» in the header", "bearer-token"),
