@@ -3,8 +3,9 @@
 Per agent: transcripts found for this project, how many are ingested, how many wait for
 catch-up, and when the newest was ingested. Hook errors swallowed since the last clean run
 (from ``logs/errors.log``), hook timings (from the bounded ``logs/hooks.log``), store sizes,
-proposals waiting and open contradictions. Healthy means: no hook error since the last clean
-run, no hook whose latest run failed, and not sessions going on while nothing is ingested.
+the records quarantined (a secret cut out: atoms and past-session chunks), proposals waiting
+and open contradictions. Healthy means: no hook error since the last clean run, no hook
+whose latest run failed, and not sessions going on while nothing is ingested.
 Reads only; writes nothing.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -116,6 +118,26 @@ def _lines(path: Path) -> int:
         return 0
 
 
+# A record's own "redacted" key, as the store writes it (compact, sorted keys): inside a JSON string every quote is
+# escaped, so a quote right after "{" or "," is never a person's text that happens to say it.
+_REDACTED = re.compile(rb'[{,]"redacted":true[,}]')
+
+
+def _redacted(path: Path) -> int:
+    """Records of an L1 file with a secret cut out, counted from the bytes (status reads L1 without parsing it)."""
+    try:
+        with open(path, "rb") as handle:
+            total, carry = 0, b""
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                data = carry + block
+                cut = data.rfind(b"\n") + 1  # whole lines only: a match never straddles two reads
+                total += len(_REDACTED.findall(data, 0, cut))
+                carry = data[cut:]
+            return total + len(_REDACTED.findall(carry))
+    except OSError:
+        return 0
+
+
 def _adopted(path: Path, problems: list[str]) -> int:
     from .promote.tiers import load_claims
 
@@ -130,6 +152,7 @@ def sizes(paths: Paths, problems: list[str]) -> dict[str, int]:
     """What the store holds, in records and bytes (an unreadable tier adds to ``problems``)."""
     return {
         "atoms": _lines(paths.atoms),
+        "quarantined": _redacted(paths.atoms) + _redacted(paths.chunks),
         "adopted_l2": _adopted(paths.l2, problems),
         "adopted_l3": _adopted(paths.l3, problems),
         "l1_bytes": _bytes(paths.l1_dir),

@@ -42,7 +42,8 @@ class IngestReport:
 
     sessions: set[str] = field(default_factory=set)
     atoms_added: int = 0
-    quarantined: int = 0
+    quarantined: int = 0  # new records with a secret cut out: atoms and past-session chunks
+    quarantined_chunks: int = 0  # of which chunks
     chunks_added: int = 0
     files: int = 0
     skipped_lines: int = 0
@@ -458,6 +459,9 @@ class _Writer:
                 self.chunks.append(chunk)
                 self.chars += len(chunk.get("text", ""))
                 report.chunks_added += 1
+                if chunk["redacted"]:
+                    report.quarantined += 1
+                    report.quarantined_chunks += 1
         self.state[entry.key] = {
             "sig": entry.sig,
             "offset": result.end_offset,

@@ -12,7 +12,7 @@ def test_demo_runs_the_whole_pipeline() -> None:
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["ok"]
-    assert summary["ingest_webshop"]["quarantined"] == 1  # the leaked key: an atom kept, its secret cut out
+    assert summary["ingest_webshop"]["quarantined"] == 2  # the leaked key: an atom and its chunk, the secret cut out of both
     assert summary["webshop_proposals"] >= 2
     assert summary["contested"] == 1  # dev vs main, listed once
     assert summary["cross_project"] == 1  # "Never commit .env files" held in both projects

@@ -180,6 +180,28 @@ def test_a_healthy_store(project: Project) -> None:
     assert table.returncode == 0 and table.stdout.startswith("healthy")
 
 
+def test_quarantined_counts_every_redacted_record_chunks_too(project: Project) -> None:
+    key = "sk_live_51Hd9XqAbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+    folder = project.transcripts()
+    claude_transcript(folder / "s1.jsonl", "s1", project.root, [
+        ("2026-03-01T10:00:00Z", f"The sandbox answers 402 with {key} since this morning."),  # no rule: a chunk, no atom
+        ("2026-03-01T10:05:00Z", f"From now on, always use {key} for the payment sandbox."),  # an atom and a chunk
+        ("2026-03-01T10:09:00Z", DOCKER),
+        ("2026-03-01T10:12:00Z", 'From now on, always send {"redacted":true} in test payloads.'),  # says it, is not it
+    ])
+    done = project.cli("ingest", str(folder))
+    assert done.returncode == 0, done.stderr
+    assert "3 quarantined (redacted: 1 atom(s), 2 past-session chunk(s))" in done.stdout
+    records = [json.loads(line) for name in ("atoms", "chunks")
+               for line in (project.store / "L1" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(r["redacted"] for r in records) == 3 and key not in json.dumps(records)
+    assert any('{"redacted":true}' in r["text"] for r in records)
+    assert json.loads(project.cli("ingest", str(folder), "--json").stdout)["quarantined"] == 0  # nothing new
+    _code, shape = project.status()
+    assert shape["sizes"]["quarantined"] == 3
+    assert "3 record(s) quarantined (redacted)" in project.cli("status").stdout
+
+
 def test_a_store_whose_hooks_have_been_failing(project: Project) -> None:
     ingested(project)
     (project.store / "L2.jsonl").mkdir()  # every session-start now fails to read L2, and swallows it

@@ -54,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(
             f"{len(report.sessions)} session(s) read from {report.files} file(s): "
-            f"{report.atoms_added} new atom(s), {report.quarantined} quarantined (redacted)"
+            f"{report.atoms_added} new atom(s), {report.quarantined} quarantined (redacted"
+            + (f": {report.quarantined - report.quarantined_chunks} atom(s), {report.quarantined_chunks} past-session chunk(s))"
+               if report.quarantined_chunks else ")")
             + (f"; {report.skipped_lines} unreadable line(s) skipped" if report.skipped_lines else "")
         )
     if report.files == 0:

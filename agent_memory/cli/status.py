@@ -51,7 +51,8 @@ def print_status(found: dict[str, Any], console: Any) -> None:
                       f"{last.get('where', '')}: {last.get('error', '')[:200]}", markup=False)
     s = found["sizes"]
     console.print(
-        f"store: {s['atoms']} atoms, {s['adopted_l2']} adopted here, {s['adopted_l3']} across projects; "
+        f"store: {s['atoms']} atoms, {s['quarantined']} record(s) quarantined (redacted), {s['adopted_l2']} adopted here,"
+        f" {s['adopted_l3']} across projects; "
         f"L1 {_size(s['l1_bytes'])}, index {_size(s['index_bytes'])}, backups {_size(s['backups_bytes'])}, logs {_size(s['logs_bytes'])}",
         markup=False,
     )
