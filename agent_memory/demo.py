@@ -24,6 +24,32 @@ PROJECTS = ("webshop", "infra")
 DEMO_SECRET = "sk_live_51Hd9XqAbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 FIRST_NOW = "2026-03-10T12:00:00Z"  # after the sample sessions
 LATER_NOW = "2026-04-20T12:00:00Z"  # 30+ days on: the cross-project gate can open
+QUOTE_CHARS = 120  # a quote longer than this is shown as the whole sentence that says the claim
+
+
+def excerpt(quote: str, claim: str, limit: int = QUOTE_CHARS) -> str:
+    """The quote whole when it fits ``limit``; else the whole sentence(s) of it that say ``claim``, as many of those
+    around it as fit, and "… " before them when sentences were left out in front. Never cut mid-sentence."""
+    from .markers.sentences import sentence_spans
+    from .text import words
+
+    flat = " ".join(quote.split())
+    if len(flat) <= limit:
+        return flat
+    spans = sentence_spans(flat)
+    if not spans:
+        return flat
+    wanted = {w.casefold() for w in words(claim)}
+
+    def shared(i: int) -> int:
+        return len(wanted & {w.casefold() for w in words(flat[spans[i].start : spans[i].end])})
+
+    first = last = max(range(len(spans)), key=lambda i: (shared(i), -i))
+    while last + 1 < len(spans) and spans[last + 1].end - spans[first].start <= limit:
+        last += 1
+    while first > 0 and spans[last].end - spans[first - 1].start <= limit:
+        first -= 1
+    return ("… " if first else "") + flat[spans[first].start : spans[last].end]
 
 
 @contextlib.contextmanager
@@ -154,9 +180,11 @@ def _stages(demo: _Demo) -> dict[str, Any]:
     if code == 0:
         claim = json.loads(out)["claim"]
         why = Table("day", "session", "line", "quote", title=claim["text"])
-        for src in claim["sources"]:
-            why.add_row(src["timestamp"][:10], src["session"][:8], str(src["line"]), src["quote"][:70])
+        shown = [excerpt(src["quote"], claim["text"]) for src in claim["sources"]]
+        for src, quote in zip(claim["sources"], shown):
+            why.add_row(src["timestamp"][:10], src["session"][:8], str(src["line"]), quote)
         c.print(why)
+        summary["why_quotes"] = shown
     else:
         c.print(f"[red]{err.strip()}[/]")
         summary["ok"] = False
@@ -238,7 +266,7 @@ def _print_plan(c: Any, plan: dict[str, Any]) -> None:
     c.print(table)
     blocked = Table("claim", "why not yet", title="not promoted")
     for b in plan["blocked"]:
-        blocked.add_row(b["text"][:60], "; ".join(b["reasons"]))
+        blocked.add_row(b["text"], "; ".join(b["reasons"]))
     c.print(blocked)
 
 
