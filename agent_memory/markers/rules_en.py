@@ -74,7 +74,7 @@ _EN_HYPOTHETICAL_RE = lazy(
 _EN_ASSISTANT_RE = lazy(
     r"^\W*(?:(?:sure|certainly|absolutely|of\s+course|understood|great|got\s+it|noted|"
     r"will\s+do|you'?re\s+(?:absolutely\s+)?right|good\s+catch|thanks?(?:\s+you)?)[!,.\s]+)*"
-    r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|i'?ve|i\s+have|let\s+me|here'?s|here\s+is|"
+    r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|(?:i'?ve|i\s+have)(?!\s+changed\s+my\s+mind\b)|let\s+me|here'?s|here\s+is|"
     r"i'?d\s+be\s+happy|i\s+apologi[sz]e|i\s+understand|i\s+now\s+understand|i\s+can\s+see|"
     r"i\s+see\s+that|i\s+notice[sd]?|i\s+found|i\s+checked)\b",
     _I,
@@ -465,7 +465,7 @@ _en(
 # words that tie a clause to the task at hand (a relative "that" and "this repo" do not)
 _HERE_AND_NOW_RE = lazy(
     r"\b(?:it|these|those|them|yet|again|else|anymore|today|tonight|tomorrow|above|below|my\s+last|your\s+last|"
-    r"that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
+    r"(?<!\w\ws\s)that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
     r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
     r"this(?!\s+(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)\b)|"
     r"the\s+(?:same|other|last|next|first|second|previous|new\s+one|one))\b",
@@ -512,12 +512,18 @@ _en(
     "en.instruction.dont", "instruction",
     "don't|dont|do not|don’t",
     r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?P<claim>(?:(?:please|pls|and|also|but|so|ok|okay|seriously|again)\s*,?\s+)*"
-    r"(?:don'?t|do\s+not)\s+(?!ever\b)(?!" + _NOT_RULE_VERBS + r")[a-z][\w-]*\s+" + _PARTICLES
-    + r"(?:(?:(?!(?:the|a|an|this|that|my|your|our|his|her|their|its|any|some)\b)[a-z][\w-]*\s+)?" + _GENERIC
+    r"(?:don'?t|do\s+not)\s+(?!ever\b)(?:(?!(?:really|actually|only|early|apply|reply|rely|supply)\b)[a-z]+ly\s+)?"
+    r"(?!" + _NOT_RULE_VERBS + r")[a-z][\w-]*\s+" + _PARTICLES
+    + r"(?:(?:(?!(?:the|a|an|this|that|my|your|our|his|her|their|its|any|some)\b)[a-z][\w./-]*\s+){0,2}" + _GENERIC
+    # a moment that recurs: "on a Friday", "without touching the changelog", "with fewer than 2 approvals"
+    + r"|[^?,;]{0,40}?\b(?:on\s+(?:a\s+)?(?:fridays?|weekends?|mondays?|holidays?)|without\s+[a-z]+ing|"
+    r"with\s+(?:fewer|less)\s+than)\b"
     + r"|(?:me|us|the\s+user)\s+(?:for|to|about|whether|if|before)\s+(?!(?:it|this|that)\b)"
     + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
     r"(?:ask|say|confirm|approve)))[^?]*)",
-    guard=_standing,
+    # "don't commit anything, another agent is working": a bare "anything" is a hold on the task at hand
+    guard=lambda s, m: _standing(s, m) and not re.search(
+        r"\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:anything|everything)\s*(?:[,;.!—–]|$)", s, _I),
     description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",
 )
 _en(
@@ -575,7 +581,7 @@ _en(
     "en.instruction.reversal_stop", "instruction",
     "stop |quit ",
     r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?:(?:please|pls|and|also|but|so|ok|okay|oh|hey|seriously)\s*,?\s+)*"
-    r"(?:stop|quit)\s+(?P<rev>(?!(?:working|doing|trying|waiting|talking|looking|being|thinking|going|"
+    r"(?:stop|quit)\s+(?P<rev>(?!(?:working|doing|trying|waiting|talking|looking|being|thinking|going|stopping|pausing|"
     r"everything|anything|nothing|there|here|it|that|this|now|right|for)\b)[a-z]+ing\b"
     r"(?:\s+(?!(?:it|that|this|them|those|these|now|yet)\b)[^,;.!?]+?)?)(?=\s*(?:[,;.!]|$|\s+and\s+|\s+—))",
     guard=_standing,
@@ -633,9 +639,9 @@ _en(
     "en.instruction.use_instead", "instruction",
     "instead of|rather than|over|, not",
     r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh|just)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer|pick|choose|go\s+with|"
-    r"stick\s+(?:to|with)|(?:write|call|import|run)(?!\s+(?:the|my|your)\b))\s+"
+    r"stick\s+(?:to|with)|(?:write|call|import|run|put|keep|place|store|pin)(?!\s+(?:the|my|your)\b))\s+"
     r"(?!(?:the\s+other|another|a\s+different|it|this|that|these|those|them)\b)"
-    r"[\w`'./@+ -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over)\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
+    r"[\w`'./@+%<> -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over)\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
     guard=_standing,
     description="'use yarn, not npm', 'Use pathlib instead of os.path' — a tool or style chosen for good",
 )
@@ -673,7 +679,7 @@ _en(
     r"[\w.+#-]+(?:\s+v?\d[\w.]*)?\W*$"
     r"|our\s+[\w-]+(?:\s+[\w-]+)?\s+(?:runs\s+on|is\s+on|uses|lives\s+(?:in|on)|is\s+hosted\s+on|deploys\s+to|"
     r"is\s+deployed\s+(?:on|to)|is\s+written\s+in|is\s+built\s+with)\s+(?!(?:it|this|that)\b)\S[^?]*"
-    r"|(?:our|the|my)\s+(?:[\w-]+\s+)?(?:server|api|app|backend|frontend|database|db|service)\s+(?:runs|listens|is)\s+on\s+port\s+\d+\W*$"
+    r"|(?:our|the|my)\s+(?:[\w-]+\s+)?(?:server|api|app|backend|frontend|database|db|service)\s+(?:(?:runs|listens|is)\s+on\s+port|listens\s+on(?:\s+port)?)\s+:?\d+\W*$"
     r"|(?:our|my|the)\s+(?:default\s+|main\s+|primary\s+)?(?:language|stack|runtime|package\s+manager|test\s+runner|"
     r"framework|database|orm|linter|formatter|ci|shell|editor|os|cloud|branch)\s+(?:here\s+)?(?:is|are)\s+"
     r"(?!(?:broken|down|slow|failing|red|empty|wrong|not|still|now|it|this|that|a\s+mess|so|too|very|open|closed|"
@@ -746,7 +752,7 @@ _en(
     + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*)",
     guard=lambda s, m: _standing(s, m) and not re.search(
         r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"
-        r"\bwhen\s+i\b|\bif\s+(?:it|that|this)\b",
+        r"\bwhen\s+i\b|\bif\s+(?:it|that|this)\b|\bwhat\s+(?:you|we)\s+(?:just\s+)?(?:changed|did|fixed|updated|found)\b",
         s, _I),
     description="'Before you start any task, show me a plan', 'Run the tests before committing', "
     "'Only touch the client through the wrapper'",
@@ -791,9 +797,9 @@ _en(
     "en.instruction.must", "instruction",
     "must|have to|has to|need to|needs to|should|supposed to|needs|need a|gets|get a|requires|want to",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*(?:"
-    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|" + _GENERIC
-    + r")|gets?\s+(?:a|an|its)|"
-    r"requires?\s+(?:a|an))\s+\S"
+    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|(?:(?:two|three|\d+|at\s+least\s+\w+)\s+)?(?:[\w-]+\s+)?"
+    + _GENERIC + r")|gets?\s+(?:a|an|its)|"
+    r"requires?\s+(?:a|an))(?:\s+\S|\W*$)"
     # a class of the work's own things: "Handlers have to be idempotent" (not "Passwords must be 12 characters",
     # which specifies the product)
     r"|(?!(?:tests\s+should\s+pass)\b)(?:[a-z][\w-]*\s+)?" + _CODE_NOUNS + r"\s+" + _MODAL_REQ
@@ -877,6 +883,193 @@ _en(
     r"\.cursorrules|copilot-instructions\.md|(?:your\s+)?memory)\s*(?:that\b|saying\b(?:\s+that\b)?|:)\s*(?P<claim>[^?]{8,})",
     description="'... and put a note in CLAUDE.md that UI strings always go through the i18n helper'",
 )
+
+# ------------------------------------------------- permissions, reversals and terse rules
+#
+# People lift a rule as often as they set one ("It's OK to edit merged migrations now", "Go back to npm"),
+# and state many rules in a clipped form ("black, line-length 100, always"). Each of these shapes needs a
+# mark of standing ("now", "again", "for good", "always", a class of things) and no pointing word.
+
+_ANYMORE = r"(?:anymore|any\s+more|any\s+longer|going\s+forward|from\s+now\s+on)"
+_en(
+    "en.instruction.reversal_no_need", "instruction",
+    "no need",
+    r"(?:^|[,;:—–]\s*)(?:(?:ok|okay|so|and|also|btw|fyi)\s*,?\s+)*no\s+need\s+(?:to\s+(?P<rev>[a-z][^?,;]*?)|"
+    r"for\s+(?P<rev2>[^?,;]*?))\s*,?\s*" + _ANYMORE + r"\b",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("rev") or m.group("rev2") or ""),
+    reverses=lambda s, m: m.group("rev") or f"use {m.group('rev2')}",
+    description="'No need to run ruff before committing anymore' — reverses 'run ruff before committing'",
+)
+_PERMIT = r"(?:fine|ok|okay|alright|allowed|acceptable|optional)"
+_RELEASE = r"(?:now|again|from\s+now\s+on|going\s+forward)"
+
+
+def _reverse_permission(sentence: str, m: re.Match[str]) -> str:
+    if m.group("act"):
+        return f"don't {m.group('act')}"
+    return f"{m.group('who')} {m.group('cop')} not allowed"
+
+
+_en(
+    "en.instruction.reversal_permission", "instruction",
+    "fine|ok|okay|alright|allowed|acceptable|optional|can ",
+    r"^\W*(?:(?:ok|okay|so|and|also|btw|fyi|actually)\s*,?\s+)*(?P<claim>(?:"
+    r"(?:it'?s|it\s+is)\s+" + _PERMIT + r"\s+(?:for\s+(?:you|us)\s+)?to\s+(?P<act>[a-z][^?,;]*?)"
+    r"|(?P<who>(?!(?:it|this|that|everything|all|the\s+\w+)\b)[\w`.()/-]+(?:\s+[\w`.()/-]+){0,5}?)\s+"
+    r"(?P<cop>is|are|can\s+(?:be|go|stay)|may\s+(?:be|go|stay))\s+(?:" + _PERMIT + r"|[^?,;]{1,40}?))"
+    r"\s*,?\s+" + _RELEASE + r"\b)",
+    # "The build is OK now" reports the task's state: a lifted rule is about an act or a class of things
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("act") or m.group("who")) and bool(
+        m.group("act") or re.search(r"\b[a-z]+ing\b|" + _GENERIC, m.group("who") or "", _I)),
+    reverses=_reverse_permission,
+    description="'It's OK to edit merged migrations now', 'Direct pushes to main are OK now' — lifts a prohibition",
+)
+_en(
+    "en.instruction.permission", "instruction",
+    "fine|ok|okay|alright|allowed|acceptable|can |may ",
+    r"^\W*(?:(?:ok|okay|so|and|also|btw|fyi|but)\s*,?\s+)*(?P<claim>(?:"
+    r"(?:it'?s|it\s+is)\s+" + _PERMIT + r"\s+to\s+(?P<act>[a-z][^?]*)"
+    r"|(?!(?:it|this|that|these|those|they|you|we|i|everything|all|the)\b)(?:[\w`.()/-]+\s+){0,3}?" + _GENERIC
+    + r"\s+(?:(?:are|is)\s+" + _PERMIT + r"\s+(?:for|in|on|inside|when|if)\b"
+    r"|(?:can|may)\s+(?:go|be\s+(?:merged|pushed|written|kept|used)|skip|stay|keep|use|land)\b)[^?]*))",
+    # a permission for a class of things ("docs-only changes", "the CLI entry points"), not for the thing at hand
+    guard=lambda s, m: (not m.group("act") and _standing(s, m)) or bool(
+        m.group("act") and not _HERE_AND_NOW_RE.search(m.group("act")) and not _NOW_RE.search(m.group("act"))
+        and re.search(_GENERIC, m.group("act"), _I)),
+    description="'It's fine to push docs-only changes straight to main', 'Hotfixes can go out on Fridays'",
+)
+
+
+def _reverse_back(sentence: str, m: re.Match[str]) -> str:
+    return f"don't use {m.group('rev')}"
+
+
+_en(
+    "en.instruction.reversal_back", "instruction",
+    "back to|again",
+    r"^\W*(?:(?:ok|okay|so|and|also|btw|please|pls|let'?s|go\s+ahead\s+and|just)\s*,?\s+)*(?:"
+    r"(?:go|switch|move|revert|change|get)\s+(?:\w+\s+)?back\s+to\s+(?:using\s+)?(?P<rev>[\w`.@/+-]+(?:\s+[\w`.@/+-]+)?)"
+    r"|(?:use|allow|enable|bring\s+back)\s+(?P<rev2>[\w`.@/+()-]+(?:\s+[\w`.@/+()-]+)?)\s+again)\s*(?:[,;.!—–]|$)",
+    guard=lambda s, m: not re.match(
+        r"(?:the|a|an|my|your|our|it|this|that|them|step|main|master|where|what|how|work|sleep|normal|"
+        r"default|before|previous|original|square)\b", (m.group("rev") or m.group("rev2") or ""), _I)
+    and not re.search(r"\b(?:branch|commit|page|tab|screen|file|step|version|line|state|plan|task)\b",
+                      m.group("rev") or m.group("rev2") or "", _I),
+    reverses=lambda s, m: f"don't use {m.group('rev') or m.group('rev2')}",
+    description="'Go back to npm', 'Switch back to requests', 'Use docker-compose again' — lifts a rule against it",
+)
+_en(
+    "en.instruction.reversal_drop", "instruction",
+    "drop |ditch |get rid of",
+    r"(?:^|[,;:—–]\s*)(?:(?:ok|okay|so|and|also|btw|please|pls|let'?s|just)\s*,?\s+)*(?:drop|ditch|get\s+rid\s+of)\s+"
+    r"(?P<rev>(?!(?:it|this|that|them|these|those|me|the\s+table|the\s+column|the\s+db|the\s+database|a\s+line|a\s+note)\b)"
+    r"[^,;.?!]{2,40}?)\s*(?:,|\band\b|;|—|$)(?=[^?]*\b(?:instead|like\s+before|for\s+good|altogether|entirely|"
+    r"handles?|does|do|now|anymore|from\s+now\s+on|going\s+forward)\b)",
+    guard=lambda s, m: not re.search(r"\b(?:table|column|database|db|index|row|branch|commit|stash)\b", m.group("rev"), _I),
+    reverses=lambda s, m: f"use {m.group('rev')}",
+    description="'Drop freezegun and inject a clock object instead' — reverses 'use freezegun'",
+)
+_FOR_GOOD_VERBS = r"(?:turn|switch|drop|retire|remove|disable|enable|stop|move|keep|kill|delete|ditch|replace|use|make|set)"
+_en(
+    "en.instruction.for_good", "instruction",
+    "for good|once and for all|permanently",
+    r"^\W*(?:(?:ok|okay|so|and|also|please|pls|let'?s|let\s+us|just)\s*,?\s+)*(?P<claim>" + _FOR_GOOD_VERBS
+    + r"\b[^?]{2,80}?\b(?:for\s+good|once\s+and\s+for\s+all|permanently)\b[^?]*)",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("claim")),
+    description="'Let's turn strict off in tsconfig for good'",
+)
+_en(
+    "en.instruction.changed_mind", "instruction",
+    "changed my mind|change of plan",
+    r"^\W*(?:(?:ok|okay|so|and|actually|hmm)\s*,?\s+)*(?:(?:i'?ve|i\s+have|i)\s+)?changed\s+my\s+mind\s+(?:on|about)\s+"
+    r"(?!(?:it|this|that|the|your|these|those)\b)[\w`.@/+-]+(?:\s+[\w`.@/+-]+){0,2}\s*[,:;—–-]+\s*"
+    r"(?!(?:let'?s\s+)?(?:keep|leave|revert|undo)\s+(?:it|this|that)\b)\w[^?]{6,}",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(re.split(r"[,:;—–]", m.group(0), 1)[-1]),
+    description="'I've changed my mind on snapshots, use toMatchSnapshot freely.'",
+)
+_en(
+    "en.instruction.dont_use_instead", "instruction",
+    "don't|dont|do not|don’t",
+    r"(?:^|[,;:—–]\s*)(?P<claim>(?:(?:please|pls|and|also|but|so|ok|okay|no)\s*,?\s+)*(?:don'?t|do\s+not)\s+"
+    r"(?!" + _NOT_RULE_VERBS + r")(?:[a-z]+ly\s+)?[a-z][\w-]*\s+"
+    r"(?!(?:it|this|that|them|these|those|anything|everything|something|me|us|him|her)\b)[^,;.?!]{1,50}?\s*[,;]\s*"
+    r"(?:(?:just|please|pls)\s+)?(?:(?:use|run|write|fix|open|call|prefer|go\s+with|stick\s+to|import|inject|"
+    r"create|rely\s+on|let|add|put|keep|log|raise|assert|catch|ask|read)\b[^?]*"
+    r"|ever\b[^?]*|[\w`.()%-]+(?:\s+[\w`.()%-]+)?\s+(?:please|pls|instead)\W*$))",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(_CLAUSE_END_RE.split(m.group("claim"), 1)[0]),
+    description="'Don't use docker-compose, use docker compose', 'don't use .format(), f-strings please'",
+)
+_en(
+    "en.instruction.no_please", "instruction",
+    "no ",
+    r"^\W*(?P<claim>no\s+(?!(?:more|longer|need|idea|problem|worries|luck|way|thanks|doubt|matter|one|"
+    r"errors?|warnings?|issues?|problems?|changes?|results?|output|difference|updates?|response|"
+    r"reply|files?|logs?|questions?)\b)(?:[\w`().-]+\s+){0,3}?" + _GENERIC
+    + r"(?:\s+(?:on|in|at|for|before|after|inside)\s+[\w.-]+){0,2}\s*,?\s*(?:please|pls|plz)\b[^?]*)",
+    guard=_standing,
+    description="'no deploys on friday please', 'No eslint-disable lines please.'",
+)
+_en(
+    "en.instruction.trailing_always", "instruction",
+    "always|every time|every single time|ever|period",
+    r"^\W*(?!(?:same|thanks?|thank\s+you|as|like|not|it|that|this|i|you|he|she|they)\b)(?P<claim>[^?]{6,}?\S)"
+    r"(?:\s*,\s*|\s+)(?:(?:please|pls)\s*,?\s*)?(?<!\bas\s)(?<!\blike\s)(?:always|every\s+(?:single\s+)?time|"
+    r"(?<=,\s)ever|(?<=,)ever|period)\s*(?:pls|please|plz)?\W*$",
+    # "it crashes every time" is a failure (tried before), "same as always" no rule
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("claim")) and not re.search(
+        r"\b(?:happens?|happened|get|gets|got|see|sees|saw|shows?|showed|was|were|did|does|do\s+you|you\s+do|"
+        r"same)\b|" + _FAIL_WORDS, m.group("claim"), _I),
+    description="'black, line-length 100, always', 'pytest -n auto every time pls', 'don't push to main, ever.'",
+)
+_en(
+    "en.instruction.always_fact", "instruction",
+    "always",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|remember)\s*[,:]?\s+)*(?!(?:it|this|that|they|he|she|i|you|we)\b)"
+    r"(?P<claim>(?:[\w`./<>-]+\s+){1,5}?(?:(?:is|are)\s+)?always\s+(?:named|called|prefixed|suffixed|written|formatted|"
+    r"kept|stored|placed|run|executed|built|deployed|merged|squashed|rebased|reviewed|tested|pinned|signed|tagged|"
+    r"go|goes|live|lives|belong|belongs|need|needs|use|uses|target|targets|start|starts|end|ends|follow|follows|"
+    r"include|includes|require|requires|stay|stays|point|points|come|comes|run|runs|get|gets)\b[^?]*)",
+    guard=_standing_fact,
+    description="'Release branches are always named release/<version>', 'Shared fixtures always go in tests/fixtures/'",
+)
+_en(
+    "en.instruction.stays", "instruction",
+    "stays|stay |remains|remain ",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so)\s*[,:]?\s+)*(?!(?:it|this|that|they|he|she|i|you|we)\b)"
+    r"(?P<claim>(?:[\w`./-]+\s+){1,5}?(?:stays?|remains?|must\s+(?:stay|remain)|should\s+(?:stay|remain))\s+"
+    r"(?:on|off|enabled|disabled|strict|pinned|private|public|untouched|frozen|read-only|in\s+\S+|out\s+of\s+\S+)\b[^?]*)",
+    guard=_standing,
+    description="'TypeScript strict mode stays on', 'The API module must stay private'",
+)
+_en(
+    "en.instruction.shop", "instruction",
+    "shop|house",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|remember)\s*[,:]?\s+)*(?:we'?re|we\s+are|this\s+is)\s+an?\s+"
+    r"(?P<what>[\w.+#-]+(?:\s+[\w.+#-]+)?)\s+(?:shop|house)\b[^?]*",
+    description="'we're a pnpm shop, don't use npm'",
+)
+_en(
+    "en.instruction.remember_fact", "instruction",
+    "remember",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|so|oh|btw)\s*,?\s+)*(?:please\s+)?remember\s+(?:"
+    r"(?:our|the|this|my)\s+(?:[\w-]+\s+){0,2}(?:rules?|config(?:uration)?|conventions?|polic(?:y|ies)|setup|style|"
+    r"standards?|workflow)\s*[:—–-]\s*(?P<claim>\S[^?]{4,})"
+    r"|(?:that\s+)?(?P<claim2>(?:(?:the|our|my)\s+(?:[\w`./-]+\s+){1,4}?|(?!(?:i|you|it|this|that|these|those|when|how|what|why|if|to|me|us|them)\b)(?:[\w`./-]+\s+){1,3}?(?:is|are|listens|runs|uses|lives|moved|needs|goes|"
+    r"go|points|targets|defaults|belongs|deploys|builds)|we\s+(?:always\s+|never\s+)?(?:use|write|run|deploy|keep|"
+    r"follow|ship|pin|target|squash|rebase|merge|name|put|prefer))\b[^?]{3,}))",
+    guard=lambda s, m: _standing_fact(s, m) and not re.search(r"\bremember\s+(?:when|how|what|why|if)\b", s, _I),
+    description="'Remember the local dev server listens on 3000', 'remember our rule: Friday deploys are off limits'",
+)
+_en(
+    "en.instruction.for_every", "instruction",
+    "every|each|all ",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so)\s*[,:]?\s+)*(?:the\s+)?(?P<claim>[\w-]+(?:\s+[\w-]+){0,2}\s+"
+    r"(?:for|of|on|in)\s+(?:every|each|all|any)\s+[\w-]+\s+(?:is|are|should\s+be|must\s+be|has\s+to\s+be)\s+"
+    r"(?!(?:broken|failing|red|wrong|missing|empty|gone|down|different|the\s+same)\b)\S[^?]*)",
+    guard=_standing,
+    description="'base branch for every PR is develop pls'",
+)
+
 
 _EN_REQUEST_START_RE = lazy(r"^\W*(?:(?:please|just|then|and)\s+)*" + _IMPERATIVE, _I)
 
