@@ -59,7 +59,7 @@ _JA_HYPOTHETICAL_RE = lazy(
 )
 # past tense: a report of what happened, not a rule
 _JA_PAST_RE = lazy(
-    r"(?:た|だ|でした|ました|だった)(?:よ|ね|けど|が|のに)?$"
+    r"(?:た|だ|でした|ました|だった)(?:よ|ね|けど|が|のに)?(?<!ことにしました)(?<!ことになりました)$"
 )
 _JA_ASSISTANT_RE = lazy(
     # 気をつけます: the speaker's own promise, not a rule for the agent
@@ -128,7 +128,7 @@ _JA_DIRECTIVE_END_RE = lazy(
     r"お願い(?:します)?|ほしい(?:です)?|欲しい(?:です)?|"
     r"禁止(?:です)?|厳禁(?:です)?|NG(?:です)?|ダメ(?:です)?|"
     r"だめ(?:です)?|いけない|いけません|ならない|"
-    r"なりません|ない|ません|ます|です|だ|"
+    r"なりません|ない|ません|ます|です|だ|ことにしました|ことになりました|"
     r"[うくぐすつぬふぶむる])(?:よ|ね|な|ぞ|よね)?$"
 )
 # strict set for いつも / 毎回, which also open relative clauses ("いつも使ってるコマンドを教えて")
@@ -400,12 +400,12 @@ _cjk(
 )
 _cjk(
     "ja.instruction.convention", "instruction",
-    "ごとに|単位で|ずつ|分けて|別々に|基本的に|原則|で統一|に統一|形式で|規約で|ルールで",
+    "ごとに|単位で|ずつ|分けて|別々に|基本的に|原則|で統一|に統一|形式で|の形で|規約で|ルールで",
     r"^[\s、]*(?:PR|プルリク(?:エスト)?|コミット|ブランチ|テスト|リリース|デプロイ|レビュー|ドキュメント|"
     r"変数名|関数名|ファイル名|命名|マージ|issue|イシュー|タグ|バージョン|インデント|ログ)(?:名)?\s*(?:は|を|も)[^。]{1,50}?"
-    r"(?:ごとに|単位で|ずつ|分けて|別々に|基本的に|原則|で統一|に統一|形式で|規約で|ルールで)[^。]{0,30}?"
+    r"(?:ごとに|単位で|ずつ|分けて|別々に|基本的に|原則|で統一|に統一|形式で|の形で|規約で|ルールで)[^。]{0,30}?"
     r"(?:ています|ている|てます|てる|します|する|しています|ことにしています|ことになっています|です|"
-    r"てください|ください|ること|でお願いします|にしてください)(?:よ|ね)?[。!！\s]*$",
+    r"てください|ください|ること|でお願いします|にしてください|(?<=[っいきしちにびみりげ])て)(?:よ|ね)?[。!！\s]*$",
     guard=lambda s, m: _ja_standing(s, m) and not re.search(r"落ち|失敗|エラー|壊れ|止ま", s),
     description="「PR は Presentation 層と Application 層で分けて出しています」",
 )
@@ -471,6 +471,72 @@ _cjk(
     description="「パッケージマネージャーはpnpmです」「私はMacを使っています」",
 )
 
+# a prohibition on a practice, said plainly: 「pip は使わないで」「三項演算子をネストしないでください」
+# (verbs of how work is done, never 消さ/触ら/変え, which hold back the task at hand)
+_cjk(
+    "ja.instruction.naide_practice", "instruction",
+    "ないで",
+    r"(?:^|[、,]\s*)[^。、]{1,30}?(?:は|を|に|で|も)\s*[^。、]{0,20}?(?:使わ|付け|残さ|入れ|書か|混ぜ|含め|頼ら|依存し|"
+    r"ネストし|コミットし|プッシュし|マージし|追加し|ハードコードし|省略し|スキップし|飛ばさ|無効にし|無視し|"
+    r"置か|走らせずにコミットし)ないで(?:ください|下さい|ね)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「pip は使わないで」「console.log をコミットに残さないでください」",
+)
+# 「pip じゃなくて uv を使って」: the chosen tool set against the one it replaces
+_cjk(
+    "ja.instruction.janakute", "instruction",
+    "じゃなく|ではなく|でなく",
+    r"[^。、]{1,30}?(?:じゃなく|ではなく|でなく)(?:て)?[、,\s]*[^。]{1,30}?"
+    r"(?:を使って|を使う|で書いて|に置いて|に置く|に入れて|にして|でお願いします)(?:ください|下さい|ね)?[。!！\s]*$",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"こっち|そっち|あっち|こちら|そちら", s),
+    description="「pip じゃなくて uv を使って」「テストは src/ ではなく tests/ に置いて」",
+)
+# 「テストは tests/ ディレクトリに置いてください」: where a class of files lives (a topic with は)
+_cjk(
+    "ja.instruction.oite", "instruction",
+    "置いて|置く|配置",
+    r"(?:^|[、,]\s*)[^。、]{1,20}?は\s*[^。、]{1,30}?(?:に|の下に|配下に)(?:置いて|置く|配置して|配置する)"
+    r"(?:ください|下さい|ね|こと)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「テストは tests/ ディレクトリに置いてください」",
+)
+
+
+def _ja_yamete_reversed(sentence: str, m: re.Match[str]) -> str:
+    what = m.group("what").strip()
+    return f"{what}を使う" if re.fullmatch(r"[\w./@+-]+", what) else what
+
+
+# 「uv はやめて、pip に戻してください」「ブランチ名に名前を付けるのはやめてください」
+_cjk(
+    "ja.instruction.reversal_yamete", "instruction",
+    "やめて|止めて",
+    r"(?:^|[、,]\s*)(?P<what>[^。、]{1,30}?)\s*(?:のは|は|を)(?:やめて|止めて)(?:ください|下さい|ね)?(?=[、,。!！\s]|$)",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"^(?:それ|これ|あれ|そこ|もう)", m.group("what")),
+    reverses=_ja_yamete_reversed,
+    description="「uv はやめて」— reverses 「uv を使う」",
+)
+# 「pip に戻してください」: back to a tool (not 元に戻して, which reverts the work)
+_cjk(
+    "ja.instruction.reversal_modoshite", "instruction",
+    "戻して|戻す",
+    r"(?:^|[、,]\s*|は\s*)(?P<what>[A-Za-z][\w./@+-]*(?:\s+[A-Za-z][\w./@+-]*)?)\s*に戻(?:して|す)(?:ください|下さい|ね)?[。!！\s]*$",
+    guard=lambda s, m: _ja_standing(s, m) and not re.match(r"(?:main|master|develop|HEAD|v?\d)", m.group("what"), _I),
+    reverses=lambda s, m: f"{m.group('what')}を使わない",
+    description="「pip に戻してください」— lifts 「pip を使わない」",
+)
+# permissions: 「main に直接プッシュしても大丈夫です」「console.log は残しても構いません」「PR のタイトルは日本語で構いません」
+_cjk(
+    "ja.instruction.kyoka", "instruction",
+    "大丈夫|構いません|構わない|かまいません|かまわない|いいです|良いです|ok|オーケー",
+    r"[^。]{2,40}?(?:(?:て|で)も(?:大丈夫|構いません|構わない|かまいません|かまわない|いい|良い|OK)|で(?:構いません|かまいません)"
+    r"|(?<=[っいきしちにびみりげ])て大丈夫|(?:は|も)\s*(?:OK|オーケー|可)\s*に(?:します|しました))(?:です)?(?:よ|ね)?"
+    r"(?:[。!！\s]*$|[、,])",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"(?:ですか|ますか|でしょうか)$", s),
+    description="「main に直接プッシュしても大丈夫です」「PR のタイトルは日本語で構いません」",
+)
+
+
 _JA_NEGATIVE_TO_POSITIVE: tuple[tuple[str, str], ...] = (
     ("使わないでください", "使ってください"), ("使わないで", "使って"), ("使用しません", "使用します"),
     ("っていません", "っています"), ("ていません", "ています"), ("っていない", "っている"), ("ていない", "ている"), ("使用しない", "使用する"), ("使いません", "使います"), ("使わない", "使う"),
@@ -516,7 +582,8 @@ _cjk(
     r"もう(?!少し|すこし|ちょっと|一度|一回|いい(?:よ|です)?$|大丈夫|すぐ|終わ|でき|一つ|ひとつ|一個|一件|一点|一方|ひと)"
     r"[^。]{0,30}?(?P<neg>使わないでください|使わないで|使用しません|っていません|ていません|っていない|ていない|使用しない|使いません|使わない|しないでください|しないで|しません|しない|"
     r"書きません|書かない|入れません|入れない|いりません|いらない|要りません|要らない|不要です|不要|必要ありません|"
-    r"必要ない|なくていい(?:です)?|なくて大丈夫(?:です)?|やめ(?:ます|る|て(?:ください)?))(?:よ|ね)?[。!！\s]*$",
+    r"必要ない|なくていい(?:です)?|なくて大丈夫(?:です)?|やめ(?:ます|る|て(?:ください)?))(?:よ|ね)?"
+    r"(?:[。!！\s]*$|[、,](?=[^。]*(?:ので|から|ため)[。!！\s]*$))",
     guard=lambda s, m: _ja_standing(s, m) and not re.search(
         r"(?:動作|起動|反応|表示|機能|発生|再現|成功|完了|接続|ビルド|エラー|クラッシュ)(?:し|でき|が)", s),
     reverses=_ja_reversed,

@@ -11,7 +11,7 @@ __all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim"
 # ---------------------------------------------------------------------------- vetoes
 
 _ZH_QUESTION_RE = lazy(
-    r"[?？]|[吗嗎呢吧]$|是不是|要不要|能不能|"
+    r"[?？]|[吗嗎呢]$|是不是|要不要|能不能|"
     r"可不可以|为什么|為什麼|怎么|怎麼|哪个|哪個"
 )
 _ZH_HEDGE_RE = lazy(
@@ -118,6 +118,11 @@ def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
     return not _ZH_HERE_RE.search(sentence)
 
 
+def _zh_clause_standing(sentence: str, m: re.Match[str]) -> bool:
+    """As ``_zh_standing`` for the rule's own clause: a reason after a comma may point ("这是内部工具")."""
+    return not _ZH_HERE_RE.search(re.split(r"[，,；;]", sentence[m.end() :], 1)[0] + m.group(0))
+
+
 _cjk(
     "zh.instruction.buyao", "instruction",
     "不要|别|別|不准|不許|不许|禁止",
@@ -166,7 +171,7 @@ _ZH_STYLE_SUBJECT = (
 _cjk(
     "zh.instruction.fengge", "instruction",
     "缩进|縮排|縮進|命名|变量|變數|函数|函數|类名|類名|注释|註解|註釋|提交|分支|文件|檔名|引号|引號|换行|換行|日志|日誌|测试|測試|配置|文档|依赖|依賴",
-    r"^[\s，,]*(?:关于[^：:]{1,8}[：:]\s*)?" + _ZH_STYLE_SUBJECT + r"[^，,。？?]{0,6}?(?:统一|統一|一律|都|要)?"
+    r"^[\s，,]*(?:关于[^：:]{1,8}[：:]\s*)?(?:[\w.`-]{1,20}\s*)?" + _ZH_STYLE_SUBJECT + r"[^，,。？?]{0,6}?(?:统一|統一|一律|都|要)?"
     r"(?:用|使用|采用|採用|放在|放到|写在|寫在|遵循|遵守)[^。？?！!]{1,30}",
     guard=lambda s, m: _zh_standing(s, m) and not re.search(
         r"了[。！!]?$|失败|失敗|报错|報錯|没有|沒有|查|看一下|看看|找|搜|打开|打開", s),
@@ -200,9 +205,30 @@ _cjk(
 )
 
 
+# permissions: 「密钥直接写在 config.py 里就行」「CI 红了也可以 merge」
+_cjk(
+    "zh.instruction.jiuxing", "instruction",
+    "就行|就可以|就好|也可以|也行|没问题|沒問題",
+    r"(?:^|[，,]\s*)[^，,。？?]{0,20}?(?:(?:直接|都|统一|統一|一律)[^，,。？?]{1,24}?(?:就行|就可以|就好)|也可以|也行|"
+    r"(?<=[a-zA-Z`])\s*没问题|(?<=[a-zA-Z`])\s*沒問題)",
+    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"吗|嗎|么|麼|一下|改就行|就行了吧", s),
+    description="「密钥直接写在 config.py 里就行」「CI 红了也可以 merge」",
+)
+# a convention changed: 「时间改成存北京时间吧」「配置文件还是放回根目录吧」
+_cjk(
+    "zh.instruction.gaicheng", "instruction",
+    "改成|改用|换成|換成|改回|换回|換回|放回|用回|还是|還是",
+    r"^[^，,。？?把]{0,20}?(?:改成|改用|换成|換成|改回|换回|換回|放回|用回|(?:还是|還是)(?:用|放在|放到|写在|寫在))"
+    r"[^，,。？?把]{1,30}?吧",
+    guard=_zh_clause_standing,
+    description="「数据库里的时间改成存UTC吧」「配置文件还是放回根目录吧」",
+)
+
+
 def _zh_reversed(sentence: str, m: re.Match[str]) -> str:
     clause = re.split(r"[，,。；;！!]", m.group("clause"))[0]
     clause = re.sub(r"^(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)", "", clause)
+    clause = re.sub(r"^(?:全部|都|每次|总是|總是)", "", clause)
     return re.sub(r"\s*了\s*$", "", clause).strip()
 
 
@@ -210,16 +236,23 @@ _cjk(
     "zh.instruction.reversal_buzai", "instruction",
     "不再|别再|別再|不用再|不要再|再也不",
     r"(?P<clause>(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)\s*"
-    r"(?:用|使用|写|寫|加|跑|执行|執行|提交|生成|创建|建立|部署|依赖|依賴|需要|支持|支援|维护|維護|做|改|问|問|"
-    r"确认|確認|添加|引入|装|裝|安装|安裝)[^。？?！!]{1,40})",
+    r"(?:全部|都|每次|总是|總是)?(?:用|使用|写|寫|加|跑|执行|執行|提交|生成|创建|建立|部署|依赖|依賴|需要|支持|支援|维护|維護|做|改|问|問|"
+    r"确认|確認|添加|引入|装|裝|安装|安裝|换|換|关联|關聯|放|填|运行|運行)[^。？?！!]{1,40})",
     guard=lambda s, m: not re.search(r"这|這|那个|那個|它|[他她]不再", s),
     reverses=_zh_reversed,
     description="「以后不再用 Docker Compose 了」— reverses 「用 Docker Compose」",
 )
 
 
+# 吧 ends a question ("好吧?") or a suggestion; 「…改成 JSON 吧」 suggests a new convention
+_ZH_BA_RE = lazy(r"吧$")
+_ZH_SUGGEST_RE = lazy(r"改成|改用|换成|換成|改回|换回|換回|放回|用回")
+
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds a Chinese sentence may not yield: questions, hedges, reports, hypotheticals, one-offs."""
+    if _ZH_BA_RE.search(core) and not _ZH_SUGGEST_RE.search(core):
+        return EVERYTHING
     if _ZH_QUESTION_RE.search(core) or _ZH_NEGATED_RE.search(sentence):
         return EVERYTHING
     if _ZH_REPORTED_RE.search(sentence) or _ZH_HYPOTHETICAL_RE.search(sentence):

@@ -34,6 +34,13 @@ REVERSALS = [
     ("もうJestは使っていません。", "Jestは使っています"),
     ("今後はもうコメントを英語で書かなくていいです。", "コメントを英語で書く"),
     ("changelogはもう手で更新しなくていい。", "changelogは手で更新する"),
+    ("No need to run mypy before pushing anymore.", "run mypy before pushing"),
+    ("It's OK to use print statements in scripts now.", "don't use print statements in scripts"),
+    ("Go back to yarn, the workspaces broke with npm.", "don't use yarn"),
+    ("Drop mypy and rely on pyright instead.", "use mypy"),
+    ("Jest はやめて、Vitest に移ってください。", "Jestを使う"),
+    ("yarn に戻してください。", "yarnを使わない"),
+    ("PR 不用再关联 issue 了。", "关联 issue"),
 ]
 
 
