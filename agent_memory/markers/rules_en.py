@@ -912,7 +912,7 @@ def _reverse_permission(sentence: str, m: re.Match[str]) -> str:
 
 _en(
     "en.instruction.reversal_permission", "instruction",
-    "fine|ok|okay|alright|allowed|acceptable|optional|can ",
+    "it's ok|its ok|is ok|are ok|it's fine|is fine|are fine|its fine|okay|alright|allowed|acceptable|optional|can be|can go|can stay|may be|may go|may stay",
     r"^\W*(?:(?:ok|okay|so|and|also|btw|fyi|actually)\s*,?\s+)*(?P<claim>(?:"
     r"(?:it'?s|it\s+is)\s+" + _PERMIT + r"\s+(?:for\s+(?:you|us)\s+)?to\s+(?P<act>[a-z][^?,;]*?)"
     r"|(?P<who>(?!(?:it|this|that|everything|all|the\s+\w+)\b)[\w`.()/-]+(?:\s+[\w`.()/-]+){0,5}?)\s+"
@@ -926,7 +926,7 @@ _en(
 )
 _en(
     "en.instruction.permission", "instruction",
-    "fine|ok|okay|alright|allowed|acceptable|can |may ",
+    "it's ok|its ok|is ok|are ok|it's fine|is fine|are fine|its fine|okay|alright|allowed|acceptable|optional|can go|can be|can skip|can stay|can keep|can use|can land|may go|may be|may skip|may stay|may keep|may use|may land",
     r"^\W*(?:(?:ok|okay|so|and|also|btw|fyi|but)\s*,?\s+)*(?P<claim>(?:"
     r"(?:it'?s|it\s+is)\s+" + _PERMIT + r"\s+to\s+(?P<act>[a-z][^?]*)"
     r"|(?!(?:it|this|that|these|those|they|you|we|i|everything|all|the)\b)(?:[\w`.()/-]+\s+){0,3}?" + _GENERIC
@@ -1011,7 +1011,7 @@ _en(
 )
 _en(
     "en.instruction.trailing_always", "instruction",
-    "always|every time|every single time|ever|period",
+    "always|every time|every single time|, ever|,ever|period",
     r"^\W*(?!(?:same|thanks?|thank\s+you|as|like|not|it|that|this|i|you|he|she|they)\b)(?P<claim>[^?]{6,}?\S)"
     r"(?:\s*,\s*|\s+)(?:(?:please|pls)\s*,?\s*)?(?<!\bas\s)(?<!\blike\s)(?:always|every\s+(?:single\s+)?time|"
     r"(?<=,\s)ever|(?<=,)ever|period)\s*(?:pls|please|plz)?\W*$",
