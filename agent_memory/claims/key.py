@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..text import CJK as _CJK  # the one CJK definition
+from . import frame
 from ..text import (
     HIRAGANA,
     EMPHASIS_JA,
@@ -38,7 +39,7 @@ _IDENT = (r"\.?[a-z0-9][a-z0-9_]*(?:[./_-][a-z0-9_]+)*(?:[/_]|\.(?=[a-z_]))[a-z0
           r"|\.[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*"
           r"|[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)*|[a-z]+(?:-[a-z]+)*-[0-9][a-z0-9]*(?:-[a-z0-9]+)*")
 _IDENT_SPAN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])")
-_TOKEN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}")
+_TOKEN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}|≢")
 
 _SCAFFOLD = re.compile(
     r"^(?:\s|[,.:;!、。:：—-])*(?:(?:no|nope|wrong|not quite|incorrect)(?=\s*[,.:;!—-])|"
@@ -53,7 +54,9 @@ _CONJUNCTION_CJK = re.compile(r"^(?:あと|それと|それから|还有|另外|
 _PUNCTUATION = re.compile(r"[^\w\s'.]|(?<!\d)\.|\.(?!\d)")
 _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
 _CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")
-_CONTRAST_JA = re.compile("(?:ではなく(?:て)?|じゃなく(?:て)?|でなく|じゃなしに|而不是|而非|不是)")
+_CONTRAST_JA = re.compile("(?:ではなく(?:て)?|じゃなく(?:て)?|でなく|じゃなしに)")  # 「Y ではなく X」: Y is rejected
+_CONTRAST_ZH_NOT = re.compile("(?:而不是|而非|不是)")  # 「X 而不是 Y」: Y is rejected
+REJECTED_BEFORE = "≢"  # the words before it are the ones a Japanese contrast rejects
 # "用 pnpm，不要用 npm": the second clause rejects the value the first one accepts
 _CONTRAST_ZH = re.compile(r"(用\S*?)\s*(?:不要|别|別|不|而不是)\s*(?=(?:使)?用)")
 # emphasis of Chinese rules ("must"), like always / 必ず
@@ -76,6 +79,17 @@ _NEG_JA = re.compile(NEGATION_JA)
 _POSITIVE_JA = re.compile(EMPHASIS_JA)
 _ENDINGS_JA = re.compile(ENDINGS_JA)
 _PARTICLE_SPLIT = re.compile(PARTICLE_SPLIT_JA)
+_CJK_RUN = re.compile(f"[{_CJK}]")
+# a word of hyphenated letters is one word: "docker-compose" names another tool than "docker compose"
+_COMPOUND = re.compile(r"(?<![\w.-])[a-z]+(?:-[a-z]+)+(?![\w-])")
+# a later Japanese or Chinese clause that gives a reason (「CI で回るので」, 因为…), or states a rule
+_REASON_CJK = re.compile("(?:ので|から|ため|为了|因为|所以|由于|のため)$|^(?:因为|所以|由于|なぜなら)")
+_RULE_CJK = re.compile(NEGATION_JA + "|(?:ください|して|こと|て$|で$|禁止|不要|别|別|请|要|用|使用)")
+_USE_CJK = frozenset({"使用", "用", "use"})
+_NEED_NOT_JA = re.compile("(?:し)?なくて(?:も)?(?:いい|よい|良い|大丈夫|構わない|構いません)(?:です)?")
+PURPOSE = "~"  # marks a word of what a rule is for ("for installing packages")
+_CONDITION_WORDS = frozenset("when whenever before after if unless until while once during".split())
+_ALT_ENDS = frozenset("in on for at when whenever before after during while under inside within with to".split())
 @dataclass(frozen=True)
 class Key:
     """A claim's identity: polarity and ordered content tokens."""
@@ -116,25 +130,92 @@ def normalise(text: str) -> str:
 
 @lru_cache(maxsize=200_000)
 def claim_key(text: str) -> Key:
-    """The identity key of one claim's wording."""
-    norm = normalise(text)
+    """The identity key of one claim's wording: its frame's polarity and sorted words (``frame.py``)."""
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    # polarity, core, alt, verb, states a rule, only rejects ("not next to the source files")
+    parts: list[tuple[bool, list[str], list[str], str | None, bool, bool]] = []
+    for n, clause in enumerate(frame.clauses(folded)):
+        norm = normalise(_COMPOUND.sub(lambda m: m.group(0).replace("-", "_"), clause))
+        if not norm:
+            continue
+        cjk = _CJK_RUN.search(norm) is not None
+        if cjk:
+            rule = n == 0 or (_RULE_CJK.search(norm) is not None and not _REASON_CJK.search(norm))
+            verb = None
+        else:
+            if n == 0 and frame.is_wrong(norm):
+                continue  # "wrong folder." only says the last turn was wrong
+            rule = frame.states_rule(norm)
+            if not rule and parts and frame.is_reason(norm):
+                continue  # "…, the pre-commit hook does it now": why, not what
+            verb = frame.lead_verb(norm)
+        negated, core, alt = _clause_tokens(norm)
+        if core or alt:
+            parts.append((negated, core, alt, verb, rule, norm.startswith("not ")))
+    if not parts:
+        return Key(False, ())
+    # the rule is the first clause that states one; another clause of the other polarity that does the same
+    # thing (or names only a thing) is its alternative: "don't use requests, use httpx"
+    main = next((p for p in parts if p[4] and not p[5]), parts[0])
+    negated, core, alt, verb, _rule, _bare = main
+    core, alt = list(core), list(alt)
+    for part in parts:
+        other_negated, other_core, other_alt, other_verb, other_rule, _other_bare = part
+        if part is main or other_negated == negated or other_alt:
+            continue
+        if not other_rule and (other_verb is not None or len(other_core) > 2):
+            continue  # a clause that states nothing of its own ("xdist makes the fixtures flaky")
+        if verb and other_verb and verb != other_verb:
+            continue  # a companion rule ("never push to main, open a PR") is not this rule's alternative
+        if verb is None and other_verb is None and len(other_core) > 1 and len(core) > 1 \
+                and not (_USE_CJK & set(core) and _USE_CJK & set(other_core)):
+            continue
+        if negated:  # "don't use requests, use httpx": the positive clause states the rule
+            alt = [t for t in core if t not in other_core]
+            core, negated = list(other_core), False
+        else:  # "use pnpm, not npm" / "we're a pnpm shop, don't use npm"
+            alt += [t for t in other_core if t not in core]
+    core_set = sorted(set(core))
+    alt_set = sorted(set(alt) - set(core_set) - frame.SLOTS)
+    if not core_set:
+        return Key(negated, tuple(alt_set))
+    return Key(negated, tuple(core_set) + ((CONTRAST,) + tuple(alt_set) if alt_set else ()))
+
+
+def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
+    """One clause's polarity, content words and the words it rejects ("X instead of Y" → Y)."""
     negated = False
-    # contrasts first, so the "not" of "X, not Y" is not read as a negation
-    marked = _CONTRAST_JA.sub(f" {CONTRAST} ", norm)
+    marked = _CONTRAST_ZH_NOT.sub(f" {CONTRAST} ", _CONTRAST_JA.sub(f" {REJECTED_BEFORE} ", norm))
     if "用" in marked:
         marked = _CONTRAST_ZH.sub(rf"\1 {CONTRAST} ", marked)
     marked = _EMPHASIS_ZH.sub("", marked)
     marked = _FILLER_CJK.sub("", marked)
     marked = _USE_JA.sub("使用", marked)
     marked = _AGAIN_ZH.sub(lambda m: "不要" if m.group(1) == "不" else m.group(1), _SURU_MAE.sub("", marked))
+    marked = frame.fold_phrases(marked)
+    if "もう" in marked or "なくて" in marked:  # 「もう〜しない」 is "no longer"; 「〜しなくていい」 "need not"
+        marked = _NEED_NOT_JA.sub("しない", marked.replace("もう", " "))
     marked = _CONTRAST_EN.sub(lambda m: _contrast_or_negation(m, marked), marked)
     if _POSITIVE_JA.search(marked):
         marked = _POSITIVE_JA.sub(" ", marked)
-    tokens: list[str] = []
+    core: list[str] = []
+    alt: list[str] = []
+    weak: list[str] = []  # kept only when nothing else is left: "any は禁止" is about `any`
+    purpose = False
+    tokens = core
     for raw in _TOKEN.findall(marked.replace("n't", " not").replace("'", "")):
         if raw == CONTRAST:
-            if tokens and tokens[-1] != CONTRAST:
-                tokens.append(raw)
+            if core:
+                tokens = alt
+            continue
+        if tokens is alt and alt and raw in _ALT_ENDS:
+            tokens = core
+            purpose = raw == "for"
+            continue  # "over double quotes in TS files": what is rejected ends where its context starts
+        if raw == REJECTED_BEFORE:
+            if tokens is core:
+                alt.extend(core)
+                core.clear()
             continue
         if raw[0] >= "\u3040" and re.match(f"[{_CJK}]", raw[0]):
             for piece in _PARTICLE_SPLIT.split(raw):
@@ -142,7 +223,9 @@ def claim_key(text: str) -> Key:
                     negated = True
                     piece = _NEG_JA.sub("", piece)
                 piece = _RENYOU_SHI.sub("", _ENDINGS_JA.sub("", piece)).strip(PARTICLES_JA)
-                if piece and piece not in _PARTICLES_ZH:
+                if piece and frame.is_weak(piece):
+                    weak.append(piece)
+                elif piece and piece not in _PARTICLES_ZH:
                     tokens.append(piece)
             continue
         if raw in _NEG_EN:
@@ -150,10 +233,19 @@ def claim_key(text: str) -> Key:
             continue
         if raw in _STOP or raw in _POSITIVE_ADVERBS or raw in _REVERSAL_WORDS:
             continue
-        tokens.append(stem(raw))
-    while tokens and tokens[-1] == CONTRAST:
-        tokens.pop()
-    return Key(negated, tuple(tokens))
+        if raw == "for":
+            purpose = True  # "for installing packages" says what the rule is for, not what it is
+            continue
+        if raw in _CONDITION_WORDS:
+            purpose = False
+        if frame.is_weak(raw):
+            weak.append(raw)
+            continue
+        word = raw.strip("/") if _IDENT_SPAN.fullmatch(raw) else frame.lemma(raw)
+        tokens.append(PURPOSE + word if purpose and tokens is core else word)
+    if not core and not alt:
+        core = weak
+    return negated, core, alt
 
 
 def _contrast_or_negation(match: re.Match[str], text: str) -> str:
@@ -179,14 +271,18 @@ def trigram_similarity(a: str, b: str) -> float:
 
 
 def atom_key(atom: dict[str, Any]) -> Key:
-    """The identity key of one atom: its wording's, or for a reversal the negation of the claim it revokes."""
+    """The identity key of one atom: its wording's frame, or for a reversal whose words name no rule of
+    their own the negation of the claim it revokes."""
     return _atom_key(str(atom.get("text", "")), str(atom.get("reverses") or ""))
 
 
 @lru_cache(maxsize=200_000)
 def _atom_key(text: str, reverses: str) -> Key:
+    said = claim_key(text)
     if reverses:
         revoked = claim_key(reverses)
-        if revoked.tokens:
+        # "Worktrees are no longer needed" names part of the rule it revokes: the revoked rule is the whole
+        # frame; "print() is fine for debug output, stop converting…" says more than what it stops
+        if revoked.tokens and set(said.tokens) - frame.SLOTS <= set(revoked.tokens):
             return Key(not revoked.negated, revoked.tokens)
-    return claim_key(text)
+    return said

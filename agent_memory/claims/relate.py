@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from .key import _CJK, _HIRAGANA, CONTRAST, Key, trigram_similarity
+from .frame import SLOTS
+from .key import _CJK, _HIRAGANA, CONTRAST, PURPOSE, Key, trigram_similarity
 from ..text import HIRAGANA
 
 # the word before a value that makes it single-valued: a swap there is a contradiction
@@ -22,11 +23,14 @@ _SLOT_WORDS = frozenset(
     """against into onto to port use using via version branch target targeting base on at with from
     ポート ブランチ バージョン 用 使用""".split()
 )
+# the slot words that, in a key's sorted words, still say a value takes one place: "use X", "PRs target X",
+# "indent with X", "port N" (a preposition such as "to" or "on" may belong to any of the key's words)
+_SWAP_SLOTS = frozenset("use target with via port version branch base ポート ブランチ バージョン 用 使用".split())
 _SLOT_CUES_JA = re.compile("(?:ブランチ|ポート|バージョン|使う|使用|使って|向け|に対して|へ|に|用)")
 # words that open a condition: a value after them says when the rule applies, not what it is
 _CONDITIONS = frozenset("before after when whenever if unless until while once".split())
 # what makes a number a quantity rather than a name: the word before it, or a unit after it
-_NUMBER_SLOTS = frozenset("port to at is be of timeout limit max min under over within after every".split())
+_NUMBER_SLOTS = frozenset("port timeout limit max min length width size retry retri version".split())
 _NUMBER_SLOTS_CJK = ("ポート", "ポートは", "端口", "端口是", "は", "を", "に", "为", "是")
 _UNITS = ("second", "sec", "minute", "min", "hour", "day", "week", "month", "releas", "retri", "retry", "attempt",
           "worker", "thread", "time", "char", "column", "space", "line", "ms", "mb", "gb", "kb", "percent", "%",
@@ -96,10 +100,28 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         return SAME
     if not a.tokens or not b.tokens:
         return DISTINCT
+    ca, aa = _frame(a.tokens)
+    cb, ab = _frame(b.tokens)
+    # one frame: the same thing done, said with or without its slot word ("PRs go into develop" / "open PRs
+    # against develop") or its alternative ("use httpx" / "use httpx instead of requests")
+    alternatives = not aa or not ab or aa == ab
+    same_frame = bool(ca) and ca == cb and alternatives
+    # said with or without what it is for ("prefer httpx over requests for HTTP calls"), never for two ends
+    pa, pb = _purpose(ca), _purpose(cb)
+    same_aim = bool(ca - pa) and ca - pa == cb - pb and (not pa or not pb) and alternatives
     if a.negated != b.negated:
-        if a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity):
+        negative, positive = (a, b) if a.negated else (b, a)
+        cn, an = _frame(negative.tokens)
+        cp, ap = _frame(positive.tokens)
+        if not an and ap and cn == ap:
+            return SAME  # "don't use requests" is what "use httpx instead of requests" rules out
+        if same_frame or a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity):
             return Relation("contradiction", "negation flip")
         return DISTINCT
+    if same_frame or same_aim:
+        return SAME
+    if not a.negated and ((not aa and ab and ca == ab) or (not ab and aa and cb == aa)):
+        return Relation("contradiction", "choice reversed")  # "use requests" after "use httpx, not requests"
     if _swapped_contrast(a.tokens, b.tokens):
         return Relation("contradiction", "swapped values")
     if _near(a.tokens, b.tokens, merge_similarity):
@@ -108,6 +130,16 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     if slot:
         return Relation("contradiction", slot)
     return DISTINCT
+
+
+def _purpose(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(w for w in words if w.startswith(PURPOSE))
+
+
+def _frame(tokens: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """What a key does and what it rejects, without the slot words that name no value."""
+    core, rejected = _core(tokens), _rejected(tokens)
+    return frozenset(core) - SLOTS, frozenset(rejected) - SLOTS
 
 
 def _near(a: tuple[str, ...], b: tuple[str, ...], threshold: float) -> bool:
@@ -142,11 +174,11 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
     ca, cb = _core(a), _core(b)
     if len(ca) != len(cb) or len(ca) < 1:
         return ""
-    diffs = [i for i, (x, y) in enumerate(zip(ca, cb)) if x != y]
-    if len(diffs) != 1:
+    sa, sb = set(ca), set(cb)
+    only_a, only_b = sa - sb, sb - sa
+    if len(only_a) != 1 or len(only_b) != 1:
         return ""
-    i = diffs[0]
-    x, y = ca[i], cb[i]
+    x, y = next(iter(only_a)), next(iter(only_b))
     language = _language_swap(x, y)
     if language:
         return language
@@ -154,30 +186,27 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
         return ""
     if x.isdigit() and y.isdigit():
         # a port, a limit or an amount is a value; "migration 0041" / "PR 12" name something
-        return f"value swap: {x} / {y}" if _amount(ca, i) else ""
+        return f"value swap: {x} / {y}" if _amount(sa, x) else ""
     if CONTRAST in a and CONTRAST in b and not (set(_rejected(a)) & set(_rejected(b))) - _SLOT_WORDS:
         return ""  # "pnpm, not npm" and "pytest, not unittest": two choices for two jobs
     if len([t for t in ca if t not in _SLOT_WORDS]) < 2:
         return ""  # "use pnpm" / "use pytest": nothing says it is the same job
-    if _CONDITIONS & set(ca[:i]):
+    if _CONDITIONS & sa:
         return ""  # "… before pushing to dev" / "… to release": a condition, and both can hold
-    before = ca[i - 1] if i > 0 else ""
-    if before in _SLOT_WORDS:
-        return f"value swap after '{before}': {x} / {y}"
+    slots = sa & _SWAP_SLOTS
+    if slots:
+        return f"value swap after '{min(slots)}': {x} / {y}"
     joined = " ".join(ca)
     if _CJK_START.search(joined) and not _CJK_START.match(x) and not _CJK_START.match(y) and _SLOT_CUES_JA.search(joined):
         return f"value swap: {x} / {y}"
     return ""
 
 
-def _amount(tokens: tuple[str, ...], i: int) -> bool:
-    """Whether the number at ``i`` is a quantity of its slot: after "port" / "to" / "is", or before a unit."""
-    before = tokens[i - 1] if i > 0 else ""
-    after = tokens[i + 1] if i + 1 < len(tokens) else ""
-    if tokens[i].startswith("0") and len(tokens[i]) > 1:
+def _amount(tokens: set[str], number: str) -> bool:
+    """Whether a number is a quantity of its slot: beside "port", "timeout", … or a unit."""
+    if number.startswith("0") and len(number) > 1:
         return False  # zero-padded: a sequence number (0041), not an amount
-    return (before in _NUMBER_SLOTS or before.endswith(_NUMBER_SLOTS_CJK)
-            or (bool(after) and after.startswith(_UNITS)))
+    return any(t in _NUMBER_SLOTS or t.endswith(_NUMBER_SLOTS_CJK) or t.startswith(_UNITS) for t in tokens if t != number)
 
 
 def _rejected(tokens: tuple[str, ...]) -> tuple[str, ...]:
@@ -194,18 +223,12 @@ def replaced_by_correction(correction: Key, other: Key) -> bool:
     """A correction "X, not Y" contradicts an earlier claim that says Y in the same frame."""
     if CONTRAST not in correction.tokens or correction.negated != other.negated:
         return False
-    i = correction.tokens.index(CONTRAST)
-    accepted, rejected = correction.tokens[:i], correction.tokens[i + 1 :]
+    accepted, rejected = set(_core(correction.tokens)), set(_rejected(correction.tokens))
     if not accepted or not rejected:
         return False
-    # replace the accepted value (the last tokens before the contrast) by the rejected one(s)
-    for width in (1, 2):
-        if len(accepted) <= width:
-            continue
-        candidate = accepted[:-width] + rejected
-        if _core(other.tokens) == candidate:
-            return True
-    return False
+    said = set(_core(other.tokens))
+    replaced = accepted - said  # the accepted value, where the other claim said the rejected one
+    return 1 <= len(replaced) <= 2 and (accepted - replaced) | rejected == said
 
 
 def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
@@ -213,12 +236,23 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
     core = [t for t in key.tokens if t != CONTRAST]
     skeleton = tuple(sorted(_skeleton(t) for t in core))
     yield ("all",) + skeleton
+    yield ("but",) + skeleton  # meets the keys that say one word more ("X, not Y" after "X")
     if len(skeleton) <= 12:
         for i in range(len(skeleton)):
             yield ("but",) + skeleton[:i] + skeleton[i + 1 :]
     accepted = _core(key.tokens)
     if accepted != key.tokens and len(accepted) >= 2:
         yield ("but",) + tuple(sorted(_skeleton(t) for t in accepted[:-1]))
+    # a frame without its slot words, and what a choice rules out: "don't use requests" meets
+    # "use httpx instead of requests", "PRs go into develop" meets "open PRs against develop"
+    core, rejected = _frame(key.tokens)
+    if core:
+        yield ("frame",) + tuple(sorted(core))
+        aim = core - _purpose(core)
+        if aim != core and aim:
+            yield ("frame",) + tuple(sorted(aim))
+    if rejected:
+        yield ("frame",) + tuple(sorted(rejected))
 
 
 def _skeleton(token: str) -> str:

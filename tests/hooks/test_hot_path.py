@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from agent_memory.claims import claim_key
+
 from .conftest import HookEnv, claude_transcript, hook_output
 
 DOCKER = "From now on, always run the integration tests with docker compose before pushing."
@@ -84,7 +86,7 @@ def test_session_start_is_remembered_and_forgotten_when_an_input_changes(store: 
     (store.store / "staged").mkdir()
     (store.store / "staged" / "p1.md").write_text("---\n---\n", encoding="utf-8")  # a proposal arrived
     assert context().endswith("1 proposal awaits review: agent-memory promote")
-    key = "¬ commit to main directly"
+    key = claim_key("Never commit to main directly").text
     (store.store / "L1" / "contested.json").write_text(json.dumps({key: ["c9"]}), encoding="utf-8")
     assert "- [contested] Never commit to main directly" in context()
 

@@ -150,7 +150,8 @@ def test_the_budget_is_kept_with_whole_lines_only(env: HookEnv) -> None:
 
 
 def test_a_budget_above_the_agents_cap_is_held_to_the_cap(env: HookEnv) -> None:
-    env.adopt(*[{"id": f"c{n:011d}", "text": f"Rule {n}: " + "keep the changelog current " * 8} for n in range(200)])
+    env.adopt(*[{"id": f"c{n:011d}", "text": f"Rule {n}: " + f"keep the changelog of module{n} current " * 8}
+                for n in range(200)])
     env.config(session_start_chars=50_000)
     context = hook_output(env.run("session-start").stdout, "claude", "session-start") or ""
     assert 9_000 < len(context) <= 10_000

@@ -1,0 +1,212 @@
+"""A claim's frame: what a person says to do or not to do, whatever the words they said it in.
+
+People repeat a rule in other words: "Use httpx instead of requests", "Don't use requests, use httpx",
+"prefer httpx over requests". The frame reads a wording as clauses, keeps the ones that state the rule
+(a reason — "the hook does it now", 「CI で回るので」 — is not the rule), and reduces each to a polarity
+and a set of canonical content words: verbs folded into classes (prefer / go with / switch to → use;
+execute → run; modify / touch → edit), nouns and verbs to one form (committing / commits → commit),
+"pull request" → pr, and the words that carry no rule dropped (modals, "directly", "every time",
+"is fine", where a rule puts a thing: "go in", "live under", "put in"). A later clause with the other
+polarity and the same verb is the rule's alternative: "Don't use requests, use httpx" is "use httpx,
+not requests". Word order is not identity: the key's words are sorted.
+
+Tables and small functions only; ``key.claim_key`` runs them. Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+# the verbs of one class say one thing; the class's first word stands for all of them
+_VERB_CLASSES = {
+    "use": "use using used uses prefer prefers preferred preferring utilize utilise employ choose pick favor favour"
+           " shop rely",
+    "run": "run runs running ran execute executes executing executed invoke invokes invoking invoked",
+    "edit": "edit edits editing edited modify modifies modifying modified change changes changing changed touch"
+            " touches touching touched alter alters altering altered tweak tweaks tweaking tweaked",
+    "delete": "delete deletes deleting deleted remove removes removing removed erase erases erasing erased",
+    "commit": "commit commits committing committed commiting",
+    "push": "push pushes pushing pushed",
+    "merge": "merge merges merging merged",
+    "deploy": "deploy deploys deploying deployed ship ships shipping shipped",
+    "target": "target targets targeting targeted against",
+    "check": "check checks checking checked verify verifies verifying verified confirm confirms confirming confirmed",
+}
+VERB_OF = {form: verb for verb, forms in _VERB_CLASSES.items() for form in forms.split()}
+
+# slots: words a frame names its value by; two wordings that differ only by one are still one claim
+SLOTS = frozenset({"use", "target", "with", "via", "to", "into", "on", "at"})
+
+# phrases folded before the words are cut: one thing named one way
+_PHRASES = [
+    (re.compile(r"\b(?:pull|merge) requests?\b"), " pr "),
+    (re.compile(r"\bprs\b"), " pr "),
+    (re.compile(r"\b(?:by hand|manually|manual|hand[-_ ]edit(?:ed|ing|s)?)\b"), " edit byhand "),
+    (re.compile(r"\bcheck(?:ed|ing|s)? (?:\S+ ){0,3}?in(?:to)? (?:git|the repo|version control)\b"), " commit "),
+    (re.compile(r"\b(?:reach|reaches|reaching|reached) for\b"), " use "),
+    (re.compile(r"\b(?:go|goes|going|went|stick|sticks|sticking|stuck|opt|opts|opting) (?:with|for|to)\b"), " use "),
+    (re.compile(r"\b(?:switch|switches|switching|switched|move|moves|moving|moved|revert|reverts|reverting"
+                r"|reverted|go|goes|going) back to\b"), " use "),
+    (re.compile(r"\b(?:switch|switches|switching|switched) to\b"), " use "),
+    (re.compile(r"\bi'?d rather\b"), " use "),
+    (re.compile(r"\bkeep (\S+(?: \S+){0,2}) out of\b"), r" not \1 "),
+    (re.compile(r"\b(?:off limits|not allowed|forbidden|prohibited|banned|not ok|not okay)\b"), " not "),
+    (re.compile(r"\b(?:no need to|don'?t need to|do not need to|needn'?t|not necessary to|unnecessary to)\b"), " not "),
+    (re.compile(r"\bno longer\b"), " not "),
+    (re.compile(r"\b(?:get|got|getting) rid of\b|^(?:just )?(?:drop|ditch|stop using|quit using)\b"), " not use "),
+    (re.compile(r"\bas well\b|\bevery time\b|\beach time\b|\bfor good\b|\bfrom now on\b|\bgoing forward\b"
+                r"|\bin this (?:repo|repository|project|codebase)\b|\bin the (?:repo|repository|project|codebase)\b"), " "),
+]
+
+# words that say how strongly or how, not what: a rule said with or without them is one rule
+_WEAK = frozenset(
+    """need needs needed have has had got gotta want wants should must shall will would can could may might ought
+    allowed allow fine ok okay acceptable permitted free freely feel ahead anymore longer again back now
+    ever every each always time times first anything everything all whole entire only just here there
+    directly direct straight instead rather please pls plz kindly thanks really actually also too still
+    sure make makes made do does did done doing be is are was were been being am let lets
+    keep keeps kept keeping go goes going went live lives living belong belongs belonging sit sits put puts
+    putting place places placed store stores stored stay stays remain remains follow follows
+    write writes writing wrote written open opens opened opening create creates created
+    repo repository project codebase file files thing things stuff way lot around anywhere everywhere
+    in onto under of from by for within inside next beside besides alongside through across more
+    a an the i we you they he she it its our your my me us this that these those
+    and or but so then also yes
+    remember note important fyi theyre youre were weve ive id im its thats theres lets whats""".split()
+)
+
+# a later clause that says why, not what: dropped from the frame
+_REASON = re.compile(
+    r"^(?:because|cause|since|as|so|otherwise|which|that'?s|thats|it'?s|it is|its|there'?s|there|they|the|this"
+    r"|that|these|those|we'?ve|we have|we'?re|we are|we|i'?ve|i have|i|now|until|even|ever|every|it|turns out"
+    r"|learned|learnt|lesson|he|she|our|my|your|you'?re|otherwise)\b"
+)
+# a later clause that states a rule begins with one of these (after an adverb)
+_ADVERBS = frozenset("always never just please pls and but then instead rather also so".split())
+_NEGATIONS = frozenset("never not no don't dont do_not avoid stop doesn't doesnt shouldn't shouldnt mustn't mustnt"
+                       " cannot can't cant won't wont".split())
+_IMPERATIVES = frozenset(VERB_OF) | frozenset(
+    """add write put keep open create name pin set pass wrap freeze log format catch throw raise call
+    test lint build install update bump link mark prefix split move rename document comment type annotate""".split()
+)
+# an opening that only says the last turn was wrong ("wrong folder", "no"): not the rule
+_WRONG = re.compile(r"^(?:wrong|no|nope|not quite|incorrect)(?: \S+)?$")
+
+_MODAL = re.compile(r"\b(?:must|should|never|always|needs? to|has to|have to|(?:is|are|s|re) (?:fine|ok|okay|allowed"
+                    r"|acceptable|permitted|not allowed|forbidden|off limits))\b")
+_CONDITION_OPENS = re.compile(r"^(?:before|after|when|whenever|if|once|until|unless|while)\b")
+_CLAUSE_END = re.compile(r"(?<=[^\s.])[.!?](?=\s|$)|[,;!?。！？；，、]|:(?=\s)|\s[—–-]{1,2}\s")
+
+
+def clauses(text: str) -> list[str]:
+    """The wording cut into clauses, outside parentheses and code spans (whose commas list examples); a
+    clause that opens with a condition ("before you commit,") stays with the clause it conditions."""
+    out: list[str] = []
+    depth, start, ticks = 0, 0, False
+    at = 0
+    n = len(text)
+    while at < n:
+        ch = text[at]
+        if ch == "`":
+            ticks = not ticks
+        elif not ticks and ch in "(（[":
+            depth += 1
+        elif not ticks and ch in ")）]" and depth:
+            depth -= 1
+        elif not ticks and depth == 0:
+            m = _CLAUSE_END.match(text, at)
+            if m:
+                out.append(text[start:at])
+                start = at = m.end()
+                continue
+        at += 1
+    out.append(text[start:])
+    joined: list[str] = []
+    for piece in (c.strip() for c in out):
+        if not piece:
+            continue
+        if joined and _CONDITION_OPENS.match(joined[-1]) and not joined[-1].endswith("\x00"):
+            joined[-1] = joined[-1] + " " + piece + "\x00"
+        else:
+            joined.append(piece)
+    return [c.rstrip("\x00") for c in joined]
+
+
+def fold_phrases(clause: str) -> str:
+    """One clause (normalised: lower case) with the phrases of ``_PHRASES`` folded."""
+    for pattern, replacement in _PHRASES:
+        if pattern.search(clause):
+            clause = pattern.sub(replacement, clause)
+    return clause
+
+
+def is_reason(clause: str) -> bool:
+    """A later clause that gives a reason or an aside rather than a rule."""
+    return bool(_REASON.match(clause))
+
+
+def states_rule(clause: str) -> bool:
+    """A clause that is itself an instruction: it starts (after an adverb) with a negation or a verb, opens
+    with a condition, or says what must, should or may be done."""
+    if _CONDITION_OPENS.match(clause) or _MODAL.search(clause):
+        return True
+    words = clause.replace("do not", "do_not").split()
+    for word in words:
+        if word in _ADVERBS:
+            continue
+        return word in _NEGATIONS or word in _IMPERATIVES
+    return False
+
+
+def is_wrong(clause: str) -> bool:
+    return bool(_WRONG.match(clause))
+
+
+def lemma(word: str) -> str:
+    """One form for a word's inflections (commits / committing / committed → commit); a verb its class."""
+    verb = VERB_OF.get(word)
+    if verb:
+        return verb
+    if not word.isalpha():
+        return word
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ied"):
+        word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
+        word = word[:-2]
+    elif len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith("es") and word[-3] in "sxzh":
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("e") and not word.endswith("ese"):  # a language keeps its name
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]
+    return VERB_OF.get(word, word)
+
+
+def is_weak(word: str) -> bool:
+    return word in _WEAK or word in _WEAK_CJK
+
+
+# Japanese and Chinese words of where and how a rule is written down, not what it says
+_WEAK_CJK = frozenset(
+    """書いて 書く 書き 書か 置いて 置く 置き 付けて 付ける 行って お願い お願いします 全部 全て すべて 配下
+    写 写成 放 放到 放在 放到 都 全部 所有""".split()
+)
+
+
+def lead_verb(clause: str) -> str | None:
+    """The verb a clause opens with, past adverbs and negations, as its class ("Don't use npm" → use)."""
+    for word in clause.replace("do not", "do_not").replace("'", "").split():
+        if word in _ADVERBS or word in _NEGATIONS or word in {"dont", "doesnt", "shouldnt", "cant", "wont"}:
+            continue
+        if word in VERB_OF:
+            return VERB_OF[word]
+        if word in _IMPERATIVES:
+            return lemma(word)
+        return None
+    return None

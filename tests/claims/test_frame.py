@@ -1,0 +1,70 @@
+"""Claim identity by frame: one rule in other words is one claim, another rule stays apart, a reversal clashes.
+
+Each row is a pair of wordings as a person types them, and how they stand: ``same`` (one claim), ``distinct``
+(two claims) or ``contradiction``. The rows are shapes (verb classes, clause order, an alternative said as a
+second clause, a reason clause, a purpose, slot words), not the labelled groups the identity is measured on.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.claims import claim_key, relate
+
+PAIRS = [
+    # word order, inflection and a conditional clause first
+    ("same", "Always run black before committing.", "Before you commit, run black."),
+    ("same", "Always run black before committing.", "pls always run black before commiting"),
+    # verb classes
+    ("same", "Use poetry instead of pip.", "prefer poetry over pip"),
+    ("same", "Use poetry instead of pip.", "Don't use pip, use poetry."),
+    ("same", "Use poetry instead of pip.", "we're a poetry shop, don't use pip"),
+    ("same", "Never modify vendor/lib by hand.", "don't manually edit vendor/lib"),
+    # a prohibition and the choice that replaces it
+    ("same", "Don't use pip.", "Use poetry instead of pip."),
+    ("same", "Never push directly to release.", "Pushing directly to release is not allowed, always go through a PR."),
+    # a reason clause is not the rule
+    ("same", "Never push directly to release.", "don't push straight to release, the CI depends on it"),
+    # a slot word said or left out, and what a rule is for said or left out
+    ("same", "Always open merge requests against trunk.", "merge requests go into trunk"),
+    ("same", "Use poetry instead of pip.", "Use poetry instead of pip for installing packages."),
+    # another moment, another tool, another scope, another object
+    ("distinct", "Always run black before committing.", "Always run black before pushing."),
+    ("distinct", "Always run black before committing.", "Always run isort before committing."),
+    ("distinct", "Use poetry instead of pip.", "Use poetry instead of pip in the docker images."),
+    ("distinct", "Never push directly to release.", "Never push directly to staging."),
+    ("distinct", "Never edit vendor/lib by hand.", "Never edit vendor/api by hand."),
+    ("distinct", "Use docker-compose for local runs.", "Use docker compose for local runs."),
+    # a narrower permission is not a reversal
+    ("distinct", "Never push directly to release.", "It's fine to push docs-only changes straight to release."),
+    # reversals in other words
+    ("contradiction", "Always run black before committing.", "Stop running black before commits, the editor does it now."),
+    ("contradiction", "Never push directly to release.", "From now on you can push straight to release."),
+    ("contradiction", "Never commit the .env file.", "It's fine to commit .env from now on."),
+    ("contradiction", "Use poetry instead of pip.", "Use pip, not poetry."),
+    ("contradiction", "Never use print for debug output, use the logging module.", "print() is fine for debug output."),
+    ("contradiction", "Always open merge requests against trunk.", "Always open merge requests against main."),
+    ("contradiction", "Write code comments in English.", "Write code comments in German."),
+    ("contradiction", "今後は npm ではなく pnpm を使ってください。", "今後は pnpm ではなく npm を使ってください。"),
+]
+
+
+def _standing(a: str, b: str) -> str:
+    ka, kb = claim_key(a), claim_key(b)
+    rel = relate(ka, kb)
+    assert rel.kind == relate(kb, ka).kind, "a relation reads the same both ways"
+    return rel.kind
+
+
+@pytest.mark.parametrize("expected, a, b", PAIRS, ids=[f"{e}-{n}" for n, (e, _a, _b) in enumerate(PAIRS)])
+def test_two_wordings_stand_as_a_person_reads_them(expected: str, a: str, b: str) -> None:
+    assert _standing(a, b) == expected, (claim_key(a).text, claim_key(b).text)
+
+
+def test_the_key_does_not_depend_on_word_order_or_reason_clauses() -> None:
+    assert claim_key("Before you commit, run black.") == claim_key("Run black before you commit, the hook is slow.")
+    assert claim_key("Use poetry, not pip.") == claim_key("Don't use pip, use poetry.")
+
+
+def test_a_wording_of_only_weak_words_keeps_them() -> None:
+    assert claim_key("any は禁止です。").tokens
