@@ -137,3 +137,31 @@ def test_a_reversal_as_the_marker_rules_hear_it_proposes_the_replacement(tmp_pat
     store.add(atoms)
     [proposal] = stage(store.paths)[0].proposals
     assert (proposal.path, proposal.replaces) == ("supersedes", (old_id,))
+
+
+@pytest.mark.parametrize("said", [
+    "Don't run `make lint` before committing, it is too slow now.",
+    "Stop running make lint before commits, the pre-commit hook does it now.",
+    "No need to run make lint before committing anymore.",
+])
+def test_a_reversal_in_other_words_is_contested_and_staged_as_the_replacement(tmp_path: Path, said: str) -> None:
+    from agent_memory.ingest import atoms_from_turn
+    from agent_memory.model import Turn
+
+    store, old_id = _adopted(tmp_path)
+    turn = Turn(agent="claude", session="s9", cwd="", timestamp="2026-03-10T10:00:00Z", role="user",
+                text=said, source="/tmp/s9.jsonl", line=4)
+    store.add(atoms_from_turn(turn, "shop"))
+    [proposal] = stage(store.paths)[0].proposals
+    assert (proposal.path, proposal.replaces) == ("supersedes", (old_id,))
+    for agent in ("claude", "codex", "gemini"):
+        assert f"- [contested] {OLD}" in _session_start(store, agent).splitlines()
+
+
+def test_a_rule_said_in_three_wordings_on_three_days_is_proposed_once_with_every_quote(tmp_path: Path) -> None:
+    store = make_store(tmp_path)
+    wordings = ["Always use httpx, never requests.", "Don't use requests here, use httpx instead.",
+                "Don't use requests in this repo, use httpx."]
+    store.add([atom(text, f"s{n}", f"2026-03-0{n + 2}") for n, text in enumerate(wordings)])
+    [proposal] = plan(store.paths).proposals
+    assert sorted(e["quote"] for e in proposal.evidence) == sorted(wordings)
