@@ -162,6 +162,6 @@ def test_a_rule_said_in_three_wordings_on_three_days_is_proposed_once_with_every
     store = make_store(tmp_path)
     wordings = ["Always use httpx, never requests.", "Don't use requests here, use httpx instead.",
                 "Don't use requests in this repo, use httpx."]
-    store.add([atom(text, f"s{n}", f"2026-03-0{n + 2}") for n, text in enumerate(wordings)])
+    store.add([atom(text, f"s{n}", f"2026-03-0{n + 2}", quote=text) for n, text in enumerate(wordings)])
     [proposal] = plan(store.paths).proposals
     assert sorted(e["quote"] for e in proposal.evidence) == sorted(wordings)
