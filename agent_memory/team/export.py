@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..claims.key import atom_key
+from ..claims.key import PURPOSE, atom_key
 from ..clock import iso, now
 from ..errors import AgentMemoryError
 from ..promote.sql import ROW_COLUMNS
@@ -93,6 +93,18 @@ def _contested_keys(paths: Paths) -> set[str]:
     return found
 
 
+def key_words(key: str) -> str:
+    """A claim key as plain words: a purpose word's mark (``~install``) taken off, which a scrubber would read as
+    the home of a user named ``install``."""
+    return " ".join(word[len(PURPOSE):] if word.startswith(PURPOSE) else word for word in key.split(" "))
+
+
+def scrub_key(key: str, clean: Callable[[str], str]) -> str:
+    """A claim key scrubbed word by word, each purpose word's mark kept."""
+    return " ".join(PURPOSE + clean(word[len(PURPOSE):]) if word.startswith(PURPOSE) and len(word) > len(PURPOSE)
+                    else clean(word) for word in key.split(" "))
+
+
 def _why_held(wording: str, key: str, clean: Callable[[str], str], names: list[str]) -> str:
     """Why a scrubbed wording (or its key) may not leave the machine, ``""`` when it may."""
     from ..redact import contains_secret, home_names, scrub_paths
@@ -134,7 +146,8 @@ def build(paths: Paths, since: str = "") -> Export:
         wording = " ".join(clean(neutralise(str(atom.get("text", "")))).split())
         reverses = " ".join(clean(neutralise(str(atom.get("reverses") or ""))).split())
         claim = atom_key({"text": wording, "reverses": reverses}).text
-        why = _why_held(wording, claim, clean, names) or (_why_held(reverses, "", clean, names) if reverses else "")
+        why = (_why_held(wording, key_words(claim), clean, names)
+               or (_why_held(reverses, "", clean, names) if reverses else ""))
         if why:
             held[why] += 1
             continue

@@ -19,6 +19,7 @@ from ..promote.records import short_hash
 from ..promote.staging import from_team
 from ..promote.tiers import load_claims, load_decisions
 from ..store import Paths, StoreLock, atomic_write
+from .export import scrub_key
 from .gate import Evidence
 
 TEAM = "team"  # the staged files' ``from`` and ``path``
@@ -160,7 +161,7 @@ def render(proposal: TeamProposal, clean: Callable[[str], str]) -> str:
     front = {
         "id": proposal.id, "claim_id": proposal.claim_id, "from": TEAM, "to": "L2", "path": TEAM,
         "kind": proposal.kind, "sessions": [], "days": [], "projects": [], "replaces": [],
-        "keys": [clean(proposal.key)], "team": proposal.counts(),
+        "keys": [scrub_key(proposal.key, clean)], "team": proposal.counts(),
     }
     lines = ["---", *(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in front.items()), "---", "",
              " ".join(clean(proposal.text).split()), ""]

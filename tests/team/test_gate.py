@@ -11,16 +11,22 @@ from typing import Any, Iterator
 import jsonschema
 import pytest
 
+from agent_memory.claims.key import atom_key
 from agent_memory.promote.staging import read_staged
 from agent_memory.team.gate import export_files, run_gate
 from agent_memory.team.identity import repository
 from agent_memory.team.stage import plan_team, stage_team
 from helpers_store import ROOT, Store, load_schema, make_store
 
-from .conftest import rows_of, said
+from .conftest import PEOPLE, export_all, rows_of, said
 
 GATE = {"people": 3, "sessions": 3, "days": 2, "stated_sessions": 3, "stated_days": 2}
 LINTER = "Always run the linter before pushing"
+
+
+def _key(text: str) -> str:
+    """The claim key every store gives ``text`` (keys are compared, not spelt out here)."""
+    return atom_key({"text": text}).text
 
 
 def _gate(stores: list[Store], folder: Path, engine: str, spark: Any = None) -> Any:
@@ -40,17 +46,17 @@ def test_the_sqlite_engine_counts_people_sessions_and_days_as_the_personal_gate_
     stores, folder = team
     evidence, result = _gate(stores, folder, "sqlite")
     by_claim = {c["claim"]: c for c in evidence.claims}
-    linter = by_claim["run linter before push"]
+    linter = by_claim[_key(LINTER)]
     assert (linter["people"], linter["sessions"], linter["days"], linter["path"]) == (3, 6, 2, "default")
-    assert by_claim["use pnpm for install"]["people"] == 2 and not by_claim["use pnpm for install"]["path"]
-    assert by_claim["keep migration reversible"]["contested"] == 1  # bob holds both: no one else's word outweighs it
-    changelog = by_claim["check changelog entry"]
+    assert by_claim[_key("Use pnpm for installs")]["people"] == 2 and not by_claim[_key("Use pnpm for installs")]["path"]
+    assert by_claim[_key("Keep migrations reversible")]["contested"] == 1  # bob holds both: no one else's word outweighs it
+    changelog = by_claim[_key("Check the changelog entry")]
     assert (changelog["people"], changelog["sessions"]) == (3, 1)  # one pasted block is one session, team-wide
     assert [p.text for p in result.proposals] == [LINTER]
     assert result.proposals[0].as_json()["people"] == 3
     reasons = {b["text"]: b["reasons"] for b in result.blocked}
-    assert reasons["use pnpm for install"] == ["2 of 3 people", "2 of 3 sessions", "1 of 2 distinct days"]
-    assert "contested" in reasons["keep migration reversible"]
+    assert reasons[_key("Use pnpm for installs")] == ["2 of 3 people", "2 of 3 sessions", "1 of 2 distinct days"]
+    assert "contested" in reasons[_key("Keep migrations reversible")]
 
 
 def test_a_claim_another_person_contradicts_does_not_pass(team: Any, tmp_path: Path) -> None:
@@ -200,3 +206,15 @@ def test_spark_gives_the_sqlite_proposals_and_they_adopt(team: Any, spark: Any) 
     assert _tree(cyd.paths.staged) == sparked_files  # byte for byte what the SQLite engine stages
     assert cyd.run("adopt", "--all").returncode == 0
     assert LINTER in (cyd.project / "CLAUDE.md").read_text(encoding="utf-8")
+
+
+def test_a_staged_team_proposal_keeps_its_key_whole(tmp_path: Path) -> None:
+    """A key's purpose word (``~install``) is not a home folder: the staged key is the key the stores give."""
+    rule = "Use pnpm for installs"
+    stores = [make_store(tmp_path / who, "shop", said(who, rule, "2026-03-01", "2026-03-02")) for who in PEOPLE]
+    export_all(stores, tmp_path / "exports")
+    assert stores[0].run("team", "promote", str(tmp_path / "exports"), "--engine", "sqlite").returncode == 0
+    (staged,) = stores[0].paths.staged.glob("*.md")
+    assert read_staged(staged)["keys"] == [_key(rule)]
+    assert stores[0].run("adopt", "--all").returncode == 0
+    assert rule in (stores[0].project / "CLAUDE.md").read_text(encoding="utf-8")
