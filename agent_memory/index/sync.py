@@ -26,6 +26,8 @@ from .search import Found, Searcher
 # A source file and how one of its records becomes an index row (None: not indexed).
 RowMaker = Callable[[dict[str, Any]], "Row | None"]
 
+_INT64 = 1 << 63  # SQLite's INTEGER: a line number past it is no line number
+
 
 @dataclass(frozen=True)
 class Row:
@@ -310,7 +312,7 @@ class Index(Searcher):
             values.append((
                 rid, source_name, r.kind, r.ref, date, r.text, at,
                 self._place(r.meta) if "session" in r.meta else None,
-                line if isinstance(line, int) and not isinstance(line, bool) else None,
+                line if isinstance(line, int) and not isinstance(line, bool) and -_INT64 <= line < _INT64 else None,
                 None if stamp == date else stamp,
                 r.claim, str(r.meta.get("session") or "") if r.claim else "", extra,
                 cjk, max(len(r.text) - 2, 0) if cjk else None,
