@@ -3,7 +3,7 @@
 A row is the evidence gate's row (``promote.sql.ROW_COLUMNS``) plus the atom's wording: claim key, kind,
 time, day, pseudonymous session and person, the repository's identity, and the stated/redacted/contested
 flags. No quote, transcript path, working folder, line or user name is ever in one. A redacted atom is not
-exported at all; a row whose wording still shows a secret, a home path or a user name after scrubbing is
+exported at all, nor one of a claim the person forgot or rejected; a row whose wording still shows a secret, a home path or a user name after scrubbing is
 held back. Nothing goes that the person has not seen: the dry run records a digest of what it showed and
 the export refuses rows that differ from it. Standard library only (Parquet needs the ``[team]`` extra).
 """
@@ -31,7 +31,7 @@ EXPORT_COLUMNS: dict[str, tuple[str, str]] = {
 }
 FORMATS = ("jsonl", "parquet")
 # why a row was held back, in the order a person reads them
-HELD = ("redacted", "secret", "path", "user name")
+HELD = ("redacted", "secret", "path", "user name", "forgotten", "rejected")
 
 
 class NotSeen(AgentMemoryError):
@@ -82,14 +82,28 @@ def _atoms(paths: Paths) -> Iterable[dict[str, Any]]:
     return iter_atoms(paths)
 
 
-def _contested_keys(paths: Paths) -> set[str]:
-    """The claim keys this person holds a contradiction for, or retired in favour of another claim."""
+@dataclass
+class _Decided:
+    """What the person's own plan says of their claims: contested keys, and what they forgot or rejected."""
+
+    contested: set[str] = field(default_factory=set)
+    withheld_keys: dict[str, str] = field(default_factory=dict)  # claim key → "forgotten" | "rejected"
+    withheld_atoms: dict[str, str] = field(default_factory=dict)  # atom id → the same
+
+
+def _decided(paths: Paths) -> _Decided:
+    """The keys this person holds a contradiction for or retired in favour of another claim, and the claims they
+    took back (``forget``) or rejected with no evidence since: those stay on this machine, as in their own gates."""
     from ..promote.gates import plan
 
-    found: set[str] = set()
+    found = _Decided()
     for claim in plan(paths).claims:
         if claim.contested or claim.retired_for:
-            found.update(claim.keys)
+            found.contested.update(claim.keys)
+        why = "forgotten" if claim.retracted_at else "rejected" if claim.rejected else ""
+        if why:
+            found.withheld_keys.update(dict.fromkeys(claim.keys, why))
+            found.withheld_atoms.update(dict.fromkeys(claim.summary.ids, why))
     return found
 
 
@@ -129,7 +143,7 @@ def build(paths: Paths, since: str = "") -> Export:
     person = pseudonym(key, "person", repo.identity)
     clean = scrubber(str(paths.project_root))
     names = os_user_names()
-    contested = _contested_keys(paths)
+    decided = _decided(paths)
     held: Counter[str] = Counter()
     other = 0
     rows: list[dict[str, Any]] = []
@@ -148,6 +162,7 @@ def build(paths: Paths, since: str = "") -> Export:
         claim = atom_key({"text": wording, "reverses": reverses}).text
         why = (_why_held(wording, key_words(claim), clean, names)
                or (_why_held(reverses, "", clean, names) if reverses else ""))
+        why = why or decided.withheld_atoms.get(str(atom.get("id", ""))) or decided.withheld_keys.get(claim, "")
         if why:
             held[why] += 1
             continue
@@ -166,7 +181,7 @@ def build(paths: Paths, since: str = "") -> Export:
             "block": block if len(block) == 16 and all(c in "0123456789abcdef" for c in block) else "",
             "stated": int(bool(atom.get("stated"))),
             "redacted": 0,
-            "contested": int(claim in contested),
+            "contested": int(claim in decided.contested),
             "text": wording,
         })
     rows.sort(key=lambda r: (r["claim"], r["ts"], r["session"], r["text"]))

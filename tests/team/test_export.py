@@ -6,6 +6,7 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -16,7 +17,7 @@ from agent_memory.promote.sql import ROW_COLUMNS
 from agent_memory.store import Paths
 from agent_memory.team import export as team_export
 from agent_memory.team.export import EXPORT_COLUMNS
-from helpers_store import ROOT, atom, load_schema, make_store
+from helpers_store import PROMOTABLE, ROOT, atom, load_schema, make_store, seen
 
 from .conftest import rows_of, said, team_atoms
 
@@ -172,3 +173,38 @@ def test_no_row_carries_a_quote_a_path_a_user_name_or_a_secret(tmp_path_factory:
             assert not any(prefix in text for prefix in ("/home/", "/Users/", "/mnt/c/", "C:\\", "\\\\", f"~{name}"))
     assert found.held_back.get("secret", 0) >= 1  # the line with the secret never goes
     assert len(found.rows) == 2
+
+
+# ---------------------------------------------------------------- what the person took back stays home
+
+LINTER = "Always run the linter before pushing"
+
+
+def _proposed(store: Any) -> str:
+    done = store.run("promote", "--write", "--json")
+    assert done.returncode == 0, done.stderr
+    return next(p["id"] for p in json.loads(done.stdout)["proposals"] if p["text"] == LINTER)
+
+
+def test_a_rejected_claim_is_not_exported_until_said_again(tmp_path: Path) -> None:
+    store = make_store(tmp_path, atoms=seen(LINTER, *PROMOTABLE) + seen("Use pnpm for installs", "2026-03-01"))
+    assert store.run("reject", _proposed(store)).returncode == 0
+    shown = json.loads(store.run("export", "--dry-run", "--json").stdout)
+    assert [r["text"] for r in shown["rows"]] == ["Use pnpm for installs"] and shown["held_back"] == {"rejected": 3}
+    people = store.run("export", "--dry-run", extra_env={"COLUMNS": "200"}).stdout
+    assert "held back, never exported: 3 rejected" in people and LINTER not in people
+    store.add(seen(LINTER, "2026-03-21", prefix="again"))  # after the rejection: new evidence, as in their own gates
+    again = json.loads(store.run("export", "--dry-run", "--json").stdout)
+    assert sum(r["text"] == LINTER for r in again["rows"]) == 4 and "rejected" not in again["held_back"]
+
+
+def test_a_forgotten_claim_is_not_exported(tmp_path: Path) -> None:
+    store = make_store(tmp_path, atoms=seen(LINTER, *PROMOTABLE) + seen("Use pnpm for installs", "2026-03-01"))
+    assert store.run("adopt", _proposed(store)).returncode == 0
+    assert len(json.loads(store.run("export", "--dry-run", "--json").stdout)["rows"]) == 4
+    assert store.run("forget", LINTER).returncode == 0
+    shown = json.loads(store.run("export", "--dry-run", "--json").stdout)
+    assert [r["text"] for r in shown["rows"]] == ["Use pnpm for installs"] and shown["held_back"] == {"forgotten": 3}
+    out = tmp_path / "out.jsonl"
+    assert store.run("export", "--out", str(out)).returncode == 0
+    assert LINTER not in out.read_text(encoding="utf-8")
