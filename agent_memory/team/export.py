@@ -1,8 +1,8 @@
 """``agent-memory export``: one person's atoms of this repository as flat rows that can be shared.
 
 A row is the evidence gate's row (``promote.sql.ROW_COLUMNS``) plus the atom's wording: claim key, kind,
-time, day, pseudonymous session and person, the repository's identity, and the stated/redacted/contested
-flags. No quote, transcript path, working folder, line or user name is ever in one. A redacted atom is not
+time, day, pseudonymous session and person, a keyed pasted-block id, the repository's identity, and the
+stated/redacted/contested flags. No quote, transcript path, working folder, line or user name is ever in one. A redacted atom is not
 exported at all, nor one of a claim the person forgot or rejected; a row whose wording still shows a secret, a home path or a user name after scrubbing is
 held back. Nothing goes that the person has not seen: the dry run records a digest of what it showed and
 the export refuses rows that differ from it. Standard library only (Parquet needs the ``[team]`` extra).
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,6 +135,24 @@ def _why_held(wording: str, key: str, clean: Callable[[str], str], names: list[s
     return ""
 
 
+_PSEUDONYM = re.compile(r"[0-9a-f]{16}")
+
+
+def _block_of(atom: dict[str, Any], key: bytes, repo: Repository, clean: Callable[[str], str]) -> str:
+    """The pasted block an atom came from, as an HMAC under the person's salt of the turn's scrubbed text.
+
+    Atoms of one pasted turn share its quote, so they share this id and count as one session at most; the id is
+    keyed by the salt and read from the scrubbed quote only, so it tells no one what was pasted, nor whose home.
+    """
+    from ..redact import neutralise
+
+    block = str(atom.get("block") or "")
+    quote = " ".join(clean(neutralise(str(atom.get("quote") or ""))).split())
+    if not (_PSEUDONYM.fullmatch(block) and quote):
+        return ""
+    return pseudonym(key, "block", repo.identity, quote)
+
+
 def build(paths: Paths, since: str = "") -> Export:
     """The rows this person would export from this repository (reads the store, writes nothing but the salt)."""
     from ..redact import neutralise, os_user_names, scrubber
@@ -169,7 +188,6 @@ def build(paths: Paths, since: str = "") -> Export:
         if not claim:  # nothing but scaffolding: no claim to count
             continue
         session = str(atom.get("session", ""))
-        block = str(atom.get("block") or "")
         rows.append({
             "claim": claim,
             "kind": str(atom.get("kind", "instruction")),
@@ -178,7 +196,7 @@ def build(paths: Paths, since: str = "") -> Export:
             "session": pseudonym(key, "session", repo.identity, session) if session else "",
             "project": repo.identity,
             "person": person,
-            "block": block if len(block) == 16 and all(c in "0123456789abcdef" for c in block) else "",
+            "block": _block_of(atom, key, repo, clean),
             "stated": int(bool(atom.get("stated"))),
             "redacted": 0,
             "contested": int(claim in decided.contested),

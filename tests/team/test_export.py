@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -173,6 +174,46 @@ def test_no_row_carries_a_quote_a_path_a_user_name_or_a_secret(tmp_path_factory:
             assert not any(prefix in text for prefix in ("/home/", "/Users/", "/mnt/c/", "C:\\", "\\\\", f"~{name}"))
     assert found.held_back.get("secret", 0) >= 1  # the line with the secret never goes
     assert len(found.rows) == 2
+
+
+# ---------------------------------------------------------------- the pasted block: keyed, from scrubbed text only
+
+PASTE = "please: the release checklist pasted from {home}/notes/release.md, every step of it"
+
+
+def _block_rows(tmp_path: Path, who: str) -> list[dict[str, Any]]:
+    atoms = []
+    for n, (home, day) in enumerate((("/home/ann", "2026-03-01"), ("/home/zed", "2026-03-02"), ("/home/ann", "2026-03-03"))):
+        for text in ("Check the changelog entry", "Tag every release"):
+            one = atom(text, f"{who}-{n}", day, line=n + 1, quote=PASTE.format(home=home))
+            one["block"] = hashlib.sha256(PASTE.format(home=home).encode()).hexdigest()[:16]  # as ingest made it
+            atoms.append(one)
+    atoms.append(atom("Keep migrations reversible", f"{who}-9", "2026-03-04"))  # no block
+    store = make_store(tmp_path / who, atoms=atoms)
+    return team_export.build(Paths(store.paths.store, store.paths.user, store.paths.project_root)).rows
+
+
+def test_a_block_is_keyed_by_the_persons_salt_and_read_from_scrubbed_text(tmp_path: Path) -> None:
+    ann, bob = _block_rows(tmp_path, "ann"), _block_rows(tmp_path, "bob")
+    blocks = {r["block"] for r in ann if r["block"]}
+    # one paste is one block, whichever home it was pasted from: the scrubbed text is all it is read from
+    assert len(blocks) == 1 and len([r for r in ann if r["block"]]) == 6
+    assert [r["block"] for r in ann if r["text"] == "Keep migrations reversible"] == [""]
+    # nothing anyone can recompute: not the unkeyed hash ingest stored, and another person's salt gives another id
+    unkeyed = {hashlib.sha256(PASTE.format(home=h).encode()).hexdigest()[:16] for h in ("/home/ann", "/home/zed")}
+    assert not blocks & unkeyed and not blocks & {r["block"] for r in bob}
+
+
+def test_one_persons_paste_counts_as_one_session(tmp_path: Path) -> None:
+    from agent_memory.claims.key import atom_key
+    from agent_memory.team.gate import run_gate
+
+    rows = _block_rows(tmp_path, "ann")
+    out = tmp_path / "ann.jsonl"
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    evidence = run_gate([out], rows[0]["project"], {"people": 1, "sessions": 1, "days": 1})
+    tag = next(c for c in evidence.claims if c["claim"] == atom_key({"text": "Tag every release"}).text)
+    assert (tag["sessions"], tag["days"], tag["observations"]) == (1, 1, 3)
 
 
 # ---------------------------------------------------------------- what the person took back stays home

@@ -51,7 +51,7 @@ def test_the_sqlite_engine_counts_people_sessions_and_days_as_the_personal_gate_
     assert by_claim[_key("Use pnpm for installs")]["people"] == 2 and not by_claim[_key("Use pnpm for installs")]["path"]
     assert by_claim[_key("Keep migrations reversible")]["contested"] == 1  # bob holds both: no one else's word outweighs it
     changelog = by_claim[_key("Check the changelog entry")]
-    assert (changelog["people"], changelog["sessions"]) == (3, 1)  # one pasted block is one session, team-wide
+    assert (changelog["people"], changelog["sessions"]) == (3, 3)  # one pasted block is one session per person
     assert [p.text for p in result.proposals] == [LINTER]
     assert result.proposals[0].as_json()["people"] == 3
     reasons = {b["text"]: b["reasons"] for b in result.blocked}
