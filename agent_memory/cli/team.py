@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "json", False):
         emit_json({"engine": engine, "files": len(files), "rows": result.rows,
                    "other_repositories": result.other_repositories, "repository": repo.identity,
+                   "superseded": {"people": evidence.superseded_people, "rows": evidence.superseded_rows},
+                   "version_1_rows": evidence.version_1_rows,
                    "thresholds": {"people": args.people, "sessions": sessions, "days": days},
                    "proposals": [p.as_json() for p in result.proposals], "blocked": result.blocked, "staged": counts})
         return EXIT_OK
@@ -65,6 +67,13 @@ def run(args: argparse.Namespace) -> int:
                   f"≥{sessions} sessions, ≥{days} days, contested by none[/]")
     if result.other_repositories:
         console.print(f"{result.other_repositories} row(s) were exported in another repository and left out")
+    if evidence.superseded_rows:
+        console.print(f"[yellow]{evidence.superseded_people} person(s) exported again under a new salt: "
+                      f"{evidence.superseded_rows} row(s) under their old pseudonym were left out, so each counts "
+                      "once[/]")
+    if evidence.version_1_rows:
+        console.print(f"[yellow]{evidence.version_1_rows} row(s) come from exports made before format versions: "
+                      "read, but their owners should export again ('agent-memory export --dry-run', then export)[/]")
     if result.proposals:
         console.print(f"[bold]{len(result.proposals)} team proposal(s)[/]{dry}")
         for p in result.proposals:

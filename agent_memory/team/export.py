@@ -2,10 +2,12 @@
 
 A row is the evidence gate's row (``promote.sql.ROW_COLUMNS``) plus the atom's wording: claim key, kind,
 time, day, pseudonymous session and person, a keyed pasted-block id, the repository's identity, and the
-stated/redacted/contested flags. No quote, transcript path, working folder, line or user name is ever in one. A redacted atom is not
-exported at all, nor one of a claim the person forgot or rejected; a row whose wording still shows a secret, a home path or a user name after scrubbing is
-held back. Nothing goes that the person has not seen: the dry run records a digest of what it showed and
-the export refuses rows that differ from it. Standard library only (Parquet needs the ``[team]`` extra).
+stated/redacted/contested flags; then the export's format version and the person's former pseudonyms. No
+quote, transcript path, working folder, line or user name is ever in one. A redacted atom is not exported at
+all, nor one of a claim the person forgot or rejected; a row whose wording still shows a secret, a home path
+or a user name after scrubbing is held back. Nothing goes that the person has not seen: the dry run records a
+digest of what it showed and the export refuses rows that differ from it. Standard library only (Parquet
+needs the ``[team]`` extra).
 """
 
 from __future__ import annotations
@@ -25,11 +27,19 @@ from ..promote.sql import ROW_COLUMNS
 from ..store import Paths, atomic_write, read_json, write_json
 from .identity import Repository, pseudonym, repository, salt
 
-# an export row: the gate's columns, then the wording a reviewer of the team's proposals reads
+# The version of the rows this code writes. Version 1 is the rows written before versions: the gate's columns
+# and ``text``, no ``format`` or ``formerly``, and a ``block`` that hashed the pasted turn unkeyed.
+FORMAT_VERSION = 2
+# an export row: the gate's columns, the wording a reviewer of the team's proposals reads, then what the gate
+# needs to read the rows right
 EXPORT_COLUMNS: dict[str, tuple[str, str]] = {
     **ROW_COLUMNS,
     "text": ("TEXT", "the atom's wording: redacted, paths made relative, homes and user names scrubbed"),
+    "format": ("INTEGER", "the export format's version (2); a row without it is of version 1"),
+    "formerly": ("TEXT", "this person's pseudonyms under the salts they exported with before, comma-separated"),
 }
+# the columns of each format version the gate reads
+VERSION_COLUMNS: dict[int, tuple[str, ...]] = {1: (*ROW_COLUMNS, "text"), 2: tuple(EXPORT_COLUMNS)}
 FORMATS = ("jsonl", "parquet")
 # why a row was held back, in the order a person reads them
 HELD = ("redacted", "secret", "path", "user name", "forgotten", "rejected")
@@ -53,6 +63,8 @@ class Export:
     since: str = ""
     held_back: dict[str, int] = field(default_factory=dict)
     other_projects: int = 0  # atoms of other projects in the same store, never exported from here
+    formerly: list[str] = field(default_factory=list)  # this person's pseudonyms under earlier salts, oldest first
+    salt_changed: bool = False  # the pseudonym differs from the last dry run's: the salt is new since
 
     @property
     def digest(self) -> str:
@@ -73,6 +85,9 @@ class Export:
             "since": self.since or None,
             "held_back": dict(self.held_back),
             "other_projects": self.other_projects,
+            "format_version": FORMAT_VERSION,
+            "formerly": list(self.formerly),
+            "salt_changed": self.salt_changed,
             "digest": self.digest,
         }
 
@@ -135,6 +150,23 @@ def _why_held(wording: str, key: str, clean: Callable[[str], str], names: list[s
     return ""
 
 
+def _pseudonyms_before(paths: Paths, repo: Repository, person: str) -> tuple[list[str], bool]:
+    """This person's former pseudonyms for the repository, and whether the salt changed since the last dry run.
+
+    The last dry run's record names the pseudonym it showed; a different one for the same repository means a new
+    salt (a lost or replaced ``team-salt``). The old pseudonym then goes with every row, so a team gate that also
+    reads the old export counts this person once.
+    """
+    seen = read_json(paths.export_seen, None)
+    if not isinstance(seen, dict) or seen.get("repository") != repo.identity:
+        return [], False
+    before = [str(p) for p in seen.get("formerly", []) if isinstance(p, str) and _PSEUDONYM.fullmatch(p)]
+    last = str(seen.get("person") or "")
+    if _PSEUDONYM.fullmatch(last) and last != person:
+        return [p for p in before if p != person] + [last], True
+    return [p for p in before if p != person], False
+
+
 _PSEUDONYM = re.compile(r"[0-9a-f]{16}")
 
 
@@ -160,6 +192,7 @@ def build(paths: Paths, since: str = "") -> Export:
     repo = repository(paths)
     key = salt(paths)
     person = pseudonym(key, "person", repo.identity)
+    formerly, salt_changed = _pseudonyms_before(paths, repo, person)
     clean = scrubber(str(paths.project_root))
     names = os_user_names()
     decided = _decided(paths)
@@ -201,16 +234,21 @@ def build(paths: Paths, since: str = "") -> Export:
             "redacted": 0,
             "contested": int(claim in decided.contested),
             "text": wording,
+            "format": FORMAT_VERSION,
+            "formerly": ",".join(formerly),
         })
     rows.sort(key=lambda r: (r["claim"], r["ts"], r["session"], r["text"]))
     return Export(rows=rows, repository=repo, person=person, since=since,
-                  held_back={why: held[why] for why in HELD if held[why]}, other_projects=other)
+                  held_back={why: held[why] for why in HELD if held[why]}, other_projects=other,
+                  formerly=formerly, salt_changed=salt_changed)
 
 
 def record_seen(paths: Paths, export: Export) -> None:
-    """The dry run's one write: a digest of the rows it showed, so the export can prove they were seen."""
+    """The dry run's one write: a digest of the rows it showed, so the export can prove they were seen, and the
+    pseudonyms they name, so the next export notices a new salt."""
     write_json(paths.export_seen, {"digest": export.digest, "rows": len(export.rows), "since": export.since,
-                                   "at": iso(now())})
+                                   "at": iso(now()), "repository": export.repository.identity,
+                                   "person": export.person, "formerly": list(export.formerly)})
 
 
 def check_seen(paths: Paths, export: Export) -> None:

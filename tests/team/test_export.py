@@ -216,6 +216,13 @@ def test_one_persons_paste_counts_as_one_session(tmp_path: Path) -> None:
     assert (tag["sessions"], tag["days"], tag["observations"]) == (1, 1, 3)
 
 
+def test_every_row_says_its_format_version(tmp_path: Path) -> None:
+    store = make_store(tmp_path, atoms=team_atoms("ann"))
+    shown = json.loads(store.run("export", "--dry-run", "--json").stdout)
+    assert shown["format_version"] == team_export.FORMAT_VERSION == 2
+    assert {(r["format"], r["formerly"]) for r in shown["rows"]} == {(2, "")} and not shown["salt_changed"]
+
+
 # ---------------------------------------------------------------- what the person took back stays home
 
 LINTER = "Always run the linter before pushing"

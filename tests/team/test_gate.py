@@ -13,12 +13,12 @@ import pytest
 
 from agent_memory.claims.key import atom_key
 from agent_memory.promote.staging import read_staged
-from agent_memory.team.gate import export_files, run_gate
+from agent_memory.team.gate import ENGINES, BadExport, export_files, run_gate
 from agent_memory.team.identity import repository
 from agent_memory.team.stage import plan_team, stage_team
 from helpers_store import ROOT, Store, load_schema, make_store
 
-from .conftest import PEOPLE, export_all, rows_of, said
+from .conftest import PEOPLE, export_all, rows_of, said, team_stores
 
 GATE = {"people": 3, "sessions": 3, "days": 2, "stated_sessions": 3, "stated_days": 2}
 LINTER = "Always run the linter before pushing"
@@ -206,6 +206,157 @@ def test_spark_gives_the_sqlite_proposals_and_they_adopt(team: Any, spark: Any) 
     assert _tree(cyd.paths.staged) == sparked_files  # byte for byte what the SQLite engine stages
     assert cyd.run("adopt", "--all").returncode == 0
     assert LINTER in (cyd.project / "CLAUDE.md").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- every row checked against the schema
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> tuple[str, Any]:
+    """Each engine, and the Spark session for the spark engine; skips an engine whose extra is absent."""
+    if request.param == "duckdb":
+        pytest.importorskip("duckdb", reason="the [team] extra (duckdb) is not installed")
+    return request.param, request.getfixturevalue("spark") if request.param == "spark" else None
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """One team's exports, made once for the module: the repository's identity and the folder."""
+    base = tmp_path_factory.mktemp("team")
+    stores = team_stores(base)
+    export_all(stores, base / "exports")
+    return repository(stores[0].paths).identity, base / "exports"
+
+
+def _copy(exported: tuple[str, Path], tmp_path: Path) -> Path:
+    folder = tmp_path / "exports"
+    shutil.copytree(exported[1], folder)
+    return folder
+
+
+def _with(row: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    changed = {k: v for k, v in row.items() if k not in changes or changes[k] is not ...}
+    changed.update({k: v for k, v in changes.items() if v is not ...})
+    return changed
+
+
+# (what to change in a good row, a part of the one line that refuses it); ``...`` drops the column
+BAD_ROWS = [
+    ({"secret_quote": "x"}, "holds secret_quote, which no export row of format 2 has"),
+    ({"text": ...}, "lacks text"),
+    ({"format": 3}, "format 3, which this agent-memory does not read"),
+    ({"format": "2"}, "does not read"),
+    ({"format": 1}, "which no export row of format 1 has"),
+    ({"person": "ann"}, "name a person that is not a pseudonym"),
+    ({"person": "0123456789ABCDEF"}, "name a person that is not a pseudonym"),
+    ({"session": "ann-2026-03-01-1"}, "name a session that is not a pseudonym"),
+    ({"project": "shop"}, "name a repository that is not an identity"),
+    ({"block": "not-a-block"}, "hold a block that is not 16 hex"),
+    ({"day": "March 1"}, "hold a day that is not YYYY-MM-DD"),
+    ({"redacted": 1}, "are marked redacted"),
+    ({"stated": 2}, ""),
+    ({"formerly": "ann"}, "former pseudonyms that are not 16 hex"),
+]
+BAD_IDS = [next(iter(c)) + f"-{i}" for i, (c, _w) in enumerate(BAD_ROWS)]
+
+
+@pytest.mark.parametrize("change, why", BAD_ROWS, ids=BAD_IDS)
+def test_the_schema_refuses_what_the_gate_refuses(exported: tuple[str, Path], change: dict[str, Any], why: str) -> None:
+    """Each bad row below breaks the export row schema (and a good one keeps it)."""
+    good = rows_of(exported[1] / "ann.jsonl")[0]
+    schema = load_schema("export_row.schema.json")
+    jsonschema.validate(good, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(_with(good, **change), schema)
+
+
+@pytest.mark.parametrize("change, why", BAD_ROWS, ids=BAD_IDS)
+def test_a_row_the_schema_refuses_refuses_the_gate_in_every_engine(engine: tuple[str, Any], exported: tuple[str, Path],
+                                                                   tmp_path: Path, change: dict[str, Any], why: str) -> None:
+    folder = _copy(exported, tmp_path)
+    rows = rows_of(folder / "cyd.jsonl")
+    rows.insert(1, _with(rows[1], **change))
+    (folder / "cyd.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with pytest.raises(BadExport) as refused:
+        run_gate(export_files([folder]), exported[0], GATE, *engine)
+    assert why in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_team_promote_refuses_a_bad_row_in_one_line_and_leaves_staged_files_alone(team: Any) -> None:
+    stores, folder = team
+    ann = stores[0]
+    assert ann.run("team", "promote", str(folder), "--engine", "sqlite").returncode == 0
+    staged = _tree(ann.paths.staged)
+    assert staged  # the linter rule waits for adopt
+    rows = rows_of(folder / "bob.jsonl")
+    (folder / "bob.jsonl").write_text("".join(json.dumps(_with(r, person="bob")) + "\n" for r in rows), encoding="utf-8")
+    for extra in ([], ["--dry-run"], ["--json"]):
+        done = ann.run("team", "promote", str(folder), "--engine", "sqlite", *extra)
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr.strip().splitlines() == [
+            f"agent-memory: {len(rows)} export row(s) name a person that is not a pseudonym (16 hex) "
+            "(see schemas/export_row.schema.json), so nothing was staged"]
+        assert _tree(ann.paths.staged) == staged  # not withdrawn, not rewritten
+
+
+def test_exports_from_before_format_versions_are_read_and_said(engine: tuple[str, Any], exported: tuple[str, Path],
+                                                               tmp_path: Path) -> None:
+    folder = _copy(exported, tmp_path)
+    before = run_gate(export_files([folder]), exported[0], GATE, "sqlite")
+    rows = rows_of(folder / "bob.jsonl")
+    (folder / "bob.jsonl").write_text("".join(json.dumps(_with(r, format=..., formerly=...)) + "\n" for r in rows),
+                                      encoding="utf-8")
+    evidence = run_gate(export_files([folder]), exported[0], GATE, *engine)
+    assert evidence.claims == before.claims and evidence.version_1_rows == len(rows)
+
+
+def test_team_promote_says_which_rows_are_of_version_1(team: Any) -> None:
+    stores, folder = team
+    rows = rows_of(folder / "bob.jsonl")
+    (folder / "bob.jsonl").write_text("".join(json.dumps(_with(r, format=..., formerly=...)) + "\n" for r in rows),
+                                      encoding="utf-8")
+    said_text = " ".join(stores[0].run("team", "promote", str(folder), "--engine", "sqlite", "--dry-run").stdout.split())
+    assert f"{len(rows)} row(s) come from exports made before format versions" in said_text
+
+
+# ---------------------------------------------------------------- a new salt is not a new person
+
+
+def _new_salt(store: Store) -> None:
+    (store.paths.user / "team-salt").write_text("ab" * 32 + "\n", encoding="utf-8")
+
+
+def test_a_person_who_exports_again_under_a_new_salt_is_counted_once(engine: tuple[str, Any], tmp_path: Path) -> None:
+    ann, bob = (make_store(tmp_path / who, "shop", said(who, LINTER, "2026-03-01", "2026-03-02", "2026-03-03"))
+                for who in ("ann", "bob"))
+    folder = tmp_path / "exports"
+    export_all([ann, bob], folder)
+    old = json.loads(ann.run("export", "--dry-run", "--json").stdout)
+    _new_salt(ann)
+    shown = json.loads(ann.run("export", "--dry-run", "--json").stdout)
+    assert shown["salt_changed"] and shown["formerly"] == [old["person"]] and shown["person"] != old["person"]
+    assert {r["formerly"] for r in shown["rows"]} == {old["person"]}
+    assert ann.run("export", "--out", str(folder / "ann-again.jsonl")).returncode == 0
+    evidence = run_gate(export_files([folder]), repository(ann.paths).identity, GATE, *engine)
+    linter = next(c for c in evidence.claims if c["claim"] == _key(LINTER))
+    assert (linter["people"], linter["sessions"]) == (2, 6)  # not 3 people, not 9 sessions
+    assert (evidence.superseded_people, evidence.superseded_rows) == (1, 3) and evidence.rows == 6
+    again = json.loads(ann.run("export", "--dry-run", "--json").stdout)
+    assert not again["salt_changed"] and again["formerly"] == [old["person"]]  # kept, said once
+
+
+def test_a_new_salt_is_said_at_export_and_at_team_promote(tmp_path: Path) -> None:
+    ann, bob = (make_store(tmp_path / who, "shop", said(who, LINTER, "2026-03-01")) for who in ("ann", "bob"))
+    folder = tmp_path / "exports"
+    export_all([ann, bob], folder)
+    _new_salt(ann)
+    told = ann.run("export", "--dry-run", extra_env={"COLUMNS": "200"}).stdout
+    assert "your pseudonym here changed since the last dry run" in " ".join(told.split())
+    assert ann.run("export", "--out", str(folder / "ann-again.jsonl")).returncode == 0
+    done = ann.run("team", "promote", str(folder), "--engine", "sqlite", "--json")
+    assert json.loads(done.stdout)["superseded"] == {"people": 1, "rows": 1}
+    said_text = " ".join(ann.run("team", "promote", str(folder), "--engine", "sqlite", "--dry-run").stdout.split())
+    assert "1 person(s) exported again under a new salt: 1 row(s) under their old pseudonym were left out" in said_text
 
 
 def test_a_staged_team_proposal_keeps_its_key_whole(tmp_path: Path) -> None:
