@@ -124,8 +124,8 @@ def _decided(paths: Paths) -> _Decided:
 
 
 def key_words(key: str) -> str:
-    """A claim key as plain words: a purpose word's mark (``~install``) taken off, which a scrubber would read as
-    the home of a user named ``install``."""
+    """A claim key as plain words: a purpose word's mark (``+install``) taken off, so the checks for paths and
+    names read the word itself."""
     return " ".join(word[len(PURPOSE):] if word.startswith(PURPOSE) else word for word in key.split(" "))
 
 

@@ -360,7 +360,7 @@ def test_a_new_salt_is_said_at_export_and_at_team_promote(tmp_path: Path) -> Non
 
 
 def test_a_staged_team_proposal_keeps_its_key_whole(tmp_path: Path) -> None:
-    """A key's purpose word (``~install``) is not a home folder: the staged key is the key the stores give."""
+    """A key's purpose word (``+install``) is not a home folder: the staged key is the key the stores give."""
     rule = "Use pnpm for installs"
     stores = [make_store(tmp_path / who, "shop", said(who, rule, "2026-03-01", "2026-03-02")) for who in PEOPLE]
     export_all(stores, tmp_path / "exports")
