@@ -4,7 +4,10 @@
 a marker is a hit when it overlaps a labelled claim span. The shared transcripts are read with the
 project's own readers and ingested as ``ingest`` would, to count how often a real person turn yields an atom.
 
-``python -m bench.extraction [--data DIR] [--show]`` prints the figures (and, with ``--show``, every miss,
+``bench/data/real_turns/turns.tsv`` holds more real person turns (public, MIT-licensed sessions; sources.tsv), labelled
+by the same guideline, in a *tune* and a *heldout* split; ``--dev`` scores both, side by side, per language.
+
+``python -m bench.extraction [--data DIR] [--show] [--dev]`` prints the figures (and, with ``--show``, every miss,
 false hit and atom) without running the rest of the benchmark.
 """
 
@@ -145,6 +148,39 @@ def score_turns(rows: list[LabelledTurn]) -> dict[str, Any]:
     return report
 
 
+DEV_TURNS = Path(__file__).resolve().parent / "data" / "real_turns" / "turns.tsv"
+SPLITS = ("tune", "heldout")
+
+
+def load_dev_turns(path: Path = DEV_TURNS) -> dict[str, list[LabelledTurn]]:
+    """The rows of the dev set by split (its sixth column); the first five columns read as turns.tsv."""
+    rows = load_turns(path)
+    split_of: dict[str, str] = {}
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) >= 6 and not line.startswith("#"):
+                split_of[fields[0]] = fields[5]
+    out: dict[str, list[LabelledTurn]] = {s: [] for s in SPLITS}
+    for row in rows:
+        out.setdefault(split_of.get(row.source, "tune"), []).append(row)
+    return out
+
+
+def score_dev(path: Path = DEV_TURNS) -> dict[str, dict[str, Any]]:
+    """``score_turns`` on each split of the dev set."""
+    return {split: score_turns(rows) for split, rows in load_dev_turns(path).items()}
+
+
+def yield_on_rows(rows: list[LabelledTurn]) -> dict[str, float]:
+    """Atoms per 100 person turns, and how many of them a reader keeps (those on a labelled claim span)."""
+    report = score_turns(rows)["all"]
+    turns = report["turns"]
+    return {"turns": turns, "atoms": report["markers"], "kept": round(report["precision"] * report["markers"]),
+            "per_100_turns": 100 * report["markers"] / turns if turns else 0.0,
+            "kept_per_100_turns": 100 * report["precision"] * report["markers"] / turns if turns else 0.0}
+
+
 def atoms_on_transcripts(folder: Path) -> dict[str, Any]:
     """Person turns and the atoms ingest would take from them, per agent, on real transcript files."""
     per_agent: dict[str, Counter[str]] = {}
@@ -237,7 +273,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.extraction", description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(_default_data()), help="the shared data folder")
     parser.add_argument("--show", action="store_true", help="print every miss, false hit and atom")
+    parser.add_argument("--dev", action="store_true", help="score bench/data/real_turns (tune and heldout splits)")
     args = parser.parse_args(argv)
+    if args.dev:
+        return _print_dev(args.show)
     found = evaluate(Path(args.data))
     if found is None:
         print(f"no real_turns/turns.tsv under {args.data}", file=sys.stderr)
@@ -257,6 +296,25 @@ def main(argv: list[str] | None = None) -> int:
             print("  atom", atom)
         if shown.get("unreadable"):
             print("  unreadable", shown["unreadable"])
+    return 0
+
+
+def _print_dev(show: bool) -> int:
+    scored = score_dev()
+    print(f"{'':4} {'tune':>42}   | {'heldout':>42}")
+    for name in ("all", *LANGS):
+        cells = []
+        for split in SPLITS:
+            p = scored[split][name]
+            cells.append(f"turns={p['turns']:3} spans={p['claim_spans']:2} markers={p['markers']:3} "
+                         f"P={p['precision']:.3f} R={p['recall']:.3f}")
+        print(f"{name:4} {cells[0]}   | {cells[1]}")
+    for split, rows in load_dev_turns().items():
+        y = yield_on_rows(rows)
+        print(f"yield {split:7} atoms/100 turns={y['per_100_turns']:.1f} kept/100 turns={y['kept_per_100_turns']:.1f}")
+    if show:  # the tuning split only: the held-out rows are not read while rules are written
+        for error in scored["tune"]["errors"]:
+            print(" ", error)
     return 0
 
 
