@@ -52,7 +52,7 @@ SETTINGS_FILES = {"claude": (".claude", "settings.json"), "codex": (".codex", "h
 
 # ours: ``… -I -S …/agent_memory/run_hook.py VERB``, or ``… -m agent_memory hook VERB`` as earlier versions wrote
 _OURS = re.compile(r"(?:^|\s)-m\s+agent_memory\s+hook\s|agent_memory[/\\]run_hook\.py[\'\"]?\s")
-_CLI_VERBS = "promote|inspect|adopt|reject|verify|resolve|rollback|search|ingest|reindex|status|report|forget"
+_CLI_VERBS = "promote|inspect|adopt|reject|verify|resolve|rollback|search|ingest|reindex|status|report|forget|merge|split"
 COMMAND_MARK_TEXT = "written by agent-memory install; agent-memory uninstall removes it"
 COMMAND_MARK = f"<!-- {COMMAND_MARK_TEXT} -->"
 

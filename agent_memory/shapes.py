@@ -68,7 +68,8 @@ CLAIM: dict[str, Check] = {
 CLAIM_REQUIRED = ("id", "text")
 
 DECISION: dict[str, Check] = {
-    "action": lambda v: v in ("reject", "verify", "resolve", "forget"), "claim_id": STR, "proposal_id": STR,
+    "action": lambda v: v in ("reject", "verify", "resolve", "forget", "merge", "split"), "claim_id": STR,
+    "claim_ids": STRS, "proposal_id": STR,
     "keys": STRS, "atoms": STRS, "projects": STRS, "keep_id": STR, "keep_keys": STRS, "at": STR,
 }
 DECISION_REQUIRED = ("action",)

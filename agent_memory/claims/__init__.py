@@ -8,7 +8,7 @@ for. Standard library only.
 from __future__ import annotations
 
 from .key import CONTRAST, Key, claim_key, normalise, trigram_similarity
-from .relate import DISTINCT, SAME, Relation, blocking_keys, relate, replaced_by_correction
+from .relate import DISTINCT, SAME, Relation, blocking_keys, candidate, relate, replaced_by_correction
 
-__all__ = ["CONTRAST", "DISTINCT", "SAME", "Key", "Relation", "blocking_keys", "claim_key", "normalise", "relate",
+__all__ = ["CONTRAST", "DISTINCT", "SAME", "Key", "Relation", "blocking_keys", "candidate", "claim_key", "normalise", "relate",
            "replaced_by_correction", "trigram_similarity"]

@@ -210,8 +210,9 @@ def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
             continue
         if tokens is alt and alt and raw in _ALT_ENDS:
             tokens = core
-            purpose = raw == "for"
-            continue  # "over double quotes in TS files": what is rejected ends where its context starts
+            if raw == "for":
+                purpose = True
+                continue  # "over double quotes in TS files": what is rejected ends where its context starts
         if raw == REJECTED_BEFORE:
             if tokens is core:
                 alt.extend(core)

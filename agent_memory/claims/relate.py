@@ -92,6 +92,31 @@ class Relation:
 
 SAME = Relation("same")
 DISTINCT = Relation("distinct")
+# why two keys are one claim, as `inspect --why` says it
+_ONE_FRAME = Relation("same", "the same words once a slot word or a named alternative is set aside")
+_ONE_AIM = Relation("same", "the same rule, one wording also saying what it is for")
+_RULED_OUT = Relation("same", "a prohibition, and the choice that replaces what it prohibits")
+_SLIP = Relation("same", "the same words but for a slip of the keyboard or an inflection")
+
+
+def candidate(a: Key, b: Key) -> str:
+    """Why two keys may be one claim, for a person to settle ("" when nothing says so): the same polarity,
+    and one frame the other's with up to three words more (a condition, a scope, a detail), or the same frame
+    said for two ends. Only asked of keys ``relate`` finds distinct."""
+    if a.negated != b.negated:
+        return ""
+    ca, aa = _frame(a.tokens)
+    cb, ab = _frame(b.tokens)
+    if aa and ab and aa != ab:
+        return ""
+    ca, cb = ca - _purpose(ca), cb - _purpose(cb)
+    small, large = (ca, cb) if len(ca) <= len(cb) else (cb, ca)
+    extra = large - small
+    if len(small) + len(aa | ab) >= 2 and small < large and len(extra) <= 3 and not any(_is_value(t) for t in extra):
+        return "one wording says more: " + " ".join(sorted(extra))
+    if ca == cb and ca:
+        return "the same rule said for two ends"
+    return ""
 
 
 def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
@@ -114,18 +139,20 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         cn, an = _frame(negative.tokens)
         cp, ap = _frame(positive.tokens)
         if not an and ap and cn == ap:
-            return SAME  # "don't use requests" is what "use httpx instead of requests" rules out
+            return _RULED_OUT  # "don't use requests" is what "use httpx instead of requests" rules out
         if same_frame or a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity):
             return Relation("contradiction", "negation flip")
         return DISTINCT
-    if same_frame or same_aim:
-        return SAME
+    if same_frame:
+        return _ONE_FRAME
+    if same_aim:
+        return _ONE_AIM
     if not a.negated and ((not aa and ab and ca == ab) or (not ab and aa and cb == aa)):
         return Relation("contradiction", "choice reversed")  # "use requests" after "use httpx, not requests"
     if _swapped_contrast(a.tokens, b.tokens):
         return Relation("contradiction", "swapped values")
     if _near(a.tokens, b.tokens, merge_similarity):
-        return SAME
+        return _SLIP
     slot = _value_swap(a.tokens, b.tokens, a.negated)
     if slot:
         return Relation("contradiction", slot)

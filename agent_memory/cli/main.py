@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--tier", choices=["L1", "L2", "L3"], help="list the claims of one tier")
     view.add_argument("--why", metavar="TEXT", help="provenance of the one claim TEXT resolves to (id, prefix or words)")
     view.add_argument("--contested", action="store_true", help="every open contradiction, each pair once")
+    view.add_argument("--candidates", action="store_true", help="claims that may be one claim, for merge or to leave")
 
     p = add("adopt", _lazy("review.adopt", "cmd_adopt"), "apply staged proposals to the instruction file (after a backup)")
     p.add_argument("ids", nargs="*", metavar="ID", help="proposal ids (a unique prefix of ≥6 characters works)")
@@ -81,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("resolve", _lazy("review.decisions", "cmd_resolve"), "settle a contradiction: KEEP_ID stands, ID is retired")
     p.add_argument("id", metavar="ID")
     p.add_argument("--keep", required=True, metavar="KEEP_ID")
+
+    own("merge")
+    own("split")
 
     add("rollback", _lazy("review.adopt", "cmd_rollback"), "restore the files the last adopt changed from their backups")
     own("status")

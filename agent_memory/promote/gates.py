@@ -57,6 +57,28 @@ def _groups(paths: Paths, view: L1View) -> list[_Group]:
     return sorted(groups.values(), key=lambda g: (g.key.text, g.key.negated))
 
 
+def _identity_decisions(paths: Paths) -> tuple[dict[tuple[str, ...], str], set[str]]:
+    """What people said of identity, in the order they said it: the key sets they merged (with when) and
+    the keys they split apart. A later split takes its keys out of an earlier merge; a later merge
+    takes its keys out of an earlier split; merges that share a key join."""
+    merges: dict[tuple[str, ...], str] = {}
+    splits: set[str] = set()
+    for decision in load_decisions(paths.decisions):
+        action = decision.get("action")
+        if action not in ("merge", "split"):
+            continue
+        keys = {k for k in decision.get("keys", []) or [] if isinstance(k, str)}
+        if action == "split":
+            merges = {rest: at for kept, at in merges.items()
+                      if len(rest := tuple(k for k in kept if k not in keys)) > 1}
+        if action == "merge":
+            splits -= keys
+            merges[tuple(sorted(keys))] = str(decision.get("at", ""))
+        else:
+            splits |= keys
+    return merges, splits
+
+
 def _record_key(record: dict[str, Any], known: dict[str, Key]) -> Key:
     """An adopted claim's key: its wording's, unless L1 holds one of the keys it was adopted under (a
     reversal's key comes from the claim it revokes, not from its words)."""
@@ -96,8 +118,14 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
         elif j_corrects and _is_correction(groups[j]):
             clashes.append((j, i, "corrected"))
 
+    merges, splits = _identity_decisions(paths)
+    for i in (position[k] for k in splits if k in position):
+        for j in same.pop(i, set()):  # a person said this wording is a claim of its own
+            same[j].discard(i)
+    forced = {position[k] for keys in merges for k in keys if k in position}
     # a group whose near neighbours are not all one claim is ambiguous: it merges with none
-    ambiguous = {i for i, near in same.items() if any(y not in same[x] for x in near for y in near if x < y)}
+    ambiguous = {i for i, near in same.items() if i not in forced
+                 and any(y not in same[x] for x in near for y in near if x < y)}
     owner: dict[int, int] = {}
     for i in range(len(groups)):
         if i in owner:
@@ -108,6 +136,19 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
         for j in same.get(i, ()):
             if j not in ambiguous:
                 owner[j] = i
+    if merges:  # a person said these claims are one: their clusters join
+        parent: dict[int, int] = {}
+
+        def root(head: int) -> int:
+            while parent.get(head, head) != head:
+                head = parent[head]
+            return head
+
+        for keys in merges:
+            heads = sorted({root(owner[position[k]]) for k in keys if k in position})
+            for head in heads[1:]:
+                parent[head] = heads[0]
+        owner = {i: root(head) for i, head in owner.items()}
     members: dict[int, list[int]] = defaultdict(list)
     for i, head in owner.items():
         members[head].append(i)
@@ -119,6 +160,14 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
     for i in ambiguous:
         near = sorted({by_group[j].id for j in same[i]})
         by_group[i].ambiguous_with = near
+    for (a, b), (kind, reason, _x, _y) in relations.pairs.items():
+        i, j = position[a], position[b]
+        if kind == "same" and by_group[i] is by_group[j] and j in same.get(i, ()):
+            by_group[i].joined.append({"a": a, "b": b, "why": reason or "the same words"})
+    for keys, at in merges.items():
+        claim = by_group.get(position[keys[0]]) if keys and keys[0] in position else None
+        if claim is not None:
+            claim.joined.append({"a": keys[0], "b": " | ".join(keys[1:]), "why": f"merged by a person on {at[:10]}"})
     for i, j, reason in clashes:
         ci, cj = by_group[i], by_group[j]
         if ci is cj:

@@ -49,6 +49,7 @@ class Claim:
     rejected_l3: set[str] | None = None  # projects that held it when its L2→L3 proposal was rejected
     retracted_at: str = ""  # a person took it back with forget (ISO time); it waits until said again after that
     blocking: list[str] = field(default_factory=list)
+    joined: list[dict[str, str]] = field(default_factory=list)  # why its wordings are one claim: keys a, b and why
 
     @property
     def atoms(self) -> list[dict[str, Any]]:

@@ -24,7 +24,7 @@ from .block import (check_untouched, decode_file, decode_text, drop_emptied, enc
                     remove_block, rewrite_file)
 from .targets import Target, display
 
-ROLLBACK_COMMANDS = ("adopt", "resolve", "forget")  # the commands whose changes rollback undoes
+ROLLBACK_COMMANDS = ("adopt", "resolve", "forget", "merge", "split")  # the commands whose changes rollback undoes
 
 @dataclass
 class Change:
@@ -280,7 +280,7 @@ def _label(record: dict[str, Any]) -> str:
 
 
 def rollback(paths: Paths) -> dict[str, Any] | None:
-    """Undo the last adopt (or resolve) not yet rolled back; None when there is nothing to undo.
+    """Undo the last adopt (or resolve, forget, merge, split) not yet rolled back; None when there is nothing to undo.
 
     A file untouched since is restored byte for byte (or deleted, if that command created it).
     A file changed since keeps the later changes: claims files get back only the entries that

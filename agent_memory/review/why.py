@@ -131,6 +131,7 @@ def why_json(claim: Claim) -> dict[str, Any]:
     for source in found["sources"]:
         source["exists"] = bool(source["transcript"]) and Path(source["transcript"]).is_file()
     found["contested_by"] = sorted(claim.contested_by)
+    found["one_claim_because"] = [dict(j) for j in claim.joined]
     if claim.superseded_by:
         found["superseded_by"] = claim.superseded_by
     return found
@@ -223,6 +224,10 @@ def _print_why(found: dict[str, Any], out: TextIO) -> None:
         out.write(f"  blocked: {'; '.join(found['blocking'])}\n")
     if found["contested_by"]:
         out.write(f"  contested by: {', '.join(found['contested_by'])}\n")
+    if found.get("one_claim_because"):
+        out.write(f"  one claim in {len({w for j in found['one_claim_because'] for w in (j['a'], j['b'])})} wordings:\n")
+        for joined in found["one_claim_because"]:
+            out.write(f"    '{joined['a']}' and '{joined['b']}': {joined['why']}\n")
     replaced = found.get("superseded_by")
     if replaced:
         out.write(f"  superseded by {replaced['id']} on {str(replaced['at'])[:10]}: {replaced['text']}\n")
@@ -254,6 +259,17 @@ def _print_contested(entries: list[dict[str, Any]], out: TextIO) -> None:
     out.write("\nsettle one with: agent-memory resolve ID --keep KEEP_ID\n")
 
 
+def _print_candidates(found: list[Any], out: TextIO) -> None:
+    if not found:
+        out.write("no candidate merges\n")
+        return
+    out.write(f"{len(found)} pair(s) of claims that may be one claim:\n")
+    for pair in found:
+        out.write(f"\n{pair.a.id}  {_one_line(pair.a.text, 200)}\n{pair.b.id}  {_one_line(pair.b.text, 200)}\n")
+        out.write(f"  why: {pair.why}\n")
+    out.write("\nmerge a pair with: agent-memory merge ID ID (split ID and rollback undo it)\n")
+
+
 def _emit(value: Any) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
@@ -268,6 +284,15 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             _emit({"claim": found})
         else:
             _print_why(found, sys.stdout)
+        return 0
+    if getattr(args, "candidates", False):
+        from .merge import candidates
+
+        found_pairs = candidates(paths)
+        if args.json:
+            _emit({"candidates": [c.as_json() for c in found_pairs]})
+        else:
+            _print_candidates(found_pairs, sys.stdout)
         return 0
     if args.contested:
         entries = contested(result)
