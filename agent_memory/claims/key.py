@@ -150,6 +150,8 @@ def claim_key(text: str) -> Key:
                 continue  # "…, the pre-commit hook does it now": why, not what
             verb = frame.lead_verb(norm)
         negated, core, alt = _clause_tokens(norm)
+        if not negated and not cjk and frame.permits(norm):
+            core = core + [frame.PERMITTED]
         if core or alt:
             parts.append((negated, core, alt, verb, rule, norm.startswith("not ")))
     if not parts:

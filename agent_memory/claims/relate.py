@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from .frame import SLOTS
+from .frame import PERMITTED, SLOTS
 from .key import _CJK, _HIRAGANA, CONTRAST, PURPOSE, Key, trigram_similarity
 from ..text import HIRAGANA
 
@@ -142,6 +142,13 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
             return _RULED_OUT  # "don't use requests" is what "use httpx instead of requests" rules out
         if same_frame or a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity):
             return Relation("contradiction", "negation flip")
+        # a broad prohibition against a rule that does what it forbids in more words ("stop using -n auto" /
+        # "always run pytest with -n auto"); a broad permission beside a narrower prohibition, or a narrower
+        # permission beside a broad prohibition ("docs-only changes may go to main"), is left alone
+        forbidden, done = cn - _purpose(cn), cp - _purpose(cp)
+        if len(forbidden) >= 2 and forbidden < done and len(done - forbidden) <= 3 and not an and not ap \
+                and PERMITTED not in positive.tokens:
+            return Relation("contradiction", "prohibits what the rule does")
         return DISTINCT
     if same_frame:
         return _ONE_FRAME
