@@ -283,9 +283,60 @@ def _marker(text: str, masked: str, span: Span, clause_at: int, end: int, rule: 
                   stated=stated or is_stated(masked[span.start : end]), reverses=reverses)
 
 
+# Text the person pasted rather than said: an agent's or a terminal's screen (❯ prompt, ● and ⎿ tool lines, box
+# drawing), a review bot's finding ("Medium Severity", "Suggested fix:"), a hook's message, or diff lines. What
+# follows a screen is blanked to the end of the turn, a review leaves only the lead-in line, diff lines go alone.
+_SCREEN_LINE_RE = lazy(r"(?m)^[ \t]*[❯●⎿✻⏺▐╭╰│▝▘]")
+_REVIEW_RE = lazy(
+    r"\b(?:(?:Low|Medium|High|Critical)\s+Severity|Suggested\s+fix:|Useful\?\s+React\s+with|Verdict:|"
+    r"Reviewer:|\(Should\s+Fix\)|Operation\s+stopped\s+by\s+hook)"
+)
+_DIFF_LINE_RE = lazy(r"(?m)^[+-][ \t]{3,}\S.*$")  # (a bullet has one space: "- item")
+_PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
+               "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    """``text`` with ``[start, end)`` turned to spaces, line breaks kept (so every offset still holds)."""
+    return text[:start] + "".join(c if c == "\n" else " " for c in text[start:end]) + text[end:]
+
+
+def pasted_reason(text: str) -> str:
+    """Why (part of) a turn reads as pasted rather than said, or "" when it does not."""
+    if not any(cue in text for cue in _PASTE_CUES) and not text.startswith(("+  ", "-  ", "+\t", "-\t")):
+        return ""
+    if _SCREEN_LINE_RE.search(text):
+        return "pasted terminal or agent screen"
+    if _REVIEW_RE.search(text):
+        return "pasted review finding"
+    if _DIFF_LINE_RE.search(text):
+        return "pasted diff"
+    return ""
+
+
+def _unpasted(text: str) -> str:
+    """The turn with what the person pasted blanked (offsets kept): see ``pasted_reason``."""
+    if not pasted_reason(text):
+        return text
+    screen = _SCREEN_LINE_RE.search(text)
+    if screen is not None:
+        text = _blank(text, screen.start(), len(text))
+    review = _REVIEW_RE.search(text)
+    if review is not None:
+        first_line = text.find("\n")
+        lead_end = first_line if 0 <= first_line < review.start() else 0
+        text = _blank(text, lead_end, len(text))
+    for diff in list(_DIFF_LINE_RE.finditer(text)):
+        text = _blank(text, diff.start(), diff.end())
+    return text
+
+
 def find_markers(text: str) -> list[Marker]:
     """The durable claims in one user turn, in order; [] when there are none."""
     if not isinstance(text, str) or not _worth_splitting(text):
+        return []
+    text = _unpasted(text)
+    if not text.strip():
         return []
     folded = fold_text(text)
     masked, code_lines, lines = mask(folded)

@@ -40,7 +40,10 @@ _EN_ONE_OFF_RE = lazy(
     r"for\s+this\s+(?:pr|task|ticket|commit|one|session|demo|run|release|sprint|change)|"
     r"in\s+this\s+(?:pr|session|task|commit|ticket|sprint)|"
     r"until\s+(?:we|i|the|it|next|further\s+testing)|yet|at\s+the\s+moment|currently|"
-    r"for\s+the\s+next\s+(?:hour|few|couple|day|week))\b",
+    r"for\s+the\s+next\s+(?:hour|few|couple|day|week)|"
+    # someone else is at work on the tree: a hold on the task at hand ("another agent is working on …")
+    r"(?:another|the\s+other|a\s+different)\s+(?:agent|session|instance|claude|codex)\s+is\b|"
+    r"in\s+this\s+(?:branch|worktree|pr\s+stack)|on\s+this\s+branch)\b",
     _I,
 )
 _EN_NEGATED_RE = lazy(
@@ -68,7 +71,9 @@ _EN_REPORTED_RE = lazy(
 _EN_HYPOTHETICAL_RE = lazy(
     r"^\W*(?:what\s+if|suppose|supposing|imagine|hypothetically|in\s+theory|had\s+we|were\s+we)\b"
     r"|^\W*(?:(?:and|but|so|also)\s+)?(?:if|even\s+if|unless)\b.*\b(?:would|could|might|'d|did|were|had)\b"
-    r"|\bwould\s+(?:have|be)\b.*\bif\b",
+    r"|\bwould\s+(?:have|be)\b.*\bif\b"
+    # "reads as if we start a new branch always", "we would want the same data": a picture, not a rule
+    r"|\bas\s+(?:if|though)\b|\bwe\s+would\s+(?!rather\b|prefer\b)",
     _I,
 )
 _EN_ASSISTANT_RE = lazy(
@@ -90,7 +95,7 @@ _EN_CLAIM_RE = lazy(
     _I,
 )
 _EN_EMPTY_CLAIM_RE = lazy(
-    r"^\W*(?:(?:it|that|this)(?:'s|\s+is)\s+(?:fine|ok|okay|good|great|perfect|correct|right|"
+    r"^\W*(?:then\s+)?(?:(?:it|that|this)(?:'s|\s+is)\s+(?:fine|ok|okay|good|great|perfect|correct|right|"
     r"alright|done|enough|not\s+needed|not\s+necessary|unnecessary|not\s+a\s+problem|no\s+problem|"
     r"what\s+i\s+(?:want|meant|asked))\b|let'?s\b|please\b|can\s+you\b|could\s+you\b|"
     r"(?:try|do|redo|fix|revert|undo|change|go|start|stop)\b)",
@@ -163,6 +168,26 @@ def _en(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
     RULES.append(
         MarkerRule(rule_id, kind, "en", cue, pattern, claim, guard, description, reverses, _I)
     )
+
+
+# "can you update CLAUDE.md that we always run fmt with lint": a request to write a rule into an instruction file.
+# The request is phrased as a question, but the clause after "that" is the person's rule; the question veto
+# reads only that clause (a real question still ends in "?").
+_INSTRUCTION_FILE = r"(?:claude|agents|gemini|copilot-instructions)\.md"
+_INTO_FILE = (
+    r"^\W*(?:(?:ok|okay|also|and|then|now)\s*,?\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
+    r"(?:update|add\s+(?:a\s+(?:note|line|rule)\s+)?(?:to|in)|note\s+in|write\s+(?:down\s+)?(?:in|into|to)|"
+    r"put\s+(?:a\s+(?:note|line|rule)\s+)?in(?:to)?|document\s+in|mention\s+in)\s+(?:the\s+|our\s+|your\s+)?"
+    + _INSTRUCTION_FILE + r"\s+(?:that|to\s+say(?:\s+that)?|saying(?:\s+that)?|so\s+that|:)\s+"
+)
+_INTO_FILE_RE = lazy(_INTO_FILE, _I)
+_en(
+    "en.instruction.into_instruction_file", "instruction",
+    "claude.md|agents.md|gemini.md|copilot-instructions.md",
+    _INTO_FILE + r"(?P<claim>[^?]{8,})",
+    guard=lambda s, m: _standing(s, m),
+    description="'can you update CLAUDE.md that we should always run fmt together with lint'",
+)
 
 
 _FAIL_VERB = (
@@ -1071,11 +1096,36 @@ _en(
 )
 
 
+# ------------------------------------------------------------- rules real sessions state plainly
+
+# "I use the fish shell", "we rely on PostHog for all tracking": a fact about the person's setup or the
+# project's tooling, said without "always"; a named thing and a class word ("shell", "for all …")
+_SETUP_NOUNS = (
+    r"(?:shell|terminal|editor|ide|os|distro|browser|laptop|machine|keyboard\s+layout|package\s+manager|"
+    r"runtime|database|db|orm|test\s+runner|linter|formatter|bundler|monorepo\s+tool|ci|cloud|registry)"
+)
+_en(
+    "en.correction.setup_fact", "correction",
+    "i use|i'm on|im on|i am on|we're on|we are on|rely on|depend on|i run|we run|i work on|i develop on",
+    # ("we use X" is en.instruction.we_use's)
+    r"^\W*(?:(?:fyi|btw|also|and|but|no|nope|ok|okay|note)\s*[,:]?\s+)*(?P<claim>(?:i\s+(?:use|run|work\s+on|"
+    r"develop\s+on|am\s+on|rely\s+on|depend\s+on)|i'?m\s+on|we\s+(?:rely\s+on|depend\s+on|run|are\s+on)|we'?re\s+on)\s+"
+    r"(?!(?:it|this|that|these|those|them|a\s+lot|the\s+same)\b)(?:the\s+|an?\s+)?[A-Za-z][\w.+#/-]*"
+    r"(?:\s+[A-Za-z][\w.+#/-]*)?\s+(?:" + _SETUP_NOUNS + r"\b|for\s+(?:all|every|everything|any)\b|"
+    r"(?:everywhere|across\s+(?:all|the\s+(?:repo|project|codebase)))\b)[^?]*)",
+    guard=_standing_fact,
+    description="'I use the fish shell', 'we rely on PostHog for all tracking'",
+)
+
+
 _EN_REQUEST_START_RE = lazy(r"^\W*(?:(?:please|just|then|and)\s+)*" + _IMPERATIVE, _I)
 
 
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds an English cue in ``sentence`` rules out (``core``: the sentence without its trailing punctuation)."""
+    into = _INTO_FILE_RE.match(core) if "." in core and "md" in core.lower() else None
+    if into is not None:  # "can you update CLAUDE.md that …": the rule after "that" is what is judged
+        sentence, core = sentence[into.end():], core[into.end():]
     if _EN_QUESTION_RE.search(core) or _EN_NEGATED_RE.search(sentence):
         return EVERYTHING
     if _EN_REPORTED_RE.search(sentence) or _EN_HYPOTHETICAL_RE.search(sentence):

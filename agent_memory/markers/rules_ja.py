@@ -591,6 +591,18 @@ _cjk(
 )
 
 
+# 「pr名英語に」「コミットメッセージは日本語で」: the language a kind of artifact is written in, said tersely
+_cjk(
+    "ja.instruction.written_in", "instruction",
+    "英語|日本語|中国語|英文|和文",
+    r"^[\s、,]*(?P<claim>(?:PR|pr|Pr|プルリク(?:エスト)?|コミット(?:メッセージ)?|ブランチ(?:名)?|ドキュメント|コメント|"
+    r"README|readme|返答|回答|返事|説明|ログ|変数名|関数名|issue|Issue|イシュー)[^\s。、？?！!]{0,5}?(?:は|も)?"
+    r"(?:英語|日本語|中国語|英文|和文)(?:で|に)(?:して|書いて|統一して|お願い(?:します)?|してください|書いてください)?)"
+    r"[。！!]?$",
+    guard=lambda s, m: not re.search(r"この|その|これ|それ|今回|さっき", s),
+    description="「pr名英語に」「コミットメッセージは英語で」",
+)
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds a Japanese sentence may not yield: questions, hedges, reports, one-offs, past tense."""
     if _JA_QUESTION_RE.search(core) or _JA_NEGATED_RE.search(sentence):

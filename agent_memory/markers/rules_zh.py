@@ -249,6 +249,17 @@ _ZH_BA_RE = lazy(r"吧$")
 _ZH_SUGGEST_RE = lazy(r"改成|改用|换成|換成|改回|换回|換回|放回|用回")
 
 
+# 「改之前先读」「提交前先跑测试」: a step that comes first whenever an action recurs, without 以后/每次
+_cjk(
+    "zh.instruction.before_first", "instruction",
+    "之前先|前先|之前要先|前要先|之前必须先|前必须先|之前請先|之前请先",
+    r"(?:^|[，,；;]\s*)(?P<claim>(?:改|修改|提交|动|動|删|刪|删除|刪除|写|寫|重构|重構|部署|发布|發布|合并|合併|push|commit|"
+    r"merge|deploy|安装|安裝|升级|升級|运行|運行|执行|執行)[^，。,？?！!]{0,10}?(?:之前|前)[，,]?\s*"
+    r"(?:要|必须|必須|需要|请|請|都)?先[^，。,？?！!]{1,20})",
+    guard=_zh_clause_standing,
+    description="「改之前先读」「提交前先跑测试」",
+)
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds a Chinese sentence may not yield: questions, hedges, reports, hypotheticals, one-offs."""
     if _ZH_BA_RE.search(core) and not _ZH_SUGGEST_RE.search(core):

@@ -40,9 +40,26 @@ def _worth(text: str) -> bool:
     return not (headings >= engine._MARKDOWN_DOC_HEADINGS or (headings >= 2 and len(text) > 1500))
 
 
+def _plain_unpasted(text: str) -> str:
+    """engine._unpasted without its cue-word prefilter: screens, review findings and diff lines blanked."""
+    screen = engine._SCREEN_LINE_RE.search(text)
+    if screen is not None:
+        text = engine._blank(text, screen.start(), len(text))
+    review = engine._REVIEW_RE.search(text)
+    if review is not None:
+        first_line = text.find("\n")
+        text = engine._blank(text, first_line if 0 <= first_line < review.start() else 0, len(text))
+    for diff in list(engine._DIFF_LINE_RE.finditer(text)):
+        text = engine._blank(text, diff.start(), diff.end())
+    return text
+
+
 def _every_rule(text: str) -> list[Marker]:
     """find_markers without its shortcuts."""
     if not isinstance(text, str) or not _worth(text):
+        return []
+    text = _plain_unpasted(text)
+    if not text.strip():
         return []
     masked, code_lines, lines = mask(fold_text(text))
     if code_lines >= 3 and code_lines >= 0.6 * lines:
@@ -131,6 +148,7 @@ _PIECES = st.one_of(
             "https://x.io/a", "e.g. ", "Remember that.", "です", "してください", "不要", "A" * 310, "İ", "ſ", "Σ",
             "maybe ", "he said ", "what if ", "Should we ", "yet", "I'll ", "lesson learned: ", "TIL ", "fails every time",
             "always crashes on CI", "かもしれない", "と思う", "吗", "也许",
+            "\n❯ ", "\n● ", "\n  ⎿ ", "Medium Severity\n", "\n+   // ", "\n-   ", "Suggested fix: ",
         ]
     ),
     st.text(max_size=8),

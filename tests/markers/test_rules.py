@@ -16,6 +16,45 @@ INS, C, P, L, F = "instruction", "correction", "preference", "lesson", "failure"
 # rule id -> rows of (user turn, kind the rule must yield or None).
 # A None row must produce no marker at all: it is a near miss for that rule.
 RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
+    # ------------------------------------------------- shapes real sessions use without a marker word
+    "en.instruction.into_instruction_file": [
+        ("can you update CLAUDE.md that we should always run `mise run fmt` together with `mise run lint`", INS),
+        ("Please add a note to AGENTS.md that integration tests need the docker daemon running.", INS),
+        ("Could you update CLAUDE.md that PR titles follow conventional commits", INS),
+        ("Could you put into GEMINI.md that every public function gets a docstring.", INS),
+        ("can you update CLAUDE.md?", None),
+        ("can you update CLAUDE.md that it is done", None),
+        ("can you update CLAUDE.md that the header is done?", None),
+        ("What should we write in CLAUDE.md that covers the new flow?", None),
+    ],
+    "en.correction.setup_fact": [
+        ("I use the fish shell", C),
+        ("fyi we rely on PostHog for all tracking", C),
+        ("btw I'm on an Arch machine", C),
+        ("I develop on a Windows laptop with WSL2", C),
+        ("I use it a lot", None),
+        ("we rely on the same one", None),
+        ("I use Cursor sometimes, maybe VS Code", None),
+        ("Do we rely on Sentry for all errors?", None),
+    ],
+    "ja.instruction.written_in": [
+        ("pr名英語に", INS),
+        ("コミットメッセージは日本語で", INS),
+        ("PRタイトルは英語でお願いします", INS),
+        ("ドキュメントも英語で書いてください。", INS),
+        ("このPRは英語で", None),
+        ("それ英語に", None),
+        ("README を英語にしたのはなぜ？", None),
+        ("今回のコメントは英語で", None),
+    ],
+    "zh.instruction.before_first": [
+        ("改之前先读", INS),
+        ("改代码前先读", INS),
+        ("动之前先读", INS),
+        ("改这个之前先看看", None),
+        ("帮我改之前先备份一下", None),
+        ("改之前先读吗？", None),
+    ],
     # ------------------------------------------------------------------ en correction
     "en.correction.wrong": [
         ("No, that's wrong — the API base path is /v2.", C),
@@ -1076,6 +1115,14 @@ def test_header_makes_following_bullets_durable() -> None:
 # Task requests, feedback on the current output, reports, questions and material to work on:
 # no rule may fire on them.
 TASK_TURNS = [
+    "don't commit anything, another agent is working on something else",
+    "Don't push anything on this branch, the other session is rebasing it.",
+    "ok, I tested it and this happened:\n\n❯ gemini --list-sessions\n  1. Always run the linter first. (5 hours ago)",
+    "### Important (Should Fix)\n\n- Modified file detection (always counts as overlap)\n\nSuggested fix: add unit tests.",
+    "+       // Always written as \"steps_count\" in new metadata.\n\ncan you reword that comment?",
+    "still reads for the quick reader as if we start a new branch always",
+    "no, then it's good",
+    "hmm this is wrong then, we would want the same data as in the other checkpoint",
     "Summarize the following rules from our wiki:\n1. Every PR needs two approvals.\n2. Don't merge on Fridays.",
     "The user story: As a user, I should be able to reset my password. Passwords must be at least 12 characters.",
     "次の仕様で実装してください。ユーザーは必ずメールアドレスでログインする。",
