@@ -10,6 +10,7 @@ from __future__ import annotations
 from .corpus import corpus_report
 from .engine import RULES, find_markers, is_stated
 from .rule import KIND_PRIORITY, MarkerRule
+from .scope import durable_reason
 from .sentences import split_sentences
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "RULES",
     "MarkerRule",
     "corpus_report",
+    "durable_reason",
     "find_markers",
     "is_stated",
     "split_sentences",

@@ -128,8 +128,12 @@ def tier_claims(result: Plan, tier: str) -> list[Claim]:
 def why_json(claim: Claim) -> dict[str, Any]:
     """The INTERFACE ``A`` shape of one claim, each source saying whether its transcript still exists."""
     found = claim.as_json()
+    # why each observation read as standing, not for the task at hand (atoms written before it have none)
+    scopes = {(a.get("session", ""), a.get("line", 0)): a["scope"] for a in getattr(claim, "atoms", ()) if a.get("scope")}
     for source in found["sources"]:
         source["exists"] = bool(source["transcript"]) and Path(source["transcript"]).is_file()
+        if (source["session"], source["line"]) in scopes:
+            source["scope"] = scopes[(source["session"], source["line"])]
     found["contested_by"] = sorted(claim.contested_by)
     found["one_claim_because"] = [dict(j) for j in claim.joined]
     if claim.superseded_by:
@@ -241,6 +245,8 @@ def _print_why(found: dict[str, Any], out: TextIO) -> None:
         else:
             where = f"line {src['line']} (transcript path not kept in {found['tier']})"
         out.write(f"- session {src['session']}  {src['timestamp'][:10] or 'no date'}  {where}\n")
+        if src.get("scope"):
+            out.write(f"    standing because: {src['scope']}\n")
         for line in str(src["quote"]).splitlines() or [""]:
             out.write(f"    > {line}\n")
 

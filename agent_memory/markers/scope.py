@@ -1,0 +1,50 @@
+"""Why a claim reads as standing rather than bound to the task at hand: the reason kept on its atom.
+
+The engine drops what binds a sentence to the task (one-off words such as "for now", 「今回」, 这次; pointing
+words; another agent at work; questions, hedges, pasted screens). What it keeps, it keeps for a reason a reader
+can check: the person asked to keep it, a standing word, a condition that recurs, a fact about their setup, a
+rule they asked to be written into an instruction file. ``durable_reason`` names that reason in a few words.
+"""
+
+from __future__ import annotations
+
+from ..model import Marker
+from .engine import pasted_reason
+from .rule import I, lazy
+
+_STANDING_WORD_RE = lazy(
+    r"\b(?:always|never|every(?:\s+time)?|whenever|any(?:thing|one)?|all|each|only\s+ever|ever)\b"
+    r"|毎回|必ず|いつも|常に|絶対|決して|一律|永远|永遠|总是|總是|每次|始终|始終|一定|都要|不要|禁止",
+    I,
+)
+_RECURRING_RE = lazy(
+    r"\b(?:before|after|when(?:ever)?|while|until)\s+\w+|前に|時は|ときは|場合は|之前|以前|前先|时|時候|的时候",
+    I,
+)
+_FILE_RULES = ("en.instruction.into_instruction_file", "en.instruction.note_in_file")
+_SETUP_RULES = ("en.correction.setup_fact", "en.instruction.we_use")
+
+
+def durable_reason(marker: Marker, turn: str = "") -> str:
+    """A few words on why ``marker`` is a standing claim; ``turn`` is the whole turn it came from."""
+    if marker.stated:
+        reason = "asked to keep it"
+    elif marker.reverses:
+        reason = "lifts a standing rule"
+    elif marker.rule_id in _FILE_RULES:
+        reason = "asked for the instruction file"
+    elif marker.rule_id in _SETUP_RULES or marker.kind == "correction":
+        reason = "a fact about the person's setup or the project"
+    elif marker.kind in ("lesson", "failure"):
+        reason = "a lesson or a failure that recurs"
+    else:
+        word = _STANDING_WORD_RE.search(marker.text)
+        recurring = _RECURRING_RE.search(marker.text)
+        if word is not None:
+            reason = f"a standing word: '{word.group(0)}'"
+        elif recurring is not None:
+            reason = f"a condition that recurs: '{recurring.group(0)}'"
+        else:
+            reason = "a rule about a class of things, no word ties it to the task"
+    pasted = pasted_reason(turn) if turn else ""
+    return f"{reason}; {pasted} left out" if pasted else reason

@@ -1,0 +1,31 @@
+"""markers.durable_reason: the reason an atom keeps for reading as standing, not for the task at hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.markers import durable_reason, find_markers
+
+CASES = [
+    ("From now on, always use pnpm.", "asked to keep it"),
+    ("I use the fish shell", "a fact about the person's setup or the project"),
+    ("can you update CLAUDE.md that PR titles follow conventional commits", "asked for the instruction file"),
+    ("Never run migrations against the shared dev database.", "a standing word: 'Never'"),
+    ("改之前先读", "a condition that recurs: '之前'"),
+    ("No emojis in commit messages.", "a rule about a class of things, no word ties it to the task"),
+    ("don't run the linter before every commit anymore, CI does it now", "lifts a standing rule"),
+]
+
+
+@pytest.mark.parametrize(("turn", "reason"), CASES)
+def test_durable_reason(turn: str, reason: str) -> None:
+    found = find_markers(turn)
+    assert found, turn
+    assert durable_reason(found[0], turn) == reason
+
+
+def test_pasted_text_is_named_in_the_reason() -> None:
+    turn = "I use the fish shell\n\n❯ echo $SHELL\n/usr/bin/fish"
+    found = find_markers(turn)
+    assert [m.text for m in found] == ["I use the fish shell"]
+    assert durable_reason(found[0], turn).endswith("; pasted terminal or agent screen left out")
