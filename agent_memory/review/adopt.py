@@ -20,8 +20,8 @@ from ..store import Paths, StoreLock, iso, now
 from ..promote.tiers import load_claims, load_decisions
 from .backups import Change, claims_change, commit, instruction_change, read_or_none, rollback
 from .block import entry_targets
-from .targets import USER_FILES, Target, by_file, display, project_target, user_target
-from .why import match_id
+from .targets import Target, by_file, display, project_target, user_file_names, user_target
+from .why import match_proposal
 
 def scrubber_for(paths: Paths) -> Callable[[str], str]:
     """Removes absolute paths and the OS user name from text bound for shared files."""
@@ -146,8 +146,10 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
         if every:
             chosen = sorted(staged)
         else:
-            known = set(staged) | set(fresh) | set(done)
-            chosen = list(dict.fromkeys(match_id(i, known, "proposal") for i in ids))
+            known = {**{pid: str(front.get("claim_id", "")) for pid, front in staged.items()},
+                     **{pid: str(record.get("id", "")) for pid, record in done.items()},
+                     **{pid: p.claim_id for pid, p in fresh.items()}}
+            chosen = list(dict.fromkeys(match_proposal(i, known) for i in ids))
         if any(pid in fresh and (fresh[pid].target_tier == "L3" or set(fresh[pid].replaces) & set(l3)) for pid in chosen):
             locks.enter_context(StoreLock(paths.user))
             l3 = {str(r["id"]): r for r in load_claims(paths.l3)}  # again, now that no other project writes it
@@ -197,7 +199,7 @@ def adopt(paths: Paths, ids: list[str], every: bool = False, target: str | None 
                 targets = list({t.path: t for t in found}.values())
                 store, tier = l3, "L3"
                 if not targets:
-                    known_files = ", ".join(USER_FILES)
+                    known_files = ", ".join(user_file_names())
                     report.refused.append({"id": pid, "reason": f"no user-level instruction file for {', '.join(names)} (known: {known_files})"})
                     continue
             existing = store.get(claim.id)

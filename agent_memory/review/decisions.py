@@ -13,7 +13,7 @@ from .adopt import emit, paths_of, scrubber_for, short, staged_file
 from .backups import Change, claims_change, commit, instruction_change, json_line, locked, read_or_none, whole_lines
 from .block import entry_targets
 from .targets import by_file, project_target, user_target
-from .why import match_id
+from .why import match_id, match_proposal
 
 def decisions_change(paths: Paths, decisions: list[dict[str, Any]]) -> Change:
     before = read_or_none(paths.decisions)
@@ -31,7 +31,9 @@ def reject(paths: Paths, ids: list[str]) -> list[dict[str, Any]]:
         result = plan(paths)
         staged = {str(p["id"]): p for p in staged_proposals(paths)}
         fresh = {p.id: p for p in result.proposals}
-        chosen = list(dict.fromkeys(match_id(i, set(staged) | set(fresh), "proposal") for i in ids))
+        known = {**{pid: str(front.get("claim_id", "")) for pid, front in staged.items()},
+                 **{pid: p.claim_id for pid, p in fresh.items()}}
+        chosen = list(dict.fromkeys(match_proposal(i, known) for i in ids))
         by_id = result.by_id()
         scrub = scrubber_for(paths)
         moment = iso(now())

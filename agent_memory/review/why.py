@@ -17,12 +17,13 @@ from typing import Any, Iterable, TextIO
 from ..claims import claim_key, normalise
 from ..model import Ambiguous, NotFound
 from ..promote import Claim, Plan, plan
+from ..promote.records import short_hash
 from ..store import Paths
 from ..text import CJK as _CJK  # the one CJK definition
 
 MIN_PREFIX = 6  # shortest id prefix accepted anywhere an id is asked for
 
-_WORD = re.compile(rf"[{_CJK}]+|[^\W_]+(?:['’][^\W_]+)*")
+_WORD = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+(?:['’][^\W_{_CJK}]+)*")  # a Latin word ends where CJK begins (t-wadaの)
 _IS_CJK = re.compile(f"[{_CJK}]")
 
 
@@ -43,6 +44,25 @@ def match_id(wanted: str, ids: Iterable[str], what: str) -> str:
     if len(found) > 1:
         raise Ambiguous(f"{len(found)} {what}s have ids starting with {wanted!r} ({_listing(found)}): give more characters")
     return found[0]
+
+
+def match_proposal(wanted: str, claim_of: dict[str, str]) -> str:
+    """The one proposal ``wanted`` names: its id (or prefix), else the id (or prefix) of the claim it proposes.
+    ``claim_of`` maps proposal ids to claim ids."""
+    try:
+        return match_id(wanted, claim_of, "proposal")
+    except NotFound:
+        by_claim: dict[str, list[str]] = {}
+        for pid, cid in claim_of.items():
+            by_claim.setdefault(cid, []).append(pid)
+        try:
+            claim_id = match_id(wanted, by_claim, "proposal")
+        except NotFound:
+            raise NotFound(f"no proposal and no proposed claim has the id {wanted!r}: ids from 'agent-memory promote'") from None
+        if len(by_claim[claim_id]) > 1:
+            raise Ambiguous(f"claim {claim_id} has {len(by_claim[claim_id])} proposals ({_listing(sorted(by_claim[claim_id]))}):"
+                            " give the proposal id")
+        return by_claim[claim_id][0]
 
 
 def _listing(ids: list[str], limit: int = 4) -> str:
@@ -94,6 +114,9 @@ def resolve_why(text: str, claims: list[Claim]) -> Claim:
     by_id = {c.id: c for c in claims}
     if re.fullmatch(rf"[0-9a-f]{{{MIN_PREFIX},}}", wanted):
         ids = [i for i in by_id if i.startswith(wanted)]
+        if not ids:  # a proposal's id names its claim too
+            proposals = {short_hash("proposal", c.id, tier): c.id for c in claims for tier in ("L2", "L3")}
+            ids = sorted({proposals[p] for p in proposals if p.startswith(wanted)})
         if len(ids) == 1:
             return by_id[ids[0]]
         if len(ids) > 1:
