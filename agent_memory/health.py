@@ -24,9 +24,6 @@ from .clock import epoch
 from .config import load_config
 from .store import Paths
 
-AGENTS = ("claude", "codex", "gemini")
-
-
 def _percentile(values: list[float], share: float) -> float:
     """Nearest-rank percentile (``share`` in 0..1) of a non-empty list."""
     ordered = sorted(values)
@@ -40,11 +37,12 @@ def _iso_ns(ns: int) -> str:
 
 def agents(paths: Paths) -> list[dict[str, Any]]:
     """Per agent: this project's transcripts in the agent's own folders, ingested, waiting, newest ingested."""
-    from .hooks import _project_transcripts, recorded_sigs
+    from .agents import NAMES
+    from .hooks import project_transcripts, recorded_sigs
 
     found = []
-    for agent in AGENTS:
-        candidates = _project_transcripts(paths, agent, {"cwd": str(paths.project_root)})
+    for agent in NAMES:
+        candidates = project_transcripts(paths, agent, {"cwd": str(paths.project_root)})
         if not candidates:
             continue
         recorded = recorded_sigs(paths, sorted({os.path.dirname(c) for c in candidates}))

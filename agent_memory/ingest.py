@@ -25,7 +25,8 @@ from .shapes import STRS
 from .store import (Paths, StoreLock, append_lines, day_of, ensure_store, find_project_root, jsonl_lines, log_error,
                     read_json, write_json)
 from .promote.tiers import open_index, register_project
-from .transcripts import iter_transcript_files, read_transcript
+from .agents.reading import read_transcript
+from .transcripts import iter_transcript_files
 
 QUOTE_LIMIT = 2000  # characters of the person's turn kept as the quote
 CHUNK_LIMIT = 4000  # characters of one question/answer chunk

@@ -1,16 +1,11 @@
-"""Put the hooks and the ``/cs-memory`` command into an agent's own config, and take them out again.
+"""Put the hooks and the review entry into an agent's own config, and take them out again.
 
-| agent | project scope | user scope | events → hook |
-|---|---|---|---|
-| claude | ``.claude/settings.json`` | ``$CLAUDE_CONFIG_DIR/settings.json`` | SessionStart, UserPromptSubmit, SessionEnd |
-| codex | ``.codex/hooks.json`` | ``$CODEX_HOME/hooks.json`` | SessionStart, UserPromptSubmit, SessionEnd (Stop before 0.171) |
-| gemini | ``.gemini/settings.json`` | ``$GEMINI_CLI_HOME/.gemini/settings.json`` | SessionStart, BeforeAgent, SessionEnd |
+Where they go, for each scope, and in what form, is the agent's (``agents/<name>.py``: ``settings_file``,
+``hook_events``, ``hook_entry``, ``review_entries``, ``review_text``). User scope follows each agent's own
+variable for its home, as the agent itself does; without it, the folder in the home directory.
 
-User scope follows each agent's own variable for its home (``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``,
-``GEMINI_CLI_HOME``), as the agent itself does; without it, the folder in the home directory.
-
-All three files share one shape: ``{"hooks": {Event: [{"matcher"?, "hooks": [{"type": "command",
-"command": …}]}]}}``. Our entries are the ones whose command runs ``agent_memory/run_hook.py`` (or
+Every settings file holds ``{"hooks": {Event: [...]}}``, each item a group ``{"matcher"?, "hooks": [handler]}``
+or a handler itself; a handler is ``{"type": "command", <the agent's command field>: …}``. Our entries are the ones whose command runs ``agent_memory/run_hook.py`` (or
 ``-m agent_memory hook``, as earlier versions wrote); nothing
 else is ever changed or removed. Before the first change to a file, its exact bytes are kept in
 ``$AGENT_MEMORY_HOME/backups/install/`` so that ``uninstall`` gives them back byte for byte when
@@ -31,42 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .model import UsageError
+from . import agents
+from .errors import UsageError
 from .store import Paths, atomic_write, read_json, write_json
-
-# (agent's event, our hook verb, timeout in the unit the agent uses)
-HOOK_EVENTS: dict[str, tuple[tuple[str, str, int], ...]] = {
-    # seconds; Claude Code lets SessionEnd hooks run max(1.5 s, min(the largest timeout configured, 60 s))
-    # (or $CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS): 5 s is what ours asks
-    "claude": (("SessionStart", "session-start", 30), ("UserPromptSubmit", "user-prompt-submit", 10), ("SessionEnd", "session-end", 5)),
-    # seconds; Codex clamps a SessionEnd timeout to 3 s; the hook only hands work to a background worker
-    "codex": (("SessionStart", "session-start", 30), ("UserPromptSubmit", "user-prompt-submit", 10), ("SessionEnd", "session-end", 3)),
-    # milliseconds
-    "gemini": (("SessionStart", "session-start", 30000), ("BeforeAgent", "user-prompt-submit", 10000), ("SessionEnd", "session-end", 5000)),
-}
-# a Codex without SessionEnd: Stop, after every turn (the worker stages only when the turn added evidence)
-CODEX_STOP = ("Stop", "session-end", 10)
-CODEX_SESSION_END_SINCE = (0, 171, 0)  # the first Codex CLI seen to run SessionEnd hooks
-
-SETTINGS_FILES = {"claude": (".claude", "settings.json"), "codex": (".codex", "hooks.json"), "gemini": (".gemini", "settings.json")}
 
 # ours: ``… -I -S …/agent_memory/run_hook.py VERB``, or ``… -m agent_memory hook VERB`` as earlier versions wrote
 _OURS = re.compile(r"(?:^|\s)-m\s+agent_memory\s+hook\s|agent_memory[/\\]run_hook\.py[\'\"]?\s")
 _CLI_VERBS = "promote|inspect|adopt|reject|verify|resolve|rollback|search|ingest|reindex|status|report|forget|merge|split"
 COMMAND_MARK_TEXT = "written by agent-memory install; agent-memory uninstall removes it"
 COMMAND_MARK = f"<!-- {COMMAND_MARK_TEXT} -->"
-
-NOTES = {
-    "codex": [
-        "Codex runs a new or changed hook only after you trust it: open /hooks in Codex and trust the three agent-memory hooks.",
-        "Codex reads a project's .codex/hooks.json only when the project itself is trusted.",
-    ],
-    "gemini": [
-        "Gemini CLI runs a project's hooks only in a folder it trusts (headless in an untrusted folder it exits 55): "
-        "trust the folder when Gemini asks, or with /permissions.",
-    ],
-}
-
 
 class MalformedSettings(UsageError):
     """An agent's settings file is not a JSON object of the expected shape; nothing was changed."""
@@ -113,27 +81,21 @@ class Target:
 
 
 def target_for(agent: str, scope: str, paths: Paths | None = None) -> Target:
-    """Where the hooks go for an agent and scope (home from ``Path.home()``, project from ``Paths``)."""
-    if agent not in HOOK_EVENTS:
-        raise UsageError(f"unknown agent {agent!r}: expected one of {', '.join(HOOK_EVENTS)}")
-    folder, name = SETTINGS_FILES[agent]
-    if scope == "user":
-        from .layout import agent_home
-
-        config = Path(agent_home(agent))
-        # nothing above the agent's home folder is created or removed (its parent: the folder itself may be new)
-        base = Path.home() if Path.home() in config.parents else config.parent
-    elif scope == "project":
-        paths = paths or Paths.resolve()
-        base = paths.project_root
-        config = base / folder
-    else:
+    """Where the hooks go for an agent and scope (home from the agent, project from ``Paths``)."""
+    me = agents.get(agent)
+    if scope not in ("project", "user"):
         raise UsageError(f"unknown scope {scope!r}: expected project or user")
-    from .layout import review_entries
-
-    entries = review_entries(agent, str(paths.project_root if paths else Paths.resolve().project_root))
+    paths = paths or Paths.resolve()
+    root = str(paths.project_root)
+    if scope == "user":
+        home = Path(me.home())
+        # nothing above the agent's home folder is created or removed (its parent: the folder itself may be new)
+        base = Path.home() if Path.home() in home.parents else home.parent
+    else:
+        base = paths.project_root
+    entries = me.review_entries(root)
     commands = Path(entries[0][0]) if scope == "project" else Path(entries[1][0])
-    return Target(agent, scope, config / name, commands, base)
+    return Target(agent, scope, Path(me.settings_file(scope, root)), commands, base)
 
 
 # ---------------------------------------------------------------- the entries
@@ -151,49 +113,24 @@ def hook_command(agent: str, verb: str) -> str:
     return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(worker_script())} {verb} --agent {agent}"
 
 
-def codex_version() -> tuple[int, ...] | None:
-    """The version of the ``codex`` on PATH, None when there is none or it does not say."""
-    import shutil
-    import subprocess
-
-    found = shutil.which("codex")
-    if not found:
-        return None
-    try:
-        done = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    match = re.search(r"(\d+)\.(\d+)\.(\d+)", done.stdout)
-    return tuple(int(n) for n in match.groups()) if match else None
-
-
 def hook_events(agent: str) -> tuple[tuple[str, str, int], ...]:
-    """The (event, verb, timeout) entries for ``agent``: for Codex, SessionEnd where it has it, else Stop."""
-    if agent != "codex":
-        return HOOK_EVENTS[agent]
-    version = codex_version()
-    if version is not None and version >= CODEX_SESSION_END_SINCE:
-        return HOOK_EVENTS[agent]
-    return tuple(CODEX_STOP if verb == "session-end" else (e, verb, t) for e, verb, t in HOOK_EVENTS[agent])
+    """The (event, verb, timeout) entries install writes for ``agent``."""
+    return agents.get(agent).hook_events()
 
 
 def hook_entry(agent: str, verb: str, timeout: int) -> dict[str, Any]:
     """One hook handler in the agent's own format."""
-    if agent == "gemini":
-        # "name" is how Gemini CLI's /hooks enable|disable refers to a hook
-        return {
-            "name": f"agent-memory-{verb}",
-            "type": "command",
-            "command": hook_command(agent, verb),
-            "timeout": timeout,
-            "description": f"agent-memory {verb}",
-        }
-    return {"type": "command", "command": hook_command(agent, verb), "timeout": timeout}
+    return agents.get(agent).hook_entry(verb, timeout, hook_command(agent, verb))
 
 
-def is_ours(handler: Any) -> bool:
-    """An entry install wrote (by any interpreter): its command runs ``run_hook.py`` or ``-m agent_memory hook``."""
-    return isinstance(handler, dict) and isinstance(handler.get("command"), str) and bool(_OURS.search(handler["command"]))
+def is_ours(handler: Any, field: str = "command") -> bool:
+    """An entry install wrote (by any interpreter): its command (in ``field``) runs ``run_hook.py`` or
+    ``-m agent_memory hook``."""
+    return isinstance(handler, dict) and isinstance(handler.get(field), str) and bool(_OURS.search(handler[field]))
+
+
+def _is_group(item: Any) -> bool:
+    return isinstance(item, dict) and isinstance(item.get("hooks"), list)
 
 
 def merge_hooks(settings: dict[str, Any], agent: str, events: tuple[tuple[str, str, int], ...] | None = None) -> dict[str, Any]:
@@ -201,14 +138,16 @@ def merge_hooks(settings: dict[str, Any], agent: str, events: tuple[tuple[str, s
 
     An entry of ours under an event no longer used (Codex's Stop once it has SessionEnd) goes.
     """
-    events = events or HOOK_EVENTS[agent]
+    events = events or hook_events(agent)
+    me = agents.get(agent)
+    field = me.command_field
     data = copy.deepcopy(settings)
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise MalformedSettings('"hooks" is not an object')
     wanted_events = {event for event, _verb, _timeout in events}
     for event in [e for e in hooks if e not in wanted_events]:
-        pruned, removed = strip_hooks({"hooks": {event: hooks[event]}})
+        pruned, removed = strip_hooks({"hooks": {event: hooks[event]}}, field)
         if removed:
             if "hooks" in pruned and event in pruned["hooks"]:
                 hooks[event] = pruned["hooks"][event]
@@ -217,18 +156,24 @@ def merge_hooks(settings: dict[str, Any], agent: str, events: tuple[tuple[str, s
     for event, verb, timeout in events:
         wanted = hook_entry(agent, verb, timeout)
         groups = hooks.get(event)
+        fresh = {"hooks": [wanted]} if me.grouped else wanted
         if groups is None:
-            hooks[event] = [{"hooks": [wanted]}]
+            hooks[event] = [fresh]
             continue
         if not isinstance(groups, list):
             raise MalformedSettings(f'"hooks.{event}" is not a list')
         placed = False
         kept_groups = []
         for group in groups:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list) and any(is_ours(h) for h in group["hooks"]):
+            if is_ours(group, field):  # a handler standing on its own, where the agent has no groups
+                if not placed:
+                    kept_groups.append(wanted)
+                    placed = True
+                continue
+            if _is_group(group) and any(is_ours(h, field) for h in group["hooks"]):
                 handlers = []
                 for handler in group["hooks"]:
-                    if not is_ours(handler):
+                    if not is_ours(handler, field):
                         handlers.append(handler)
                     elif not placed:
                         handlers.append(wanted)
@@ -238,13 +183,14 @@ def merge_hooks(settings: dict[str, Any], agent: str, events: tuple[tuple[str, s
                 group = {**group, "hooks": handlers}
             kept_groups.append(group)
         if not placed:
-            kept_groups.append({"hooks": [wanted]})
+            kept_groups.append(fresh)
         hooks[event] = kept_groups
     return data
 
 
-def strip_hooks(settings: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """The settings without our entries, and how many were removed; containers only we filled go too."""
+def strip_hooks(settings: dict[str, Any], field: str = "command") -> tuple[dict[str, Any], int]:
+    """The settings without our entries (their command in ``field``), and how many were removed; containers only
+    we filled go too."""
     data = copy.deepcopy(settings)
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
@@ -257,8 +203,11 @@ def strip_hooks(settings: dict[str, Any]) -> tuple[dict[str, Any], int]:
             continue
         kept_groups = []
         for group in groups:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                handlers = [h for h in group["hooks"] if not is_ours(h)]
+            if is_ours(group, field):
+                removed += 1
+                continue
+            if _is_group(group):
+                handlers = [h for h in group["hooks"] if not is_ours(h, field)]
                 if len(handlers) != len(group["hooks"]):
                     removed += len(group["hooks"]) - len(handlers)
                     if not handlers:
@@ -402,17 +351,18 @@ def install(agent: str, scope: str, paths: Paths | None = None) -> InstallReport
     target = target_for(agent, scope, paths)
     current = _read_settings(target.settings)
     events = hook_events(agent)
+    me = agents.get(agent)
     try:
-        merged = merge_hooks(current.data, agent, events)
+        merged = merge_hooks(current.data if current.raw is not None else me.new_settings(scope), agent, events)
     except MalformedSettings as exc:
         raise MalformedSettings(f"{target.settings}: {exc}; refusing to change it") from None
     report = InstallReport(agent, scope, target.settings, events=[e for e, _v, _t in events])
-    report.notes = list(NOTES.get(agent, []))
+    report.notes = list(agents.get(agent).notes)
     created = _missing_dirs(target.settings, target.base)
     if target.commands is not None:
         created += [d for d in _missing_dirs(target.commands, target.base) if d not in created]
     if merged != current.data:
-        _, ours_before = strip_hooks(current.data)
+        _, ours_before = strip_hooks(current.data, me.command_field)
         if not ours_before:
             # the file as the person wrote it, kept before our first change
             record = {
@@ -435,15 +385,16 @@ def uninstall(agent: str, scope: str, paths: Paths | None = None) -> InstallRepo
     paths = paths or Paths.resolve()
     target = target_for(agent, scope, paths)
     report = InstallReport(agent, scope, target.settings, events=[e for e, _v, _t in hook_events(agent)])
+    me = agents.get(agent)
     record = _load_record(paths, target.settings)
     if target.settings.exists() or target.settings.is_symlink():
         current = _read_settings(target.settings)
-        stripped, removed = strip_hooks(current.data)
+        stripped, removed = strip_hooks(current.data, me.command_field)
         if removed:
             report.changed = True
             if record and record.get("existed") and isinstance(record.get("original"), str) and _same_as(record["original"], stripped):
                 _write(target.settings, record["original"].encode("utf-8"))
-            elif record and not record.get("existed") and not _canonical(stripped):
+            elif record and not record.get("existed") and _canonical(stripped) in ({}, me.new_settings(scope)):
                 target.settings.unlink()
             else:
                 _write(target.settings, render_settings(stripped, current.text))
@@ -484,24 +435,12 @@ def command_template() -> str:
 
 # how the plugin runs the command line: its own copy of the package, found from the plugin's root, never PATH
 PLUGIN_RUNNER = 'python3 "${CLAUDE_PLUGIN_ROOT}/agent_memory/run_hook.py" cli'
-INTRO = "The person ran `/cs-memory` with these arguments: `$ARGUMENTS`"
 
 
 def render_command(agent: str, runner: str, mark: bool = True) -> str:
-    """The review entry for ``agent``, running the command line as ``runner`` (a Claude command, a Gemini TOML, a Codex skill)."""
+    """The review entry for ``agent``, running the command line as ``runner``, in the form the agent loads."""
     body = re.sub(rf"(?<![\w/.-])agent-memory(?= (?:{_CLI_VERBS})\b)", lambda _m: runner, command_template())
-    if agent == "claude":
-        return body.rstrip("\n") + "\n" + (f"\n{COMMAND_MARK}\n" if mark else "")
-    front, _, text = body.partition("\n---\n")
-    described = re.search(r"^description: (.*)$", front, re.M)
-    description = described.group(1).strip() if described else "Review what agent-memory proposes to remember"
-    if agent == "gemini":
-        text = text.replace(INTRO, INTRO.replace("$ARGUMENTS", "{{args}}"))
-        prompt = text.strip("\n").replace("\\", "\\\\").replace('"""', '\\"""')
-        return (f"# {COMMAND_MARK_TEXT}\n" if mark else "") + f"description = {json.dumps(description, ensure_ascii=False)}\n" \
-            f'prompt = """\n{prompt}\n"""\n'
-    text = text.replace(INTRO, "The person called `$cs-memory`; what they wrote with it are the arguments.")
-    return f"---\nname: cs-memory\ndescription: {description}\n---\n\n{text.strip(chr(10))}\n" + (f"\n{COMMAND_MARK}\n" if mark else "")
+    return agents.get(agent).review_text(body, COMMAND_MARK_TEXT if mark else "")
 
 
 def command_text(agent: str = "claude") -> str:
@@ -560,7 +499,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     else:
         print(f"the agent-memory hooks ({events}) are already in {report.settings}: nothing changed")
     if report.command_file is not None:
-        call = _review_call(args.agent)
+        call = agents.get(args.agent).review_call
         if report.command_changed:
             print(f"added {call} as {report.command_file}")
         elif report.command_file.exists():
@@ -568,10 +507,6 @@ def cmd_install(args: argparse.Namespace) -> int:
     for note in report.notes:
         print(note)
     return 0
-
-
-def _review_call(agent: str) -> str:
-    return "$cs-memory" if agent == "codex" else "/cs-memory"
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
@@ -584,5 +519,5 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     else:
         print(f"no agent-memory hooks in {report.settings}: nothing changed")
     if report.command_changed and report.command_file is not None:
-        print(f"removed {_review_call(args.agent)} ({report.command_file})")
+        print(f"removed {agents.get(args.agent).review_call} ({report.command_file})")
     return 0

@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import os
 
-# each agent's own instruction file name
-INSTRUCTION_FILES = {"claude": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}
-
-
 def project_root(start: str) -> str:
     """The nearest ancestor of ``start`` holding ``.git``, else ``start`` itself (symlinks resolved)."""
     here = os.path.realpath(start)
@@ -40,41 +36,6 @@ def user_store() -> str:
     """``$AGENT_MEMORY_HOME``, else ``~/.agent-memory``."""
     chosen = os.environ.get("AGENT_MEMORY_HOME") or ""
     return os.path.realpath(os.path.expanduser(chosen)) if chosen else os.path.join(home(), ".agent-memory")
-
-
-def agent_home(agent: str) -> str:
-    """An agent's user-level folder: ``$CLAUDE_CONFIG_DIR``, ``$CODEX_HOME``, ``$GEMINI_CLI_HOME/.gemini``, else in ``~``."""
-    if agent == "claude":
-        return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home(), ".claude")
-    if agent == "codex":
-        return os.environ.get("CODEX_HOME") or os.path.join(home(), ".codex")
-    # Gemini CLI takes $GEMINI_CLI_HOME as the home directory its .gemini folder is in
-    return os.path.join(os.environ.get("GEMINI_CLI_HOME") or home(), ".gemini")
-
-
-REVIEW_NAME = "cs-memory"
-
-
-def review_entries(agent: str, root: str) -> list[tuple[str, str]]:
-    """Where the agent finds the review entry install writes (project, then user level), and how a person calls it.
-
-    Claude Code: a command in ``commands/``; Gemini CLI: a custom command in ``commands/*.toml``;
-    Codex CLI: a skill in ``.agents/skills/`` (project) or ``$CODEX_HOME/skills/`` (user), called ``$name``.
-    """
-    home = agent_home(agent)
-    if agent == "codex":
-        parts, call = ("skills", REVIEW_NAME, "SKILL.md"), f"${REVIEW_NAME}"
-        return [(os.path.join(root, ".agents", *parts), call), (os.path.join(home, *parts), call)]
-    name = f"{REVIEW_NAME}.toml" if agent == "gemini" else f"{REVIEW_NAME}.md"
-    folder = ".gemini" if agent == "gemini" else ".claude"
-    call = f"/{REVIEW_NAME}"
-    return [(os.path.join(root, folder, "commands", name), call), (os.path.join(home, "commands", name), call)]
-
-
-def plugin_review_entry() -> tuple[str, str] | None:
-    """The review command of the Claude Code plugin whose hook is running (``$CLAUDE_PLUGIN_ROOT``), if any."""
-    root = os.environ.get("CLAUDE_PLUGIN_ROOT") or ""
-    return (os.path.join(root, "commands", f"{REVIEW_NAME}.md"), f"/agent-memory:{REVIEW_NAME}") if root else None
 
 
 def signature(path: str) -> list[int] | None:

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from .errors import AgentMemoryError, Ambiguous, NotFound, SqliteTooOld, StoreError, UsageError  # noqa: F401
 
 KINDS: tuple[str, ...] = ("instruction", "correction", "preference", "lesson", "failure")
-AGENTS: tuple[str, ...] = ("claude", "codex", "gemini")
 
 
 @dataclass(frozen=True)
@@ -24,7 +23,7 @@ class Turn:
     compaction summaries and sub-agent prompts never become turns at all.
     """
 
-    agent: str  # claude | codex | gemini
+    agent: str  # the agent's name in agents.NAMES
     session: str  # the agent's session id
     cwd: str  # working directory the session ran in ("" when unknown)
     timestamp: str  # ISO-8601 in UTC ("" when the record has none)

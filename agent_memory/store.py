@@ -35,17 +35,12 @@ lock
 
 from .clock import day_of, iso, now  # noqa: E402,F401
 from .clock import parse_iso as parse_time  # noqa: E402,F401
-from .layout import INSTRUCTION_FILES, Layout  # noqa: E402,F401
+from .layout import Layout  # noqa: E402,F401
 
 
 def find_project_root(start: str | os.PathLike[str]) -> Path:
     """The nearest ancestor holding ``.git``, else ``start`` itself."""
     return Path(layout.project_root(os.fspath(start)))
-
-
-def agent_home(agent: str) -> Path:
-    """An agent's user-level folder (see ``layout.agent_home``)."""
-    return Path(layout.agent_home(agent))
 
 
 class Paths:

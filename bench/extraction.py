@@ -25,7 +25,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 from agent_memory import ingest, markers  # noqa: E402
 from agent_memory.model import AgentMemoryError  # noqa: E402
-from agent_memory.transcripts import iter_transcript_files, read_transcript  # noqa: E402
+from agent_memory.transcripts import iter_transcript_files  # noqa: E402
+from agent_memory.agents.reading import read_transcript
 
 LANGS = ("en", "ja", "zh")
 SPAN_SEPARATOR = " ‖ "

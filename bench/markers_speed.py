@@ -27,7 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 def _side(corpus: str) -> dict[str, float | str]:
     """One fresh process's figures (run with the tree under test first on the path)."""
     from agent_memory import redact
-    from agent_memory.transcripts import iter_transcript_files, read_transcript
+    from agent_memory.transcripts import iter_transcript_files
+    from agent_memory.agents.reading import read_transcript
     from bench.throughput import json_loop
 
     files = [str(p) for p in iter_transcript_files([corpus])]

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from agent_memory.ingest import atoms_from_turn
-from agent_memory.transcripts import read_transcript
+from agent_memory.agents.reading import read_transcript
 
 REPO = Path(__file__).resolve().parents[1]
 PLACEHOLDER = "[trimmed for fixture]"

@@ -192,7 +192,7 @@ def _real_ingest() -> bool:
 
 def _direct_chunks(paths: Paths, folder: Path) -> None:
     # stand-in while the ingest pipeline cannot be imported: same chunk shape, no redaction
-    from agent_memory.transcripts import read_transcript
+    from agent_memory.agents.reading import read_transcript
 
     paths.l1_dir.mkdir(parents=True, exist_ok=True)
     with open(paths.chunks, "w", encoding="utf-8") as out:

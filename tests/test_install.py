@@ -13,6 +13,7 @@ import pytest
 
 from agent_memory.hooks import worker as hooks
 from agent_memory import install as inst
+from agent_memory.agents import codex
 from agent_memory.hooks import worker_script
 from agent_memory.store import Paths
 
@@ -47,12 +48,12 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"):
         monkeypatch.delenv(name, raising=False)
     # whatever codex this machine has: the tests say which one they mean
-    monkeypatch.setattr(inst, "codex_version", lambda: inst.CODEX_SESSION_END_SINCE)
+    monkeypatch.setattr(codex, "codex_version", lambda: codex.SESSION_END_SINCE)
     monkeypatch.chdir(root)
     return root
 
 
-READ_CODEX_VERSION = inst.codex_version
+READ_CODEX_VERSION = codex.codex_version
 
 
 def _settings(agent: str, scope: str) -> Path:
@@ -88,7 +89,7 @@ def test_round_trip_gives_the_hand_written_file_back(place: Path, agent: str, sc
     installed = path.read_bytes()
     data = json.loads(installed)
     assert len(_ours(data)) == 3
-    assert {e for e, _v, _t in inst.HOOK_EVENTS[agent]} <= set(data["hooks"])
+    assert {e for e, _v, _t in inst.hook_events(agent)} <= set(data["hooks"])
     if "echo hi" in HAND_WRITTEN[style]:
         assert "echo hi" in installed.decode("utf-8") and "こんにちは" in installed.decode("utf-8")
 
@@ -346,7 +347,7 @@ def _events(agent: str, scope: str = "project") -> dict[str, Any]:
 
 
 def test_codex_ends_sessions_on_session_end_where_it_has_it_and_on_stop_before(place: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(inst, "codex_version", lambda: None)  # no codex on PATH: Stop, which every codex has
+    monkeypatch.setattr(codex, "codex_version", lambda: None)  # no codex on PATH: Stop, which every codex has
     theirs = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}
     path = _settings("codex", "project")
     path.parent.mkdir(parents=True)
@@ -356,7 +357,7 @@ def test_codex_ends_sessions_on_session_end_where_it_has_it_and_on_stop_before(p
     assert "SessionEnd" not in hooks and [h["command"] for g in hooks["Stop"] for h in g["hooks"]][0] == "say done"
     assert any(inst.is_ours(h) for g in hooks["Stop"] for h in g["hooks"])
     # codex upgraded: installing again moves our session-end to SessionEnd (clamped by codex to 3 s); theirs stays
-    monkeypatch.setattr(inst, "codex_version", lambda: (0, 171, 0))
+    monkeypatch.setattr(codex, "codex_version", lambda: (0, 171, 0))
     report = inst.install("codex", "project")
     hooks = _events("codex")
     assert report.events == ["SessionStart", "UserPromptSubmit", "SessionEnd"]
@@ -368,17 +369,17 @@ def test_codex_ends_sessions_on_session_end_where_it_has_it_and_on_stop_before(p
 
 
 def test_the_codex_version_is_read_from_the_cli(place: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(inst, "codex_version", READ_CODEX_VERSION)
+    monkeypatch.setattr(codex, "codex_version", READ_CODEX_VERSION)
     fake = tmp_path / "bin"
     fake.mkdir()
     (fake / "codex").write_text("#!/bin/sh\necho 'codex-cli 0.171.2'\n", encoding="utf-8")
     (fake / "codex").chmod(0o755)
     monkeypatch.setenv("PATH", str(fake))
-    assert inst.codex_version() == (0, 171, 2)
+    assert codex.codex_version() == (0, 171, 2)
     (fake / "codex").write_text("#!/bin/sh\necho 'codex-cli 0.98.0'\n", encoding="utf-8")
     assert [e for e, _v, _t in inst.hook_events("codex")] == ["SessionStart", "UserPromptSubmit", "Stop"]
     monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
-    assert inst.codex_version() is None
+    assert codex.codex_version() is None
 
 
 def test_the_gemini_note_names_folder_trust(place: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory import layout
+from agent_memory import agents, layout
 from agent_memory.layout import Layout
 from agent_memory.store import Paths
 
@@ -77,12 +77,12 @@ def test_agent_homes_honour_their_variables(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
-    assert layout.agent_home("claude") == str(tmp_path / ".claude")
-    assert layout.agent_home("codex") == str(tmp_path / ".codex")
+    assert agents.get("claude").home() == str(tmp_path / ".claude")
+    assert agents.get("codex").home() == str(tmp_path / ".codex")
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cc"))
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "cx"))
-    assert layout.agent_home("claude") == str(tmp_path / "cc")
-    assert layout.agent_home("codex") == str(tmp_path / "cx")
+    assert agents.get("claude").home() == str(tmp_path / "cc")
+    assert agents.get("codex").home() == str(tmp_path / "cx")
 
 
 def test_signature_changes_with_any_rewrite(tmp_path: Path) -> None:

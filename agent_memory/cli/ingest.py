@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..agents import NAMES
 from .output import emit_json, EXIT_OK, EXIT_USAGE, EXIT_USER, paths
 
 HELP = "read transcripts (files or folders) and add new atoms to L1"
@@ -14,7 +15,7 @@ HELP = "read transcripts (files or folders) and add new atoms to L1"
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--project", metavar="NAME", help="project name (default: the session's git root)")
-    p.add_argument("--agent", choices=["auto", "claude", "codex", "gemini"], default="auto")
+    p.add_argument("--agent", choices=["auto", *NAMES], default="auto")
     p.add_argument("--workers", type=int, metavar="N", help="read with N worker processes (0: in this process), for a large backfill; same result")
 
 

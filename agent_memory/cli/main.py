@@ -10,6 +10,7 @@ import argparse
 import sys
 from typing import Callable, Sequence
 
+from ..agents import NAMES
 from ..errors import AgentMemoryError, Ambiguous, NotFound
 from .output import EXIT_NOT_FOUND, EXIT_OK, EXIT_USER, Parser
 
@@ -98,14 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("hook", _lazy("hooks", "cmd_hook"), "run one hook: reads the agent's hook JSON on stdin; fails open", json_flag=False)
     p.add_argument("event", choices=["session-start", "user-prompt-submit", "session-end"])
-    p.add_argument("--agent", choices=["claude", "codex", "gemini"], default="claude")
+    p.add_argument("--agent", choices=NAMES, default="claude")
 
     for name, help_text in (
         ("install", "add the hooks and the /cs-memory command to an agent's config"),
         ("uninstall", "remove exactly the entries install added"),
     ):
         p = add(name, _lazy("install", f"cmd_{name}"), help_text)
-        p.add_argument("--agent", choices=["claude", "codex", "gemini"], default="claude")
+        p.add_argument("--agent", choices=NAMES, default="claude")
         p.add_argument("--scope", choices=["project", "user"], default="project")
 
     own("demo")

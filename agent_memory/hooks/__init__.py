@@ -24,15 +24,14 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 _HOMES = {
     "entry": ("EVENTS", "SWITCHES", "STDIN_TIMEOUT", "STDIN_LIMIT", "HookArgs", "hook_args", "main", "cmd_hook",
               "run_hook", "read_stdin", "parse_payload",
-              "AGENT_EVENTS", "AGENT_LIMITS", "CONTEXT_CAP", "TAG_CONTESTED", "Budget", "measure"),
+              "CONTEXT_CAP", "TAG_CONTESTED", "Budget", "measure"),
     "where": ("store_for",),
     "cache": ("CACHE_FILE", "CACHE_ENTRIES", "RECORDED_FILE", "HookCache", "cached_config"),
     "session_start": ("HEADINGS", "cached_session_start", "session_start_context",
                       "instruction_candidates", "instruction_files"),
     "prompt": ("PROMPT_HEADING", "PROMPT_SCAN_CHARS", "PROMPT_TERMS", "INLINE_REBUILD_BYTES", "prompt_context",
                "is_relevant", "prompt_terms", "relevance"),
-    "session_end": ("CATCHUP_FILES", "pending_transcripts", "recorded_sigs", "_project_transcripts"),
-    "instructions": ("CLAUDE_NAMES", "CODEX_NAMES", "CODEX_MAX_BYTES", "GEMINI_NAMES"),
+    "session_end": ("CATCHUP_FILES", "pending_transcripts", "recorded_sigs", "project_transcripts"),
     "worker": ("worker_script", "run_job", "worker_main"),
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names}

@@ -1,5 +1,5 @@
 """A hook from its command line to what it tells the agent: arguments, stdin, the event's work, failing open, and
-each agent's output form with the budget its context must fit in."""
+the budget a context must fit in (the agent's own form and limit are its module's, in ``agents/``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from .. import fastjson
+from .. import agents, fastjson
 from .cache import HookCache, cached_config
 from .where import RUN, log, log_anywhere, store_for, text_field
 
@@ -79,7 +79,7 @@ def cmd_hook(args: "argparse.Namespace | HookArgs") -> int:
     try:
         event = str(getattr(args, "event", "") or "")
         agent = str(getattr(args, "agent", "") or "claude")
-        if event not in EVENTS or agent not in AGENT_EVENTS:
+        if event not in EVENTS or agent not in agents.NAMES:
             return 0
         if os.environ.get(SWITCHES[event], "").strip() == "0":
             return 0
@@ -99,6 +99,7 @@ def cmd_hook(args: "argparse.Namespace | HookArgs") -> int:
 def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started: float) -> "dict[str, Any] | None":
     """One hook from its raw stdin to the JSON to print (None: print nothing)."""
     payload, problem = parse_payload(raw)
+    payload = agents.get(agent).hook_input(payload)
     where = store_for(memory_dir, text_field(payload, "cwd") or os.getcwd())
     if problem:
         log(where, f"hook {event}", problem)
@@ -242,24 +243,6 @@ def emit(output: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------- what a hook tells the agent
 
-# each agent's own event names for our three verbs
-AGENT_EVENTS: dict[str, dict[str, str]] = {
-    "claude": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "SessionEnd"},
-    "codex": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "session-end": "SessionEnd"},
-    "gemini": {"session-start": "SessionStart", "user-prompt-submit": "BeforeAgent", "session-end": "SessionEnd"},
-}
-
-
-# What each agent keeps of one hook's additionalContext, in its own unit; past it the agent cuts the text
-# wherever the limit falls (Claude Code: 10,000 characters, then a preview and a file; Codex CLI: about
-# 2,500 tokens reckoned as UTF-8 bytes / 4, then a spill to a file). Gemini CLI 0.61 has no limit of
-# its own but escapes every < and > as &lt; / &gt;: what its model sees is held to our cap, those
-# counting four characters each.
-AGENT_LIMITS: dict[str, tuple[int, str]] = {
-    "claude": (10_000, "chars"),
-    "codex": (2_500 * 4, "bytes"),
-    "gemini": (10_000, "escaped"),
-}
 CONTEXT_CAP = 10_000  # characters: no hook says more than this, whatever the config asks
 
 
@@ -277,7 +260,7 @@ class Budget:
 
     def __init__(self, agent: str, chars: int) -> None:
         self.limits = [(max(0, min(int(chars), CONTEXT_CAP)), "chars")]
-        limit, unit = AGENT_LIMITS.get(agent, (0, "chars"))
+        limit, unit = agents.get(agent).limit if agent in agents.NAMES else (0, "chars")
         if limit:
             self.limits.append((limit, unit))
 
@@ -297,8 +280,7 @@ TAG_CONTESTED = "[contested]"
 def context_output(agent: str, event: str, text: str) -> "dict[str, Any] | None":
     if not text:
         return None
-    name = AGENT_EVENTS[agent][event]
-    return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
+    return agents.get(agent).context_output(event, text)
 
 
 def fit(groups: list[tuple[str, list[str]]], note: str, budget: Budget, more: str = "") -> str:

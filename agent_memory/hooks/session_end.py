@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from .. import fastjson
+from .. import agents, fastjson
 from .cache import RECORDED_FILE, HookCache, budget_of, cached_config, stat_key, version
 from .where import log, text_field
 
@@ -21,20 +21,15 @@ CATCHUP_FILES = 200
 
 
 def session_end(where: "AnyPaths", agent: str, payload: "dict[str, Any]", config: "dict[str, Any]", started: float) -> None:
-    transcript = text_field(payload, "transcript_path")
-    if agent == "codex" and not os.path.isfile(transcript):
-        # Codex may send transcript_path null; its rollout is found by session id
-        from ..transcripts import codex
-
-        transcript = codex.rollout(text_field(payload, "session_id")) or transcript
+    me = agents.get(agent)
+    transcript = me.session_transcript(payload)
     if not transcript:
         log(where, "hook session-end", "no transcript_path in the hook input")
         return
     if not os.path.isfile(transcript):
         log(where, "hook session-end", f"transcript not found: {transcript}")
         return
-    # Codex's Stop (where it has no SessionEnd) fires after every turn: stage only when the turn added evidence
-    stage = "new" if agent == "codex" and text_field(payload, "hook_event_name") != "SessionEnd" else "always"
+    stage = me.session_stage(payload)
     budget = budget_of(config, "session_end_seconds", 1.0)
     from . import worker
 
@@ -57,7 +52,7 @@ def catch_up(where: "Layout", agent: str, payload: "dict[str, Any]", cache: Hook
 
 def pending_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]", cache: HookCache | None = None) -> list[str]:
     """Transcripts of this project whose size or mtime differs from what ``L1/ingested.json`` recorded."""
-    candidates = _project_transcripts(paths, agent, payload)
+    candidates = project_transcripts(paths, agent, payload)
     if not candidates:
         return []
     recorded = recorded_sigs(paths, sorted({os.path.dirname(c) for c in candidates}), cache)
@@ -98,13 +93,6 @@ def recorded_sigs(paths: "AnyPaths", folders: list[str], cache: HookCache | None
     return recorded
 
 
-def _project_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]") -> list[str]:
-    """This project's transcripts of one agent, as that agent's reader locates them."""
-    # only this agent's reader: each is a module session-start would otherwise load for nothing
-    if agent == "claude":
-        from ..transcripts import claude as reader
-    elif agent == "codex":
-        from ..transcripts import codex as reader
-    else:
-        from ..transcripts import gemini as reader
-    return reader.locate(str(paths.project_root), text_field(payload, "cwd"), text_field(payload, "transcript_path"))
+def project_transcripts(paths: "AnyPaths", agent: str, payload: "dict[str, Any]") -> list[str]:
+    """This project's transcripts of one agent, where that agent keeps them."""
+    return agents.get(agent).locate(str(paths.project_root), text_field(payload, "cwd"), text_field(payload, "transcript_path"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .. import fastjson, layout
+from .. import agents, fastjson
 from .cache import HookCache, budget_of, cached_config, version, watching
 from .entry import TAG_CONTESTED, Budget, fit
 from .where import as_paths, log
@@ -35,7 +35,7 @@ def cached_session_start(where: "Layout", agent: str, cwd: str, cache: HookCache
     if not os.path.isdir(where.store) and not os.path.isfile(where.l3):
         return ""  # nothing adopted anywhere
     head = [version(), agent, cwd, os.path.realpath(cwd) if cwd else "", where.project_root, where.store, where.user,
-            layout.agent_home(agent), os.environ.get("CLAUDE_PLUGIN_ROOT", "") if agent == "claude" else ""]
+            *agents.get(agent).cache_keys()]
     name = f"session-start {agent} {where.store} {cwd}"
     found = cache.get_watching(name, head)
     if isinstance(found, str):
@@ -186,24 +186,21 @@ def _plain_line(raw: str) -> str:
 
 def instruction_candidates(root: str, agent: str, cwd: str = "") -> list[str]:
     """Every path whose existence or content changes which instruction files the agent loads."""
-    from .instructions import candidates
-
-    return candidates(agent, root, cwd)
+    return agents.get(agent).candidates(root, cwd)
 
 
 def instruction_files(paths: "AnyPaths", agent: str, cwd: str = "") -> "list[tuple[Path, int]]":
     """The instruction files the agent loads by itself that exist, each with how many bytes of it it reads (-1: all)."""
     from pathlib import Path
 
-    from .instructions import loaded
-
-    return [(Path(p), n) for p, n in loaded(agent, str(paths.project_root), cwd)]
+    return [(Path(p), n) for p, n in agents.get(agent).loaded(str(paths.project_root), cwd)]
 
 
 def review_candidates(agent: str, root: str) -> list[tuple[str, str]]:
     """Every review entry this agent could have, in the order it is named: the plugin's, the project's, the user's."""
-    plugin = layout.plugin_review_entry() if agent == "claude" else None
-    return ([plugin] if plugin else []) + layout.review_entries(agent, root)
+    me = agents.get(agent)
+    plugin = me.plugin_review_entry()
+    return ([plugin] if plugin else []) + me.review_entries(root)
 
 
 def review_call(agent: str, root: str) -> str:

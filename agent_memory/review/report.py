@@ -19,12 +19,9 @@ from typing import Any, Iterable, Iterator
 from ..claims import claim_key, trigram_similarity
 from ..config import load_config
 from ..promote import Claim, plan
-from ..store import Paths, agent_home, now, parse_time
+from ..agents import every
+from ..store import Paths, now, parse_time
 
-# what each agent loads of its instruction files: Claude Code's MEMORY.md limits (200 lines, 25 KB)
-# applied to CLAUDE.md, and Codex's project_doc_max_bytes (32 KiB over the AGENTS.md files it reads)
-CLAUDE_LINES, CLAUDE_BYTES = 200, 25_000
-CODEX_BYTES = 32 * 1024
 NEAR = 0.8  # trigram similarity of two claim keys from which two lines say the same thing
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".memory", ".venv", "venv", "__pycache__", ".tox", "dist", "build", "target"})
 TREE_LIMIT = 100_000  # files walked at most when looking for a named file
@@ -103,18 +100,15 @@ def not_followed(claims: list[Claim], sessions: int) -> list[dict[str, Any]]:
 
 
 def instruction_files(paths: Paths) -> list[tuple[str, Path]]:
-    """(agent, file) for every instruction file of this project and user that exists."""
-    root = paths.project_root
-    found = [("claude", root / "CLAUDE.md"), ("claude", root / ".claude" / "CLAUDE.md"), ("claude", root / "CLAUDE.local.md"),
-             ("claude", agent_home("claude") / "CLAUDE.md"), ("codex", agent_home("codex") / "AGENTS.md"),
-             ("codex", root / "AGENTS.md"), ("gemini", root / "GEMINI.md"), ("gemini", agent_home("gemini") / "GEMINI.md")]
-    seen: set[tuple[str, str]] = set()
+    """(agent, file) for every instruction file of this project and user that exists, as each agent weighs them."""
     kept = []
-    for agent, path in found:
-        real = os.path.realpath(path)
-        if path.is_file() and (agent, real) not in seen:
-            seen.add((agent, real))
-            kept.append((agent, path))
+    for agent in every():
+        seen: set[str] = set()
+        for name in agent.report_files(str(paths.project_root)):
+            path, real = Path(name), os.path.realpath(name)
+            if path.is_file() and real not in seen:
+                seen.add(real)
+                kept.append((agent.name, path))
     return kept
 
 
@@ -128,22 +122,11 @@ def _display(paths: Paths, path: Path) -> str:
 
 
 def over_budget(paths: Paths, files: list[tuple[str, Path]]) -> list[dict[str, Any]]:
-    """Instruction files longer than what their agent loads (Claude per file; Codex over the files it reads together)."""
+    """Instruction files longer than what their agent loads (each agent says how it counts)."""
     rows = []
-    codex: list[Path] = []
-    for agent, path in files:
-        data = path.read_bytes()
-        lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-        if agent == "claude" and (lines > CLAUDE_LINES or len(data) > CLAUDE_BYTES):
-            rows.append({"agent": agent, "files": [_display(paths, path)], "lines": lines, "bytes": len(data),
-                         "limit_lines": CLAUDE_LINES, "limit_bytes": CLAUDE_BYTES})
-        elif agent == "codex":
-            codex.append(path)
-    total = sum(p.stat().st_size for p in codex)
-    if total > CODEX_BYTES:
-        lines = sum(p.read_bytes().count(b"\n") for p in codex)
-        rows.append({"agent": "codex", "files": [_display(paths, p) for p in codex], "lines": lines, "bytes": total,
-                     "limit_lines": None, "limit_bytes": CODEX_BYTES})
+    for agent in every():
+        mine = [(_display(paths, path), path.read_bytes()) for name, path in files if name == agent.name]
+        rows.extend({"agent": agent.name, **row} for row in agent.over_budget(mine) if mine)
     return rows
 
 

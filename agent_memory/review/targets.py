@@ -9,14 +9,13 @@ from pathlib import Path
 from typing import Iterable
 
 from ..model import UsageError
-from ..store import INSTRUCTION_FILES, Paths, agent_home
+from ..agents import every
+from ..store import Paths
 
 class UnsafeTarget(UsageError):
     """An instruction file that would lead a write out of the project."""
 
 
-# the agent whose user-level instruction file a project file name selects (CLAUDE.md → ~/.claude/CLAUDE.md)
-USER_FILES = {name: agent for agent, name in INSTRUCTION_FILES.items()}
 
 
 @dataclass(frozen=True)
@@ -42,11 +41,17 @@ def project_target(paths: Paths, name: str) -> Target:
     return Target(Path(relative).as_posix(), full, "project")
 
 
+def user_file_names() -> list[str]:
+    """The instruction file names that have a user-level file: each agent's own (CLAUDE.md, AGENTS.md, …)."""
+    return [Path(a.instruction_file).name for a in every()]
+
+
 def user_target(name: str) -> Target | None:
     """The user-level instruction file an agent reads for ``name`` (CLAUDE.md → ~/.claude/CLAUDE.md)."""
     base = Path(name).name
-    agent = USER_FILES.get(base)
-    return Target(base, agent_home(agent) / base, "user") if agent else None
+    # the agent whose instruction file has that name (CLAUDE.md → ~/.claude/CLAUDE.md)
+    agent = next((a for a in every() if Path(a.instruction_file).name == base), None)
+    return Target(base, Path(agent.home()) / base, "user") if agent else None
 
 
 def by_file(targets: Iterable[Target]) -> list[list[Target]]:

@@ -21,12 +21,9 @@ _FROM_READ = frozenset(
     {
         "UnknownFormat",
         "TranscriptUnreadable",
-        "detect_agent",
-        "read_transcript",
         "iter_transcript_files",
         "project_root",
         "is_subagent_file",
-        "classify_record",
         "LineReader",
         "loads_line",
         "utc_timestamp",

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import os
 
-from agent_memory import layout
-from agent_memory.transcripts import listed
-
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
 if TYPE_CHECKING:  # pragma: no cover - types only
     import re
@@ -22,19 +19,6 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 
 AGENT = "claude"
 
-
-def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
-    """This project's transcripts: ``<config>/projects/<folder>/*.jsonl`` for the project root and ``cwd``,
-    plus the folder of ``transcript``."""
-    roots = {project_root} | ({cwd} if cwd else set())
-    folders = {os.path.dirname(transcript)} if transcript else set()
-    base = os.path.join(layout.agent_home("claude"), "projects")
-    # Claude Code names a project's folder after its path, every character but ASCII letters and digits a dash
-    folders |= {os.path.join(base, "".join(c if c.isascii() and c.isalnum() else "-" for c in r)) for r in roots}
-    found: set[str] = set()
-    for folder in folders:
-        found.update(listed(folder, (".jsonl",)))
-    return sorted(found)
 
 # A user or assistant entry always contains one of these tokens ("type":"user",
 # "role":"assistant", …); a line with neither cannot yield a turn.

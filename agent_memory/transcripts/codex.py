@@ -15,10 +15,6 @@ recorded expanded: its body is the prompt file's, and only the arguments are the
 from __future__ import annotations
 
 import os
-import time
-
-from agent_memory import fastjson, layout
-from agent_memory.transcripts import listed
 
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
 if TYPE_CHECKING:  # pragma: no cover - types only
@@ -28,77 +24,6 @@ if TYPE_CHECKING:  # pragma: no cover - types only
     from agent_memory.model import ReadResult
 
 AGENT = "codex"
-# How many days of rollout folders catching up looks through.
-CATCHUP_DAYS = 14
-
-
-# ------------------------------------------------------------------------ locating
-
-
-def _sessions() -> str:
-    return os.path.join(layout.agent_home("codex"), "sessions")
-
-
-def _day_folders(days: int) -> list[str]:
-    from agent_memory import clock
-
-    sessions = _sessions()
-    today = clock.now_epoch()
-    folders = []
-    for back in range(days):
-        day = time.gmtime(today - back * 86400)
-        folder = os.path.join(sessions, f"{day.tm_year:04d}", f"{day.tm_mon:02d}", f"{day.tm_mday:02d}")
-        if os.path.isdir(folder):
-            folders.append(folder)
-    return folders
-
-
-def rollout(session_id: str) -> str:
-    """The rollout file of one Codex session (``sessions/YYYY/MM/DD/rollout-*-<id>.jsonl``), or ""."""
-    if not session_id or "/" in session_id or "*" in session_id or "?" in session_id or "[" in session_id:
-        return ""
-    sessions = _sessions()
-    if not os.path.isdir(sessions):
-        return ""
-    for folder in _day_folders(3):
-        for path in listed(folder, (f"{session_id}.jsonl",), "rollout-"):
-            return path
-    import glob
-
-    for path in sorted(glob.glob(os.path.join(glob.escape(sessions), "*", "*", "*", f"rollout-*{session_id}.jsonl"))):
-        return path
-    return ""
-
-
-def rollout_cwd(path: str) -> str:
-    """The working directory a rollout's first record names ("" when it names none)."""
-    try:
-        with open(path, "rb") as handle:
-            first = handle.readline(256 * 1024)
-        record = fastjson.loads(first)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-        return ""
-    if not isinstance(record, dict):
-        return ""
-    body = record.get("payload") if isinstance(record.get("payload"), dict) else record
-    cwd = body.get("cwd") if isinstance(body, dict) else None
-    return cwd if isinstance(cwd, str) else ""
-
-
-def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
-    """Recent rollouts whose session ran inside the project (by their first record's cwd), plus ``transcript``.
-
-    Codex keeps every project's rollouts in one dated tree, so ``cwd`` adds nothing here.
-    """
-    found: set[str] = set()
-    for folder in _day_folders(CATCHUP_DAYS):
-        for path in listed(folder, (".jsonl",), "rollout-"):
-            ran_in = rollout_cwd(path)
-            if ran_in and (ran_in == project_root or ran_in.startswith(project_root.rstrip(os.sep) + os.sep)):
-                found.add(path)
-    if transcript and os.path.isfile(transcript):
-        found.add(os.path.abspath(transcript))
-    return sorted(found)
 
 
 # ------------------------------------------------------------------------- reading
@@ -129,15 +54,16 @@ _PROMPT_FILE_LIMIT = 256 * 1024
 _ARGUMENTS_LIMIT = 16 * 1024  # the most a saved prompt's expansion may add to its body
 
 
-def _custom_prompts() -> list[tuple[int, re.Pattern[str]]]:
-    """The person's saved prompts (``<codex home>/prompts/*.md``) as patterns matching their expansion.
+def _custom_prompts(folder: str) -> list[tuple[int, re.Pattern[str]]]:
+    """The person's saved prompts (``folder``: ``<codex home>/prompts/*.md``) as patterns matching their expansion.
 
     Each placeholder (``$1``…``$9``, ``$ARGUMENTS``, ``$NAME``) becomes a group capturing what
     was typed for it; the rest must match the file's body, whitespace aside.
     """
     import re
 
-    folder = os.path.join(layout.agent_home("codex"), "prompts")
+    from agent_memory.transcripts import listed
+
     patterns = []
     for path in sorted(listed(folder, (".md",))):
         try:
@@ -372,8 +298,8 @@ def dropper() -> Callable[[bytes], bool]:
     return drop
 
 
-def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
-    """Read the turns of a Codex rollout from ``start_offset``."""
+def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, prompts: str = "") -> ReadResult:
+    """Read the turns of a Codex rollout from ``start_offset`` (``prompts``: the folder of the person's saved prompts)."""
     from agent_memory.model import Turn
     from agent_memory.transcripts.read import Records, utc_timestamp
 
@@ -488,11 +414,11 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
     else:
         agents = agent_items
 
-    prompts = _custom_prompts()
+    saved = _custom_prompts(prompts) if prompts else []
     turns = [
         Turn(AGENT, session, cwd, utc_timestamp(stamp), "user", text, source, lineno)
         for lineno, stamp, session, cwd, typed in users
-        for text in (_typed_arguments(typed, prompts),)
+        for text in (_typed_arguments(typed, saved),)
         if text
     ]
     turns.extend(

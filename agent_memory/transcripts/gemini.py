@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import os
 
-from agent_memory import layout
-from agent_memory.transcripts import listed
-
 TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
 if TYPE_CHECKING:  # pragma: no cover - types only
     from typing import IO, Any, Callable
@@ -25,49 +22,6 @@ if TYPE_CHECKING:  # pragma: no cover - types only
     from agent_memory.model import ReadResult
 
 AGENT = "gemini"
-
-
-def gemini_dir() -> str:
-    """The ``.gemini`` folder: under ``$GEMINI_CLI_HOME`` when set (it stands in for the home), else under ``~``."""
-    return os.path.join(os.environ.get("GEMINI_CLI_HOME") or layout.home(), ".gemini")
-
-
-def _project_slugs(base: str, roots: set[str]) -> set[str]:
-    """The short names ``projects.json`` gives these project folders (``{"projects": {path: slug}}``)."""
-    from agent_memory import fastjson
-
-    try:
-        with open(os.path.join(base, "projects.json"), "rb") as handle:
-            registry = fastjson.loads(handle.read(4 * 1024 * 1024))
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-        return set()
-    projects = registry.get("projects") if isinstance(registry, dict) else None
-    if not isinstance(projects, dict):
-        return set()
-    wanted = {os.path.normpath(r) for r in roots}
-    return {
-        slug
-        for path, slug in projects.items()
-        if isinstance(path, str) and isinstance(slug, str) and slug and "/" not in slug and "\\" not in slug
-        and os.path.normpath(path) in wanted
-    }
-
-
-def locate(project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
-    """This project's recordings, ``<.gemini>/tmp/<id>/chats/session-*``, for the project root and ``cwd``,
-    plus the folder of ``transcript``. The id is the project's slug in ``projects.json`` (newer
-    releases) or the sha256 of its path (older ones, and folders not yet migrated)."""
-    import hashlib
-
-    roots = {project_root} | ({cwd} if cwd else set())
-    folders = {os.path.dirname(transcript)} if transcript else set()
-    base = gemini_dir()
-    ids = {hashlib.sha256(r.encode("utf-8")).hexdigest() for r in roots} | _project_slugs(base, roots)
-    folders |= {os.path.join(base, "tmp", name, "chats") for name in ids}
-    found: set[str] = set()
-    for folder in folders:
-        found.update(listed(folder, (".json", ".jsonl"), "session-"))
-    return sorted(found)
 
 
 _USER_TYPES = frozenset({"user"})

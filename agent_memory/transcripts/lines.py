@@ -8,7 +8,7 @@ from typing import IO
 # Lines longer than this are skipped without ever being held whole in memory.
 MAX_LINE_BYTES = 8 * 1024 * 1024
 _READ_LIMIT = MAX_LINE_BYTES + 1
-_DRAIN_LIMIT = 1024 * 1024
+DRAIN_LIMIT = 1024 * 1024
 _BLOCK_BYTES = 128 * 1024  # what a line reader reads at a time (more for a longer line)
 
 
@@ -79,7 +79,7 @@ class LineReader:
                 nl = more.find(b"\n")
                 while nl < 0:
                     consumed += len(more)
-                    more = read(_DRAIN_LIMIT)
+                    more = read(DRAIN_LIMIT)
                     if not more:
                         return
                     nl = more.find(b"\n")

@@ -1,4 +1,4 @@
-"""Reading any transcript: which agent wrote a file, the reader it goes to, and the files a folder holds.
+"""What every transcript reader shares, and the files a folder holds.
 
 Also the pieces every reader shares: records from bounded lines (``lines``), field scans, timestamp normalising.
 Bad lines are counted, never raised.
@@ -16,8 +16,8 @@ from datetime import datetime, timezone
 from typing import IO, Any
 
 from agent_memory.errors import AgentMemoryError, UsageError
-from agent_memory.model import AGENTS, ReadResult, Turn
-from agent_memory.transcripts.lines import _DRAIN_LIMIT, MAX_LINE_BYTES, LineReader  # noqa: F401 - shared names
+from agent_memory.model import ReadResult, Turn
+from agent_memory.transcripts.lines import MAX_LINE_BYTES, LineReader  # noqa: F401 - shared names
 
 
 class UnknownFormat(AgentMemoryError):
@@ -28,10 +28,6 @@ class TranscriptUnreadable(AgentMemoryError):
     """The transcript file is missing or cannot be read."""
 
 
-# How much of a file agent detection may look at.
-_HEAD_BYTES = 256 * 1024
-_HEAD_LINES = 64
-_WALK_BYTES = 64 * 1024 * 1024  # the most a line walk past the head reads before giving up
 
 _loads = json.loads
 _scan = json.JSONDecoder().scan_once  # what json.loads runs (C); it says StopIteration where no value starts
@@ -237,170 +233,7 @@ def utc_timestamp(value: Any) -> str:
     return naive.isoformat(timespec="milliseconds" if dt.microsecond else "seconds") + "Z"
 
 
-# ----------------------------------------------------------------------- detection
-
-_CODEX_ENVELOPE_TYPES = frozenset(
-    {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
-)
-_GEMINI_MESSAGE_TYPES = frozenset({"user", "gemini", "model", "info", "error", "warning"})
-_CLAUDE_BOOKKEEPING = frozenset({"file-history-snapshot", "queue-operation"})
-
-_SIG_CODEX = re.compile(
-    rb'\A\s*\{"timestamp":"[^"]*","type":"(?:session_meta|response_item|event_msg|turn_context)"'
-)
-_SIG_CLAUDE = re.compile(rb'\A\s*\{\s*"(?:parentUuid"|type"\s*:\s*"summary"\s*,\s*"summary")')
-_SIG_CLAUDE_RECORD = re.compile(
-    rb'\A\s*\{\s*"type"\s*:\s*"(?:user|assistant)"\s*,.{0,2000}?"(?:sessionId|parentUuid|uuid)"\s*:', re.S
-)
-_SIG_GEMINI = re.compile(rb'"projectHash"\s*:')
-_SIG_GEMINI_SESSION = re.compile(rb'"sessionId"\s*:')
-
-
-def classify_record(obj: Any) -> str | None:
-    """Which agent wrote this parsed record, or None when it cannot tell."""
-    if not isinstance(obj, dict):
-        return None
-    t = obj.get("type")
-    if t is not None and not isinstance(t, str):
-        return None
-    if "payload" in obj and t in _CODEX_ENVELOPE_TYPES:
-        return "codex"
-    if "record_type" in obj:
-        return "codex"
-    if "projectHash" in obj or "$set" in obj or "$rewindTo" in obj:
-        return "gemini"
-    if "parentUuid" in obj or "leafUuid" in obj:
-        return "claude"
-    if isinstance(t, str):
-        if t in ("user", "assistant") and isinstance(obj.get("message"), dict):
-            return "claude"
-        if "sessionId" in obj and "uuid" in obj:
-            return "claude"
-        if (
-            t in _GEMINI_MESSAGE_TYPES
-            and "id" in obj
-            and "message" not in obj
-            and ("content" in obj or "parts" in obj)
-        ):
-            return "gemini"
-        if t == "message" and "role" in obj and isinstance(obj.get("content"), list):
-            return "codex"  # pre-envelope rollout item
-        if "sessionId" in obj and "data" not in obj:
-            return "claude"  # Claude bookkeeping lines (mode, custom-title, …)
-        if t in _CLAUDE_BOOKKEEPING and ("messageId" in obj or "snapshot" in obj or "operation" in obj):
-            return "claude"  # the line Claude Code 2.x opens a session file with
-        return None
-    if t is None:
-        if (
-            isinstance(obj.get("id"), str)
-            and "timestamp" in obj
-            and ("instructions" in obj or "git" in obj or "cwd" in obj)
-        ):
-            return "codex"  # pre-envelope rollout header
-        if isinstance(obj.get("message"), dict) and "sessionId" in obj:
-            return "claude"
-    return None
-
-
-def _detect_from_head(head: bytes, whole: bool) -> str | None:
-    stripped = head.lstrip()
-    if not stripped:
-        return None
-    if whole:
-        value = loads_line(stripped)
-        if isinstance(value, dict):
-            if "messages" in value and ("sessionId" in value or "projectHash" in value):
-                return "gemini"
-            found = classify_record(value)
-            if found:
-                return found
-    # the first lines, one at a time (most files tell on their first): not a last piece that may be cut short
-    pos = 0
-    for _ in range(_HEAD_LINES):
-        end = head.find(b"\n", pos)
-        if end < 0 and not whole:
-            break
-        raw = head[pos:] if end < 0 else head[pos:end]
-        if raw.strip():
-            found = classify_record(loads_line(raw))
-            if found:
-                return found
-        if end < 0:
-            break
-        pos = end + 1
-    # Nothing parseable decided it (pretty-printed JSON, or a first line bigger than the head).
-    if _SIG_CODEX.match(head):
-        return "codex"
-    if _SIG_CLAUDE.match(head):
-        return "claude"
-    if _SIG_GEMINI.search(head) and _SIG_GEMINI_SESSION.search(head):
-        return "gemini"
-    return None
-
-
-def _line_signature(start: bytes) -> str | None:
-    """Which agent a record starts like, from the first bytes of a line too long to parse here."""
-    if _SIG_CODEX.match(start):
-        return "codex"
-    if _SIG_CLAUDE.match(start) or _SIG_CLAUDE_RECORD.match(start):
-        return "claude"
-    return None
-
-
-def _detect_by_lines(f: IO[bytes]) -> str | None:
-    """Walk the first lines whatever their size: a huge one is judged by how it starts, then skipped.
-
-    Claude Code 2.x opens a session with a small bookkeeping line and may follow it with a
-    user message of megabytes; nothing about the file is known from a fixed-size head then.
-    """
-    f.seek(0)
-    budget = _WALK_BYTES
-    for _ in range(_HEAD_LINES):
-        piece = f.readline(_HEAD_BYTES)
-        if not piece or budget <= 0:
-            return None
-        budget -= len(piece)
-        piece = piece.removeprefix(b"\xef\xbb\xbf")
-        if piece.endswith(b"\n") or len(piece) < _HEAD_BYTES:
-            found = classify_record(loads_line(piece)) if piece.strip() else None
-        else:
-            found = _line_signature(piece)
-            while piece and not piece.endswith(b"\n") and budget > 0:  # skip the rest of the line
-                piece = f.readline(_DRAIN_LIMIT)
-                budget -= len(piece)
-        if found:
-            return found
-    return None
-
-
-def _detect_open(f: IO[bytes], path: str) -> str:
-    f.seek(0)
-    head = f.read(_HEAD_BYTES)
-    whole = len(head) < _HEAD_BYTES
-    found = _detect_from_head(head, whole) or (None if whole else _detect_by_lines(f))
-    if found:
-        return found
-    name = os.path.basename(path)
-    if not head.strip():
-        hinted = _agent_from_name(path)
-        if hinted:
-            return hinted
-    raise UnknownFormat(f"not a Claude, Codex or Gemini transcript: {name}")
-
-
-def _agent_from_name(path: str) -> str | None:
-    name = os.path.basename(path)
-    parts = path.replace("\\", "/").split("/")
-    if name.startswith("rollout-") and name.endswith(".jsonl"):
-        return "codex"
-    if ".gemini" in parts and name.startswith("session-"):
-        return "gemini"
-    if ".claude" in parts or (name.startswith("agent-") and name.endswith(".jsonl")):
-        return "claude"
-    return None
-
-
-def _open(path: str) -> IO[bytes]:
+def open_transcript(path: str) -> IO[bytes]:
     """The file for reading; a FIFO, device or folder is refused (opening a FIFO would wait forever)."""
     try:
         if os.path.isdir(path):
@@ -420,23 +253,6 @@ def _open(path: str) -> IO[bytes]:
         raise
 
 
-def detect_agent(path: str) -> str:
-    """Tell which agent wrote a transcript file ("claude", "codex" or "gemini").
-
-    Looks only at the first lines (a huge one by how it starts) and, for an empty file, the name;
-    raises UnknownFormat otherwise.
-    """
-    path = os.fspath(path)
-    f = _open(path)
-    try:
-        with f:
-            return _detect_open(f, path)
-    except OSError as exc:
-        raise TranscriptUnreadable(
-            f"cannot read transcript {path}: {exc.strerror or exc}"
-        ) from None
-
-
 # ------------------------------------------------------------------------- reading
 
 
@@ -449,7 +265,7 @@ def is_subagent_file(path: str) -> bool:
     return "subagents" in norm.split("/")[:-1]
 
 
-def _skim(f: IO[bytes], start_offset: int, start_line: int) -> ReadResult:
+def skim(f: IO[bytes], start_offset: int, start_line: int) -> ReadResult:
     """Walk the lines only to know where the next read starts; no turns."""
     lines = LineReader(f, start_offset, start_line)
     for _ in lines:
@@ -461,49 +277,6 @@ def _skim(f: IO[bytes], start_offset: int, start_line: int) -> ReadResult:
         end_offset=lines.end_offset,
         end_line=lines.end_line,
     )
-
-
-def read_transcript(
-    path: str, agent: str = "auto", start_offset: int = 0, start_line: int = 0
-) -> ReadResult:
-    """Read the user and assistant turns of one transcript, from an optional resume point.
-
-    ``start_offset``/``start_line`` come from a previous result's ``end_offset``/``end_line``.
-    """
-    path = os.fspath(path)
-    if agent != "auto" and agent not in AGENTS:
-        raise UsageError(f"unknown agent {agent!r}: expected auto, {', '.join(AGENTS)}")
-    if not isinstance(start_offset, int) or start_offset < 0:
-        raise UsageError(f"start_offset must be a non-negative integer, not {start_offset!r}")
-    if not isinstance(start_line, int) or start_line < 0:
-        raise UsageError(f"start_line must be a non-negative integer, not {start_line!r}")
-    f = _open(path)
-    try:
-        with f:
-            size = os.fstat(f.fileno()).st_size
-            if agent == "auto":
-                if size == 0 or (start_offset >= size and not path.endswith(".json")):
-                    return ReadResult(
-                        turns=(), sessions=frozenset(), end_offset=start_offset, end_line=start_line
-                    )
-                agent = _detect_open(f, path)
-            if is_subagent_file(path):
-                return _skim(f, start_offset, start_line)
-            if agent == "claude":
-                from agent_memory.transcripts import claude
-
-                return _finish(claude.read(f, path, start_offset, start_line))
-            if agent == "codex":
-                from agent_memory.transcripts import codex
-
-                return _finish(codex.read(f, path, start_offset, start_line))
-            from agent_memory.transcripts import gemini
-
-            return _finish(gemini.read(f, path, start_offset, start_line, size))
-    except OSError as exc:
-        raise TranscriptUnreadable(
-            f"cannot read transcript {path}: {exc.strerror or exc}"
-        ) from None
 
 
 # ------------------------------------------------------------------------ clean-up
@@ -520,7 +293,7 @@ def sound_text(text: str) -> str:
     return text
 
 
-def _finish(result: ReadResult) -> ReadResult:
+def finish(result: ReadResult) -> ReadResult:
     """What every reader's turns go through: sound text, and nothing our own hooks injected."""
     from agent_memory.transcripts.injected import strip_injected
 

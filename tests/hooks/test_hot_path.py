@@ -25,16 +25,16 @@ HEAVY = ("agent_memory.claims", "agent_memory.promote", "agent_memory.index.sync
          "agent_memory.config", "argparse", "typing", "pathlib", "dataclasses", "yaml", "rich", "jsonschema",
          "functools", "collections", "re", "sqlite3")
 # the budget: every module of ours a warm hook may load (the claim machinery and the rest load only on a miss; the
-# worker only when there is work for it; of the transcript readers, only the agent's own)
+# worker only when there is work for it; of the agents, only the one whose hook it is)
 COMMON = {"agent_memory", "agent_memory.fastjson", "agent_memory.layout", "agent_memory.hooks", "agent_memory.hooks.entry",
+          "agent_memory.agents", "agent_memory.agents.claude", "agent_memory.transcripts",
           "agent_memory.hooks.where", "agent_memory.hooks.cache",
           "agent_memory.hooklog", "agent_memory.clock"}
 OURS = {
-    "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end",
-                               "agent_memory.transcripts", "agent_memory.transcripts.claude"},
+    "session-start": COMMON | {"agent_memory.hooks.session_start", "agent_memory.hooks.session_end"},
     "user-prompt-submit": COMMON | {"agent_memory.hooks.prompt", "agent_memory.text", "agent_memory.index", "agent_memory.index.prompt",
                                     "agent_memory.index.schema", "agent_memory.index.fts",
-                                    "agent_memory.transcripts", "agent_memory.transcripts.injected"},
+                                    "agent_memory.transcripts.injected"},
 }
 _IMPORTED = re.compile(r"import time:\s+\d+\s+\|\s+\d+\s+\|\s*(\S+)")
 

@@ -107,6 +107,7 @@ def test_proposals_awaiting_review_get_a_one_line_note(env: HookEnv) -> None:
 def test_the_note_names_the_review_entry_this_agent_has(env: HookEnv, monkeypatch: pytest.MonkeyPatch,
                                                          agent: str, call: str, scope: str) -> None:
     from agent_memory import install
+    from agent_memory.agents import codex
     from agent_memory.store import Paths
 
     (env.store / "staged").mkdir(parents=True)
@@ -116,7 +117,7 @@ def test_the_note_names_the_review_entry_this_agent_has(env: HookEnv, monkeypatc
         return hook_output(env.run("session-start", agent=agent).stdout, agent, "session-start") or ""
 
     assert note() == "1 proposal awaits review: agent-memory promote"  # nothing installed: the command line
-    monkeypatch.setattr(install, "codex_version", lambda: install.CODEX_SESSION_END_SINCE)
+    monkeypatch.setattr(codex, "codex_version", lambda: codex.SESSION_END_SINCE)
     report = install.install(agent, scope, Paths.resolve(cwd=str(env.root)))
     assert report.command_file is not None and report.command_file.is_file()
     assert note() == f"1 proposal awaits review: {call}"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from agent_memory.transcripts import read_transcript
+from agent_memory.agents.reading import read_transcript
 
 REVIEW_PROMPT = """---
 description: review the current branch

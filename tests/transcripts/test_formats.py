@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agent_memory.transcripts import detect_agent, read_transcript
+from agent_memory.agents.reading import detect_agent, read_transcript
 
 
 def jsonl(*records: Any) -> bytes:

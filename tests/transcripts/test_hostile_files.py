@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.transcripts import detect_agent, iter_transcript_files, read_transcript
+from agent_memory.transcripts import iter_transcript_files
+from agent_memory.agents.reading import detect_agent, read_transcript
 from agent_memory.transcripts.read import sound_text
 
 ROOT = Path(__file__).resolve().parents[2]

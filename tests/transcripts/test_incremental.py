@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from agent_memory.model import ReadResult, Turn
-from agent_memory.transcripts import read_transcript
+from agent_memory.agents.reading import read_transcript
 
 from .shared import shared_data
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_memory.hooks import HEADINGS, PROMPT_HEADING
-from agent_memory.transcripts import read_transcript
+from agent_memory.agents.reading import read_transcript
 from agent_memory.transcripts.injected import strip_injected
 
 # What the session-start and prompt hooks print, built from their own headings.

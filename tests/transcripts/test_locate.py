@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.transcripts import claude, codex, gemini
+from agent_memory import agents
+
+claude, codex, gemini = agents.get("claude"), agents.get("codex"), agents.get("gemini")
 
 
 def touch(path: Path, text: str = "{}\n") -> str:

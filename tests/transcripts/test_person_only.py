@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from agent_memory.ingest import atoms_from_turn
-from agent_memory.transcripts import read_transcript
+from agent_memory.agents.reading import read_transcript
 
 from .shared import shared_data
 

@@ -13,12 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.model import AgentMemoryError, ReadResult, UsageError
-from agent_memory.transcripts import (
-    TranscriptUnreadable,
-    UnknownFormat,
-    detect_agent,
-    read_transcript,
-)
+from agent_memory.agents.reading import detect_agent, read_transcript
+from agent_memory.transcripts import TranscriptUnreadable, UnknownFormat
 
 
 def claude_user(text: Any, line_id: str = "u", **extra: Any) -> dict[str, Any]:

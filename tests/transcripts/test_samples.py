@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from agent_memory.model import AgentMemoryError, Turn
-from agent_memory.transcripts import UnknownFormat, detect_agent, read_transcript
+from agent_memory.transcripts import UnknownFormat
+from agent_memory.agents.reading import detect_agent, read_transcript
 
 from .shared import shared_data
 
