@@ -62,6 +62,9 @@ _PHRASES = [
     (re.compile(r"\b(?:no need to|don'?t need to|do not need to|needn'?t|not necessary to|unnecessary to)\b"), " not "),
     (re.compile(r"\bno longer\b"), " not "),
     (re.compile(r"\b(?:get|got|getting) rid of\b|^(?:just )?(?:drop|ditch|stop using|quit using)\b"), " not use "),
+    (re.compile(r"\bonce\b"), " after "),
+    (re.compile(r"\buntil\b"), " before "),
+    (re.compile(r"\b([a-z][a-z0-9_-]*)\.(?:md|txt|rst)\b"), r" \1 "),  # CHANGELOG.md is the changelog
     (re.compile(r"\bas well\b|\bevery time\b|\beach time\b|\bfor good\b|\bfrom now on\b|\bgoing forward\b"
                 r"|\bin this (?:repo|repository|project|codebase)\b|\bin the (?:repo|repository|project|codebase)\b"), " "),
 ]
@@ -80,6 +83,9 @@ _WEAK = frozenset(
     in onto under of from by for within inside next beside besides alongside through across more
     a an the i we you they he she it its our your my me us this that these those
     and or but so then also yes
+    code codes statement statements call calls clause clauses line lines folder folders directory directories
+    dir dirs mode modes setting settings entry entries
+    add adds added adding update updates updated updating include includes included including
     remember note important fyi theyre youre were weve ive id im its thats theres lets whats""".split()
 )
 

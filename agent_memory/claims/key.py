@@ -88,6 +88,10 @@ _RULE_CJK = re.compile(NEGATION_JA + "|(?:ください|して|こと|て$|で$|�
 _USE_CJK = frozenset({"使用", "用", "use"})
 _NEED_NOT_JA = re.compile("(?:し)?なくて(?:も)?(?:いい|よい|良い|大丈夫|構わない|構いません)(?:です)?")
 PURPOSE = "+"  # marks a word of what a rule is for ("for installing packages"); "~" would read as a home folder
+SCOPE = "@"  # marks a word of where a rule holds ("in the tests", "under src/")
+_MARKS = {"for": PURPOSE, "in": SCOPE, "under": SCOPE, "inside": SCOPE, "within": SCOPE}
+_UNMARKS = frozenset("on at to with via into from by against".split())
+_COPULA = frozenset("is are was were be being been".split())
 _CONDITION_WORDS = frozenset("when whenever before after if unless until while once during".split())
 _ALT_ENDS = frozenset("in on for at when whenever before after during while under inside within with to".split())
 @dataclass(frozen=True)
@@ -203,7 +207,7 @@ def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
     core: list[str] = []
     alt: list[str] = []
     weak: list[str] = []  # kept only when nothing else is left: "any は禁止" is about `any`
-    purpose = False
+    mark = ""  # PURPOSE after "for", SCOPE after "in", nothing after a condition or another preposition
     tokens = core
     for raw in _TOKEN.findall(marked.replace("n't", " not").replace("'", "")):
         if raw == CONTRAST:
@@ -211,10 +215,7 @@ def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
                 tokens = alt
             continue
         if tokens is alt and alt and raw in _ALT_ENDS:
-            tokens = core
-            if raw == "for":
-                purpose = True
-                continue  # "over double quotes in TS files": what is rejected ends where its context starts
+            tokens = core  # "over double quotes in TS files": what is rejected ends where its context starts
         if raw == REJECTED_BEFORE:
             if tokens is core:
                 alt.extend(core)
@@ -234,18 +235,20 @@ def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
         if raw in _NEG_EN:
             negated = True
             continue
+        if raw in _COPULA:
+            mark = ""  # "the branch for billing is main": the value is no longer what it is for
         if raw in _STOP or raw in _POSITIVE_ADVERBS or raw in _REVERSAL_WORDS:
             continue
-        if raw == "for":
-            purpose = True  # "for installing packages" says what the rule is for, not what it is
+        if raw in _MARKS:
+            mark = _MARKS[raw]  # "for installing packages": what it is for; "in the tests": where it holds
             continue
-        if raw in _CONDITION_WORDS:
-            purpose = False
+        if raw in _CONDITION_WORDS or raw in _UNMARKS:
+            mark = ""
         if frame.is_weak(raw):
             weak.append(raw)
             continue
         word = raw.strip("/") if _IDENT_SPAN.fullmatch(raw) else frame.lemma(raw)
-        tokens.append(PURPOSE + word if purpose and tokens is core else word)
+        tokens.append(mark + word if mark and tokens is core else word)
     if not core and not alt:
         core = weak
     return negated, core, alt

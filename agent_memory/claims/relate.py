@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from .frame import PERMITTED, SLOTS
-from .key import _CJK, _HIRAGANA, CONTRAST, PURPOSE, Key, trigram_similarity
+from .key import _CJK, _HIRAGANA, CONTRAST, PURPOSE, SCOPE, Key, trigram_similarity
 from ..text import HIRAGANA
 
 # the word before a value that makes it single-valued: a swap there is a contradiction
@@ -113,7 +113,7 @@ def candidate(a: Key, b: Key) -> str:
     small, large = (ca, cb) if len(ca) <= len(cb) else (cb, ca)
     extra = large - small
     if len(small) + len(aa | ab) >= 2 and small < large and len(extra) <= 3 and not any(_is_value(t) for t in extra):
-        return "one wording says more: " + " ".join(sorted(extra))
+        return "one wording says more: " + " ".join(sorted(w.lstrip(PURPOSE + SCOPE) for w in extra))
     if ca == cb and ca:
         return "the same rule said for two ends"
     return ""
@@ -133,7 +133,7 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     same_frame = bool(ca) and ca == cb and alternatives
     # said with or without what it is for ("prefer httpx over requests for HTTP calls"), never for two ends
     pa, pb = _purpose(ca), _purpose(cb)
-    same_aim = bool(ca - pa) and ca - pa == cb - pb and (not pa or not pb) and alternatives
+    same_aim = bool(ca - pa) and ca - pa == cb - pb and (not pa or not pb) and aa == ab
     if a.negated != b.negated:
         negative, positive = (a, b) if a.negated else (b, a)
         cn, an = _frame(negative.tokens)
@@ -216,6 +216,8 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
     language = _language_swap(x, y)
     if language:
         return language
+    if x.startswith((PURPOSE, SCOPE)) or y.startswith((PURPOSE, SCOPE)):
+        return ""  # "… in TypeScript" / "… in Python": where a rule holds, and both can
     if len(ca) < 2 or _typo(x, y) or _is_object(x) or _is_object(y):
         return ""
     if x.isdigit() and y.isdigit():

@@ -52,6 +52,8 @@ def match_proposal(wanted: str, claim_of: dict[str, str]) -> str:
     try:
         return match_id(wanted, claim_of, "proposal")
     except NotFound:
+        if len(wanted.strip()) < MIN_PREFIX:
+            raise
         by_claim: dict[str, list[str]] = {}
         for pid, cid in claim_of.items():
             by_claim.setdefault(cid, []).append(pid)
