@@ -1,0 +1,44 @@
+"""A rule said in other words, through the installed hooks: three wordings on three days become one proposal,
+and once adopted, a reversal in other words is injected ``[contested]`` at the next session start for every agent."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from .conftest import PATIENT, HookEnv, claude_transcript, hook_output
+
+WORDINGS = ["Always use httpx, never requests.", "Don't use requests here, use httpx instead.",
+            "Don't use requests in this repo, use httpx."]
+REVERSAL = "Switch back to requests, the httpx client was overkill for us."
+
+
+def _session_end(env: HookEnv, session: str, day: str, text: str) -> None:
+    path = claude_transcript(env.tmp / f"{session}.jsonl", session, env.root, [(f"{day}T10:00:00Z", text)])
+    done = env.run("session-end", env.payload("session-end", session_id=session, transcript_path=str(path), reason="exit"))
+    assert (done.returncode, done.stdout) == (0, ""), done.stderr
+
+
+def test_three_wordings_are_proposed_once_and_a_reversal_is_contested_at_session_start(env: HookEnv) -> None:
+    env.config(**PATIENT)
+    for n, text in enumerate(WORDINGS):
+        _session_end(env, f"s{n}", f"2025-09-0{n + 1}", text)
+    staged = list((env.store / "staged").glob("*.md"))
+    assert len(staged) == 1, [p.name for p in staged]
+    body = staged[0].read_text(encoding="utf-8")
+    assert all(text in body for text in WORDINGS)
+
+    adopt = subprocess.run([sys.executable, "-m", "agent_memory", "adopt", "--all"], cwd=env.root, env=env.vars(),
+                           capture_output=True, text=True, timeout=120)
+    assert adopt.returncode == 0, adopt.stderr
+    adopted = (env.root / "CLAUDE.md").read_text(encoding="utf-8")
+    line = next(l for l in adopted.splitlines() if "httpx" in l)
+
+    _session_end(env, "s9", "2025-09-10", REVERSAL)
+    for agent in ("claude", "codex", "gemini"):
+        out = env.run("session-start", env.payload("session-start", agent), agent=agent)
+        context = hook_output(out.stdout, agent, "session-start") or ""
+        shown = [re.sub(r" \(since \d{4}-\d{2}\)$", "", l) for l in context.splitlines()]  # the claim's age
+        assert line.replace("- ", "- [contested] ", 1) in shown, (agent, context)
+    assert env.errors() == []
