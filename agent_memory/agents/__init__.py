@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover - types only
     from ..model import ReadResult
 
 # the registry: every agent module of this package, in the order detection asks them
-NAMES: tuple[str, ...] = ("claude", "codex", "gemini")
+NAMES: tuple[str, ...] = ("claude", "codex", "gemini", "copilot")
 
 REVIEW_NAME = "cs-memory"  # the review entry install writes, whatever form the agent gives it
 

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-BINARIES = {"claude": "claude", "codex": "codex", "gemini": "gemini"}
+BINARIES = {"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot"}
 # settings file each install writes (project scope), and the verb each event runs
-SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json", "gemini": ".gemini/settings.json"}
+SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json", "gemini": ".gemini/settings.json",
+            "copilot": ".github/hooks/agent-memory.json"}
 GEMINI_MODEL = "gemini-2.5-flash"  # a concrete model: "auto" would first ask a routing model
 CLAUDE_MODEL = "claude-sonnet-4-5"
+COPILOT_MODEL = "claude-sonnet-4.5"  # a model it knows, served by the mock as an Anthropic provider
 
 
 def available(agent: str) -> str:
@@ -66,13 +68,14 @@ def wrap_with_exit_log(scratch: Scratch, agent: str) -> list[str]:
     path = scratch.project / SETTINGS[agent]
     data = json.loads(path.read_text(encoding="utf-8"))
     commands = []
+    field = "bash" if agent == "copilot" else "command"
     for groups in data["hooks"].values():
         for group in groups:
-            for handler in group["hooks"]:
-                command = handler["command"]
+            for handler in group.get("hooks", [group]):  # Copilot's handlers stand in the list itself
+                command = handler[field]
                 commands.append(command)
                 verb = shlex.split(command)[4]
-                handler["command"] = f"{command}; echo \"{verb} $?\" >> {shlex.quote(str(scratch.exit_log))}"
+                handler[field] = f"{command}; echo \"{verb} $?\" >> {shlex.quote(str(scratch.exit_log))}"
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     return commands
 
@@ -94,6 +97,12 @@ def configure(scratch: Scratch, agent: str) -> dict[str, str]:
             encoding="utf-8",
         )
         env.update(MOCK_API_KEY="mock-key", CODEX_HOME=str(home))
+    elif agent == "copilot":
+        # its own provider setting pointed at the mock (Anthropic Messages), offline; COPILOT_ALLOW_ALL=true is how a
+        # headless run trusts the folder, which loads the repository's hooks
+        env.update(COPILOT_PROVIDER_BASE_URL=scratch.model_url, COPILOT_PROVIDER_TYPE="anthropic",
+                   COPILOT_PROVIDER_API_KEY="mock-key", COPILOT_OFFLINE="true", COPILOT_AUTO_UPDATE="false",
+                   COPILOT_MODEL=COPILOT_MODEL, COPILOT_ALLOW_ALL="true")
     else:
         home = scratch.home / ".gemini"
         home.mkdir(parents=True, exist_ok=True)
@@ -141,6 +150,8 @@ def command(agent: str, prompt: str) -> list[str]:
         return ["claude", "-p", prompt, "--model", CLAUDE_MODEL, "--output-format", "json"]
     if agent == "codex":
         return ["codex", "exec", "--json", prompt]
+    if agent == "copilot":
+        return ["copilot", "-p", prompt, "--output-format", "json", "--no-auto-update"]
     return ["gemini", "-m", GEMINI_MODEL, "-p", prompt, "--output-format", "json"]
 
 

@@ -1,4 +1,4 @@
-"""The real Claude Code, Codex CLI and Gemini CLI, each run once with our hooks installed, against a mock model.
+"""The real Claude Code, Codex CLI, Gemini CLI and GitHub Copilot CLI, each run once with our hooks installed, against a mock model.
 
 For each agent: past sessions give the store 130 rules seen on three days and one deploy habit seen
 once; the rules are adopted into an instruction file this agent does not read, so only session-start
@@ -26,11 +26,11 @@ from agent_formats import claude_transcript
 from . import mockmodel
 from .agents import Scratch, available, command, configure, request_texts, trust_codex_hooks, wrap_with_exit_log
 
-AGENTS = ("claude", "codex", "gemini")
+AGENTS = ("claude", "codex", "gemini", "copilot")
 # the file each agent does not read by itself: adopted there, a rule reaches the agent only through session-start
-UNREAD = {"claude": "AGENTS.md", "codex": "CLAUDE.md", "gemini": "AGENTS.md"}
+UNREAD = {"claude": "AGENTS.md", "codex": "CLAUDE.md", "gemini": "AGENTS.md", "copilot": "CLAUDE.local.md"}
 # what each agent keeps of one hook's context, and how it counts (characters or UTF-8 bytes)
-LIMITS = {"claude": (10_000, "chars"), "codex": (10_000, "bytes"), "gemini": (10_000, "chars")}
+LIMITS = {"claude": (10_000, "chars"), "codex": (10_000, "bytes"), "gemini": (10_000, "chars"), "copilot": (10_000, "chars")}
 WORDS = ("amber basil cedar delta ember fable garnet harbor indigo juniper kestrel lumen maple nectar onyx pepper "
          "quartz raven saffron tundra umber velvet willow xenon yarrow zephyr").split()
 # English and Japanese: more than any agent keeps in characters, and in UTF-8 bytes
@@ -177,7 +177,7 @@ def test_a_real_run_carries_the_memory_and_is_remembered(agent: str, tmp_path: P
     assert not any(str(project) in t or str(home) in t for t in atom_texts)
 
 
-CALLS = {"claude": "/cs-memory status", "codex": "$cs-memory status", "gemini": "/cs-memory status"}
+CALLS = {"claude": "/cs-memory status", "codex": "$cs-memory status", "gemini": "/cs-memory status", "copilot": "/cs-memory status"}
 TEMPLATE_MARK = "agent-memory keeps a memory that is earned, not asserted"
 
 
@@ -193,6 +193,11 @@ def test_the_review_entry_install_writes_is_one_the_agent_loads(agent: str, tmp_
     if agent == "codex":
         trust_codex_hooks(scratch, env)
     joined = "\n".join(_sent(servers[0], agent, command(agent, CALLS[agent]), scratch, env))
+    if agent == "copilot":
+        # Copilot hands the model its skills by name and description; the body is read when the model calls its
+        # skill tool, which a mock model never does: that the skill install wrote is among them is what shows here
+        assert "<name>cs-memory</name>" in joined and "Review what agent-memory proposes to remember" in joined
+        return
     # the entry's own text reached the model: the agent expanded the command (or read the skill) instead of passing the words on
     assert TEMPLATE_MARK in joined, joined[-2000:]
     assert " -m agent_memory promote --json" in joined and "`agent-memory promote" not in joined

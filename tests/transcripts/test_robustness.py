@@ -274,7 +274,7 @@ def test_folder_is_not_a_transcript(tmp_path: Path) -> None:
 def test_unknown_agent_name_is_a_usage_error(tmp_path: Path) -> None:
     path = write(tmp_path, "s.jsonl", jsonl(claude_user("hi")))
     with pytest.raises(UsageError):
-        read_transcript(path, agent="copilot")
+        read_transcript(path, agent="cursor")
     with pytest.raises(UsageError):
         read_transcript(path, start_offset=-1)
 

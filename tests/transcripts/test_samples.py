@@ -28,7 +28,6 @@ SAMPLES = sorted(
     for p in (TRANSCRIPTS / agent).glob("*")
     if p.suffix in (".jsonl", ".json")
 )
-COPILOT = TRANSCRIPTS / "other" / "vibecodingtracker_copilot_cli.jsonl"
 ISO_Z = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\Z")
 
 # Text that is never something a person typed.
@@ -167,14 +166,6 @@ def test_known_prompts_are_found_on_their_line(rel: str, line: int, text: str) -
     raw = _raw_line(path, line)
     escaped = json.dumps(text, ensure_ascii=False)[1:-1]
     assert escaped in raw or json.dumps(text)[1:-1] in raw
-
-
-def test_copilot_events_are_not_a_known_format() -> None:
-    with pytest.raises(UnknownFormat):
-        detect_agent(str(COPILOT))
-    with pytest.raises(UnknownFormat):
-        read_transcript(str(COPILOT))
-    assert issubclass(UnknownFormat, AgentMemoryError)
 
 
 # ------------------------------------------------------------------------ Claude

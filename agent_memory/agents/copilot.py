@@ -1,0 +1,240 @@
+"""GitHub Copilot CLI: sessions in ``$COPILOT_HOME/session-state/<id>/events.jsonl``, hooks in
+``.github/hooks/*.json``, ``.github/copilot-instructions.md`` and ``AGENTS.md``, ``/cs-memory`` as a skill.
+
+Seen with the real CLI (1.0.102):
+
+- Hooks named in camelCase (``sessionStart``, ``userPromptSubmitted``, ``sessionEnd``) get camelCase input
+  (``sessionId``, ``cwd``, ``prompt``; ``timestamp`` in milliseconds); only ``agentStop`` names the transcript
+  (``transcriptPath``), so session-end finds it by session id. A hook hands context back as a bare
+  ``{"additionalContext": …}``: session-start's goes in front of the first prompt, the prompt hook's inside a
+  ``<system_reminder>`` after it. The nested ``hookSpecificOutput`` form is ignored. 65,000 characters of
+  context arrived whole: the limit is ours.
+- The session file is one event a line, ``{"type", "data", "id", "timestamp", "parentId"}``. The person's words
+  are ``user.message``'s ``content`` (``transformedContent`` adds the date and our prompt context); the
+  reply is ``assistant.message``'s ``content``. Hook input and output are recorded as ``hook.start`` /
+  ``hook.end`` events, never read.
+- Instructions (``copilot instruction list``): ``$COPILOT_HOME/copilot-instructions.md``,
+  ``.github/copilot-instructions.md``, ``AGENTS.md``, ``CLAUDE.md`` and ``GEMINI.md`` at the repository root,
+  and ``AGENTS.md`` in every folder from there down to cwd; each whole (48 KB files arrived uncut).
+  ``.github/instructions/*.instructions.md`` apply by their ``applyTo`` patterns, so they are not counted as
+  carrying a claim.
+- A repository's hooks run only in a trusted folder (``COPILOT_ALLOW_ALL=true`` trusts it for a run).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .. import layout
+from . import Agent, folders, text_of
+
+TYPE_CHECKING = False  # typing itself is not imported on the hot path
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import IO, Any, Callable
+
+    from ..model import ReadResult
+
+ROOT_NAMES = (os.path.join(".github", "copilot-instructions.md"), "AGENTS.md", "CLAUDE.md", "GEMINI.md")
+CATCHUP_DAYS = 14  # how far back catching up looks through the session folders
+_KEPT = frozenset({b"session.start", b"user.message", b"assistant.message"})
+_EVENT_KINDS = frozenset({"session", "user", "assistant", "system", "tool", "hook", "model", "subagent", "skill"})
+
+
+class Copilot(Agent):
+    name = "copilot"
+    title = "GitHub Copilot CLI"
+    events = {"session-start": "sessionStart", "user-prompt-submit": "userPromptSubmitted", "session-end": "sessionEnd"}
+    limit = (10_000, "chars")
+    instruction_file = ".github/copilot-instructions.md"
+    notes = ("Copilot CLI runs a repository's hooks (.github/hooks/*.json) only in a folder you trust: "
+             "trust it when Copilot asks.",)
+    command_field = "bash"
+    grouped = False
+
+    def home(self) -> str:
+        return os.environ.get("COPILOT_HOME") or os.path.join(layout.home(), ".copilot")
+
+    # ------------------------------------------------------------ hooks
+
+    def hook_input(self, payload: "dict[str, Any]") -> "dict[str, Any]":
+        mapped = dict(payload)
+        for theirs, ours in (("sessionId", "session_id"), ("transcriptPath", "transcript_path")):
+            if isinstance(payload.get(theirs), str):
+                mapped.setdefault(ours, payload[theirs])
+        return mapped
+
+    def context_output(self, event: str, text: str) -> "dict[str, Any]":
+        return {"additionalContext": text}
+
+    def session_transcript(self, payload: "dict[str, Any]") -> str:
+        given = text_of(payload, "transcript_path")
+        if given:
+            return given
+        session = text_of(payload, "session_id")
+        if not session or "/" in session or "\\" in session or session.startswith("."):
+            return ""
+        return os.path.join(self.home(), "session-state", session, "events.jsonl")
+
+    # ------------------------------------------------------------ transcripts
+
+    def locate(self, project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
+        """Recent sessions whose first event says they ran inside the project, plus ``transcript``."""
+        from .. import clock
+
+        found: set[str] = set()
+        base = os.path.join(self.home(), "session-state")
+        since = clock.now_epoch() - CATCHUP_DAYS * 86400
+        try:
+            with os.scandir(base) as entries:
+                folders_ = [e.path for e in entries if e.is_dir() and not e.name.startswith(".")]
+        except OSError:
+            folders_ = []
+        inside = project_root.rstrip(os.sep) + os.sep
+        for folder in folders_:
+            path = os.path.join(folder, "events.jsonl")
+            try:
+                if os.stat(path).st_mtime < since:
+                    continue
+            except OSError:
+                continue
+            ran_in = _session_cwd(path)
+            if ran_in and (ran_in == project_root or ran_in.startswith(inside)):
+                found.add(path)
+        if transcript and os.path.isfile(transcript):
+            found.add(os.path.abspath(transcript))
+        return sorted(found)
+
+    def read(self, f: "IO[bytes]", path: str, start_offset: int, start_line: int, size: int) -> "ReadResult":
+        """The person's ``user.message`` words and the ``assistant.message`` replies, from a resume point."""
+        from ..transcripts.read import Records, turn, utc_timestamp
+
+        session, cwd = "", ""
+        if start_offset > 0:  # the session's own event opens the file
+            session, cwd = _opening(f)
+            f.seek(0)
+        records = Records(f, start_offset, start_line, drop=_dropper())
+        turns = []
+        sessions: set[str] = set()
+        for lineno, record in records:
+            kind, data = record.get("type"), record.get("data")
+            if not isinstance(data, dict):
+                continue
+            if kind == "session.start":
+                session = data.get("sessionId") if isinstance(data.get("sessionId"), str) else session
+                context = data.get("context")
+                found = context.get("cwd") if isinstance(context, dict) else None
+                cwd = found if isinstance(found, str) else cwd
+                continue
+            text = data.get("content")
+            if not isinstance(text, str) or not text.strip():
+                continue
+            role = "user" if kind == "user.message" else "assistant"
+            mid = data.get("messageId") if role == "assistant" and isinstance(data.get("messageId"), str) else ""
+            turns.append(turn(self.name, session, cwd, utc_timestamp(record.get("timestamp")), role, text, path,
+                              lineno, mid))
+        if session:
+            sessions.add(session)
+        return records.result(turns, sessions, cwd)
+
+    def owns_record(self, record: "dict[str, Any]", kind: "str | None") -> int:
+        if not kind or "." not in kind or not isinstance(record.get("data"), dict):
+            return 0
+        return 2 if kind.split(".", 1)[0] in _EVENT_KINDS and "parentId" in record and "id" in record else 0
+
+    def owns_head(self, head: bytes) -> bool:
+        return head.lstrip().startswith(b'{"type":"session.start","data":{')
+
+    def owns_line_start(self, start: bytes) -> bool:
+        return start.lstrip().startswith((b'{"type":"session.start","data":{', b'{"type":"user.message","data":{',
+                                          b'{"type":"assistant.message","data":{', b'{"type":"system.message","data":{'))
+
+    def owns_name(self, name: str, parts: list[str]) -> bool:
+        return name == "events.jsonl" and "session-state" in parts
+
+    # ------------------------------------------------------------ instruction files
+
+    def candidates(self, root: str, cwd: str = "") -> list[str]:
+        below = [os.path.join(folder, "AGENTS.md") for folder in folders(root, cwd, above_root=False)[1:]]
+        return [os.path.join(self.home(), "copilot-instructions.md"), *(os.path.join(root, n) for n in ROOT_NAMES), *below]
+
+    def loaded(self, root: str, cwd: str = "") -> "list[tuple[str, int]]":
+        return [(p, -1) for p in self.candidates(root, cwd) if os.path.isfile(p)]
+
+    def report_files(self, root: str) -> list[str]:
+        return [os.path.join(root, ROOT_NAMES[0]), os.path.join(self.home(), "copilot-instructions.md")]
+
+    # Copilot CLI cuts no instruction file (what the model's context holds is the only bound): none is checked
+
+    # ------------------------------------------------------------ install
+
+    def settings_file(self, scope: str, root: str) -> str:
+        # user scope: the hooks key of its settings; a repository: a file of its own in .github/hooks/
+        if scope == "user":
+            return os.path.join(self.home(), "settings.json")
+        return os.path.join(root, ".github", "hooks", "agent-memory.json")
+
+    def new_settings(self, scope: str) -> "dict[str, Any]":
+        return {} if scope == "user" else {"version": 1}
+
+    def hook_events(self) -> "tuple[tuple[str, str, int], ...]":
+        # seconds
+        return (("sessionStart", "session-start", 30), ("userPromptSubmitted", "user-prompt-submit", 10),
+                ("sessionEnd", "session-end", 10))
+
+    def hook_entry(self, verb: str, timeout: int, command: str) -> "dict[str, Any]":
+        return {"type": "command", "bash": command, "timeoutSec": timeout}
+
+    def review_entries(self, root: str) -> "list[tuple[str, str]]":
+        """A skill in ``.github/skills/`` (project) or ``$COPILOT_HOME/skills/`` (user), called ``/cs-memory``."""
+        parts = ("skills", "cs-memory", "SKILL.md")
+        return [(os.path.join(root, ".github", *parts), "/cs-memory"), (os.path.join(self.home(), *parts), "/cs-memory")]
+
+    def review_text(self, rendered: str, mark: str) -> str:
+        from . import INTRO, template_parts
+
+        description, text = template_parts(rendered)
+        text = text.replace(INTRO, "The person called `/cs-memory`; what they wrote with it are the arguments.")
+        return f"---\nname: cs-memory\ndescription: {description}\n---\n\n{text.strip(chr(10))}\n" + \
+            (f"\n<!-- {mark} -->\n" if mark else "")
+
+
+def _dropper() -> "Callable[[bytes], bool]":
+    """Lines no turn comes from, told by the event type they open with (most of a session is tool events)."""
+    opening = b'{"type":"'
+
+    def drop(raw: bytes) -> bool:
+        if not raw.startswith(opening):
+            return False
+        end = raw.find(b'"', 9)
+        kind = raw[9:end]
+        return end > 0 and b"\\" not in kind and kind not in _KEPT
+
+    return drop
+
+
+def _opening(f: "IO[bytes]") -> "tuple[str, str]":
+    """The session id and cwd of the ``session.start`` event a session file opens with."""
+    from .. import fastjson
+
+    f.seek(0)
+    try:
+        record = fastjson.loads(f.readline(1024 * 1024))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return "", ""
+    data = record.get("data") if isinstance(record, dict) else None
+    if not isinstance(data, dict) or record.get("type") != "session.start":
+        return "", ""
+    context = data.get("context")
+    session, cwd = data.get("sessionId"), context.get("cwd") if isinstance(context, dict) else None
+    return (session if isinstance(session, str) else ""), (cwd if isinstance(cwd, str) else "")
+
+
+def _session_cwd(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return _opening(handle)[1]
+    except OSError:
+        return ""
+
+
+AGENT = Copilot()
