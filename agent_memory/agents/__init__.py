@@ -211,3 +211,12 @@ def template_parts(rendered: str) -> "tuple[str, str]":
         if line.startswith("description: "):
             return line[len("description: "):].strip(), text
     return "Review what agent-memory proposes to remember", text
+
+
+def skill_text(rendered: str, mark: str, called: str) -> str:
+    """The review entry as a skill (``SKILL.md``: name and description, then the body), ``called`` replacing the
+    template's first line, for agents whose review entry is a skill."""
+    description, text = template_parts(rendered)
+    text = text.replace(INTRO, called)
+    return f"---\nname: cs-memory\ndescription: {description}\n---\n\n{text.strip(chr(10))}\n" + \
+        (f"\n<!-- {mark} -->\n" if mark else "")

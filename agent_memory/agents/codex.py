@@ -221,12 +221,9 @@ class Codex(Agent):
         return [(os.path.join(root, ".agents", *parts), "$cs-memory"), (os.path.join(self.home(), *parts), "$cs-memory")]
 
     def review_text(self, rendered: str, mark: str) -> str:
-        from . import INTRO, template_parts
+        from . import skill_text
 
-        description, text = template_parts(rendered)
-        text = text.replace(INTRO, "The person called `$cs-memory`; what they wrote with it are the arguments.")
-        return f"---\nname: cs-memory\ndescription: {description}\n---\n\n{text.strip(chr(10))}\n" + \
-            (f"\n<!-- {mark} -->\n" if mark else "")
+        return skill_text(rendered, mark, "The person called `$cs-memory`; what they wrote with it are the arguments.")
 
 
 def rollout_cwd(path: str) -> str:
