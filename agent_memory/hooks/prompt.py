@@ -50,6 +50,32 @@ def _is_contested(contested: bytes, key: str) -> bool:
     return any((form + ":").encode("utf-8") in contested for form in forms)
 
 
+def forgotten_keys(paths: "AnyPaths") -> "dict[str, str]":
+    """The claim keys a person took back with ``forget``, each with when (``decisions.jsonl``, parsed only when it
+    holds a forget: most stores have none, and the file is read on every prompt)."""
+    try:
+        with open(str(paths.decisions), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return {}
+    found: "dict[str, str]" = {}
+    if b'"forget"' not in data:
+        return found
+    for line in data.splitlines():
+        if b'"forget"' not in line:
+            continue
+        try:
+            record = fastjson.loads(line)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            continue
+        at = record.get("at") if isinstance(record, dict) and record.get("action") == "forget" else None
+        keys = record.get("keys") if isinstance(at, str) else None
+        for key in keys if isinstance(keys, list) else ():
+            if isinstance(key, str) and at > found.get(key, ""):
+                found[key] = at
+    return found
+
+
 def person_prompt(prompt: str) -> str:
     """The prompt without any block our own hooks injected: recall looks for what the person asked, not for our echo."""
     if not prompt:
@@ -87,7 +113,10 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, age
         found = lookup.matching_keys(con, words, [t for t in terms if is_cjk(t)], max(8 * limit, 40),
                                      lookup.now_epoch(), half_life)
         groups = []
+        forgotten = forgotten_keys(paths) if found else {}
         for rank, (key, text, atom_terms) in enumerate(found):
+            if key in forgotten and _last_said(con, key) <= forgotten[key]:
+                continue  # taken back with forget, not said again since
             score = relevance(terms, atom_terms)
             if passes(score, terms, atom_terms, min_score):
                 groups.append((score, rank, key, text))
@@ -108,6 +137,12 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, age
         evidence = f"{day}; " if day else ""
         lines.append(f"- {tag}{' '.join(text.split())[:400]} ({evidence}{count} session{'s' if count != 1 else ''})")
     return fit([(PROMPT_HEADING, lines)], "", budget)
+
+
+def _last_said(con: "sqlite3.Connection", key: str) -> str:
+    """When a claim key was last observed (its newest atom's timestamp, as the index keeps it)."""
+    row = con.execute("SELECT last FROM keys WHERE key = ?", (key,)).fetchone()
+    return str(row[0]) if row else ""
 
 
 def _recall_connection(paths: "AnyPaths") -> "tuple[sqlite3.Connection | None, Any]":

@@ -1,8 +1,10 @@
-"""Forget: take back an adopted claim. It leaves every block it was written into, after a backup.
+"""Forget: take back a claim. An adopted one leaves every block it was written into, after a backup.
 
 The L2/L3 entry stays on record, retired and stamped ``retracted_at``; a ``forget`` decision in
 ``decisions.jsonl`` keeps the gates from proposing the claim again until the person says it
-again after that moment. It goes through adopt's backup transaction, so ``rollback`` undoes it.
+again after that moment. A claim only in L1 is forgotten the same way: the decision alone, and
+its staged proposal withdrawn; prompt recall leaves it out too (``hooks/prompt.py``) until it is
+said again. It goes through adopt's backup transaction, so ``rollback`` undoes it.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import NotFound
-from ..promote import plan
+from ..promote import plan, staged_proposals
 from ..store import Paths, iso, now
 from ..promote.tiers import load_claims
-from .adopt import scrubber_for
+from .adopt import scrubber_for, staged_file
 from .backups import Change, claims_change, commit, instruction_change, locked, read_or_none
 from .block import entry_targets
 from .decisions import decisions_change
@@ -41,16 +43,23 @@ class Forgotten:
 
 
 def forget(paths: Paths, ref: str, dry_run: bool = False) -> Forgotten:
-    """Retract the one adopted claim ``ref`` names (an id, a prefix of ≥6, or its words).
+    """Retract the one claim ``ref`` names (an id, a prefix of ≥6, or its words): an adopted claim first, else
+    one only in L1.
 
-    Raises ``NotFound`` / ``Ambiguous`` when ``ref`` names no adopted claim or several.
+    Raises ``NotFound`` / ``Ambiguous`` when ``ref`` names no claim or several.
     """
     with locked(paths, user=paths.l3.exists()):
         result = plan(paths)
         adopted = [c for c in result.claims if c.tier in ("L2", "L3")]
-        if not adopted:
-            raise NotFound("no adopted claim to forget (see 'agent-memory inspect --tier L2')")
-        claim = resolve_why(ref, adopted)
+        remembered = [c for c in result.claims if c.tier == "L1" and not c.retracted_at]
+        if not adopted and not remembered:
+            raise NotFound("no claim to forget (see 'agent-memory inspect --tier L1')")
+        try:
+            claim = resolve_why(ref, adopted) if adopted else resolve_why(ref, remembered)
+        except NotFound:
+            if not adopted or not remembered:
+                raise
+            claim = resolve_why(ref, remembered)  # words of a claim not adopted: it is forgotten in L1
         moment = iso(now())
         scrub = scrubber_for(paths)
         decision = {"action": "forget", "claim_id": claim.id, "keys": sorted({scrub(k) for k in claim.keys}), "at": moment}
@@ -68,6 +77,12 @@ def forget(paths: Paths, ref: str, dry_run: bool = False) -> Forgotten:
             found = [project_target(paths, n) if scope == "project" else user_target(n) for n in entry_targets(entry)]
             for same_file in by_file(t for t in found if t is not None):
                 changes.append(instruction_change(paths, same_file, list(records.values())))
+        if claim.tier == "L1":
+            done.tiers.append("L1")
+            for proposal in staged_proposals(paths):
+                staged_path = staged_file(paths, str(proposal.get("id", "")))
+                if str(proposal.get("claim_id", "")) == claim.id and staged_path.exists():
+                    changes.append(Change(staged_path, "staged", "project", staged_path.read_bytes(), None))
         if "L3" in done.tiers:
             # the user store remembers it too, so no other project proposes it for L3 again
             changes.append(_user_decision(paths, decision))

@@ -163,11 +163,46 @@ def test_unknown_or_ambiguous_text_is_refused(tmp_path: Path, ref: str, error: t
         forget(store.paths, ref)
 
 
-def test_only_adopted_claims_can_be_forgotten(tmp_path: Path) -> None:
+def _recalled(store: Store, prompt: str) -> str:
+    from agent_memory.config import load_config
+    from agent_memory.hooks.prompt import prompt_context
+
+    return prompt_context(store.paths, load_config(store.paths.config), prompt)
+
+
+def test_a_claim_only_in_l1_is_forgotten_never_recalled_or_proposed_until_said_again(tmp_path: Path) -> None:
+    store = make_store(tmp_path)
+    store.add(seen("Never deploy on fridays", *PROMOTABLE))
+    stage(store.paths)
+    staged_before = sorted(p.name for p in store.paths.staged.glob("*.md"))
+    assert "Never deploy on fridays" in proposed(store) and staged_before
+    assert "deploy on fridays" in _recalled(store, "can we deploy on fridays this week?")
+
+    done = forget(store.paths, "fridays")
+    assert done.tiers == ["L1"] and done.backup
+    assert "Never deploy on fridays" not in proposed(store)
+    assert list(store.paths.staged.glob("*.md")) == []  # its staged proposal is withdrawn, so adopt --all cannot take it
+    assert _recalled(store, "can we deploy on fridays this week?") == ""
+    reasons = next(b["reasons"] for b in plan(store.paths).blocked if b["text"] == "Never deploy on fridays")
+    assert any("retracted on 2026-03-20" in r for r in reasons)
+
+    assert rollback(store.paths) is not None  # undone like any other forget
+    assert sorted(p.name for p in store.paths.staged.glob("*.md")) == staged_before
+    assert "Never deploy on fridays" in proposed(store)
+
+    forget(store.paths, "fridays")
+    store.add([atom("Never deploy on fridays", "s-again", "2026-03-21")])  # said again after the forget
+    assert "deploy on fridays" in _recalled(store, "can we deploy on fridays this week?")
+    assert "Never deploy on fridays" in proposed(store)
+
+
+def test_forget_prefers_an_adopted_claim_and_then_looks_in_l1(tmp_path: Path) -> None:
     store = adopted_store(tmp_path, PYTEST)
     store.add([atom("Never deploy on fridays", "s9", "2026-03-05")])  # in L1 only
+    assert forget(store.paths, "pytest").tiers == ["L2"]
+    assert forget(store.paths, "fridays").tiers == ["L1"]
     with pytest.raises(NotFound):
-        forget(store.paths, "fridays")
+        forget(store.paths, "fridays")  # forgotten already: nothing left that these words name
 
 
 # ---------------------------------------------------------------- the command, as a subprocess
