@@ -64,7 +64,9 @@ _PHRASES = [
     (re.compile(r"\b(?:get|got|getting) rid of\b|^(?:just )?(?:drop|ditch|stop using|quit using)\b"), " not use "),
     (re.compile(r"\bonce\b"), " after "),
     (re.compile(r"\buntil\b"), " before "),
-    (re.compile(r"\b([a-z][a-z0-9_-]*)\.(?:md|txt|rst)\b"), r" \1 "),  # CHANGELOG.md is the changelog
+    # a project's conventional documents are said by name: CHANGELOG.md is "the changelog"
+    (re.compile(r"\b(changelog|readme|contributing|license|licence|authors|security|history|news|todo)"
+                r"\.(?:md|txt|rst)\b"), r" \1 "),
     (re.compile(r"\bas well\b|\bevery time\b|\beach time\b|\bfor good\b|\bfrom now on\b|\bgoing forward\b"
                 r"|\bin this (?:repo|repository|project|codebase)\b|\bin the (?:repo|repository|project|codebase)\b"), " "),
 ]
@@ -200,6 +202,14 @@ def lemma(word: str) -> str:
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
         word = word[:-1]
     return VERB_OF.get(word, word)
+
+
+def is_verb(word: str) -> bool:
+    """A word a rule's verb may be ("run", "use", "keep"): after "to" it makes an infinitive."""
+    return word in _IMPERATIVES or word in _WEAK_VERBS
+
+
+_WEAK_VERBS = frozenset("be do have get go make keep put write open create follow stay leave let wait pass".split())
 
 
 def is_weak(word: str) -> bool:

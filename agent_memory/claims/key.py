@@ -89,8 +89,10 @@ _USE_CJK = frozenset({"使用", "用", "use"})
 _NEED_NOT_JA = re.compile("(?:し)?なくて(?:も)?(?:いい|よい|良い|大丈夫|構わない|構いません)(?:です)?")
 PURPOSE = "+"  # marks a word of what a rule is for ("for installing packages"); "~" would read as a home folder
 SCOPE = "@"  # marks a word of where a rule holds ("in the tests", "under src/")
-_MARKS = {"for": PURPOSE, "in": SCOPE, "under": SCOPE, "inside": SCOPE, "within": SCOPE}
-_UNMARKS = frozenset("on at to with via into from by against".split())
+TO, FROM = ">", "<"  # mark a word of where something goes ("to main") or comes from ("from checkout")
+_MARKS = {"for": PURPOSE, "in": SCOPE, "under": SCOPE, "inside": SCOPE, "within": SCOPE,
+          "to": TO, "into": TO, "onto": TO, "against": TO, "from": FROM}
+_UNMARKS = frozenset("on at with via by".split())
 _COPULA = frozenset("is are was were be being been".split())
 _CONDITION_WORDS = frozenset("when whenever before after if unless until while once during".split())
 _ALT_ENDS = frozenset("in on for at when whenever before after during while under inside within with to".split())
@@ -209,7 +211,8 @@ def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
     weak: list[str] = []  # kept only when nothing else is left: "any は禁止" is about `any`
     mark = ""  # PURPOSE after "for", SCOPE after "in", nothing after a condition or another preposition
     tokens = core
-    for raw in _TOKEN.findall(marked.replace("n't", " not").replace("'", "")):
+    raws = _TOKEN.findall(marked.replace("n't", " not").replace("'", ""))
+    for at, raw in enumerate(raws):
         if raw == CONTRAST:
             if core:
                 tokens = alt
@@ -240,8 +243,10 @@ def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
         if raw in _STOP or raw in _POSITIVE_ADVERBS or raw in _REVERSAL_WORDS:
             continue
         if raw in _MARKS:
-            mark = _MARKS[raw]  # "for installing packages": what it is for; "in the tests": where it holds
-            continue
+            if raw == "to" and at + 1 < len(raws) and frame.is_verb(raws[at + 1]):
+                continue  # "remember to run": an infinitive, not where something goes
+            mark = _MARKS[raw]  # "for installing packages": what it is for; "in the tests": where it holds;
+            continue  # "to main": where it goes; "from checkout": where it comes from
         if raw in _CONDITION_WORDS or raw in _UNMARKS:
             mark = ""
         if frame.is_weak(raw):
@@ -249,6 +254,8 @@ def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
             continue
         word = raw.strip("/") if _IDENT_SPAN.fullmatch(raw) else frame.lemma(raw)
         tokens.append(mark + word if mark and tokens is core else word)
+        if word == "target":
+            mark = TO  # "PRs target develop": develop is where they go, as "against develop" says
     if not core and not alt:
         core = weak
     return negated, core, alt

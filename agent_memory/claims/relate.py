@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from .frame import PERMITTED, SLOTS
-from .key import _CJK, _HIRAGANA, CONTRAST, PURPOSE, SCOPE, Key, trigram_similarity
+from .key import _CJK, _HIRAGANA, CONTRAST, FROM, PURPOSE, SCOPE, TO, Key, trigram_similarity
 from ..text import HIRAGANA
 
 # the word before a value that makes it single-valued: a swap there is a contradiction
@@ -25,6 +25,7 @@ _SLOT_WORDS = frozenset(
 )
 # the slot words that, in a key's sorted words, still say a value takes one place: "use X", "PRs target X",
 # "indent with X", "port N" (a preposition such as "to" or "on" may belong to any of the key's words)
+_ROLES = (PURPOSE, SCOPE, TO, FROM)
 _SWAP_SLOTS = frozenset("use target with via port version branch base ポート ブランチ バージョン 用 使用".split())
 _SLOT_CUES_JA = re.compile("(?:ブランチ|ポート|バージョン|使う|使用|使って|向け|に対して|へ|に|用)")
 # words that open a condition: a value after them says when the rule applies, not what it is
@@ -113,7 +114,7 @@ def candidate(a: Key, b: Key) -> str:
     small, large = (ca, cb) if len(ca) <= len(cb) else (cb, ca)
     extra = large - small
     if len(small) + len(aa | ab) >= 2 and small < large and len(extra) <= 3 and not any(_is_value(t) for t in extra):
-        return "one wording says more: " + " ".join(sorted(w.lstrip(PURPOSE + SCOPE) for w in extra))
+        return "one wording says more: " + " ".join(sorted(w.lstrip(PURPOSE + SCOPE + TO + FROM) for w in extra))
     if ca == cb and ca:
         return "the same rule said for two ends"
     return ""
@@ -128,9 +129,9 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     ca, aa = _frame(a.tokens)
     cb, ab = _frame(b.tokens)
     # one frame: the same thing done, said with or without its slot word ("PRs go into develop" / "open PRs
-    # against develop") or its alternative ("use httpx" / "use httpx instead of requests")
-    alternatives = not aa or not ab or aa == ab
-    same_frame = bool(ca) and ca == cb and alternatives
+    # against develop") and whatever alternative it names ("use httpx" / "use httpx instead of requests";
+    # "not beside the module" / "not next to the source files" is how it was said, not what it asks)
+    same_frame = bool(ca) and ca == cb
     # said with or without what it is for ("prefer httpx over requests for HTTP calls"), never for two ends
     pa, pb = _purpose(ca), _purpose(cb)
     same_aim = bool(ca - pa) and ca - pa == cb - pb and (not pa or not pb) and aa == ab
@@ -190,11 +191,16 @@ def _near(a: tuple[str, ...], b: tuple[str, ...], threshold: float) -> bool:
     return trigram_similarity(" ".join(a), " ".join(b)) >= threshold
 
 
+def _bare(tokens: Iterable[str]) -> list[str]:
+    """Words without the mark of their role ("to main" and a rejected "main" name one value)."""
+    return [t[1:] if t[:1] in _ROLES else t for t in tokens]
+
+
 def _swapped_contrast(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    if CONTRAST not in a or CONTRAST not in b or sorted(a) != sorted(b):
+    if CONTRAST not in a or CONTRAST not in b or sorted(_bare(a)) != sorted(_bare(b)):
         return False
     ia, ib = a.index(CONTRAST), b.index(CONTRAST)
-    return a[:ia] != b[:ib]
+    return sorted(_bare(a[:ia])) != sorted(_bare(b[:ib]))
 
 
 def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -> str:
@@ -216,8 +222,12 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
     language = _language_swap(x, y)
     if language:
         return language
-    if x.startswith((PURPOSE, SCOPE)) or y.startswith((PURPOSE, SCOPE)):
+    role = x[0] if x[0] in _ROLES else ""
+    if role != (y[0] if y[0] in _ROLES else ""):
+        return ""  # a value and a word of another role ("to main" / "from main") are two things
+    if role in (PURPOSE, SCOPE):
         return ""  # "… in TypeScript" / "… in Python": where a rule holds, and both can
+    x, y = x[len(role):], y[len(role):]
     if len(ca) < 2 or _typo(x, y) or _is_object(x) or _is_object(y):
         return ""
     if x.isdigit() and y.isdigit():
@@ -229,6 +239,8 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
         return ""  # "use pnpm" / "use pytest": nothing says it is the same job
     if _CONDITIONS & sa:
         return ""  # "… before pushing to dev" / "… to release": a condition, and both can hold
+    if role:
+        return f"value swap: {x} / {y}"  # "PRs go into develop" / "… into main": one place they go
     slots = sa & _SWAP_SLOTS
     if slots:
         return f"value swap after '{min(slots)}': {x} / {y}"
@@ -259,10 +271,10 @@ def replaced_by_correction(correction: Key, other: Key) -> bool:
     """A correction "X, not Y" contradicts an earlier claim that says Y in the same frame."""
     if CONTRAST not in correction.tokens or correction.negated != other.negated:
         return False
-    accepted, rejected = set(_core(correction.tokens)), set(_rejected(correction.tokens))
+    accepted, rejected = set(_bare(_core(correction.tokens))), set(_bare(_rejected(correction.tokens)))
     if not accepted or not rejected:
         return False
-    said = set(_core(other.tokens))
+    said = set(_bare(_core(other.tokens)))
     replaced = accepted - said  # the accepted value, where the other claim said the rejected one
     return 1 <= len(replaced) <= 2 and (accepted - replaced) | rejected == said
 
@@ -283,16 +295,16 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
     # "use httpx instead of requests", "PRs go into develop" meets "open PRs against develop"
     core, rejected = _frame(key.tokens)
     if core:
-        yield ("frame",) + tuple(sorted(core))
+        yield ("frame",) + tuple(sorted(_skeleton(t) for t in core))
         aim = core - _purpose(core)
         if aim != core and aim:
-            yield ("frame",) + tuple(sorted(aim))
+            yield ("frame",) + tuple(sorted(_skeleton(t) for t in aim))
     if rejected:
-        yield ("frame",) + tuple(sorted(rejected))
+        yield ("frame",) + tuple(sorted(_skeleton(t) for t in rejected))
 
 
 def _skeleton(token: str) -> str:
     if re.match(f"[{_CJK}]", token[:1]):
         # inflections live in hiragana; ASCII values inside a CJK run are blanked
         return re.sub(f"[{HIRAGANA}]", "", token) or token
-    return token
+    return token[1:] if token[:1] in _ROLES and len(token) > 1 else token  # "to main" meets a rejected "main"

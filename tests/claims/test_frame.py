@@ -68,3 +68,11 @@ def test_the_key_does_not_depend_on_word_order_or_reason_clauses() -> None:
 
 def test_a_wording_of_only_weak_words_keeps_them() -> None:
     assert claim_key("any は禁止です。").tokens
+
+
+def test_where_a_thing_goes_or_comes_from_is_part_of_the_claim() -> None:
+    a = claim_key("You should never call the billing service directly from checkout.")
+    b = claim_key("You should never call the checkout service directly from billing.")
+    assert a != b and relate(a, b).kind == "distinct"
+    assert relate(claim_key("Always open PRs against main."), claim_key("PRs should go into develop.")).kind == "contradiction"
+    assert claim_key("remember to run black before every commit") == claim_key("Always run black before committing.")
