@@ -70,7 +70,7 @@ CLAIM_REQUIRED = ("id", "text")
 DECISION: dict[str, Check] = {
     "action": lambda v: v in ("reject", "verify", "resolve", "forget", "merge", "split"), "claim_id": STR,
     "claim_ids": STRS, "proposal_id": STR,
-    "keys": STRS, "atoms": STRS, "projects": STRS, "keep_id": STR, "keep_keys": STRS, "at": STR,
+    "keys": STRS, "atoms": STRS, "projects": STRS, "keep_id": STR, "keep_keys": STRS, "keep_atoms": STRS, "at": STR,
 }
 DECISION_REQUIRED = ("action",)
 

@@ -53,6 +53,9 @@ class Partial:
     def claims_named(self, claim_ids: Iterable[str]) -> set[int]:
         return tables.claims_named(self.con, claim_ids)
 
+    def keys_of_atoms(self, atom_ids: Iterable[str]) -> set[int]:
+        return tables.keys_of_atoms(self.con, atom_ids)
+
     def evidence(self) -> list[tuple[Any, ...]]:
         """Every key's evidence by claim id — key id, claim id, shown wording, observations, sessions, days, stated,
         redacted — from the very tables the pass read (else ``StoreError``)."""

@@ -329,6 +329,11 @@ def may_pass(con: sqlite3.Connection, sessions: int, days: int, stated_sessions:
         (sessions, days, stated_sessions, stated_days))}
 
 
+def keys_of_atoms(con: sqlite3.Connection, atom_ids: Iterable[str]) -> set[int]:
+    """The keys these atoms are filed under (a decision names its claim's atoms, which outlive a change of key)."""
+    return {k for (k,) in _among(con, "SELECT key FROM atoms WHERE id IN ({marks})", sorted(set(atom_ids)))}
+
+
 def claims_named(con: sqlite3.Connection, claim_ids: Iterable[str]) -> set[int]:
     """The keys whose own claim id is one of these."""
     return {k for (k,) in _among(con, "SELECT id FROM keys WHERE claim IN ({marks})", sorted(set(claim_ids)))}

@@ -20,10 +20,12 @@ from .records import Listing, listed
 from .tiers import load_claims, load_decisions
 
 
-def named(paths: Paths) -> tuple[set[str], set[str], list[list[str]]]:
-    """What adopted records and decisions name: (key texts, claim ids, each live record's key texts by preference)."""
+def named(paths: Paths) -> tuple[set[str], set[str], list[list[str]], set[str]]:
+    """What adopted records and decisions name: (key texts, claim ids, each live record's key texts by preference,
+    the atom ids decisions name)."""
     texts: set[str] = set()
     ids: set[str] = set()
+    atoms: set[str] = set()
     records: list[list[str]] = []
     for path in (paths.l2, paths.l3):
         for record in load_claims(path):
@@ -36,8 +38,11 @@ def named(paths: Paths) -> tuple[set[str], set[str], list[list[str]]]:
         for field in ("keys", "keep_keys"):
             texts.update(k for k in decision.get(field, []) or [] if isinstance(k, str))
         ids.update(str(decision.get(field, "")) for field in ("claim_id", "keep_id"))
+        ids.update(str(i) for i in decision.get("claim_ids", []) or [])
+        for field in ("atoms", "keep_atoms"):
+            atoms.update(str(a) for a in decision.get(field, []) or [])
     ids.discard("")
-    return texts, ids, records
+    return texts, ids, records, atoms
 
 
 def _reasons(shape: tuple[int, int, int, int], gates: dict[str, Any]) -> list[str]:
@@ -69,9 +74,9 @@ def split(paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1Vi
 
 
 def _split(tables: Partial, paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1View, set[int]]:
-    texts, ids, records = named(paths)
+    texts, ids, records, atoms = named(paths)
     held = tables.ids_of(texts)
-    wanted = set(held.values()) | tables.claims_named(ids) | tables.may_pass(config["gates"])
+    wanted = set(held.values()) | tables.claims_named(ids) | tables.keys_of_atoms(atoms) | tables.may_pass(config["gates"])
     # adopted wordings L1 does not hold: the pass relates them to L1's keys, so their neighbours are read whole
     around: list[Key] = [claim_key(own[0]) for own in records if not any(t in held for t in own)]
     return tables.view(wanted, around, similarity)

@@ -57,25 +57,31 @@ def _groups(paths: Paths, view: L1View) -> list[_Group]:
     return sorted(groups.values(), key=lambda g: (g.key.text, g.key.negated))
 
 
-def _identity_decisions(paths: Paths) -> tuple[dict[tuple[str, ...], str], set[str]]:
+def _identity_decisions(paths: Paths, groups: list[_Group]) -> tuple[dict[tuple[str, ...], str], set[str]]:
     """What people said of identity, in the order they said it: the key sets they merged (with when) and
     the keys they split apart. A later split takes its keys out of an earlier merge; a later merge
-    takes its keys out of an earlier split; merges that share a key join."""
+    takes its keys out of an earlier split; merges that share a key join. A decision names keys and atoms:
+    the keys its atoms are filed under now count too, so it outlives a change of how wordings become keys."""
     merges: dict[tuple[str, ...], str] = {}
     splits: set[str] = set()
+    owner: dict[str, str] = {}
     for decision in load_decisions(paths.decisions):
         action = decision.get("action")
         if action not in ("merge", "split"):
             continue
         keys = {k for k in decision.get("keys", []) or [] if isinstance(k, str)}
+        atoms = [a for a in decision.get("atoms", []) or [] if isinstance(a, str)]
+        if atoms:
+            if not owner:
+                owner.update((i, g.key.text) for g in groups for i in g.summary.ids)
+            keys |= {owner[a] for a in atoms if a in owner}
         if action == "split":
             merges = {rest: at for kept, at in merges.items()
                       if len(rest := tuple(k for k in kept if k not in keys)) > 1}
-        if action == "merge":
+            splits |= keys
+        else:
             splits -= keys
             merges[tuple(sorted(keys))] = str(decision.get("at", ""))
-        else:
-            splits |= keys
     return merges, splits
 
 
@@ -118,7 +124,7 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
         elif j_corrects and _is_correction(groups[j]):
             clashes.append((j, i, "corrected"))
 
-    merges, splits = _identity_decisions(paths)
+    merges, splits = _identity_decisions(paths, groups)
     for i in (position[k] for k in splits if k in position):
         for j in same.pop(i, set()):  # a person said this wording is a claim of its own
             same[j].discard(i)
@@ -259,16 +265,23 @@ def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
         for key in claim.keys:
             by_key.setdefault(key, claim)
 
-    def find(claim_id: str, keys: Iterable[str]) -> Claim | None:
+    by_atom: dict[str, Claim] = {}
+
+    def find(claim_id: str, keys: Iterable[str], atoms: Iterable[str] = ()) -> Claim | None:
         if claim_id in by_id:
             return by_id[claim_id]
         for key in keys:
             if key in by_key:
                 return by_key[key]
-        return None
+        # the claim's atoms: they outlive a change of how wordings become keys, and so its id
+        atoms = [a for a in atoms if isinstance(a, str)]
+        if atoms and not by_atom:
+            by_atom.update((i, claim) for claim in claims for i in claim.summary.ids)
+        owners = {id(by_atom[a]): by_atom[a] for a in atoms if a in by_atom}
+        return next(iter(owners.values())) if len(owners) == 1 else None
 
     for decision in decisions:
-        target = find(str(decision.get("claim_id", "")), decision.get("keys", []))
+        target = find(str(decision.get("claim_id", "")), decision.get("keys", []), decision.get("atoms", []) or [])
         if target is None:
             continue
         action = decision["action"]
@@ -282,7 +295,7 @@ def _apply_decisions(paths: Paths, claims: list[Claim]) -> None:
                 seen = set(decision.get("atoms", []))
                 target.rejected = bool(target.observations) and all(i in seen for i in target.summary.ids)
         elif action == "resolve":
-            kept = find(str(decision.get("keep_id", "")), decision.get("keep_keys", []))
+            kept = find(str(decision.get("keep_id", "")), decision.get("keep_keys", []), decision.get("keep_atoms", []) or [])
             target.retired_for = kept.id if kept else str(decision.get("keep_id", ""))
             if kept is not None:
                 kept.contested_by.pop(target.id, None)

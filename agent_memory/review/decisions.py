@@ -74,7 +74,8 @@ def verify(paths: Paths, claim_ref: str) -> dict[str, Any]:
         already = claim.verified
         if not already:
             scrub = scrubber_for(paths)
-            decision = {"action": "verify", "claim_id": claim.id, "keys": sorted({scrub(k) for k in claim.keys}), "at": iso(now())}
+            decision = {"action": "verify", "claim_id": claim.id, "keys": sorted({scrub(k) for k in claim.keys}),
+                        "atoms": sorted(str(a["id"]) for a in claim.atoms), "at": iso(now())}
             commit(paths, "verify", f"verified {claim.id}", [decisions_change(paths, [decision])])
         after = plan(paths)
         proposal = next((p for p in after.proposals if p.claim_id == claim.id), None)
@@ -107,8 +108,10 @@ def resolve(paths: Paths, claim_ref: str, keep_ref: str) -> dict[str, Any]:
             "action": "resolve",
             "claim_id": claim.id,
             "keys": sorted({scrub(k) for k in claim.keys}),
+            "atoms": sorted(str(a["id"]) for a in claim.atoms),
             "keep_id": keep.id,
             "keep_keys": sorted({scrub(k) for k in keep.keys}),
+            "keep_atoms": sorted(str(a["id"]) for a in keep.atoms),
             "at": iso(now()),
         }
         changes = [decisions_change(paths, [decision])]

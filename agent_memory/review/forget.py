@@ -62,7 +62,8 @@ def forget(paths: Paths, ref: str, dry_run: bool = False) -> Forgotten:
             claim = resolve_why(ref, remembered)  # words of a claim not adopted: it is forgotten in L1
         moment = iso(now())
         scrub = scrubber_for(paths)
-        decision = {"action": "forget", "claim_id": claim.id, "keys": sorted({scrub(k) for k in claim.keys}), "at": moment}
+        decision = {"action": "forget", "claim_id": claim.id, "keys": sorted({scrub(k) for k in claim.keys}),
+                    "atoms": sorted(str(a["id"]) for a in claim.atoms), "at": moment}
         changes: list[Change] = [decisions_change(paths, [decision])]
         done = Forgotten(claim.id, claim.text, at=moment, dry_run=dry_run)
         for tier, path, scope in (("L2", paths.l2, "project"), ("L3", paths.l3, "user")):

@@ -93,7 +93,8 @@ def merge(paths: Paths, refs: list[str]) -> dict[str, Any]:
                 raise UsageError(f"{a.id} and {b.id} contradict each other: settle that with 'agent-memory resolve'")
         scrub = scrubber_for(paths)
         decision = {"action": "merge", "claim_id": chosen[0], "claim_ids": chosen,
-                    "keys": sorted({scrub(k) for c in claims for k in c.keys}), "at": iso(now())}
+                    "keys": sorted({scrub(k) for c in claims for k in c.keys}),
+                    "atoms": sorted({str(a["id"]) for c in claims for a in c.atoms}), "at": iso(now())}
         backup = commit(paths, "merge", "merged " + ", ".join(chosen), [decisions_change(paths, [decision])])
         after = plan(paths).claims
         joined = next((c for c in after if set(decision["keys"]) <= set(c.keys)), None)
@@ -111,7 +112,7 @@ def split(paths: Paths, ref: str) -> dict[str, Any]:
             raise UsageError(f"{claim.id} is said in one wording only: there is nothing to split")
         scrub = scrubber_for(paths)
         decision = {"action": "split", "claim_id": claim.id, "keys": sorted({scrub(k) for k in claim.keys}),
-                    "at": iso(now())}
+                    "atoms": sorted(str(a["id"]) for a in claim.atoms), "at": iso(now())}
         backup = commit(paths, "split", f"split {claim.id}", [decisions_change(paths, [decision])])
         after = [c for c in plan(paths).claims if set(c.keys) & set(decision["keys"])]
     return {"split": claim.id, "into": [{"id": c.id, "text": c.text} for c in sorted(after, key=lambda c: c.id)],

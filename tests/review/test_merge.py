@@ -77,3 +77,22 @@ def test_merge_refuses_one_claim_and_contradicting_claims(tmp_path: Path) -> Non
     assert not store.paths.decisions.exists()
     single = store.run("split", a)
     assert single.returncode == 1 and "nothing to split" in single.stderr
+
+
+def test_decisions_outlive_a_change_of_keys(tmp_path: Path) -> None:
+    """A person's merge and reject name the claims' atoms too: when the code that turns wordings into keys
+    changes (an upgrade), the decisions still find their claims."""
+    store = _store(tmp_path)
+    a, b = _owner(store, RULE), _owner(store, NARROWER)
+    _json(store, "merge", a, b)
+    merged = _owner(store, RULE)
+    [proposal] = plan(store.paths).proposals
+    assert store.run("reject", proposal.id).returncode == 0
+    lines = [json.loads(l) for l in store.paths.decisions.read_text(encoding="utf-8").splitlines()]
+    for line in lines:  # keys and ids as an older code would have written them
+        line["keys"], line["claim_id"] = [f"old key {n}" for n, _k in enumerate(line["keys"])], "0123456789ab"
+        line.pop("claim_ids", None)
+    store.paths.decisions.write_text("".join(json.dumps(l) + "\n" for l in lines), encoding="utf-8")
+    after = plan(store.paths)
+    assert _owner(store, RULE) == _owner(store, NARROWER) == merged
+    assert after.proposals == [] and after.by_id()[merged].rejected
