@@ -93,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     own("forget")
 
     own("search")
+    own("mcp")
     own("reindex")
     own("export")
     own("team")
@@ -135,6 +136,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hook is not None:
         # the hot path: no argparse, no SQLite check; a hook fails open whatever it is given
         return cmd_hook(hook)
+    from .mcp import mcp_args
+
+    served = mcp_args(argv)
+    if served is not None:  # an agent waits for the server's first answer: no argparse, no other command loaded
+        from .mcp import serve
+
+        return serve(served)
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the command's own parser, so the hint names the command
