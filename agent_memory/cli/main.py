@@ -162,12 +162,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"agent-memory: skipped {line}", file=sys.stderr)
 
 
+# commands that only read, or write no project store (ingest decides for itself: --all-projects needs no project)
+_READ_ONLY = frozenset({"inspect", "status", "report", "search", "demo", "hook", "ingest", "mcp"})
+
+
+def _writes_a_project(args: argparse.Namespace) -> bool:
+    """Whether this command would write a project's store or files (outside a repository it is refused)."""
+    command = args.command
+    if command in _READ_ONLY or getattr(args, "dry_run", False):
+        return False
+    if command == "promote":
+        return bool(args.write)
+    if command in ("install", "uninstall"):
+        return bool(args.scope == "project")
+    return True
+
+
 def _run(args: argparse.Namespace) -> int:
     """One command, its errors turned into one line and the contract's exit code."""
     try:
         from ..index import check_sqlite
 
         check_sqlite()
+        if _writes_a_project(args):
+            from .output import refuse_outside_project
+
+            refuse_outside_project(args, f"`{args.command}`")
         return int(args.func(args))
     except (NotFound, Ambiguous) as exc:
         print(f"agent-memory: {exc}", file=sys.stderr)

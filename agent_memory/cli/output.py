@@ -47,6 +47,48 @@ def console() -> Any:
     return Console(highlight=False, soft_wrap=True)
 
 
+def print_lines(out: Any, lines: "list[list[tuple[str, str]]]") -> None:
+    """Print many lines of styled pieces at once, as rich's markup would, without markup.
+
+    A listing of thousands of lines (a dry run of a long history) spent most of its time in rich
+    parsing markup and making a ``Text`` of every line; pieces go out as segments instead (each
+    style rendered once), with the control codes ``Text`` strips taken out of their text, and no
+    markup or emoji codes read in what a person typed.
+    """
+    from rich.control import strip_control_codes
+    from rich.segment import Segment, Segments
+    from rich.style import Style
+
+    styles: dict[str, Any] = {}
+    segments: list[Any] = []
+    line_end = Segment.line()
+    for line in lines:
+        if any("\t" in text for text, _name in line):
+            # a tab is expanded to the next tab stop by the cells before it: rich's Text knows how
+            from rich.text import Text
+
+            if segments:
+                out.print(Segments(segments), end="")
+                segments = []
+            out.print(Text.assemble(*((text, name or None) for text, name in line)))
+            continue
+        for text, name in line:
+            style = styles.get(name)
+            if style is None:
+                style = styles[name] = Style.parse(name) if name else None
+            text = strip_control_codes(text)
+            if "\n" in text:  # a style ends at each line's end and starts again on the next, as rich does
+                first, *rest = text.split("\n")
+                segments.append(Segment(first, style))
+                for part in rest:
+                    segments.extend((line_end, Segment(part, style)))
+            else:
+                segments.append(Segment(text, style))
+        segments.append(line_end)
+    if segments:
+        out.print(Segments(segments), end="")
+
+
 def show(args: argparse.Namespace, found: Any, for_people: "Callable[[Any, Any], None]") -> None:
     """A command's findings: JSON with ``--json`` (for scripts), else ``for_people(found, console)``."""
     if getattr(args, "json", False):

@@ -30,34 +30,30 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"proposals": [p.as_json() for p in result.proposals], "blocked": result.blocked})
         return EXIT_OK
-    lines: list[str] = []  # printed at once: rich renders one long text much faster than many short ones
+    lines: list[list[tuple[str, str]]] = []  # printed at once: thousands of lines at a long history's dry run
+    dry = "" if args.write else " (dry run: nothing written)"
     if result.proposals:
-        lines.append(f"[bold]{len(result.proposals)} proposal(s)[/]" + ("" if args.write else " (dry run: nothing written)"))
+        lines.append([(f"{len(result.proposals)} proposal(s)", "bold"), (dry, "")])
         for p in result.proposals:
-            lines.append(f"  [green]{p.id}[/] {p.source_tier}→{p.target_tier} [dim]({_plain(p.path)}; {len(p.sessions)} sessions, "
-                         f"{len(p.days)} days)[/]")
-            lines.append("    " + _plain(p.text))
+            lines.append([("  ", ""), (p.id, "green"), (f" {p.source_tier}→{p.target_tier} ", ""),
+                          (f"({p.path}; {len(p.sessions)} sessions, {len(p.days)} days)", "dim")])
+            lines.append([("    " + p.text, "")])
     else:
-        lines.append("no proposals" + ("" if args.write else " (dry run: nothing written)"))
+        lines.append([("no proposals" + dry, "")])
     listing = result.listing(SHOWN_BLOCKED)
     if listing.total:
         shown = result.blocked if args.all else listing.shown
-        lines.append(f"[bold]{listing.total} claim(s) not promoted yet[/] [dim]({listing.waiting} waiting only for more "
-                     f"evidence, {listing.total - listing.waiting} held for another reason)[/]")
+        lines.append([(f"{listing.total} claim(s) not promoted yet", "bold"), (" ", ""),
+                      (f"({listing.waiting} waiting only for more evidence, {listing.total - listing.waiting} held "
+                       "for another reason)", "dim")])
         for b in shown:
-            lines.append(f"  [yellow]{b['claim_id']}[/] [dim]→{b['to']}: {_plain('; '.join(b['reasons']))}[/]")
-            lines.append("    " + _plain(b["text"]))
+            lines.append([("  ", ""), (b["claim_id"], "yellow"), (" ", ""), (f"→{b['to']}: {'; '.join(b['reasons'])}", "dim")])
+            lines.append([("    " + b["text"], "")])
         if len(shown) < listing.total:
-            lines.append(f"  [dim]… {listing.total - len(shown)} more: --all lists them, --json gives every one[/]")
+            lines.append([("  ", ""), (f"… {listing.total - len(shown)} more: --all lists them, --json gives every one", "dim")])
     if counts is not None:
-        lines.append(f"staged {counts['staged']} new or changed, {counts['unchanged']} unchanged, {counts['withdrawn']} "
-                     f"withdrawn in {_plain(str(where.staged))}")
-    output.console().print("\n".join(lines))
+        lines.append([(f"staged {counts['staged']} new or changed, {counts['unchanged']} unchanged, {counts['withdrawn']} "
+                       f"withdrawn in {where.staged}", "")])
+    output.print_lines(output.console(), lines)
     return EXIT_OK
 
-
-def _plain(text: str) -> str:
-    """``text`` shown as it is inside markup (rich's ``escape`` doubles a final backslash: none is final here)."""
-    from rich.markup import escape
-
-    return escape(text + " ")[:-1]
