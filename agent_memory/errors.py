@@ -25,3 +25,7 @@ class StoreError(AgentMemoryError):
 
 class SqliteTooOld(AgentMemoryError):
     """SQLite lacks FTS5 with the trigram tokenizer (needs 3.34+)."""
+
+
+class OutsideProject(UsageError):
+    """A command that writes a project's store was run in no git repository, with no store named (exit 1)."""

@@ -57,6 +57,11 @@ def folders(root: str, cwd: str, above_root: bool) -> list[str]:
     return list(reversed(chain))
 
 
+def inside(folder: str, root: str) -> bool:
+    """Whether ``folder`` is ``root`` or below it (as written: neither needs to exist here)."""
+    return bool(folder) and (folder == root or folder.startswith(root.rstrip("/\\") + os.sep))
+
+
 def text_of(payload: "dict[str, Any]", key: str) -> str:
     value = payload.get(key)
     return value if isinstance(value, str) else ""
@@ -108,6 +113,21 @@ class Agent:
     def locate(self, project_root: str, cwd: str = "", transcript: str = "") -> list[str]:
         """This project's transcript files in the agent's own folders (for catching up), plus ``transcript``."""
         return []
+
+    def sessions_home(self) -> str:
+        """The folder the agent keeps every project's sessions under."""
+        return self.home()
+
+    def history(self, project_root: "str | None" = None) -> list[str]:
+        """Every transcript the agent keeps of one project (sessions run at or below ``project_root``), or of every
+        project (None), for ``ingest`` without a path and the backfill. It may hold a few of other projects':
+        ingest sorts every session by the folder it ran in."""
+        return []
+
+    def session_folder(self, path: str, candidates: "tuple[str, ...]" = ()) -> str:
+        """The folder a transcript's session ran in, from the file or from where the agent keeps it ("" when
+        neither says). ``candidates``: folders it may be, for an agent that records only a hash of it."""
+        return ""
 
     def read(self, f: "IO[bytes]", path: str, start_offset: int, start_line: int, size: int) -> "ReadResult":
         """One transcript file into turns, from a resume point."""

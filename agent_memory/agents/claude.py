@@ -22,7 +22,13 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 NAMES = ("CLAUDE.md", os.path.join(".claude", "CLAUDE.md"), "CLAUDE.local.md")
 # Claude Code's MEMORY.md limits, applied to each CLAUDE.md it loads
 MAX_LINES, MAX_BYTES = 200, 25_000
+HEAD_LINES = 200  # how far into a session file its first cwd is looked for
 _BOOKKEEPING = frozenset({"file-history-snapshot", "queue-operation"})
+
+
+def _slug(folder: str) -> str:
+    """The name Claude Code gives a project's folder: its path, every character but ASCII letters and digits a dash."""
+    return "".join(c if c.isascii() and c.isalnum() else "-" for c in folder)
 
 
 class Claude(Agent):
@@ -41,12 +47,50 @@ class Claude(Agent):
         roots = {project_root} | ({cwd} if cwd else set())
         found_in = {os.path.dirname(transcript)} if transcript else set()
         base = os.path.join(self.home(), "projects")
-        # Claude Code names a project's folder after its path, every character but ASCII letters and digits a dash
-        found_in |= {os.path.join(base, "".join(c if c.isascii() and c.isalnum() else "-" for c in r)) for r in roots}
+        found_in |= {os.path.join(base, _slug(r)) for r in roots}
         found: set[str] = set()
         for folder in found_in:
             found.update(listed(folder, (".jsonl",)))
         return sorted(found)
+
+    def sessions_home(self) -> str:
+        return os.path.join(self.home(), "projects")
+
+    def history(self, project_root: "str | None" = None) -> list[str]:
+        """``<config>/projects/*/*.jsonl``; for one project, the folders named after its root and its subfolders."""
+        base = os.path.join(self.home(), "projects")
+        try:
+            with os.scandir(base) as entries:
+                names = sorted(e.name for e in entries if e.is_dir())
+        except OSError:
+            return []
+        if project_root is not None:
+            slug = _slug(project_root)
+            names = [n for n in names if n == slug or n.startswith(slug + "-")]
+        return [path for name in names for path in sorted(listed(os.path.join(base, name), (".jsonl",)))]
+
+    def session_folder(self, path: str, candidates: "tuple[str, ...]" = ()) -> str:
+        """The ``cwd`` of the first record that has one (records of Claude Code 1.x and 2.x all carry it)."""
+        from .. import fastjson
+
+        try:
+            with open(path, "rb") as handle:
+                for _ in range(HEAD_LINES):
+                    line = handle.readline(4 * 1024 * 1024)
+                    if not line:
+                        break
+                    if b'"cwd"' not in line:
+                        continue
+                    try:
+                        record = fastjson.loads(line)
+                    except (ValueError, UnicodeDecodeError, RecursionError):
+                        continue
+                    cwd = record.get("cwd") if isinstance(record, dict) else None
+                    if isinstance(cwd, str) and cwd:
+                        return cwd
+        except OSError:
+            pass
+        return ""
 
     def read(self, f: "IO[bytes]", path: str, start_offset: int, start_line: int, size: int) -> "ReadResult":
         from ..transcripts import claude

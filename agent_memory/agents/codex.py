@@ -104,6 +104,21 @@ class Codex(Agent):
             found.add(os.path.abspath(transcript))
         return sorted(found)
 
+    def sessions_home(self) -> str:
+        return os.path.join(self.home(), "sessions")
+
+    def history(self, project_root: "str | None" = None) -> list[str]:
+        """Every rollout in ``sessions/YYYY/MM/DD/``; for one project, those whose first record's cwd is in it."""
+        import glob
+
+        from . import inside
+
+        found = sorted(glob.glob(os.path.join(glob.escape(self._sessions()), "*", "*", "*", "rollout-*.jsonl")))
+        return found if project_root is None else [p for p in found if inside(rollout_cwd(p), project_root)]
+
+    def session_folder(self, path: str, candidates: "tuple[str, ...]" = ()) -> str:
+        return rollout_cwd(path)
+
     def read(self, f: "IO[bytes]", path: str, start_offset: int, start_line: int, size: int) -> "ReadResult":
         from ..transcripts import codex
 

@@ -104,6 +104,25 @@ class Copilot(Agent):
             found.add(os.path.abspath(transcript))
         return sorted(found)
 
+    def sessions_home(self) -> str:
+        return os.path.join(self.home(), "session-state")
+
+    def history(self, project_root: "str | None" = None) -> list[str]:
+        """Every ``session-state/<id>/events.jsonl``; for one project, those whose first event's cwd is in it."""
+        from . import inside
+
+        base = os.path.join(self.home(), "session-state")
+        try:
+            with os.scandir(base) as entries:
+                names = sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
+        except OSError:
+            return []
+        found = [p for p in (os.path.join(base, n, "events.jsonl") for n in names) if os.path.isfile(p)]
+        return found if project_root is None else [p for p in found if inside(_session_cwd(p), project_root)]
+
+    def session_folder(self, path: str, candidates: "tuple[str, ...]" = ()) -> str:
+        return _session_cwd(path)
+
     def read(self, f: "IO[bytes]", path: str, start_offset: int, start_line: int, size: int) -> "ReadResult":
         """The person's ``user.message`` words and the ``assistant.message`` replies, from a resume point."""
         from ..transcripts.read import Records, turn, utc_timestamp

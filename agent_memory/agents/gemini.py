@@ -72,6 +72,74 @@ class Gemini(Agent):
             found.update(listed(folder, (".json", ".jsonl"), "session-"))
         return sorted(found)
 
+    def _owner(self, folder: str, candidates: "tuple[str, ...]") -> str:
+        """The project folder a ``tmp/<slug or hash>`` folder is for: its ``.project_root`` (which Gemini CLI writes),
+        else ``projects.json``'s entry for the slug, else the candidate whose sha256 is the folder's name."""
+        import hashlib
+
+        try:
+            with open(os.path.join(folder, ".project_root"), encoding="utf-8") as handle:
+                written = handle.read(64 * 1024).strip()
+            if written:
+                return written
+        except (OSError, UnicodeDecodeError):
+            pass
+        name = os.path.basename(folder)
+        try:
+            with open(os.path.join(self.home(), "projects.json"), "rb") as handle:
+                registry = fastjson.loads(handle.read(4 * 1024 * 1024))
+            projects = registry.get("projects") if isinstance(registry, dict) else None
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+            projects = None
+        for path, slug in (projects.items() if isinstance(projects, dict) else ()):
+            if slug == name and isinstance(path, str):
+                return path
+        for candidate in candidates:
+            if candidate and hashlib.sha256(candidate.encode("utf-8")).hexdigest() == name:
+                return candidate
+        return ""
+
+    def sessions_home(self) -> str:
+        return os.path.join(self.home(), "tmp")
+
+    def history(self, project_root: "str | None" = None) -> list[str]:
+        """``<.gemini>/tmp/*/chats/session-*``; for one project, the folders that are its root's or below it."""
+        from . import inside
+
+        base = os.path.join(self.home(), "tmp")
+        try:
+            with os.scandir(base) as entries:
+                names = sorted(e.name for e in entries if e.is_dir())
+        except OSError:
+            return []
+        found = []
+        for name in names:
+            files = sorted(listed(os.path.join(base, name, "chats"), (".json", ".jsonl"), "session-"))
+            if files and (project_root is None or inside(self._owner(os.path.join(base, name), (project_root,)), project_root)):
+                found.extend(files)
+        return found
+
+    def session_folder(self, path: str, candidates: "tuple[str, ...]" = ()) -> str:
+        """Its ``tmp/<id>`` folder's owner (records carry no cwd), else the candidate its ``projectHash`` names."""
+        import hashlib
+        import re
+
+        chats = os.path.dirname(os.path.abspath(path))
+        if os.path.basename(chats) == "chats":
+            owner = self._owner(os.path.dirname(chats), candidates)
+            if owner:
+                return owner
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(64 * 1024)
+        except OSError:
+            return ""
+        found = re.search(rb'"projectHash"\s*:\s*"([0-9a-f]{64})"', head)
+        for candidate in candidates if found else ():
+            if candidate and hashlib.sha256(candidate.encode("utf-8")).hexdigest().encode() == found.group(1):
+                return candidate
+        return ""
+
     def read(self, f: "IO[bytes]", path: str, start_offset: int, start_line: int, size: int) -> "ReadResult":
         from ..transcripts import gemini
 

@@ -9,7 +9,7 @@ import time
 
 from .. import agents, fastjson
 from .cache import HookCache, cached_config
-from .where import RUN, log, log_anywhere, store_for, text_field
+from .where import RUN, has_project, log, log_anywhere, store_for, text_field
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
@@ -115,7 +115,8 @@ def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started
         output = context_output(agent, event, text)
         if output is not None:
             emit(output)  # the context goes out first; catching up must not delay it
-        catch_up(where, agent, payload, cache)
+        if has_project(where, memory_dir):
+            catch_up(where, agent, payload, cache)
         return None
     if event == "user-prompt-submit":
         from .prompt import person_prompt, prompt_context
@@ -125,7 +126,7 @@ def run_hook(event: str, agent: str, raw: bytes, memory_dir: str | None, started
         if not prompt or not os.path.isfile(where.atoms):
             return None
         return context_output(agent, event, prompt_context(where, cached_config(where, cache), prompt, agent))
-    if payload:
+    if payload and has_project(where, memory_dir):
         from .session_end import session_end
 
         session_end(where, agent, payload, cached_config(where, cache), started)

@@ -26,6 +26,12 @@ def store_for(memory_dir: str | None, cwd: str) -> Layout:
     return where
 
 
+def has_project(where: Layout, memory_dir: "str | None") -> bool:
+    """Whether a hook may write a store: a named one, or a git repository's (a session run in the home folder
+    or in /tmp has no project, and gets no ``.memory`` there)."""
+    return bool(memory_dir or os.environ.get("AGENT_MEMORY_DIR")) or os.path.exists(os.path.join(where.project_root, ".git"))
+
+
 def as_paths(where: "AnyPaths") -> "Paths":
     from ..store import Paths
 

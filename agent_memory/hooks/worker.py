@@ -68,8 +68,15 @@ def run_job(job: "dict[str, Any]") -> None:
     paths = Paths.resolve(str(job["store"]), cwd=str(job.get("cwd") or os.sep))
     try:
         from ..ingest import ingest
+        from ..projects import repository, sort_transcripts
 
         files = [str(f) for f in job.get("files", [])]
+        here = repository(str(paths.project_root))
+        if here:
+            # a session of another repository here is filed there, not here (ingest --all-projects does that); one
+            # the agent handed this project's hook that names no repository of this machine stays this project's
+            left_out = {f for group in sort_transcripts(files, here).elsewhere.values() for f in group}
+            files = [f for f in files if f not in left_out]
         report = ingest(paths, files, agent="auto")
         for error in report.errors:
             log(paths, "hook worker ingest", error)

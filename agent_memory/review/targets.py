@@ -28,8 +28,13 @@ class Target:
 
 
 def project_target(paths: Paths, name: str) -> Target:
-    """A project instruction file, relative to the project root (never outside it)."""
+    """A project instruction file, relative to the project root (never outside it), and only a repository's: a
+    folder in no repository (the home folder, with ``--memory-dir``) is no project, and a CLAUDE.md there would be
+    loaded by every project below it."""
     root = paths.project_root
+    if not (root / ".git").exists():
+        raise UnsafeTarget(f"{root} is in no git repository: a project's rules are adopted only into a repository's "
+                           "instruction file (cd into the project)")
     full = Path(os.path.normpath(Path(name) if Path(name).is_absolute() else root / name))
     relative = os.path.relpath(full, root)
     if relative == "." or relative.startswith(".."):

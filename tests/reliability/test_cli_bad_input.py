@@ -25,7 +25,7 @@ NONSENSE: list[tuple[tuple[str, ...], int, str]] = [
     (("bogus",), USAGE, "invalid choice"),
     (("--memory-dir",), USAGE, "expected one argument"),
     (("--json",), USAGE, "unrecognized"),
-    (("ingest",), USAGE, "required"),
+    (("ingest",), USER, "no session"),  # no path: this project's sessions in the agents' folders, of which there are none
     (("ingest", "--agent", "bogus", "x.jsonl"), USAGE, "--agent"),
     (("ingest", "x.jsonl", "--project"), USAGE, "--project"),
     (("ingest", MISSING), USER, "no such file"),

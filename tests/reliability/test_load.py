@@ -28,7 +28,7 @@ def session_files(env: Env, count: int) -> list[Path]:
             (f"{day}T09:{n:02d}:30Z", f"Remember: the service number {n} listens on port {5000 + n}."),
             (f"{day}T10:{n:02d}:00Z", f"Never deploy module{n} on a Friday."),
         ]
-        files.append(claude_transcript(env.tmp / "sessions" / f"s{n:02d}.jsonl", f"session-{n:02d}", env.root, turns))
+        files.append(claude_transcript(env.tmp / "sessions" / env.root.name / f"s{n:02d}.jsonl", f"session-{n:02d}", env.root, turns))
     return files
 
 
