@@ -37,6 +37,27 @@ def paths(args: argparse.Namespace) -> Any:
     return Paths.resolve(getattr(args, "memory_dir", None))
 
 
+def explicit_store(args: argparse.Namespace) -> bool:
+    """Whether the person named the store (``--memory-dir`` or ``$AGENT_MEMORY_DIR``) instead of the project's."""
+    import os
+
+    return bool(getattr(args, "memory_dir", None) or os.environ.get("AGENT_MEMORY_DIR"))
+
+
+def refuse_outside_project(args: argparse.Namespace, command: str, also: str = "") -> None:
+    """A command that writes refuses to run in no git repository unless a store is named: the folder would
+    otherwise become a project of its own (a ``.memory`` in the home folder, its rules adopted into ``~/CLAUDE.md``)."""
+    import os
+
+    from ..errors import OutsideProject
+    from ..projects import repository
+
+    if explicit_store(args) or repository(os.getcwd()):
+        return
+    raise OutsideProject(f"{os.getcwd()} is in no git repository, so {command} has no project to write to: "
+                         f"cd into the project, or give --memory-dir DIR" + (f" (or {also})" if also else ""))
+
+
 def emit_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
