@@ -490,6 +490,10 @@ def _done(args: argparse.Namespace, change: "Callable[[str, str, Paths], Any]") 
 
 def cmd_install(args: argparse.Namespace) -> int:
     """``agent-memory install``."""
+    if getattr(args, "mcp", False):
+        from .mcp_install import cmd
+
+        return cmd(args, adding=True)
     report = _done(args, install)
     if report is None:
         return 0
@@ -511,6 +515,10 @@ def cmd_install(args: argparse.Namespace) -> int:
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
     """``agent-memory uninstall``."""
+    if getattr(args, "mcp", False):
+        from .mcp_install import cmd
+
+        return cmd(args, adding=False)
     report = _done(args, uninstall)
     if report is None:
         return 0

@@ -109,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = add(name, _lazy("install", f"cmd_{name}"), help_text)
         p.add_argument("--agent", choices=NAMES, default="claude")
         p.add_argument("--scope", choices=["project", "user"], default="project")
+        p.add_argument("--mcp", action="store_true", help="the read-only MCP server in the agent's MCP config, not the hooks")
 
     own("demo")
     return parser

@@ -2,7 +2,9 @@
 
 Each API in the form its CLI streams it: Anthropic Messages (server-sent events), OpenAI Responses
 (server-sent events) and Gemini ``streamGenerateContent?alt=sse``. Every answer is the same short
-text; what matters is what the CLI sent, which ``requests`` keeps.
+text; what matters is what the CLI sent, which ``requests`` keeps. A test that needs the model to
+call a tool sets ``tool_call``: a request offering a tool named so (or ending in it) and holding no
+tool result yet is answered with a call of that tool, in the API's own form.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class MockModel:
 
     server: ThreadingHTTPServer
     requests: list[Recorded] = field(default_factory=list)
+    tool_call: "tuple[str, dict[str, Any]] | None" = None  # (tool name or its ending, arguments) the model calls
 
     @property
     def url(self) -> str:
@@ -92,6 +95,78 @@ def responses_stream(model: str) -> bytes:
     ])
 
 
+CALL_ID = "toolu_mock_call"
+
+
+def offered_tools(body: Any) -> list[str]:
+    """The names of the tools a request offers the model, whatever the API (``namespace.name`` inside Codex's namespaces)."""
+    if not isinstance(body, dict):
+        return []
+    names = []
+    for tool in body.get("tools") or []:
+        if isinstance(tool, dict):
+            if tool.get("type") == "namespace":
+                names += [f"{tool.get('name')}.{t.get('name')}" for t in tool.get("tools") or [] if isinstance(t, dict)]
+                continue
+            names += [str(tool["name"])] if "name" in tool else []
+            names += [str(f.get("name")) for f in tool.get("functionDeclarations") or [] if isinstance(f, dict)]
+    return names
+
+
+def wanted_tool(mock: "MockModel", body: Any) -> str:
+    """The offered tool to call now: ``tool_call`` is set, an offered tool of a memory server ends in its name, and
+    the request holds no tool result yet."""
+    if mock.tool_call is None or not isinstance(body, dict):
+        return ""
+    raw = json.dumps(body)
+    if any(mark in raw for mark in ('"tool_result"', '"function_call_output"', '"functionResponse"')):
+        return ""
+    wanted = mock.tool_call[0]
+    found = [n for n in offered_tools(body) if n.endswith(wanted) and "memory" in n]
+    return found[0] if found else ""
+
+
+def anthropic_tool_stream(model: str, name: str, arguments: dict[str, Any]) -> bytes:
+    """A Messages API answer that calls one tool."""
+    usage = {"input_tokens": 10, "output_tokens": 2, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    return _sse([
+        ("message_start", {"type": "message_start", "message": {
+            "id": "msg_mock_call", "type": "message", "role": "assistant", "model": model, "content": [],
+            "stop_reason": None, "stop_sequence": None, "usage": usage}}),
+        ("content_block_start", {"type": "content_block_start", "index": 0,
+                                 "content_block": {"type": "tool_use", "id": CALL_ID, "name": name, "input": {}}}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                 "delta": {"type": "input_json_delta", "partial_json": json.dumps(arguments)}}),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                           "usage": {"output_tokens": 2}}),
+        ("message_stop", {"type": "message_stop"}),
+    ])
+
+
+def responses_tool_stream(model: str, name: str, arguments: dict[str, Any]) -> bytes:
+    """A Responses API answer that calls one function."""
+    namespace, _, name = name.rpartition(".")  # a tool inside a namespace is called by its name and the namespace's
+    item = {"type": "function_call", "id": "fc_mock", "call_id": CALL_ID, "name": name, "arguments": json.dumps(arguments),
+            "status": "completed", **({"namespace": namespace} if namespace else {})}
+    response = {"id": "resp_mock_call", "object": "response", "model": model, "status": "completed", "output": [item],
+                "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 2,
+                          "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 12}}
+    return _sse([
+        ("response.created", {"type": "response.created", "response": {**response, "status": "in_progress", "output": []}}),
+        ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": {**item, "arguments": ""}}),
+        ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ("response.completed", {"type": "response.completed", "response": response}),
+    ])
+
+
+def gemini_tool_chunk(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": name, "args": arguments}}]},
+                            "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 2, "totalTokenCount": 12},
+            "modelVersion": "mock"}
+
+
 def gemini_chunk() -> dict[str, Any]:
     return {"candidates": [{"content": {"role": "model", "parts": [{"text": REPLY}]}, "finishReason": "STOP", "index": 0}],
             "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 2, "totalTokenCount": 12},
@@ -137,6 +212,17 @@ class _Handler(BaseHTTPRequestHandler):
         self.mock.requests.append(Recorded("POST", self.path, body))
         model = body.get("model", "mock") if isinstance(body, dict) else "mock"
         path = self.path.split("?", 1)[0]
+        tool = wanted_tool(self.mock, body)
+        arguments = self.mock.tool_call[1] if self.mock.tool_call else {}
+        if tool and path.endswith("/v1/messages") and isinstance(body, dict) and body.get("stream"):
+            self._send(200, anthropic_tool_stream(model, tool, arguments), "text/event-stream")
+            return
+        if tool and path.endswith("/responses"):
+            self._send(200, responses_tool_stream(model, tool, arguments), "text/event-stream")
+            return
+        if tool and path.endswith(":streamGenerateContent"):
+            self._send(200, _sse([(None, gemini_tool_chunk(tool, arguments))]), "text/event-stream")
+            return
         if path.endswith("/v1/messages/count_tokens"):
             self._send(200, b'{"input_tokens": 10}', "application/json")
         elif path.endswith("/v1/messages"):

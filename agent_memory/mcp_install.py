@@ -1,0 +1,156 @@
+"""``install --mcp`` / ``uninstall --mcp``: the MCP server in each agent's own MCP configuration.
+
+Where each real CLI reads its MCP servers (its own ``mcp add`` writes there; Claude Code 2.1, Codex CLI
+0.171, Gemini CLI 0.61, Copilot CLI 1.0):
+
+| agent | project (committed) | user |
+|---|---|---|
+| Claude Code | ``.mcp.json`` ``mcpServers`` (type ``stdio``) | ``$CLAUDE_CONFIG_DIR/.claude.json``, else ``~/.claude.json`` |
+| Codex CLI | ``.codex/config.toml`` ``[mcp_servers.NAME]`` (a trusted project) | ``$CODEX_HOME/config.toml`` |
+| Gemini CLI | ``.gemini/settings.json`` ``mcpServers`` | ``$GEMINI_CLI_HOME/.gemini/settings.json`` |
+| Copilot CLI | ``.github/mcp.json`` ``mcpServers`` (type ``local``) | ``$COPILOT_HOME/mcp-config.json`` |
+
+A project file names the command ``agent-memory mcp`` (no machine path in a committed file); a user file
+names this interpreter, which needs nothing on PATH. Install never clobbers another server or setting;
+uninstall removes only the entry named ``agent-memory`` that runs our command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import agents
+from .store import Paths, atomic_write
+
+NAME = "agent-memory"
+_TOML_HEADER = re.compile(r'^\[mcp_servers\.(?:agent-memory|"agent-memory")\]\s*$', re.MULTILINE)
+
+
+def config_file(agent: str, scope: str, paths: Paths) -> Path:
+    """The file ``agent`` reads its MCP servers from, at ``scope``."""
+    root = Path(paths.project_root)
+    if scope == "project":
+        return root / {"claude": ".mcp.json", "codex": ".codex/config.toml", "gemini": ".gemini/settings.json",
+                       "copilot": ".github/mcp.json"}[agent]
+    home = Path(agents.get(agent).home())
+    if agent == "claude":
+        return home / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
+    return home / {"codex": "config.toml", "gemini": "settings.json", "copilot": "mcp-config.json"}[agent]
+
+
+def command(scope: str) -> tuple[str, list[str]]:
+    """The server's command line: by name on PATH where the file is committed, this interpreter elsewhere."""
+    return ("agent-memory", ["mcp"]) if scope == "project" else (sys.executable, ["-m", "agent_memory", "mcp"])
+
+
+def entry(agent: str, scope: str) -> dict[str, Any]:
+    program, args = command(scope)
+    kind = {"claude": {"type": "stdio"}, "copilot": {"type": "local"}}.get(agent, {})
+    return {**kind, "command": program, "args": args, **({"tools": ["*"]} if agent == "copilot" else {})}
+
+
+def _ours(found: Any) -> bool:
+    return isinstance(found, dict) and isinstance(found.get("args"), list) and "mcp" in found["args"] and (
+        "agent-memory" in str(found.get("command", "")) or "agent_memory" in found["args"])
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    from .errors import UsageError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except ValueError as exc:
+        raise UsageError(f"{path} is not valid JSON ({exc}); refusing to change it") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("mcpServers", {}), dict):
+        raise UsageError(f"{path} does not hold a JSON object with an mcpServers object; refusing to change it")
+    return data
+
+
+def add(agent: str, scope: str, paths: Paths) -> tuple[Path, bool]:
+    """Add the server; (the file, whether it changed)."""
+    path = config_file(agent, scope, paths)
+    if path.suffix == ".toml":
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        if _TOML_HEADER.search(text):
+            return path, False
+        program, args = command(scope)
+        block = f"[mcp_servers.{NAME}]\ncommand = {json.dumps(program)}\nargs = {json.dumps(args)}\n"
+        _write(path, text + ("\n" if text and not text.endswith("\n\n") else "") + block if text else block)
+        return path, True
+    data = _read_json(path)
+    servers = data.setdefault("mcpServers", {})
+    wanted = entry(agent, scope)
+    if servers.get(NAME) == wanted:
+        return path, False
+    if NAME in servers and not _ours(servers[NAME]):
+        from .errors import UsageError
+
+        raise UsageError(f"{path} already has another MCP server named {NAME!r}; refusing to change it")
+    servers[NAME] = wanted
+    _write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return path, True
+
+
+def remove(agent: str, scope: str, paths: Paths) -> tuple[Path, bool]:
+    """Remove the server install added; (the file, whether it changed)."""
+    path = config_file(agent, scope, paths)
+    if not path.exists():
+        return path, False
+    if path.suffix == ".toml":
+        text = path.read_text(encoding="utf-8")
+        found = _TOML_HEADER.search(text)
+        if not found:
+            return path, False
+        following = re.compile(r"^\[", re.MULTILINE).search(text, found.end())
+        end = following.start() if following else len(text)
+        kept = "\n\n".join(part for part in (text[: found.start()].rstrip("\n"), text[end:].lstrip("\n").rstrip("\n")) if part)
+        _write(path, kept + "\n") if kept else _drop(path)
+        return path, True
+    data = _read_json(path)
+    servers = data.get("mcpServers", {})
+    if not _ours(servers.get(NAME)):
+        return path, False
+    del servers[NAME]
+    if not servers:
+        del data["mcpServers"]
+    _write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n") if data else _drop(path)
+    return path, True
+
+
+def _drop(path: Path) -> None:
+    """A file that held nothing but our server goes, and its folder when that is left empty (``.codex/``)."""
+    path.unlink()
+    try:
+        path.parent.rmdir()
+    except OSError:
+        pass  # not empty, or not ours to remove
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, text)
+
+
+def cmd(args: argparse.Namespace, adding: bool) -> int:
+    """``install --mcp`` / ``uninstall --mcp`` for one agent and scope."""
+    paths = Paths.resolve(getattr(args, "memory_dir", None))
+    path, changed = (add if adding else remove)(args.agent, args.scope, paths)
+    if getattr(args, "json", False):
+        sys.stdout.write(json.dumps({"mcp_config": str(path), "changed": changed, "server": NAME}, indent=2) + "\n")
+    elif adding:
+        print(f"added the {NAME} MCP server to {path}" if changed else f"the {NAME} MCP server is already in {path}: nothing changed")
+    else:
+        print(f"removed the {NAME} MCP server from {path}" if changed else f"no {NAME} MCP server in {path}: nothing changed")
+    return 0
