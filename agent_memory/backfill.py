@@ -34,42 +34,73 @@ def peak_rss_kb() -> int:
 
 
 class _Progress:
-    """A rich progress bar on stderr (bytes read, speed, ETA), or nothing."""
+    """A rich progress bar on stderr (bytes read, speed, ETA) once a run has taken ``DELAY`` seconds, or nothing.
 
-    def __init__(self, enabled: bool, total: int, files: int) -> None:
+    A short ingest (a session or two) is over before a bar would help, so it never draws one; a long
+    one shows it from then on, also through a single long step (indexing a store read whole) that
+    makes no call here, as a timer starts it.
+    """
+
+    DELAY = 2.0  # seconds before the bar appears
+
+    def __init__(self, enabled: bool, total: int, files: int, delay: float = DELAY) -> None:
+        import threading
+
         self.bar: Any = None
-        if not enabled:
-            return
+        self.lock = threading.Lock()
+        self.total, self.files = max(total, 1), files
+        self.done: dict[str, Any] = {"completed": 0, "files": 0, "atoms": 0, "description": "backfill"}
+        self.timer: Any = None
+        if enabled:
+            self.timer = threading.Timer(delay, self._start)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def _start(self) -> None:
         try:
             from rich.console import Console
             from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
                                        TransferSpeedColumn)
         except ImportError:
             return
-        self.bar = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            DownloadColumn(),
-            TransferSpeedColumn(),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[files]}/{task.fields[total_files]} files · {task.fields[atoms]} new atoms"),
-            console=Console(stderr=True),
-            transient=False,
-        )
-        self.task = self.bar.add_task("backfill", total=max(total, 1), files=0, total_files=files, atoms=0)
-        self.bar.start()
+        with self.lock:
+            if self.timer is None:
+                return  # stopped meanwhile
+            bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                DownloadColumn(),
+                TransferSpeedColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[files]}/{task.fields[total_files]} files · {task.fields[atoms]} new atoms"),
+                console=Console(stderr=True),
+                transient=False,
+            )
+            self.task = bar.add_task(self.done["description"], total=self.total, total_files=self.files,
+                                     completed=self.done["completed"], files=self.done["files"], atoms=self.done["atoms"])
+            bar.start()
+            self.bar = bar
 
     def advance(self, size: int, files: int, atoms: int) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, advance=size, files=files, atoms=atoms)
+        with self.lock:
+            self.done["completed"] += size
+            self.done.update(files=files, atoms=atoms)
+            if self.bar is not None:
+                self.bar.update(self.task, completed=self.done["completed"], files=files, atoms=atoms)
 
     def phase(self, description: str) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, description=description)
+        with self.lock:
+            self.done["description"] = description
+            if self.bar is not None:
+                self.bar.update(self.task, description=description)
 
     def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        with self.lock:
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+            if self.bar is not None:
+                self.bar.stop()
 
 
 def _main_importable() -> bool:

@@ -399,7 +399,8 @@ def catch_up(paths: Paths, similarity: float) -> int:
     from ..promote.gates import shown_text
 
     version = code_version()
-    with tables.writing(paths, version, similarity) as con:
+    # gc paused: counting a whole L1 again (new tables, new claim code) makes a record per atom and key
+    with gc_paused(), tables.writing(paths, version, similarity) as con:
         size, digest = tables.covered(con)
         seen = _prefix_hash(paths.atoms, size)
         if seen is None or seen.hexdigest() != digest:

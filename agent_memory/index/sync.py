@@ -9,6 +9,7 @@ another schema version is rebuilt from the sources.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import json
 import os
@@ -83,6 +84,7 @@ _HEAD_BYTES = 4096
 _BATCH = 500  # values bound to one statement (under every SQLite's limit)
 _ROWS_AT_ONCE = 2_000  # rows a sync reads from a file before it indexes them
 PAGE_SIZE = 8192
+_REBUILD_CACHE_KIB = 32 * 1024  # page cache while a whole file is read (SQLite's default is 2 MB)
 
 
 class Index(Searcher):
@@ -201,6 +203,10 @@ class Index(Searcher):
             return 0, max(removed, 0)
         if known and known[0] == sig:
             return 0, 0
+        with _reading_whole(self.con, source.append_only and known is not None and known[1] > 0):
+            return self._read_source(source, known, sig)
+
+    def _read_source(self, source: Source, known: tuple[str, int, str] | None, sig: str) -> tuple[int, int]:
         added, keep = 0, set()
         try:
             with open(source.path, "rb") as handle:
@@ -438,6 +444,29 @@ class Index(Searcher):
             for handle in handles.values():
                 handle.close()
         return out
+
+
+@contextlib.contextmanager
+def _reading_whole(con: sqlite3.Connection, tail_only: bool) -> Iterator[None]:
+    """A read that may be a whole store (a rebuild) keeps the pages it writes in memory and pauses the collector.
+
+    Left at SQLite's 2 MB, the page cache spilled the docs table's b-trees (their ids are hashes, so
+    every batch lands all over them) to the WAL and read them back throughout a rebuild; the cyclic
+    collector rescanned every row object made meanwhile (they hold no cycles; reference counting frees
+    them). An append-only file read from where the last sync stopped keeps the defaults.
+    """
+    if tail_only:
+        yield
+        return
+    was, before = gc.isenabled(), con.execute("PRAGMA cache_size").fetchone()[0]
+    con.execute(f"PRAGMA cache_size=-{_REBUILD_CACHE_KIB}")
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+        con.execute(f"PRAGMA cache_size={int(before)}")
 
 
 def _recorded(handles: dict[str, Any], source: Source, row: Found) -> dict[str, Any] | None:
