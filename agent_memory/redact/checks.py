@@ -526,12 +526,15 @@ def _signature_ok(m: re.Match[str]) -> bool:
 
 def bare_aws_secret(run: str) -> bool:
     """A lone 40-character AWS secret access key: random base64 with digits, capitals and small letters."""
-    if len(run) != 40 or re.fullmatch(r"[0-9a-fA-F]+", run) or run.startswith("/") or "//" in run:
+    if len(run) != 40 or re.fullmatch(r"[0-9a-fA-F]+", run) or run.startswith("/"):
         return False
+    if "//" in run and not re.fullmatch(r"[A-Za-z0-9+]+//[A-Za-z0-9+]+", run):
+        return False  # a path or an address ("a//b/c"); a key draws "//" once in about a hundred
     digits = sum(c.isdigit() for c in run)
     upper = sum(c.isupper() for c in run)
     lower = sum(c.islower() for c in run)
-    if digits < 2 or upper < 4 or lower < 4 or _DOC_EXAMPLE.search(run) or _b64_text(run) is not None:
+    # one key in about a hundred draws fewer than two digits: one is enough beside high entropy
+    if digits < 1 or upper < 4 or lower < 4 or _DOC_EXAMPLE.search(run) or _b64_text(run) is not None:
         return False  # too regular, AWS's sample, or base64 of readable text
     return _entropy(run) >= 4.2 and not _stand_in(run)
 

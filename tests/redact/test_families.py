@@ -148,6 +148,9 @@ FAMILY_TABLES: dict[str, list[tuple[str, str | None]]] = {
         ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", None),  # AWS's documented sample
         ("commit da39a3ee5e6b4b0d3255bfef95601890afd80709", None),  # hex: a SHA-1
         ("src/components/Button/index/ListItem42", None),
+        ("the key is «H4DUkCqXDaHSmTQpHyoUArgrSYClXyFctxYb+KTd»", "bare-aws-secret"),  # one digit: one key in a hundred
+        ("«lnSCYiHAM9vpSPsy7M0f7ycs3pB7LRgWaXp//PRX»", "bare-aws-secret"),  # "//" drawn by chance
+        ("see docs//guides/Button/index/ListItem42/a", None),  # a path with a doubled slash
     ],
     "base64-wrapped": [
         (f"echo «{base64.b64encode(('ghp_' + pw(36)).encode()).decode()}» | base64 -d", "base64-wrapped"),
