@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from ..agents import NAMES
 from ..errors import AgentMemoryError, Ambiguous, NotFound
-from .output import EXIT_NOT_FOUND, EXIT_OK, EXIT_USER, Parser
+from .output import EXIT_BUG, EXIT_NOT_FOUND, EXIT_OK, EXIT_USER, Parser
 
 
 def _own(name: str) -> Callable[[argparse.Namespace], int]:
@@ -208,6 +208,41 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"agent-memory: {exc.strerror or exc}{': ' + exc.filename if getattr(exc, 'filename', None) else ''}", file=sys.stderr)
         return EXIT_USER
+    except Exception as exc:  # a fault of ours: one line for the person, the whole story in a log
+        where = _crash_log(args, exc)
+        print(f"agent-memory: unexpected error in `{args.command}`: {type(exc).__name__}: {exc}"
+              f" ({'details in ' + where if where else 'no log could be written'}; please report it)", file=sys.stderr)
+        return EXIT_BUG
+
+
+def _crash_log(args: argparse.Namespace, exc: BaseException) -> str:
+    """Append the traceback, with the versions a report needs, to the user store's ``logs/crash.log``; its path,
+    or "" when it cannot be written. The command's arguments are left out: they may hold a person's words."""
+    import os
+    import platform
+    import traceback
+
+    from ..clock import iso, now
+    from ..layout import user_store
+
+    folder = os.path.join(user_store(), "logs")
+    path = os.path.join(folder, "crash.log")
+    entry = (f"--- {iso(now())} agent-memory {_version()} python {platform.python_version()} "
+             f"sqlite {_sqlite_version()} {platform.platform()} command {args.command}\n"
+             + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as handle:  # a local log of our own faults, like the hooks' error log
+            handle.write(entry)
+    except OSError:
+        return ""
+    return path
+
+
+def _sqlite_version() -> str:
+    import sqlite3
+
+    return sqlite3.sqlite_version
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import sys
 from typing import Any, Callable
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
+EXIT_BUG = 70  # an unexpected error: a fault of ours, logged (the sysexits EX_SOFTWARE)
 
 
 class Parser(argparse.ArgumentParser):
