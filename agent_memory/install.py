@@ -21,6 +21,7 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,10 @@ from .errors import UsageError
 from .store import Paths, atomic_write, read_json, write_json
 
 # ours: ``… -I -S …/agent_memory/run_hook.py VERB``, or ``… -m agent_memory hook VERB`` as earlier versions wrote
-_OURS = re.compile(r"(?:^|\s)-m\s+agent_memory\s+hook\s|agent_memory[/\\]run_hook\.py[\'\"]?\s")
+# the launcher a project's committed hooks find at run time (see ``project_hook_command``)
+LAUNCHER = "${AGENT_MEMORY_HOME:-$HOME/.agent-memory}/bin/agent-memory"
+_OURS = re.compile(r"(?:^|\s)-m\s+agent_memory\s+hook\s|agent_memory[/\\]run_hook\.py[\'\"]?\s|"
+                   + re.escape(LAUNCHER) + r"\b.*\shook\s")
 _CLI_VERBS = "promote|inspect|adopt|reject|verify|resolve|rollback|search|ingest|reindex|status|report|forget|merge|split"
 COMMAND_MARK_TEXT = "written by agent-memory install; agent-memory uninstall removes it"
 COMMAND_MARK = f"<!-- {COMMAND_MARK_TEXT} -->"
@@ -52,6 +56,7 @@ class InstallReport:
     command_file: Path | None = None
     command_changed: bool = False
     notes: list[str] = field(default_factory=list)
+    moved_from: list[Path] = field(default_factory=list)  # files an earlier install put our hooks in
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +68,7 @@ class InstallReport:
             "command_file": str(self.command_file) if self.command_file else None,
             "command_changed": self.command_changed,
             "notes": self.notes,
+            "moved_from": [str(p) for p in self.moved_from],
         }
 
 
@@ -113,14 +119,59 @@ def hook_command(agent: str, verb: str) -> str:
     return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(worker_script())} {verb} --agent {agent}"
 
 
+def project_hook_command(agent: str, verb: str) -> str:
+    """The command a project's committed settings hold: no path of this machine in it.
+
+    It finds this machine's launcher (``$AGENT_MEMORY_HOME/bin/agent-memory``, which install writes with the
+    interpreter and package it ran from) when it runs, and reads it into the same shell, so a hook costs one
+    ``sh`` more than the absolute command; a teammate without agent-memory gets a hook that does nothing.
+    """
+    return f"sh -c 'f=\"{LAUNCHER}\"; [ -r \"$f\" ] || exit 0; . \"$f\"' agent-memory hook {verb} --agent {agent}"
+
+
+LAUNCHER_MARK = "written by agent-memory install, with this machine's interpreter: install again after moving it"
+
+
+def launcher_text() -> str:
+    """``$AGENT_MEMORY_HOME/bin/agent-memory``: ``hook EVENT …`` runs the hook as the absolute command does, anything
+    else the command line. Read into the shell of a committed hook (``. FILE``) or run as a command."""
+    from .hooks.worker import worker_script
+
+    python, script = shlex.quote(sys.executable), shlex.quote(worker_script())
+    return (f"#!/bin/sh\n# {LAUNCHER_MARK}\n"
+            f'if [ "$1" = hook ]; then shift; exec {python} -I -S {script} "$@"; fi\n'
+            f'exec {python} -m agent_memory "$@"\n')
+
+
+def write_launcher(paths: Paths) -> bool:
+    """Write this machine's launcher where the committed hooks look for it; True when it changed."""
+    path = paths.user / "bin" / "agent-memory"
+    wanted = launcher_text()
+    try:
+        if path.read_text(encoding="utf-8") == wanted:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, wanted)
+    os.chmod(path, 0o755)
+    return True
+
+
 def hook_events(agent: str) -> tuple[tuple[str, str, int], ...]:
     """The (event, verb, timeout) entries install writes for ``agent``."""
     return agents.get(agent).hook_events()
 
 
-def hook_entry(agent: str, verb: str, timeout: int) -> dict[str, Any]:
-    """One hook handler in the agent's own format."""
-    return agents.get(agent).hook_entry(verb, timeout, hook_command(agent, verb))
+def hook_entry(agent: str, verb: str, timeout: int, portable: bool = False) -> dict[str, Any]:
+    """One hook handler in the agent's own format (``portable``: the command a committed file may hold)."""
+    command = project_hook_command(agent, verb) if portable else hook_command(agent, verb)
+    return agents.get(agent).hook_entry(verb, timeout, command)
+
+
+def portable_for(agent: str, scope: str) -> bool:
+    """Whether the hooks for ``scope`` go in a file a team commits, so they may name no path of this machine."""
+    return scope == "project" and not agents.get(agent).local_project_settings
 
 
 def is_ours(handler: Any, field: str = "command") -> bool:
@@ -133,7 +184,8 @@ def _is_group(item: Any) -> bool:
     return isinstance(item, dict) and isinstance(item.get("hooks"), list)
 
 
-def merge_hooks(settings: dict[str, Any], agent: str, events: tuple[tuple[str, str, int], ...] | None = None) -> dict[str, Any]:
+def merge_hooks(settings: dict[str, Any], agent: str, events: tuple[tuple[str, str, int], ...] | None = None,
+                portable: bool = False) -> dict[str, Any]:
     """The settings with our three entries in place; an entry of ours already there is updated where it stands.
 
     An entry of ours under an event no longer used (Codex's Stop once it has SessionEnd) goes.
@@ -154,7 +206,7 @@ def merge_hooks(settings: dict[str, Any], agent: str, events: tuple[tuple[str, s
             else:
                 del hooks[event]
     for event, verb, timeout in events:
-        wanted = hook_entry(agent, verb, timeout)
+        wanted = hook_entry(agent, verb, timeout, portable)
         groups = hooks.get(event)
         fresh = {"hooks": [wanted]} if me.grouped else wanted
         if groups is None:
@@ -352,8 +404,9 @@ def install(agent: str, scope: str, paths: Paths | None = None) -> InstallReport
     current = _read_settings(target.settings)
     events = hook_events(agent)
     me = agents.get(agent)
+    portable = portable_for(agent, scope)
     try:
-        merged = merge_hooks(current.data if current.raw is not None else me.new_settings(scope), agent, events)
+        merged = merge_hooks(current.data if current.raw is not None else me.new_settings(scope), agent, events, portable)
     except MalformedSettings as exc:
         raise MalformedSettings(f"{target.settings}: {exc}; refusing to change it") from None
     report = InstallReport(agent, scope, target.settings, events=[e for e, _v, _t in events])
@@ -377,7 +430,88 @@ def install(agent: str, scope: str, paths: Paths | None = None) -> InstallReport
     if target.commands is not None:
         report.command_file = target.commands
         report.command_changed = _install_command(paths, target)
+    if scope == "project":
+        write_launcher(paths)  # what the committed hooks and review entry run on this machine
+        if me.local_project_settings:
+            _keep_out_of_git(paths.project_root, target.settings)
+        for former in me.former_settings_files(scope, str(paths.project_root)):
+            if _take_out(paths, Path(former), me, scope):
+                report.moved_from.append(Path(former))
     return report
+
+
+def _keep_out_of_git(root: Path, path: Path) -> None:
+    """A local settings file stays out of git: named in ``.git/info/exclude`` (local too) unless git ignores it."""
+    git_dir = root / ".git"
+    if not git_dir.is_dir():
+        return
+    relative = path.relative_to(root).as_posix()
+    try:
+        done = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", relative], capture_output=True, timeout=20,
+                              stdin=subprocess.DEVNULL)
+        if done.returncode == 0:
+            return
+    except (OSError, subprocess.SubprocessError):
+        pass
+    exclude = git_dir / "info" / "exclude"
+    try:
+        existing = exclude.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        existing = ""
+    except (OSError, UnicodeDecodeError):
+        return
+    if f"/{relative}" in existing.splitlines():
+        return
+    exclude.parent.mkdir(parents=True, exist_ok=True)
+    separator = "" if not existing or existing.endswith("\n") else "\n"
+    atomic_write(exclude, f"{existing}{separator}{_EXCLUDE_MARK}\n/{relative}\n")
+
+
+_EXCLUDE_MARK = "# agent-memory: this machine's hooks"
+
+
+def _let_into_git(root: Path, path: Path) -> None:
+    """Take back the lines ``_keep_out_of_git`` added (the file goes when nothing else is left in it)."""
+    exclude = root / ".git" / "info" / "exclude"
+    try:
+        lines = exclude.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return
+    ours = {_EXCLUDE_MARK, f"/{path.relative_to(root).as_posix()}"}
+    kept = [line for line in lines if line not in ours]
+    if len(kept) == len(lines):
+        return
+    if kept:
+        atomic_write(exclude, "\n".join(kept) + "\n")
+        return
+    exclude.unlink()
+    try:
+        exclude.parent.rmdir()
+    except OSError:
+        pass
+
+
+def _take_out(paths: Paths, settings: Path, me: Any, scope: str) -> bool:
+    """Our entries out of one settings file; the file as it was before our first change when nothing else changed."""
+    record = _load_record(paths, settings)
+    if not (settings.exists() or settings.is_symlink()):
+        return False
+    current = _read_settings(settings)
+    stripped, removed = strip_hooks(current.data, me.command_field)
+    if not removed:
+        return False
+    if record and record.get("existed") and isinstance(record.get("original"), str) and _same_as(record["original"], stripped):
+        _write(settings, record["original"].encode("utf-8"))
+    elif record and not record.get("existed") and _canonical(stripped) in ({}, me.new_settings(scope)):
+        settings.unlink()
+    else:
+        _write(settings, render_settings(stripped, current.text))
+    if record:
+        try:
+            _record_path(paths, settings).unlink()
+        except OSError:
+            pass
+    return True
 
 
 def uninstall(agent: str, scope: str, paths: Paths | None = None) -> InstallReport:
@@ -398,6 +532,10 @@ def uninstall(agent: str, scope: str, paths: Paths | None = None) -> InstallRepo
                 target.settings.unlink()
             else:
                 _write(target.settings, render_settings(stripped, current.text))
+    for former in me.former_settings_files(scope, str(paths.project_root)):
+        report.changed = _take_out(paths, Path(former), me, scope) or report.changed
+    if scope == "project" and me.local_project_settings:
+        _let_into_git(paths.project_root, target.settings)
     if target.commands is not None:
         report.command_file = target.commands
         report.command_changed = _remove_command(target.commands)
@@ -443,14 +581,15 @@ def render_command(agent: str, runner: str, mark: bool = True) -> str:
     return agents.get(agent).review_text(body, COMMAND_MARK_TEXT if mark else "")
 
 
-def command_text(agent: str = "claude") -> str:
-    """The review entry install writes for ``agent``: run by this very interpreter."""
-    return render_command(agent, f"{shlex.quote(sys.executable)} -m agent_memory")
+def command_text(agent: str = "claude", portable: bool = False) -> str:
+    """The review entry install writes for ``agent``: run by this very interpreter, or (``portable``, for a file a
+    team commits) by this machine's launcher, found when it runs."""
+    return render_command(agent, f'"{LAUNCHER}"' if portable else f"{shlex.quote(sys.executable)} -m agent_memory")
 
 
 def _install_command(paths: Paths, target: Target) -> bool:
     assert target.commands is not None
-    wanted = command_text(target.agent)
+    wanted = command_text(target.agent, portable=target.scope == "project")
     try:
         existing = target.commands.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -498,6 +637,8 @@ def cmd_install(args: argparse.Namespace) -> int:
     if report is None:
         return 0
     events = ", ".join(report.events)
+    for former in report.moved_from:
+        print(f"moved the agent-memory hooks out of {former}, which a team commits")
     if report.changed:
         print(f"installed the agent-memory hooks ({events}) in {report.settings}")
     else:

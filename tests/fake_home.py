@@ -20,6 +20,7 @@ PROJECTS = {
     "web": "From now on, always run the storybook snapshots before merging into main.",
     "docs": "From now on, always run the link checker before merging into main.",
 }
+HABIT = "Remember that the {name} service reads its settings from the staging vault."  # said once: L1 only
 OUTSIDE = "From now on, always keep the scratch notes out of version control."
 DAYS = ("2026-03-02T10:00:00Z", "2026-03-02T15:00:00Z", "2026-03-04T10:00:00Z", "2026-03-05T09:00:00Z")
 
@@ -67,7 +68,7 @@ def make_fake_home(root: Path, homes: dict[str, Path] | None = None) -> FakeHome
         (project / "src").mkdir()
         projects[name] = project
         claude_transcript(claude_home / "projects" / claude_folder(home, project).name / f"c-{name}.jsonl",
-                          f"c-{name}", project, [(DAYS[0], rule)])
+                          f"c-{name}", project, [(DAYS[0], rule), (DAYS[0], HABIT.format(name=name))])
         codex_rollout(codex_home / "sessions" / "2026" / "03" / "02" / f"rollout-2026-03-02T15-00-0{n}-x-{name}.jsonl",
                       f"x-{name}", project / "src" if name == "api" else project, [(DAYS[1], rule)])
         chats = gemini_home / "tmp" / name / "chats"

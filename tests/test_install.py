@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from agent_memory.hooks import worker as hooks
-from agent_memory import install as inst
+from agent_memory import agents, install as inst
 from agent_memory.agents import codex
 from agent_memory.hooks import worker_script
 from agent_memory.store import Paths
@@ -115,10 +115,10 @@ def test_a_file_install_created_goes_away_with_its_folders(place: Path, agent: s
     assert _tree(base) == before
 
 
-@pytest.mark.parametrize("agent", AGENTS)
-def test_entries_run_this_interpreter_by_absolute_path(place: Path, agent: str) -> None:
-    inst.install(agent, "project")
-    handlers = _ours(json.loads(_settings(agent, "project").read_text(encoding="utf-8")))
+@pytest.mark.parametrize(("agent", "scope"), [(a, "user") for a in AGENTS] + [("claude", "project")])
+def test_entries_in_uncommitted_files_run_this_interpreter_by_absolute_path(place: Path, agent: str, scope: str) -> None:
+    inst.install(agent, scope)
+    handlers = _ours(json.loads(_settings(agent, scope).read_text(encoding="utf-8")))
     verbs = sorted(str(h["command"]).split("run_hook.py ")[1].split()[0] for h in handlers)
     assert verbs == ["session-end", "session-start", "user-prompt-submit"]
     for handler in handlers:
@@ -240,7 +240,8 @@ def test_gemini_gets_a_custom_command_and_codex_a_skill(place: Path, scope: str)
     assert gemini.command_file is not None and gemini.command_file.name == "cs-memory.toml"
     assert gemini.command_file.parent.name == "commands" and gemini.command_file.parent.parent.name == ".gemini"
     toml = tomllib.loads(gemini.command_file.read_text(encoding="utf-8"))
-    assert "{{args}}" in toml["prompt"] and f"{sys.executable} -m agent_memory promote --json" in toml["prompt"]
+    runner = f'"{inst.LAUNCHER}"' if scope == "project" else f"{sys.executable} -m agent_memory"
+    assert "{{args}}" in toml["prompt"] and f"{runner} promote --json" in toml["prompt"]
     codex = inst.install("codex", scope)
     assert codex.command_file is not None and codex.command_file.parts[-3:] == ("skills", "cs-memory", "SKILL.md")
     assert (codex.command_file.parents[2].name == ".agents") == (scope == "project")
@@ -385,3 +386,77 @@ def test_the_codex_version_is_read_from_the_cli(place: Path, monkeypatch: pytest
 def test_the_gemini_note_names_folder_trust(place: Path) -> None:
     notes = " ".join(inst.install("gemini", "project").notes)
     assert "trust" in notes and "Enable Hooks System" not in notes
+
+
+# ---------------------------------------------------------------- what a team commits holds no path of this machine
+
+
+def _committed(root: Path) -> dict[str, str]:
+    """Every file git would commit in ``root`` (tracked or not ignored), with its text."""
+    listed = subprocess.run(["git", "-C", str(root), "ls-files", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, text=True, check=True, timeout=60).stdout.split()
+    return {name: (root / name).read_text(encoding="utf-8") for name in listed}
+
+
+@pytest.mark.parametrize("agent", [*AGENTS, "copilot"])
+def test_a_project_install_commits_no_path_of_this_machine(place: Path, tmp_path: Path, agent: str) -> None:
+    import shutil
+
+    shutil.rmtree(place / ".git")
+    subprocess.run(["git", "init", "-q", str(place)], check=True, capture_output=True, timeout=60)
+    report = inst.install(agent, "project")
+    committed = _committed(place)
+    assert committed, "install wrote nothing a team would share"
+    machine = (sys.executable, str(ROOT), str(tmp_path), str(Path(sys.executable).parent))
+    leaked = {name: [m for m in machine if m in text] for name, text in committed.items() if any(m in text for m in machine)}
+    assert leaked == {}
+    if agent == "claude":  # its hooks, which name this interpreter, are in the settings file git does not see
+        assert report.settings.name == "settings.local.json" and ".claude/settings.local.json" not in committed
+        assert sys.executable in report.settings.read_text(encoding="utf-8")
+    inst.uninstall(agent, "project")
+    assert _committed(place) == {}
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini", "copilot"])
+def test_the_committed_command_finds_this_machines_launcher_and_runs_the_hook(place: Path, tmp_path: Path, agent: str) -> None:
+    inst.install(agent, "project")
+    field = agents.get(agent).command_field
+    command = next(h[field] for h in _ours_any(agent) if "session-start" in h[field])
+    assert "/" not in command.split("'")[0] and sys.executable not in command
+    (place / ".memory").mkdir()
+    (place / ".memory" / "L2.jsonl").write_text(json.dumps({"id": "c1aaaaaaaaaa", "text": "Always rebase before pushing"}) + "\n", encoding="utf-8")
+    payload = {"session_id": "s", "sessionId": "s", "cwd": str(place), "hook_event_name": "SessionStart", "source": "startup"}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"), "AGENT_MEMORY_HOME": str(tmp_path / "amh")}
+    done = subprocess.run(command, shell=True, input=json.dumps(payload), capture_output=True, text=True, timeout=120,
+                          cwd="/", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Always rebase before pushing" in done.stdout
+    # a teammate without agent-memory: the hook does nothing, and says nothing
+    gone = subprocess.run(command, shell=True, input=json.dumps(payload), capture_output=True, text=True, timeout=120,
+                          cwd="/", env={**env, "AGENT_MEMORY_HOME": str(tmp_path / "nobody")})
+    assert (gone.returncode, gone.stdout, gone.stderr) == (0, "", "")
+
+
+def _ours_any(agent: str) -> list[dict[str, Any]]:
+    settings = json.loads(_settings(agent, "project").read_text(encoding="utf-8"))
+    field = agents.get(agent).command_field
+    found = []
+    for groups in settings["hooks"].values():
+        for group in groups:
+            found.extend(h for h in group.get("hooks", [group]) if inst.is_ours(h, field))
+    return found
+
+
+def test_hooks_an_earlier_install_put_in_the_committed_settings_move_to_the_local_file(place: Path) -> None:
+    shared = place / ".claude" / "settings.json"
+    shared.parent.mkdir()
+    shared.write_text(json.dumps({"permissions": {"allow": ["Bash(make:*)"]}}, indent=2) + "\n", encoding="utf-8")
+    before = shared.read_bytes()
+    data = json.loads(shared.read_text(encoding="utf-8"))
+    data["hooks"] = inst.merge_hooks({}, "claude")["hooks"]  # what an earlier version wrote there
+    shared.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    report = inst.install("claude", "project")
+    assert report.moved_from == [shared]
+    assert json.loads(shared.read_text(encoding="utf-8")) == json.loads(before)
+    assert _ours(json.loads((place / ".claude" / "settings.local.json").read_text(encoding="utf-8")))
+    assert "/.claude/settings.local.json" in (place / ".git" / "info" / "exclude").read_text(encoding="utf-8")

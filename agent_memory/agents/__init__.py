@@ -190,8 +190,15 @@ class Agent:
         """(the agent's event, our verb, its timeout in the agent's unit) for each hook install writes."""
         raise NotImplementedError
 
+    # the project-scope settings file is the person's own, never committed (Claude Code's settings.local.json): the
+    # hooks there may name this machine's interpreter; elsewhere a project's hooks find it when they run
+    local_project_settings = False
     command_field = "command"  # the handler field that holds the command line
     grouped = True  # handlers stand in groups under an event (``{"hooks": [handler]}``), else in the list itself
+
+    def former_settings_files(self, scope: str, root: str) -> list[str]:
+        """Files earlier versions of install wrote our hooks into for ``scope``: install moves them out."""
+        return []
 
     def new_settings(self, scope: str) -> "dict[str, Any]":
         """What a settings file install creates holds besides the hooks."""

@@ -152,8 +152,17 @@ class Claude(Agent):
 
     # ------------------------------------------------------------ install
 
+    local_project_settings = True
+
     def settings_file(self, scope: str, root: str) -> str:
-        return os.path.join(self.home() if scope == "user" else os.path.join(root, ".claude"), "settings.json")
+        # a project's settings.json is committed and shared: the hooks, which name this machine's interpreter, go in
+        # settings.local.json, which Claude Code reads beside it and keeps out of git
+        if scope == "user":
+            return os.path.join(self.home(), "settings.json")
+        return os.path.join(root, ".claude", "settings.local.json")
+
+    def former_settings_files(self, scope: str, root: str) -> list[str]:
+        return [] if scope == "user" else [os.path.join(root, ".claude", "settings.json")]
 
     def hook_events(self) -> "tuple[tuple[str, str, int], ...]":
         # seconds; Claude Code lets SessionEnd hooks run max(1.5 s, min(the largest timeout configured, 60 s))

@@ -17,7 +17,7 @@ from typing import Any
 
 BINARIES = {"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot"}
 # settings file each install writes (project scope), and the verb each event runs
-SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json", "gemini": ".gemini/settings.json",
+SETTINGS = {"claude": ".claude/settings.local.json", "codex": ".codex/hooks.json", "gemini": ".gemini/settings.json",
             "copilot": ".github/hooks/agent-memory.json"}
 GEMINI_MODEL = "gemini-2.5-flash"  # a concrete model: "auto" would first ask a routing model
 CLAUDE_MODEL = "claude-sonnet-4-5"
@@ -74,7 +74,8 @@ def wrap_with_exit_log(scratch: Scratch, agent: str) -> list[str]:
             for handler in group.get("hooks", [group]):  # Copilot's handlers stand in the list itself
                 command = handler[field]
                 commands.append(command)
-                verb = shlex.split(command)[4]
+                words = shlex.split(command)
+                verb = words[words.index("hook") + 1] if "hook" in words else words[4]
                 handler[field] = f"{command}; echo \"{verb} $?\" >> {shlex.quote(str(scratch.exit_log))}"
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     return commands

@@ -23,6 +23,8 @@ from typing import Any, Iterator
 import pytest
 from agent_formats import claude_transcript
 
+from agent_memory.install import LAUNCHER
+
 from . import mockmodel
 from .agents import Scratch, available, command, configure, request_texts, trust_codex_hooks, wrap_with_exit_log
 
@@ -60,6 +62,18 @@ def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 120) 
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 0, f"{shlex.join(args)} exited {done.returncode}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     return done
+
+
+def assert_nothing_committed_names_this_machine(scratch: Scratch) -> None:
+    """Every file git would commit in the project (tracked, or new and not ignored) holds no absolute path of this
+    machine: not the home, the project, the interpreter or this checkout."""
+    listed = subprocess.run(["git", "-C", str(scratch.project), "ls-files", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, text=True, check=True, timeout=60).stdout.split()
+    machine = (str(scratch.home), str(scratch.project), sys.executable, str(Path(__file__).resolve().parents[2]))
+    assert listed
+    leaked = [name for name in listed if any(m in (scratch.project / name).read_text(encoding="utf-8", errors="replace")
+                                             for m in machine)]
+    assert leaked == [], leaked
 
 
 def _past_sessions(scratch: Scratch, env: dict[str, str]) -> None:
@@ -134,8 +148,12 @@ def test_a_real_run_carries_the_memory_and_is_remembered(agent: str, tmp_path: P
     with open(store / "config.yaml", "a", encoding="utf-8") as handle:
         handle.write("budgets:\n  session_start_chars: 20000\n  session_end_seconds: 20\n  catchup_seconds: 20\n")
     _run([AM, "install", "--agent", agent, "--scope", "project"], project, env)
+    assert_nothing_committed_names_this_machine(scratch)
     installed = wrap_with_exit_log(scratch, agent)
-    assert all(" -I -S " in c and "run_hook.py" in c for c in installed) and len(installed) >= 3
+    if agent == "claude":  # in settings.local.json, which git does not see: this machine's interpreter
+        assert all(" -I -S " in c and "run_hook.py" in c for c in installed) and len(installed) >= 3
+    else:  # in a file the team commits: found on each machine when it runs
+        assert all(LAUNCHER in c and sys.executable not in c for c in installed) and len(installed) >= 3
     if agent == "codex":
         trusted = trust_codex_hooks(scratch, env)
         assert len(trusted) == len(installed)
@@ -200,7 +218,8 @@ def test_the_review_entry_install_writes_is_one_the_agent_loads(agent: str, tmp_
         return
     # the entry's own text reached the model: the agent expanded the command (or read the skill) instead of passing the words on
     assert TEMPLATE_MARK in joined, joined[-2000:]
-    assert " -m agent_memory promote --json" in joined and "`agent-memory promote" not in joined
+    assert f'"{LAUNCHER}" promote --json' in joined and "`agent-memory promote" not in joined
+    assert_nothing_committed_names_this_machine(scratch)
 
 
 def test_the_plugin_runs_its_own_copy_without_agent_memory_on_path(tmp_path: Path, servers: tuple[mockmodel.MockModel, str]) -> None:
