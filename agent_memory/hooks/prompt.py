@@ -120,7 +120,15 @@ def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, age
             score = relevance(terms, atom_terms)
             if passes(score, terms, atom_terms, min_score):
                 groups.append((score, rank, key, text))
-        chosen = sorted(groups, key=lambda g: (-g[0][0], -g[0][1], g[1]))[:limit]
+        ranked = sorted(groups, key=lambda g: (-g[0][0], -g[0][1], g[1]))
+        claim_of = lookup.claims_of(con, [g[2] for g in ranked]) if len(ranked) > 1 else {}
+        shown: set[str] = set()
+        chosen = []
+        for group in ranked:  # one rule said in several wordings is shown once, in its best-scoring wording
+            claim = claim_of.get(group[2], group[2])
+            if claim not in shown and len(chosen) < limit:
+                shown.add(claim)
+                chosen.append(group)
         seen = [lookup.evidence(con, key) for _score, _rank, key, _text in chosen]
         contested = lookup.contested_in_index(con, str(paths.contested), [g[2] for g in chosen]) if chosen else set()
     finally:

@@ -355,6 +355,16 @@ def contested_in_index(con: sqlite3.Connection, contested_file: str, keys: list[
     return {k for k in keys if con.execute("SELECT 1 FROM contested WHERE key = ?", (k,)).fetchone()}
 
 
+def claims_of(con: sqlite3.Connection, keys: list[str]) -> dict[str, str]:
+    """The claim each of ``keys`` is a wording of, where ``promote --write`` said one claim has several keys
+    (an index made before it did has no such table: every key its own claim)."""
+    try:
+        return {k: c for k, c in con.execute(
+            f"SELECT key, claim FROM claim_of WHERE key IN ({','.join('?' * len(keys))})", keys)}
+    except sqlite3.OperationalError:
+        return {}
+
+
 def evidence(con: sqlite3.Connection, key: str) -> tuple[int, str]:
     """How many distinct sessions observed a claim key, and the latest day (one covering-index scan, one lookup)."""
     sessions = con.execute(

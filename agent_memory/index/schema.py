@@ -68,7 +68,8 @@ END;
 """
 
 # every table this schema creates, for dropping an index of another version (FTS tables first)
-TABLES = ("docs_words", "docs_tri", "keys_words", "keys_tri", "keys", "docs", "places", "contested", "sources", "meta")
+TABLES = ("docs_words", "docs_tri", "keys_words", "keys_tri", "keys", "docs", "places", "contested", "claim_of", "sources",
+          "meta")
 
 
 def external_fts(name: str, content: str, columns: tuple[str, ...], tokenize: str, trigger: str, when: str = "",

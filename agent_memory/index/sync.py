@@ -395,6 +395,17 @@ class Index(Searcher):
             self.con.executemany("INSERT OR IGNORE INTO contested VALUES (?)", ((k,) for k in keys))
             self.con.execute("INSERT OR REPLACE INTO meta VALUES ('contested', ?)", (signature or "",))
 
+    def set_claims(self, claim_of: dict[str, str]) -> None:
+        """Which claim keys are wordings of one claim (key → claim id, for claims of more than one key), so the
+        prompt hook shows a rule once however many ways it was said. Made by ``promote --write``; a key it does
+        not name is a claim of its own."""
+        with self._write():
+            self.con.execute("CREATE TABLE IF NOT EXISTS claim_of(key TEXT PRIMARY KEY, claim TEXT NOT NULL) WITHOUT ROWID")
+            have = dict(self.con.execute("SELECT key, claim FROM claim_of").fetchall())
+            if have != claim_of:
+                self.con.execute("DELETE FROM claim_of")
+                self.con.executemany("INSERT INTO claim_of VALUES (?, ?)", sorted(claim_of.items()))
+
     def contested_signature(self) -> str:
         found = self.con.execute("SELECT value FROM meta WHERE key='contested'").fetchone()
         return str(found[0]) if found else ""

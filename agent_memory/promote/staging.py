@@ -128,6 +128,7 @@ def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dic
         if read_json(paths.contested, None) != contested:
             write_json(paths.contested, contested)
         _index_contested(paths, contested)
+        _index_claims(paths, result)
     return result, counts
 
 
@@ -155,6 +156,20 @@ def _index_contested(paths: Paths, contested: dict[str, list[str]]) -> None:
                 index.set_contested(contested, sig)
     except Exception as exc:  # noqa: BLE001 - the hook falls back to the file; logged, not raised
         log_error(paths, "promote: contested keys into the index", exc)
+
+
+def _index_claims(paths: Paths, result: Plan) -> None:
+    """Which keys are wordings of one claim, into the index for the prompt hook (an optimisation: a failure
+    costs only a rule shown in two wordings, so it is logged, not raised)."""
+    from .tiers import open_index
+
+    claim_of = {key: claim.id for claim in result.claims if len(claim.keys) > 1 for key in claim.keys}
+    try:
+        with open_index(paths, sync=False) as index:
+            if index.path is not None:
+                index.set_claims(claim_of)
+    except Exception as exc:  # noqa: BLE001
+        log_error(paths, "promote: claim keys into the index", exc)
 
 
 class _StagedFiles:

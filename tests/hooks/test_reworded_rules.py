@@ -42,3 +42,18 @@ def test_three_wordings_are_proposed_once_and_a_reversal_is_contested_at_session
         shown = [re.sub(r" \(since \d{4}-\d{2}\)$", "", l) for l in context.splitlines()]  # the claim's age
         assert line.replace("- ", "- [contested] ", 1) in shown, (agent, context)
     assert env.errors() == []
+
+
+def test_a_rule_said_two_ways_is_recalled_once_after_promote(env: HookEnv) -> None:
+    said = ["Use httpx instead of requests.", "Prefer httpx over requests for HTTP calls."]
+    env.ingest(*(claude_transcript(env.tmp / f"s{n}.jsonl", f"s{n}", env.root, [(f"2025-09-0{n + 1}T10:00:00Z", text)])
+                 for n, text in enumerate(said)))  # ingested, not yet staged
+
+    def hints() -> list[str]:
+        out = env.run("user-prompt-submit", env.payload("user-prompt-submit", prompt="add the http client with httpx"))
+        return [l for l in (hook_output(out.stdout, "claude", "user-prompt-submit") or "").splitlines() if "httpx" in l]
+
+    assert len(hints()) == 2  # two keys, not yet known as one claim
+    assert subprocess.run([sys.executable, "-m", "agent_memory", "promote", "--write"], cwd=env.root, env=env.vars(),
+                          capture_output=True, timeout=120).returncode == 0
+    assert len(hints()) == 1
