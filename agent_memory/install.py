@@ -14,7 +14,6 @@ nothing but our entries changed since.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import hashlib
 import json
@@ -25,7 +24,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import agents
 from .errors import UsageError
@@ -613,60 +612,3 @@ def _remove_command(path: Path) -> bool:
         return False
     path.unlink()
     return True
-
-
-# ---------------------------------------------------------------- the CLI verbs
-
-
-def _done(args: argparse.Namespace, change: "Callable[[str, str, Paths], Any]") -> Any:
-    """Run ``install`` or ``uninstall`` for the command line; its report, or None once printed as JSON."""
-    report = change(args.agent, args.scope, Paths.resolve(getattr(args, "memory_dir", None)))
-    if getattr(args, "json", False):
-        sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False, indent=2) + "\n")
-        return None
-    return report
-
-
-def cmd_install(args: argparse.Namespace) -> int:
-    """``agent-memory install``."""
-    if getattr(args, "mcp", False):
-        from .mcp_install import cmd
-
-        return cmd(args, adding=True)
-    report = _done(args, install)
-    if report is None:
-        return 0
-    events = ", ".join(report.events)
-    for former in report.moved_from:
-        print(f"moved the agent-memory hooks out of {former}, which a team commits")
-    if report.changed:
-        print(f"installed the agent-memory hooks ({events}) in {report.settings}")
-    else:
-        print(f"the agent-memory hooks ({events}) are already in {report.settings}: nothing changed")
-    if report.command_file is not None:
-        call = agents.get(args.agent).review_call
-        if report.command_changed:
-            print(f"added {call} as {report.command_file}")
-        elif report.command_file.exists():
-            print(f"{call} is already at {report.command_file}")
-    for note in report.notes:
-        print(note)
-    return 0
-
-
-def cmd_uninstall(args: argparse.Namespace) -> int:
-    """``agent-memory uninstall``."""
-    if getattr(args, "mcp", False):
-        from .mcp_install import cmd
-
-        return cmd(args, adding=False)
-    report = _done(args, uninstall)
-    if report is None:
-        return 0
-    if report.changed:
-        print(f"removed the agent-memory hooks from {report.settings}")
-    else:
-        print(f"no agent-memory hooks in {report.settings}: nothing changed")
-    if report.command_changed and report.command_file is not None:
-        print(f"removed {agents.get(args.agent).review_call} ({report.command_file})")
-    return 0

@@ -102,14 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("event", choices=["session-start", "user-prompt-submit", "session-end"])
     p.add_argument("--agent", choices=NAMES, default="claude")
 
-    for name, help_text in (
-        ("install", "add the hooks and the /cs-memory command to an agent's config"),
-        ("uninstall", "remove exactly the entries install added"),
-    ):
-        p = add(name, _lazy("install", f"cmd_{name}"), help_text)
-        p.add_argument("--agent", choices=NAMES, default="claude")
-        p.add_argument("--scope", choices=["project", "user"], default="project")
-        p.add_argument("--mcp", action="store_true", help="the read-only MCP server in the agent's MCP config, not the hooks")
+    own("install")
+    own("uninstall")
 
     own("demo")
     return parser
