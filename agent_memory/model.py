@@ -45,6 +45,8 @@ class ReadResult:
     end_line: int = 0  # number of the last complete line read
     cwd: str = ""
     lost: str = ""  # a one-document file that breaks off: what was kept and what was lost, in one line
+    # records of a shape the reader does not know (a new type, part kind or event), dropped: (CLI version, count)
+    unknown: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,20 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 ROOT_NAMES = (os.path.join(".github", "copilot-instructions.md"), "AGENTS.md", "CLAUDE.md", "GEMINI.md")
 CATCHUP_DAYS = 14  # how far back catching up looks through the session folders
 _KEPT = frozenset({b"session.start", b"user.message", b"assistant.message"})
+# The other events Copilot CLI writes, none a turn: an event of any other name is a shape this reader does not know,
+# parsed only to be dropped and counted by the CLI's version (``copilotVersion`` of the session's opening event).
+_OTHER_EVENTS = frozenset(
+    {
+        "session.info", "session.model_change", "session.mode_changed", "session.task_complete", "session.shutdown",
+        "session.resume", "session.error", "session.truncation", "session.compaction_start",
+        "session.compaction_complete", "session.usage_info", "system.message", "assistant.turn_start",
+        "assistant.turn_end", "assistant.reasoning", "assistant.intent", "assistant.usage", "tool.execution_start",
+        "tool.execution_partial_result", "tool.execution_progress", "tool.execution_complete", "tool.user_requested",
+        "hook.start", "hook.end", "subagent.started", "subagent.completed", "subagent.failed", "subagent.selected",
+        "skill.invoked", "abort",
+    }
+)
+_OTHER = frozenset(kind.encode() for kind in _OTHER_EVENTS)
 _EVENT_KINDS = frozenset({"session", "user", "assistant", "system", "tool", "hook", "model", "subagent", "skill"})
 
 
@@ -127,19 +141,25 @@ class Copilot(Agent):
         """The person's ``user.message`` words and the ``assistant.message`` replies, from a resume point."""
         from ..transcripts.read import Records, turn, utc_timestamp
 
-        session, cwd = "", ""
+        session, cwd, version = "", "", ""
         if start_offset > 0:  # the session's own event opens the file
-            session, cwd = _opening(f)
+            session, cwd, version = _opening(f)
             f.seek(0)
         records = Records(f, start_offset, start_line, drop=_dropper())
         turns = []
         sessions: set[str] = set()
         for lineno, record in records:
             kind, data = record.get("type"), record.get("data")
+            if kind != "user.message" and kind != "assistant.message" and kind != "session.start":
+                if kind not in _OTHER_EVENTS:
+                    records.count_unknown(version)
+                continue
             if not isinstance(data, dict):
                 continue
             if kind == "session.start":
                 session = data.get("sessionId") if isinstance(data.get("sessionId"), str) else session
+                found = data.get("copilotVersion")
+                version = found if isinstance(found, str) else version
                 context = data.get("context")
                 found = context.get("cwd") if isinstance(context, dict) else None
                 cwd = found if isinstance(found, str) else cwd
@@ -223,26 +243,28 @@ def _dropper() -> "Callable[[bytes], bool]":
             return False
         end = raw.find(b'"', 9)
         kind = raw[9:end]
-        return end > 0 and b"\\" not in kind and kind not in _KEPT
+        return end > 0 and b"\\" not in kind and kind in _OTHER  # (an unknown event is parsed, to be counted)
 
     return drop
 
 
-def _opening(f: "IO[bytes]") -> "tuple[str, str]":
-    """The session id and cwd of the ``session.start`` event a session file opens with."""
+def _opening(f: "IO[bytes]") -> "tuple[str, str, str]":
+    """The session id, cwd and CLI version of the ``session.start`` event a session file opens with."""
     from .. import fastjson
 
     f.seek(0)
     try:
         record = fastjson.loads(f.readline(1024 * 1024))
     except (ValueError, UnicodeDecodeError, RecursionError):
-        return "", ""
+        return "", "", ""
     data = record.get("data") if isinstance(record, dict) else None
     if not isinstance(data, dict) or record.get("type") != "session.start":
-        return "", ""
+        return "", "", ""
     context = data.get("context")
     session, cwd = data.get("sessionId"), context.get("cwd") if isinstance(context, dict) else None
-    return (session if isinstance(session, str) else ""), (cwd if isinstance(cwd, str) else "")
+    version = data.get("copilotVersion")
+    return ((session if isinstance(session, str) else ""), (cwd if isinstance(cwd, str) else ""),
+            (version if isinstance(version, str) else ""))
 
 
 def _session_cwd(path: str) -> str:

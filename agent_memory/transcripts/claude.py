@@ -178,6 +178,30 @@ def _assistant_text(content: Any) -> str | None:
     return "\n\n".join(parts)
 
 
+# The record types and content part kinds Claude Code writes (2.1.x): a record or a part of any other is a shape this
+# reader does not know, dropped and counted by the CLI's version.
+_KNOWN_TYPES = frozenset(
+    {
+        "user", "assistant", "system", "summary", "attachment", "progress", "queue-operation", "file-history-snapshot",
+        "file-history-delta", "custom-title", "ai-title", "agent-name", "last-prompt", "permission-mode", "mode",
+        "worktree-state", "pr-link", "frame-link", "started", "result", "relocated", "bridge-session", "atis-latch",
+        "tag",
+    }
+)
+_KNOWN_PARTS = frozenset(
+    {"text", "tool_result", "tool_use", "image", "document", "thinking", "redacted_thinking", "server_tool_use",
+     "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result", "mcp_tool_use",
+     "mcp_tool_result", "container_upload", "search_result", "fallback"}
+)
+
+
+def unknown_part(content: Any) -> bool:
+    """Whether a message's content list holds a part of a kind Claude Code is not known to write."""
+    return type(content) is list and any(
+        type(block) is dict and block.get("type") not in _KNOWN_PARTS for block in content
+    )
+
+
 # The fields that mark a user-role record as written by someone else, when the record opens with them.
 _NOT_TYPED = (b"isMeta", b"isCompactSummary", b"isVisibleInTranscriptOnly", b"isSynthetic", b"interruptedByShutdown")
 _OPENINGS: list[re.Pattern[bytes]] = []
@@ -490,6 +514,8 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
         if kind is None and isinstance(message, dict):
             kind = message.get("role")
         if kind != "user" and kind != "assistant":
+            if type(kind) is str and kind not in _KNOWN_TYPES:
+                records.count_unknown(get("version"))
             continue
         session = get("sessionId")
         if not isinstance(session, str):
@@ -517,6 +543,8 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
         if not text:
             if text is None:
                 records.skipped += 1
+            elif unknown_part(message.get("content")):  # (only a record that gave nothing: a kept one cost nothing)
+                records.count_unknown(get("version"))
             continue
         cwd = get("cwd")
         if not isinstance(cwd, str):

@@ -186,12 +186,13 @@ def _prefix_contains(f: IO[bytes], end: int, needle: bytes) -> bool:
 class _State:
     """Session facts that earlier records establish for later ones."""
 
-    __slots__ = ("session", "cwd", "subagent")
+    __slots__ = ("session", "cwd", "subagent", "version")
 
     def __init__(self) -> None:
         self.session = ""
         self.cwd = ""
         self.subagent = False
+        self.version = ""  # the CLI's, as session_meta names it
 
     def meta(self, payload: dict[str, Any]) -> None:
         sid = payload.get("id")
@@ -202,6 +203,8 @@ class _State:
         self.cwd = cwd if isinstance(cwd, str) else ""
         source = payload.get("source")
         self.subagent = isinstance(source, dict) and "subagent" in source
+        version = payload.get("cli_version")
+        self.version = version if isinstance(version, str) else ""
 
 
 def _rfind_line(f: IO[bytes], end: int, needle: bytes, floor: int = 0) -> int:
@@ -268,6 +271,19 @@ def _resume_state(f: IO[bytes], start_offset: int) -> _State:
 
 
 # Envelopes whose payload type says they hold no turn, by the kept payload types (``dropper``).
+# The envelopes and message parts Codex writes: a record or a part of any other is a shape this reader does not know,
+# dropped and counted by the CLI's version.
+_KNOWN_ENVELOPES = frozenset({"session_meta", "turn_context", "event_msg", "response_item", "compacted"})
+_KNOWN_PARTS = frozenset({"input_text", "output_text", "text", "input_image", "input_file", "refusal"})
+
+
+def _unknown_part(content: Any) -> bool:
+    """Whether a message's content list holds a part of a kind Codex is not known to write."""
+    return type(content) is list and any(
+        type(item) is dict and item.get("type") not in _KNOWN_PARTS for item in content
+    )
+
+
 _KEPT_PAYLOADS = {b'"response_item"': (b'"message"',), b'"event_msg"': (b'"user_message"', b'"agent_message"')}
 
 
@@ -327,6 +343,9 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
             payload, kind = obj, "response_item"
         else:
             continue
+        if kind not in _KNOWN_ENVELOPES:
+            records.count_unknown(state.version)
+            continue
         if kind == "session_meta":
             state.meta(payload)
             if state.session:
@@ -379,7 +398,10 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
             text = _content_text(content, ("input_text", "text"), True)
             if text is None:
                 records.skipped += 1
-            elif text:
+            elif not text:
+                if _unknown_part(content):
+                    records.count_unknown(state.version)
+            else:
                 user_items.append((lineno, obj.get("timestamp"), state.session, state.cwd, text))
         elif role == "assistant":
             if state.subagent:
@@ -387,7 +409,10 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
             text = _content_text(content, ("output_text", "text"), False)
             if text is None:
                 records.skipped += 1
-            elif text:
+            elif not text:
+                if _unknown_part(content):
+                    records.count_unknown(state.version)
+            else:
                 mid = payload.get("id")
                 agent_items.append(
                     (

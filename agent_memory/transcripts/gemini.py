@@ -26,6 +26,10 @@ AGENT = "gemini"
 
 _USER_TYPES = frozenset({"user"})
 _ASSISTANT_TYPES = frozenset({"gemini", "model", "assistant"})
+# The message types Gemini CLI writes that are no turn: a message of any other type is a shape this reader does not
+# know, dropped and counted (Gemini's files name no CLI version: counted under "?").
+_OTHER_TYPES = frozenset({"info", "error", "warning"})
+UNKNOWN = "?"  # the role _record_turn gives a message of a type this reader does not know
 _REFERENCED_FILES = "\n--- Content from referenced files ---"
 _NOT_THE_PERSON: tuple[str, ...] = (
     "[Function Response:",
@@ -98,7 +102,7 @@ def _record_turn(record: dict[str, Any]) -> tuple[str, str] | None:
             return ("", "")
         text = _parts_text(content, False)
         return None if text is None else ("assistant", text.strip())
-    return ("", "")
+    return ("", "") if kind in _OTHER_TYPES else (UNKNOWN, "")
 
 
 def _salvage(data: bytes) -> tuple[dict[str, Any], str] | None:
@@ -192,7 +196,7 @@ def _read_document(data: bytes, source: str, size: int) -> ReadResult:
     if not isinstance(messages, list):
         messages = []
     turns: list[Turn] = []
-    skipped = 0
+    skipped = unknown = 0
     if doc.get("kind") != "subagent":
         for index, record in enumerate(messages, 1):
             if not isinstance(record, dict):
@@ -204,6 +208,7 @@ def _read_document(data: bytes, source: str, size: int) -> ReadResult:
                 continue
             role, text = found
             if not text:
+                unknown += role == UNKNOWN
                 continue
             mid = record.get("id")
             turns.append(
@@ -226,6 +231,7 @@ def _read_document(data: bytes, source: str, size: int) -> ReadResult:
         end_offset=size,
         end_line=len(messages),
         lost=lost,
+        unknown=((UNKNOWN, unknown),) if unknown else (),
     )
 
 
@@ -266,18 +272,19 @@ def _header(f: IO[bytes]) -> dict[str, Any]:
     return obj if isinstance(obj, dict) and "sessionId" in obj else {}
 
 
-_TURN_TYPES = frozenset(b'"%s"' % t.encode() for t in _USER_TYPES | _ASSISTANT_TYPES)
+_OTHER_TYPE_BYTES = frozenset(b'"%s"' % t.encode() for t in _OTHER_TYPES)
 
 
 def dropper() -> Callable[[bytes], bool]:
     """The byte test that spares parsing a message record no turn can come from: by its opening fields
-    (``read.head``), one with an id whose type is no user or assistant type (info, error, warning)."""
+    (``read.head``), one with an id whose type is one Gemini writes that is no turn (info, error, warning); a type
+    this reader does not know is parsed, to be counted."""
     import re
 
     from agent_memory.transcripts.read import pairs
 
     match = re.compile(rb"\{" + pairs(kind=b"type", id=b"id")).match  # what ``head`` reads, in one match
-    turn_types = _TURN_TYPES
+    other_types = _OTHER_TYPE_BYTES
 
     def drop(raw: bytes) -> bool:
         if raw[-2:] != b"}\n":
@@ -286,7 +293,7 @@ def dropper() -> Callable[[bytes], bool]:
         if found is None:
             return False
         kind, mid = found.group("kind", "id")
-        return kind is not None and kind not in turn_types and mid is not None and mid[:1] == b'"'
+        return kind in other_types and mid is not None and mid[:1] == b'"'
 
     return drop
 
@@ -327,6 +334,8 @@ def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -
             continue
         role, text = found
         if not text or last_text.get(mid) == text:
+            if role == UNKNOWN:
+                records.count_unknown(None)
             continue
         last_text[mid] = text
         at = index_of.get(mid)

@@ -48,12 +48,13 @@ class Records:
     the others in place of ``parse_line`` (what it returns and raises must be what ``parse_line`` would).
     """
 
-    __slots__ = ("lines", "skipped", "_drop", "_parse")
+    __slots__ = ("lines", "skipped", "unknown", "_drop", "_parse")
 
     def __init__(self, f: IO[bytes], start_offset: int = 0, start_line: int = 0,
                  drop: Callable[[bytes], bool] | None = None, parse: Callable[[bytes], Any] | None = None) -> None:
         self.lines = LineReader(f, start_offset, start_line)
         self.skipped = 0
+        self.unknown: dict[str, int] = {}  # records of a shape the reader does not know, by the CLI version
         self._drop = drop
         self._parse = parse
 
@@ -83,7 +84,13 @@ class Records:
             end_offset=self.lines.end_offset,
             end_line=self.lines.end_line,
             cwd=cwd,
+            unknown=tuple(sorted(self.unknown.items())),
         )
+
+    def count_unknown(self, version: Any) -> None:
+        """One more record of a shape the reader does not know, from the CLI ``version`` (a string, else "?")."""
+        key = version if type(version) is str and version else "?"
+        self.unknown[key] = self.unknown.get(key, 0) + 1
 
 
 def parse_line(raw: bytes) -> Any:
