@@ -11,7 +11,7 @@ import copy
 from pathlib import Path
 from typing import Any, Iterable
 
-from .model import UsageError
+from .errors import UsageError
 
 class Setting:
     """One setting, declared once: its dotted name, type, default, the check a value must pass, and what it is for."""

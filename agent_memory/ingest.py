@@ -22,8 +22,9 @@ from . import markers, redact
 from .errors import AgentMemoryError, StoreError, UsageError
 from .model import Redaction, Turn
 from .shapes import STRS
-from .store import (Paths, StoreLock, append_lines, day_of, ensure_store, find_project_root, jsonl_lines, log_error,
-                    read_json, write_json)
+from .clock import day_of
+from .store import (Paths, StoreLock, append_lines, ensure_store, find_project_root, jsonl_lines, log_error, read_json,
+                    write_json)
 from .promote.tiers import open_index, register_project
 from .agents.reading import read_transcript
 from .transcripts import iter_transcript_files

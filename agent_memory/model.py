@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# the errors live in errors.py; these names stay importable from here for older callers
-from .errors import AgentMemoryError, Ambiguous, NotFound, SqliteTooOld, StoreError, UsageError  # noqa: F401
-
 KINDS: tuple[str, ...] = ("instruction", "correction", "preference", "lesson", "failure")
 
 

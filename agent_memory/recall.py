@@ -11,7 +11,8 @@ from typing import Any, Iterable
 from .config import load_config
 from .index import Decay, Hit, Index, Source, route_depth
 from .index.prompt import strip_injected
-from .store import Paths, now
+from .clock import now
+from .store import Paths
 from .promote.tiers import index_sources, open_index
 
 DEFAULT_HALF_LIFE_DAYS = 30.0

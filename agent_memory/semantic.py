@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .index import Decay, Index
-from .model import AgentMemoryError
+from .errors import AgentMemoryError
 from .store import Paths
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"

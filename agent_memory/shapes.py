@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .model import StoreError, UsageError
+from .errors import StoreError, UsageError
 
 Check = Callable[[Any], bool]
 

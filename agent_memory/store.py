@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from . import fastjson, layout
-from .model import StoreError, UsageError
+from .clock import iso
+from .errors import StoreError, UsageError
+from .layout import Layout
 
 STORE_GITIGNORE = """\
 # Local, rebuildable or private: never committed.
@@ -29,13 +31,6 @@ logs/
 backups/
 lock
 """
-
-# ---------------------------------------------------------------- the clock and the layout
-# (their homes are clock.py and layout.py; these names stay importable from here)
-
-from .clock import day_of, iso, now  # noqa: E402,F401
-from .clock import parse_iso as parse_time  # noqa: E402,F401
-from .layout import Layout  # noqa: E402,F401
 
 
 def find_project_root(start: str | os.PathLike[str]) -> Path:

@@ -24,7 +24,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agent_memory import ingest, markers  # noqa: E402
-from agent_memory.model import AgentMemoryError  # noqa: E402
+from agent_memory.errors import AgentMemoryError  # noqa: E402
 from agent_memory.transcripts import iter_transcript_files  # noqa: E402
 from agent_memory.agents.reading import read_transcript
 

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from agent_memory.config import CONFIG_TEMPLATE, DEFAULTS, load_config, parse_simple_yaml
-from agent_memory.model import UsageError
+from agent_memory.errors import UsageError
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from agent_memory.backfill import backfill, peak_rss_kb
 from agent_memory.ingest import ingest
-from agent_memory.model import UsageError
+from agent_memory.errors import UsageError
 from agent_memory.store import Paths
 
 from transcripts.shared import shared_data

@@ -170,7 +170,7 @@ def test_vectors_follow_the_index_and_reindex_replaces_them(tmp_path: Path, enco
 def test_decay_lowers_an_old_neighbour(tmp_path: Path, encoder: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from agent_memory import semantic
     from agent_memory.index import Decay
-    from agent_memory.store import parse_time
+    from agent_memory.clock import parse_iso
     from agent_memory.promote.tiers import open_index
 
     paths = Paths(store=tmp_path / "store", user=tmp_path / "home", project_root=tmp_path)
@@ -181,7 +181,7 @@ def test_decay_lowers_an_old_neighbour(tmp_path: Path, encoder: Any, monkeypatch
     ]
     records = [{**r, "kind": "instruction", "session": f"s-{r['id']}", "project": "shop", "line": 1} for r in records]
     paths.atoms.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    now = parse_time("2026-01-02T00:00:00Z")
+    now = parse_iso("2026-01-02T00:00:00Z")
     assert now is not None
     with open_index(paths) as index:
         plain = semantic.route(index, "nightly staging rebuild", (), 10, None)

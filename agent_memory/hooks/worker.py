@@ -26,7 +26,8 @@ def run_worker(where: "AnyPaths", files: list[str], stage: str, wait: float) -> 
         # the worker gets the store by its real path: a .memory leading out of the project is refused here
         from pathlib import Path
 
-        from ..store import StoreError, refuse_foreign_store
+        from ..errors import StoreError
+        from ..store import refuse_foreign_store
 
         try:
             refuse_foreign_store(Path(store))

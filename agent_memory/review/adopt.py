@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..config import load_config
-from ..model import UsageError
+from ..errors import UsageError
 from ..promote import Claim, Proposal, plan, staged_proposals
 from ..promote.supersede import superseded_record, superseding_decision
-from ..store import Paths, StoreLock, iso, now
+from ..clock import iso, now
+from ..store import Paths, StoreLock
 from ..promote.tiers import load_claims, load_decisions
 from .backups import Change, claims_change, commit, instruction_change, read_or_none, rollback
 from .block import entry_targets

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from ..store import FileChanged, Paths, StoreLock, atomic_write, check_unchanged, iso, now, read_json, write_json
+from ..clock import iso, now
+from ..store import FileChanged, Paths, StoreLock, atomic_write, check_unchanged, read_json, write_json
 from ..shapes import CLAIM, CLAIM_REQUIRED, malformed_lines
 from ..promote.tiers import load_claims
-from ..model import UsageError
+from ..errors import UsageError
 from .block import (check_untouched, decode_file, decode_text, drop_emptied, encode_text, lines_for, locate,
                     remove_block, rewrite_file)
 from .targets import Target, display

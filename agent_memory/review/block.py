@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..model import UsageError
+from ..errors import UsageError
 
 # Inert text: the exact rule for a claim's words once they are inside an instruction file.
 # A bullet is one line, "- " followed by the claim text (already cleared of absolute paths

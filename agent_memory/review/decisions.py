@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..model import UsageError
+from ..errors import UsageError
 from ..promote import plan, staged_proposals
-from ..store import Paths, StoreLock, iso, now
+from ..clock import iso, now
+from ..store import Paths, StoreLock
 from ..promote.tiers import load_claims
 from .adopt import emit, paths_of, scrubber_for, short, staged_file
 from .backups import Change, claims_change, commit, instruction_change, json_line, locked, read_or_none, whole_lines

@@ -13,9 +13,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import NotFound
+from ..errors import NotFound
 from ..promote import plan, staged_proposals
-from ..store import Paths, iso, now
+from ..clock import iso, now
+from ..store import Paths
 from ..promote.tiers import load_claims
 from .adopt import scrubber_for, staged_file
 from .backups import Change, claims_change, commit, instruction_change, locked, read_or_none

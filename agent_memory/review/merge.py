@@ -18,10 +18,11 @@ from ..claims import blocking_keys, candidate
 from ..claims import cache as claimcache
 from ..claims.relations import BUCKET_LIMIT
 from ..config import load_config
-from ..model import UsageError
+from ..errors import UsageError
 from ..promote import plan
 from ..promote.records import Claim
-from ..store import Paths, StoreLock, iso, now
+from ..clock import iso, now
+from ..store import Paths, StoreLock
 from .adopt import scrubber_for
 from .backups import commit
 from .decisions import decisions_change

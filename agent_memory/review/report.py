@@ -20,7 +20,8 @@ from ..claims import claim_key, trigram_similarity
 from ..config import load_config
 from ..promote import Claim, plan
 from ..agents import every
-from ..store import Paths, now, parse_time
+from ..clock import now, parse_iso
+from ..store import Paths
 
 NEAR = 0.8  # trigram similarity of two claim keys from which two lines say the same thing
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".memory", ".venv", "venv", "__pycache__", ".tox", "dist", "build", "target"})
@@ -44,7 +45,7 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
 
 
 def _days(a: str, b: str) -> int | None:
-    first, second = parse_time(a) if a else None, parse_time(b) if b else None
+    first, second = parse_iso(a) if a else None, parse_iso(b) if b else None
     if first is None or second is None:
         return None
     return int((second - first).total_seconds() // 86400)
@@ -60,7 +61,7 @@ def _adopted(claims: Iterable[Claim]) -> list[Claim]:
 def last_said(claim: Claim) -> str:
     """The newest timestamp of any observation of the claim (L1 atoms and the adopted record's sources)."""
     stamps = [str(s.get("timestamp") or "") for s in claim.sources()]
-    found = [(parse_time(s), s) for s in stamps if s]
+    found = [(parse_iso(s), s) for s in stamps if s]
     found = [(t, s) for t, s in found if t is not None]
     return max(found)[1] if found else ""
 
@@ -80,12 +81,12 @@ def not_followed(claims: list[Claim], sessions: int) -> list[dict[str, Any]]:
     """Adopted claims corrected again, in ``sessions`` or more sessions after their adoption: the rule is not working."""
     rows = []
     for claim in claims:
-        adopted = parse_time(str((claim.record or {}).get("adopted_at", "")))
+        adopted = parse_iso(str((claim.record or {}).get("adopted_at", "")))
         if adopted is None:
             continue
         later = []
         for atom in claim.atoms:
-            when = parse_time(str(atom.get("timestamp") or "")) if atom.get("timestamp") else None
+            when = parse_iso(str(atom.get("timestamp") or "")) if atom.get("timestamp") else None
             if atom.get("kind") == "correction" and when is not None and when > adopted:
                 later.append(atom)
         seen = sorted({str(a.get("session", "")) for a in later} - {""})
@@ -309,7 +310,7 @@ def missing(paths: Paths, claims: list[Claim]) -> list[dict[str, Any]]:
 
 def report(paths: Paths) -> dict[str, Any]:
     """Every finding (the ``report --json`` shape); reads only."""
-    from ..store import iso
+    from ..clock import iso
 
     config = load_config(paths.config)
     moment = iso(now())

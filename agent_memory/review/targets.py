@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from ..model import UsageError
+from ..errors import UsageError
 from ..agents import every
 from ..store import Paths
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, TextIO
 
 from ..claims import claim_key, normalise
-from ..model import Ambiguous, NotFound
+from ..errors import Ambiguous, NotFound
 from ..promote import Claim, Plan, plan
 from ..promote.records import short_hash
 from ..store import Paths

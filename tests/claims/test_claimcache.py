@@ -199,7 +199,7 @@ def test_a_staged_file_edited_by_hand_is_put_back(tmp_path: Path) -> None:
 
 
 def test_atoms_asked_for_after_L1_was_rewritten_are_refused_not_misread(tmp_path: Path) -> None:
-    from agent_memory.model import StoreError
+    from agent_memory.errors import StoreError
 
     rows = [(t, s, d, False) for t in TEXTS for s, d in (("s1", "2026-03-01"), ("s2", "2026-03-02"))]
     paths = make_store(tmp_path, _as_atoms(rows))

@@ -18,7 +18,7 @@ from agent_memory.review.adopt import adopt
 from agent_memory.review.backups import rollback
 from agent_memory.review.block import BEGIN, END, body_digest, inert
 from agent_memory.review.decisions import resolve, verify
-from agent_memory.model import UsageError
+from agent_memory.errors import UsageError
 from agent_memory.promote import plan, read_staged, stage, staged_proposals
 from agent_memory.store import write_json, write_jsonl
 

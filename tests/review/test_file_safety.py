@@ -22,7 +22,8 @@ from agent_memory.review.adopt import adopt
 from agent_memory.review.backups import rollback
 from agent_memory.review.block import BEGIN, END, BlockDamaged, UnsupportedEncoding
 from agent_memory.review.targets import UnsafeTarget
-from agent_memory.store import FileChanged, StoreError, StoreLock, atomic_write
+from agent_memory.errors import StoreError
+from agent_memory.store import FileChanged, StoreLock, atomic_write
 
 PYTEST = "Run pytest before pushing"
 PNPM = "Use pnpm, not npm"

@@ -11,7 +11,7 @@ from helpers_store import NOW, PROMOTABLE, Store, atom, load_schema, make_store,
 
 from agent_memory.review.adopt import adopt
 from agent_memory.review.backups import rollback
-from agent_memory.model import Ambiguous, NotFound
+from agent_memory.errors import Ambiguous, NotFound
 from agent_memory.promote import plan, stage
 from agent_memory.review.forget import forget
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from agent_memory.claims import normalise
 from agent_memory.review.why import print_tier_table, resolve_why, tier_claims
-from agent_memory.model import Ambiguous, NotFound
+from agent_memory.errors import Ambiguous, NotFound
 from agent_memory.promote import build_claims, plan
 from agent_memory.config import DEFAULTS
 from agent_memory.store import Paths

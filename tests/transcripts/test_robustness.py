@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.model import AgentMemoryError, ReadResult, UsageError
+from agent_memory.errors import AgentMemoryError, UsageError
+from agent_memory.model import ReadResult
 from agent_memory.agents.reading import detect_agent, read_transcript
 from agent_memory.transcripts import TranscriptUnreadable, UnknownFormat
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.model import AgentMemoryError, Turn
+from agent_memory.errors import AgentMemoryError
+from agent_memory.model import Turn
 from agent_memory.transcripts import UnknownFormat
 from agent_memory.agents.reading import detect_agent, read_transcript
 
