@@ -21,8 +21,9 @@ from typing import Any
 
 from . import hooklog
 from .clock import epoch
+from .errors import StoreError
 from .config import load_config
-from .store import Paths
+from .store import Paths, read_json
 
 def _percentile(values: list[float], share: float) -> float:
     """Nearest-rank percentile (``share`` in 0..1) of a non-empty list."""
@@ -160,6 +161,21 @@ def sizes(paths: Paths, problems: list[str]) -> dict[str, int]:
     }
 
 
+def unknown_records(paths: Paths) -> dict[str, int]:
+    """Records of a shape no reader knows (a newer CLI's), dropped at ingest, by agent and CLI version."""
+    from .ingest import unknown_records as of_entry
+
+    try:
+        state = read_json(paths.ingested, {})
+    except StoreError:
+        return {}  # (an unreadable store is what the sizes report)
+    total: dict[str, int] = {}
+    for entry in state.values() if isinstance(state, dict) else ():
+        for label, n in of_entry(entry).items():
+            total[label] = total.get(label, 0) + n
+    return dict(sorted(total.items()))
+
+
 def status(paths: Paths) -> dict[str, Any]:
     """The health of this project's memory (the ``status --json`` shape)."""
     store = str(paths.store)
@@ -205,4 +221,5 @@ def status(paths: Paths) -> dict[str, Any]:
         "sizes": held,
         "proposals": proposals,
         "contested": contested,
+        "unknown_records": unknown_records(paths),
     }

@@ -323,6 +323,7 @@ class FileResult:
     end_offset: int = 0
     end_line: int = 0
     lost: str = ""  # a file that breaks off: what was kept and what was lost
+    unknown: tuple[tuple[str, int], ...] = ()  # records of a shape the reader does not know, by agent and CLI version
     atoms: list[dict[str, Any]] = field(default_factory=list)
     chunks: list[dict[str, Any]] = field(default_factory=list)
     pid: int = 0  # a worker's: its process and peak resident set (read in this process: 0, not looked up)
@@ -379,6 +380,7 @@ def read_file(task: FileTask, folders: Folders | None = None) -> FileResult:
         end_offset=result.end_offset,
         end_line=result.end_line,
         lost=result.lost,
+        unknown=result.unknown,
         atoms=atoms,
         chunks=chunks,
     )
@@ -471,6 +473,11 @@ class _Writer:
             "line": result.end_line,
             "sessions": sorted(sessions),
         }
+        unknown = unknown_records(prior) if prior and entry.task.start_offset > 0 else {}  # a whole read counts anew
+        for label, n in result.unknown:
+            unknown[label] = unknown.get(label, 0) + n
+        if unknown:
+            self.state[entry.key]["unknown"] = unknown
         self.dirty = True
         if self.flush_records and (
             len(self.atoms) + len(self.chunks) >= self.flush_records
@@ -625,6 +632,14 @@ def _redact_stored(paths: Paths) -> None:
         redact_stored(paths)
     except (OSError, StoreError) as exc:
         log_error(paths, "ingest: redacting stored L1 again", exc)
+
+
+def unknown_records(entry: Any) -> dict[str, int]:
+    """An ``ingested.json`` entry's records of a shape its reader did not know, by agent and CLI version."""
+    found = entry.get("unknown") if isinstance(entry, dict) else None
+    if not isinstance(found, dict):
+        return {}
+    return {label: n for label, n in found.items() if isinstance(label, str) and type(n) is int and n > 0}
 
 
 def progress_ok(entry: Any) -> bool:

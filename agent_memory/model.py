@@ -43,6 +43,7 @@ class ReadResult:
     cwd: str = ""
     lost: str = ""  # a one-document file that breaks off: what was kept and what was lost, in one line
     # records of a shape the reader does not know (a new type, part kind or event), dropped: (CLI version, count)
+    # from a reader, ("<agent> <CLI version>", count) from ``read_transcript``
     unknown: tuple[tuple[str, int], ...] = ()
 
 

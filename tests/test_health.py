@@ -180,6 +180,22 @@ def test_a_healthy_store(project: Project) -> None:
     assert table.returncode == 0 and table.stdout.startswith("healthy")
 
 
+def test_records_of_a_newer_clis_shape_are_dropped_at_ingest_and_counted_by_version(project: Project) -> None:
+    ingested(project)
+    assert project.status()[1]["unknown_records"] == {}
+    transcript = project.transcripts() / "s1.jsonl"
+    newer = {"type": "user_voice", "sessionId": "s1", "version": "2.1.330", "cwd": str(project.root),
+             "message": {"role": "user", "content": "always deploy on fridays"}, "timestamp": "2026-03-04T10:00:00Z"}
+    for _ in range(2):  # read on from where the last ingest stopped: the counts add up
+        with transcript.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(newer) + "\n")
+        assert project.cli("ingest", str(project.transcripts())).returncode == 0
+    code, shape = project.status()
+    assert code == 0 and shape["unknown_records"] == {"claude 2.1.330": 2}
+    assert shape["sizes"]["atoms"] == 2  # no atom from it
+    assert "unknown records (dropped, from newer CLIs): claude 2.1.330: 2" in project.cli("status").stdout
+
+
 def test_quarantined_counts_every_redacted_record_chunks_too(project: Project) -> None:
     key = "sk_live_51Hd9XqAbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
     folder = project.transcripts()

@@ -43,7 +43,7 @@ _OTHER_EVENTS = frozenset(
     {
         "session.info", "session.model_change", "session.mode_changed", "session.task_complete", "session.shutdown",
         "session.resume", "session.error", "session.truncation", "session.compaction_start",
-        "session.compaction_complete", "session.usage_info", "system.message", "assistant.turn_start",
+        "session.compaction_complete", "session.usage_info", "session.usage_record", "system.message", "assistant.turn_start",
         "assistant.turn_end", "assistant.reasoning", "assistant.intent", "assistant.usage", "tool.execution_start",
         "tool.execution_partial_result", "tool.execution_progress", "tool.execution_complete", "tool.user_requested",
         "hook.start", "hook.end", "subagent.started", "subagent.completed", "subagent.failed", "subagent.selected",
@@ -151,7 +151,7 @@ class Copilot(Agent):
         for lineno, record in records:
             kind, data = record.get("type"), record.get("data")
             if kind != "user.message" and kind != "assistant.message" and kind != "session.start":
-                if kind not in _OTHER_EVENTS:
+                if type(kind) is not str or kind not in _OTHER_EVENTS:
                     records.count_unknown(version)
                 continue
             if not isinstance(data, dict):

@@ -6,6 +6,7 @@ Detection looks only at a file's first lines (a huge one by how it starts) and, 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import IO, Any
 
 from ..errors import UsageError
@@ -168,7 +169,10 @@ def read_transcript(
                 agent = _detect_open(f, path)
             if is_subagent_file(path):
                 return skim(f, start_offset, start_line)
-            return finish(get(agent).read(f, path, start_offset, start_line, size))
+            result = finish(get(agent).read(f, path, start_offset, start_line, size))
+            if result.unknown:  # a reader counts by the CLI's version alone: which CLI is this agent
+                result = replace(result, unknown=tuple((f"{agent} {version}", n) for version, n in result.unknown))
+            return result
     except OSError as exc:
         raise TranscriptUnreadable(
             f"cannot read transcript {path}: {exc.strerror or exc}"

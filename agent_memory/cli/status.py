@@ -56,6 +56,9 @@ def print_status(found: dict[str, Any], console: Any) -> None:
         f"L1 {_size(s['l1_bytes'])}, index {_size(s['index_bytes'])}, backups {_size(s['backups_bytes'])}, logs {_size(s['logs_bytes'])}",
         markup=False,
     )
+    if found["unknown_records"]:
+        console.print("unknown records (dropped, from newer CLIs): "
+                      + ", ".join(f"{label}: {n}" for label, n in found["unknown_records"].items()), markup=False)
     console.print(f"{found['proposals']} proposal(s) waiting for review, {found['contested']} claim(s) with an open contradiction")
 
 

@@ -195,10 +195,14 @@ _KNOWN_PARTS = frozenset(
 )
 
 
+def _unknown_kind(kind: Any, known: frozenset[str]) -> bool:
+    return type(kind) is not str or kind not in known  # (a list or an object as a kind is no kind, and unhashable)
+
+
 def unknown_part(content: Any) -> bool:
     """Whether a message's content list holds a part of a kind Claude Code is not known to write."""
     return type(content) is list and any(
-        type(block) is dict and block.get("type") not in _KNOWN_PARTS for block in content
+        type(block) is dict and _unknown_kind(block.get("type"), _KNOWN_PARTS) for block in content
     )
 
 

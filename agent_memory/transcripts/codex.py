@@ -277,10 +277,14 @@ _KNOWN_ENVELOPES = frozenset({"session_meta", "turn_context", "event_msg", "resp
 _KNOWN_PARTS = frozenset({"input_text", "output_text", "text", "input_image", "input_file", "refusal"})
 
 
+def _unknown_kind(kind: Any, known: frozenset[str]) -> bool:
+    return type(kind) is not str or kind not in known  # (a list or an object as a kind is no kind, and unhashable)
+
+
 def _unknown_part(content: Any) -> bool:
     """Whether a message's content list holds a part of a kind Codex is not known to write."""
     return type(content) is list and any(
-        type(item) is dict and item.get("type") not in _KNOWN_PARTS for item in content
+        type(item) is dict and _unknown_kind(item.get("type"), _KNOWN_PARTS) for item in content
     )
 
 
@@ -343,7 +347,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
             payload, kind = obj, "response_item"
         else:
             continue
-        if kind not in _KNOWN_ENVELOPES:
+        if type(kind) is not str or kind not in _KNOWN_ENVELOPES:
             records.count_unknown(state.version)
             continue
         if kind == "session_meta":

@@ -1,5 +1,5 @@
 """A record of a shape a reader does not know (a newer CLI's type, part kind or event) is never a turn: it is
-dropped and counted by the CLI's version, and the records around it read as they did without it."""
+dropped and counted by agent and CLI version, and the records around it read as they did without it."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_claude_a_new_record_type_and_a_new_part_kind_are_dropped_and_counted(tm
              _claude("user", [{"type": "text", "text": "keep the tests fast"}])]
     new = [_claude("user_voice", NEW_WORDS), _claude("user", [{"type": "voice_note", "text": NEW_WORDS}]),
            _claude("assistant", [{"type": "spoken", "text": NEW_WORDS}], version="2.2.0")]
-    assert _read_with_and_without(tmp_path, "claude", "s1.jsonl", lines, new) == (("2.1.330", 2), ("2.2.0", 1))
+    assert _read_with_and_without(tmp_path, "claude", "s1.jsonl", lines, new) == (("claude 2.1.330", 2), ("claude 2.2.0", 1))
 
 
 def _codex(kind: str, payload: dict[str, object]) -> str:
@@ -56,7 +56,7 @@ def test_codex_a_new_envelope_and_a_new_part_kind_are_dropped_and_counted(tmp_pa
     new = [_codex("user_turn", {"type": "message", "role": "user", "text": NEW_WORDS}),
            _codex("response_item", {"type": "message", "role": "user",
                                     "content": [{"type": "input_voice", "text": NEW_WORDS}]})]
-    assert _read_with_and_without(tmp_path, "codex", "rollout-1.jsonl", lines, new) == (("0.130.0", 2),)
+    assert _read_with_and_without(tmp_path, "codex", "rollout-1.jsonl", lines, new) == (("codex 0.130.0", 2),)
 
 
 def test_gemini_a_new_message_type_is_dropped_and_counted(tmp_path: Path) -> None:
@@ -66,7 +66,7 @@ def test_gemini_a_new_message_type_is_dropped_and_counted(tmp_path: Path) -> Non
              _line({"id": "m2", "timestamp": "2026-03-01T10:00:02.000Z", "type": "gemini", "content": "Noted."})]
     new = [_line({"id": "m3", "timestamp": "2026-03-01T10:00:03.000Z", "type": "user_voice",
                   "content": [{"text": NEW_WORDS}]})]
-    assert _read_with_and_without(tmp_path, "gemini", "session-1.jsonl", lines, new) == (("?", 1),)
+    assert _read_with_and_without(tmp_path, "gemini", "session-1.jsonl", lines, new) == (("gemini ?", 1),)
 
 
 def test_gemini_document_a_new_message_type_is_dropped_and_counted(tmp_path: Path) -> None:
@@ -76,7 +76,7 @@ def test_gemini_document_a_new_message_type_is_dropped_and_counted(tmp_path: Pat
     path.write_text(json.dumps({"sessionId": "s1", "projectHash": "h", "messages": messages}), encoding="utf-8")
     found = read_transcript(str(path), "gemini")
     assert [t.text for t in found.turns] == ["use pnpm"]
-    assert found.unknown == (("?", 1),)
+    assert found.unknown == (("gemini ?", 1),)
 
 
 def _copilot(kind: str, data: dict[str, object], n: int) -> str:
@@ -91,4 +91,4 @@ def test_copilot_a_new_event_is_dropped_and_counted(tmp_path: Path) -> None:
              _copilot("assistant.message", {"messageId": "m1", "content": "Noted."}, 3)]
     new = [_copilot("user.voice_message", {"content": NEW_WORDS}, 4), _copilot("assistant.spoken", {"content": NEW_WORDS}, 5)]
     found = _read_with_and_without(tmp_path, "copilot", "events.jsonl", lines, new)
-    assert found == (("1.0.34", 2),)
+    assert found == (("copilot 1.0.34", 2),)
