@@ -33,7 +33,7 @@ def peak_rss_kb() -> int:
         return 0
 
 
-class _Progress:
+class ProgressBar:
     """A rich progress bar on stderr (bytes read, speed, ETA) once a run has taken ``DELAY`` seconds, or nothing.
 
     A short ingest (a session or two) is over before a bar would help, so it never draws one; a long
@@ -103,7 +103,7 @@ class _Progress:
                 self.bar.stop()
 
 
-def _main_importable() -> bool:
+def main_importable() -> bool:
     """Whether worker processes can import this program's main module, as multiprocessing makes them."""
     import sys
 
@@ -114,7 +114,7 @@ def _main_importable() -> bool:
     return path is None or os.path.isfile(path)
 
 
-def _pool(workers: int) -> Any:
+def reader_pool(workers: int) -> Any:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 

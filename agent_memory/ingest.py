@@ -572,7 +572,7 @@ def ingest(
     """
     if workers is not None and workers < 0:
         raise UsageError(f"workers must be 0 or more, not {workers}")
-    from .backfill import _main_importable, _pool, _Progress
+    from .backfill import main_importable, reader_pool, ProgressBar
 
     started = time.perf_counter()
     ensure_store(paths)
@@ -589,12 +589,12 @@ def ingest(
         tasks = [e for e in entries if e.task is not None]
         count = (os.cpu_count() or 1) if workers is None else workers
         # a program read from stdin cannot be re-imported by workers: read in this process instead
-        count = min(count, len(tasks)) if _main_importable() else 0
+        count = min(count, len(tasks)) if main_importable() else 0
         report.workers = count
         total = sum(e.size for e in tasks)
-        bar = _Progress(progress, total, len(entries))
+        bar = ProgressBar(progress, total, len(entries))
         index = open_index(paths)
-        pool = _pool(count) if count > 0 else None
+        pool = reader_pool(count) if count > 0 else None
         try:
             # inline, everything is written once at the end; with a pool, as it comes
             limit = flush_records if flush_records is not None else FLUSH_RECORDS if pool is not None else 0

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from agent_memory.backfill import _Progress
+from agent_memory.backfill import ProgressBar
 
 
 def test_a_short_run_draws_nothing(capsys: pytest.CaptureFixture[str]) -> None:
-    bar = _Progress(True, total=100, files=2, delay=3600.0)
+    bar = ProgressBar(True, total=100, files=2, delay=3600.0)
     bar.advance(50, 1, 3)
     bar.phase("indexing")
     bar.stop()
@@ -17,7 +17,7 @@ def test_a_short_run_draws_nothing(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_long_run_draws_on_stderr_with_what_was_done_before(capsys: pytest.CaptureFixture[str]) -> None:
-    bar = _Progress(True, total=100, files=2, delay=0.0)
+    bar = ProgressBar(True, total=100, files=2, delay=0.0)
     bar.advance(40, 1, 3)
     bar.timer.join()  # the bar starts on the timer's thread
     bar.advance(60, 2, 5)
@@ -31,7 +31,7 @@ def test_a_long_run_draws_on_stderr_with_what_was_done_before(capsys: pytest.Cap
 
 
 def test_off_means_off(capsys: pytest.CaptureFixture[str]) -> None:
-    bar = _Progress(False, total=100, files=2, delay=0.0)
+    bar = ProgressBar(False, total=100, files=2, delay=0.0)
     bar.advance(100, 2, 5)
     bar.stop()
     assert bar.bar is None and bar.timer is None

@@ -97,13 +97,14 @@ def _record_key(record: dict[str, Any], known: dict[str, Key]) -> Key:
     return key
 
 
-def _similarity(config: dict[str, Any]) -> float:
+def merge_similarity(config: dict[str, Any]) -> float:
+    """How alike two wordings must be to count as one claim (`identity.merge_similarity` in config.yaml)."""
     return float(config["identity"]["merge_similarity"])
 
 
 def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = None) -> list[Claim]:
     """Every claim of the store: L1 atoms clustered, adopted L2/L3 entries, decisions applied."""
-    similarity = _similarity(config)
+    similarity = merge_similarity(config)
     view = view or claimcache.load(paths, similarity)
     groups = _groups(paths, view)
     # adopted wordings L1 does not hold join the candidate pairs here, never in the cache
@@ -458,7 +459,7 @@ def plan(paths: Paths, config: dict[str, Any] | None = None, view: L1View | None
         if view is None and not every:
             from .counted import split
 
-            found = split(paths, config, _similarity(config))
+            found = split(paths, config, merge_similarity(config))
             if found is not None:
                 return _plan(paths, config, *found)
         return _plan(paths, config, view)
@@ -467,7 +468,7 @@ def plan(paths: Paths, config: dict[str, Any] | None = None, view: L1View | None
 def _plan(paths: Paths, config: dict[str, Any], view: L1View | None,
           counted: Callable[[], list[dict[str, Any]]] | None = None) -> Plan:
     moment = now()
-    view = view or claimcache.load(paths, _similarity(config))
+    view = view or claimcache.load(paths, merge_similarity(config))
     claims = build_claims(paths, config, view)
     gates = config["gates"]
     proposals: list[Proposal] = []

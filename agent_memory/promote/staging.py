@@ -18,7 +18,7 @@ from ..claims import cache as claimcache
 from ..claims.cache import L1View
 from ..config import load_config
 from ..store import Paths, StoreLock, atomic_write, log_error, read_json, read_jsonl, write_json, write_jsonl
-from .gates import _similarity, plan
+from .gates import merge_similarity, plan
 from .records import Claim, Plan, Proposal, short_hash
 
 
@@ -108,7 +108,7 @@ def stage(paths: Paths, config: dict[str, Any] | None = None) -> tuple[Plan, dic
     config = config or load_config(paths.config)
     counts = {"staged": 0, "unchanged": 0, "withdrawn": 0}
     with StoreLock(paths.store):
-        claimcache.keep_up(paths, _similarity(config))
+        claimcache.keep_up(paths, merge_similarity(config))
         result = plan(paths, config, every=False)
         view = result.view
         assert view is not None  # a pass always says what it read

@@ -15,7 +15,7 @@ _DIGITS = frozenset("0123456789")
 _MARKS = frozenset("_-+/")
 
 
-def _joins(text: str, raw: bytes | None = None) -> tuple[str, list[int], list[int]] | None:
+def join_wrapped(text: str, raw: bytes | None = None) -> tuple[str, list[int], list[int]] | None:
     """``text`` with line breaks inside a token removed (a key wrapped or split over two lines).
 
     A break counts as inside a token when a run of at least eight token characters precedes

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from agent_memory.model import Redaction
 
 from .checks import _F
-from .joins import _joins
+from .joins import join_wrapped
 from .scrub import INVISIBLE
 from .rules import (
     RULES,
@@ -518,7 +518,7 @@ def _findings(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
     found = _scan(view, raw)
     if len(view) >= _B64_MIN:
         found += _wrapped(view, depth, raw)
-    joined = _joins(view, raw) if "\n" in view else None
+    joined = join_wrapped(view, raw) if "\n" in view else None
     if joined is not None:
         whole, where, joints = joined
         across = [

@@ -490,11 +490,11 @@ def parser(kept: list[Kept | None]) -> Callable[[bytes], Any]:
 def _template(run: bytes, after_parent: bool) -> tuple[dict[str, Any], bool] | None:
     """The dict a record's opening fields make, keys in their order (``"message"`` last, its value a stand-in),
     and whether they name the parent's id again; None when they are not JSON."""
-    from agent_memory.transcripts.read import JSON_ERRORS, _loads
+    from agent_memory.transcripts.read import JSON_ERRORS, loads
 
     try:
         text = run.decode()
-        fields = _loads(('{"parentUuid":null' if after_parent else "{") + text + '"message":0}')
+        fields = loads(('{"parentUuid":null' if after_parent else "{") + text + '"message":0}')
     except JSON_ERRORS:
         return None
     return fields, after_parent and b'"parentUuid"' in run

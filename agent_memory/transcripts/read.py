@@ -29,7 +29,7 @@ class TranscriptUnreadable(AgentMemoryError):
 
 
 
-_loads = json.loads
+loads = json.loads
 _scan = json.JSONDecoder().scan_once  # what json.loads runs (C); it says StopIteration where no value starts
 scan_value: Callable[[str, int], tuple[Any, int]] = _scan
 JSON_ERRORS: tuple[type[Exception], ...] = (ValueError, RecursionError)
@@ -104,7 +104,7 @@ def parse_line(raw: bytes) -> Any:
         if text[end:].strip(" \t\n\r"):
             raise ValueError("extra data")
         return obj
-    return _loads(text)
+    return loads(text)
 
 
 # One key and a string, boolean, null or number value, then a comma, as the agents write them (no spaces,
@@ -180,7 +180,7 @@ FAILED = object()
 def loads_line(raw: bytes) -> Any:
     """Parse one line; return the ``FAILED`` marker when it is not JSON."""
     try:
-        return _loads(raw)
+        return loads(raw)
     except JSON_ERRORS:
         return FAILED
 

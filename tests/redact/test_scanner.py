@@ -175,7 +175,7 @@ def test_runs_are_the_maximal_base64_runs(text: str, min_len: int) -> None:
 @example("Ab3dEf7h\r\nzz")  # eight before a CRLF from the very start
 @example("\r\n\nAb3dEf7h\n\tzz")
 def test_joins_cut_the_same_line_breaks(text: str) -> None:
-    assert scanner._joins(text) == plain_joins(text)
+    assert scanner.join_wrapped(text) == plain_joins(text)
 
 
 _WIDE = st.text(alphabet=st.characters(min_codepoint=0x2000, max_codepoint=0x10FFFF), max_size=20)
@@ -289,8 +289,8 @@ def disguised(draw: st.DrawFn) -> str:
 @contextmanager
 def plain_readings() -> Iterator[None]:
     """The scanner with every shortcut replaced by its plain reading."""
-    saved = {name: getattr(scanner, name) for name in ("_runs", "_joins", "_visible", "_may_hold_words")}
-    scanner._runs, scanner._joins, scanner._visible = plain_runs, plain_joins, plain_visible  # type: ignore[assignment]
+    saved = {name: getattr(scanner, name) for name in ("_runs", "join_wrapped", "_visible", "_may_hold_words")}
+    scanner._runs, scanner.join_wrapped, scanner._visible = plain_runs, plain_joins, plain_visible  # type: ignore[assignment]
     scanner._may_hold_words = lambda text: True  # type: ignore[assignment]
     try:
         yield
