@@ -18,6 +18,18 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 
 
 CATCHUP_FILES = 200
+# an agent may fire its session-end hook a moment before it has written the transcript it names (Copilot CLI
+# writes events.jsonl as it stops): the hook waits this long for it, within its budget
+TRANSCRIPT_WAIT = 0.5
+
+
+def _written(transcript: str, until: float) -> bool:
+    """Whether the transcript exists, waiting until ``until`` (monotonic) for it to appear."""
+    while not os.path.isfile(transcript):
+        if time.monotonic() >= until:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def session_end(where: "AnyPaths", agent: str, payload: "dict[str, Any]", config: "dict[str, Any]", started: float) -> None:
@@ -26,11 +38,11 @@ def session_end(where: "AnyPaths", agent: str, payload: "dict[str, Any]", config
     if not transcript:
         log(where, "hook session-end", "no transcript_path in the hook input")
         return
-    if not os.path.isfile(transcript):
+    budget = budget_of(config, "session_end_seconds", 1.0)
+    if not _written(transcript, started + min(TRANSCRIPT_WAIT, budget / 2)):
         log(where, "hook session-end", f"transcript not found: {transcript}")
         return
     stage = me.session_stage(payload)
-    budget = budget_of(config, "session_end_seconds", 1.0)
     from . import worker
 
     worker.run_worker(where, [os.path.abspath(transcript)], stage, budget - (time.monotonic() - started))

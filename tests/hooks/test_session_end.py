@@ -104,3 +104,21 @@ def test_real_transcripts_go_through_session_end(env: HookEnv, sample: Path) -> 
     assert (result.returncode, result.stdout) == (0, "")
     ingested = json.loads((env.store / "L1" / "ingested.json").read_text(encoding="utf-8"))
     assert str(copy) in ingested
+
+
+def test_a_transcript_written_a_moment_after_the_hook_fires_is_still_ingested(env: HookEnv) -> None:
+    import subprocess
+    import threading
+
+    env.config(**PATIENT)
+    late = env.tmp / "late.jsonl"
+    payload = json.dumps(env.payload("session-end", session_id="s1", transcript_path=str(late), reason="exit")).encode()
+    hook = subprocess.Popen(env.command("session-end"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=str(env.tmp), env=env.vars())
+    writer = threading.Timer(0.2, lambda: claude_transcript(late, "s1", env.root, [("2025-09-01T10:00:00Z", STATED)]))
+    writer.start()
+    out, _err = hook.communicate(payload, timeout=120)
+    writer.join()
+    assert (hook.returncode, out) == (0, b"")
+    assert [a["session"] for a in env.atoms()] == ["s1"]
+    assert env.errors() == []
