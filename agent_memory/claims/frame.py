@@ -35,7 +35,8 @@ _VERB_CLASSES = {
 VERB_OF = {form: verb for verb, forms in _VERB_CLASSES.items() for form in forms.split()}
 
 # slots: words a frame names its value by; two wordings that differ only by one are still one claim
-SLOTS = frozenset({"use", "target", "with", "via", "to", "into", "on", "at", PERMITTED := "may"})
+PERMITTED = "may"
+SLOTS = frozenset({"use", "target", "with", "via", "to", "into", "on", "at", PERMITTED})
 # a clause that allows rather than asks: its key carries PERMITTED, which no frame comparison counts
 _PERMISSION = re.compile(r"\b(?:(?:is|are|s|re|be) (?:fine|ok|okay|allowed|acceptable|permitted)|(?:you|we) (?:can|may)"
                          r"|can (?:go|be|stay|keep)|feel free|go ahead|it'?s ok(?:ay)? to|fine to|ok(?:ay)? to)\b")

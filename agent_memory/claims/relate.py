@@ -191,9 +191,13 @@ def _near(a: tuple[str, ...], b: tuple[str, ...], threshold: float) -> bool:
     return trigram_similarity(" ".join(a), " ".join(b)) >= threshold
 
 
+def _unmarked(token: str) -> str:
+    """A word without the mark of its role ("to main" and a rejected "main" name one value)."""
+    return token[1:] if token[:1] in _ROLES and len(token) > 1 else token
+
+
 def _bare(tokens: Iterable[str]) -> list[str]:
-    """Words without the mark of their role ("to main" and a rejected "main" name one value)."""
-    return [t[1:] if t[:1] in _ROLES else t for t in tokens]
+    return [_unmarked(t) for t in tokens]
 
 
 def _swapped_contrast(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -307,4 +311,4 @@ def _skeleton(token: str) -> str:
     if re.match(f"[{_CJK}]", token[:1]):
         # inflections live in hiragana; ASCII values inside a CJK run are blanked
         return re.sub(f"[{HIRAGANA}]", "", token) or token
-    return token[1:] if token[:1] in _ROLES and len(token) > 1 else token  # "to main" meets a rejected "main"
+    return _unmarked(token)  # "to main" meets a rejected "main"

@@ -19,7 +19,7 @@ from ..claims import cache as claimcache
 from ..claims.relations import BUCKET_LIMIT
 from ..config import load_config
 from ..errors import UsageError
-from ..promote import plan
+from ..promote import Plan, plan
 from ..promote.records import Claim
 from ..clock import iso, now
 from ..store import Paths, StoreLock
@@ -46,10 +46,11 @@ def _brief(claim: Claim) -> dict[str, Any]:
             "days": len(claim.days)}
 
 
-def candidates(paths: Paths) -> list[Candidate]:
-    """Pairs of claims the rules kept apart that may be one claim, most evidence first."""
+def candidates(paths: Paths, result: Plan | None = None) -> list[Candidate]:
+    """Pairs of claims the rules kept apart that may be one claim, most evidence first (``result``: the whole
+    pass, when the caller has it already)."""
     config = load_config(paths.config)
-    result = plan(paths, config)
+    result = result or plan(paths, config)
     view = claimcache.load(paths, float(config["identity"]["merge_similarity"]))
     keys = view.relations.keys
     owner = {text: claim for claim in result.claims for text in claim.keys}

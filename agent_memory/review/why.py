@@ -319,7 +319,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     if getattr(args, "candidates", False):
         from .merge import candidates
 
-        found_pairs = candidates(paths)
+        found_pairs = candidates(paths, result)
         if args.json:
             _emit({"candidates": [c.as_json() for c in found_pairs]})
         else:
