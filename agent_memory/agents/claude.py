@@ -1,4 +1,4 @@
-"""Claude Code: transcripts in ``<config>/projects/<folder>/*.jsonl`` (read by ``transcripts/claude.py``), the hook
+"""Claude Code: transcripts in ``<config>/projects/<folder>/*.jsonl`` (read by ``claude_reader.py``), the hook
 protocol every other agent is mapped onto, ``CLAUDE.md`` files, ``/cs-memory`` as a command file.
 
 Seen with the real CLI (2.1.x): a hook's context is kept up to 10,000 characters (then a preview and a file).
@@ -93,9 +93,9 @@ class Claude(Agent):
         return ""
 
     def read(self, f: "IO[bytes]", path: str, start_offset: int, start_line: int, size: int) -> "ReadResult":
-        from ..transcripts import claude
+        from . import claude_reader
 
-        return claude.read(f, path, start_offset, start_line)
+        return claude_reader.read(f, path, start_offset, start_line)
 
     def owns_record(self, record: "dict[str, Any]", kind: "str | None") -> int:
         if "parentUuid" in record or "leafUuid" in record:

@@ -1,4 +1,4 @@
-"""Codex CLI: rollouts in ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`` (read by ``transcripts/codex.py``),
+"""Codex CLI: rollouts in ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`` (read by ``codex_reader.py``),
 hooks in ``hooks.json``, ``AGENTS.md`` files cut at ``project_doc_max_bytes``, the ``$cs-memory`` skill.
 
 Seen with the real CLI (0.171): a hook's context is kept up to about 2,500 tokens, reckoned as UTF-8 bytes / 4
@@ -120,9 +120,9 @@ class Codex(Agent):
         return rollout_cwd(path)
 
     def read(self, f: "IO[bytes]", path: str, start_offset: int, start_line: int, size: int) -> "ReadResult":
-        from ..transcripts import codex
+        from . import codex_reader
 
-        return codex.read(f, path, start_offset, start_line, os.path.join(self.home(), "prompts"))
+        return codex_reader.read(f, path, start_offset, start_line, os.path.join(self.home(), "prompts"))
 
     def owns_record(self, record: "dict[str, Any]", kind: "str | None") -> int:
         if ("payload" in record and kind in _ENVELOPE_TYPES) or "record_type" in record:

@@ -1,5 +1,5 @@
 """Gemini CLI: recordings in ``<.gemini>/tmp/<project slug or hash>/chats/session-*`` (read by
-``transcripts/gemini.py``), hooks in ``settings.json`` (BeforeAgent for a prompt), ``GEMINI.md`` (or its
+``gemini_reader.py``), hooks in ``settings.json`` (BeforeAgent for a prompt), ``GEMINI.md`` (or its
 ``context.fileName``), ``/cs-memory`` as a TOML custom command.
 
 Seen with the real CLI (0.61): no limit of its own on a hook's context, but it escapes every ``<`` and ``>`` as
@@ -141,9 +141,9 @@ class Gemini(Agent):
         return ""
 
     def read(self, f: "IO[bytes]", path: str, start_offset: int, start_line: int, size: int) -> "ReadResult":
-        from ..transcripts import gemini
+        from . import gemini_reader
 
-        return gemini.read(f, path, start_offset, start_line, size)
+        return gemini_reader.read(f, path, start_offset, start_line, size)
 
     def owns_record(self, record: "dict[str, Any]", kind: "str | None") -> int:
         if "projectHash" in record or "$set" in record or "$rewindTo" in record:

@@ -1,11 +1,11 @@
-"""Transcript readers: turn the raw session files of coding agents into turns.
+"""What every transcript reader shares: the line reader, the one decoding loop, timestamps, the finish every
+turn goes through, what our own hooks injected, and the files a folder holds.
 
-Three agents are understood: Claude Code (``claude.py``), Codex CLI (``codex.py``) and
-Gemini CLI (``gemini.py``); each has ``read()`` (one file into turns) and ``locate()``
-(a project's transcript files). ``read.py`` detects the agent and dispatches. Every reader
-keeps only the words the person typed (``"user"``) and the assistant's prose
-(``"assistant"``). The hooks import ``locate()`` and ``injected`` on their hot path, so
-this package imports nothing at all until one of ``read.py``'s names is asked for.
+The readers themselves live with their agents (``agents/claude_reader.py``, ``agents/codex_reader.py``,
+``agents/gemini_reader.py``, the Copilot reader in ``agents/copilot.py``); this package names no agent. Every
+reader keeps only the words the person typed (``"user"``) and the assistant's prose (``"assistant"``). The hooks
+import ``listed()`` and ``injected`` on their hot path, so this package imports nothing at all until one of
+``read.py``'s names is asked for.
 """
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.model import ReadResult, Turn
-from agent_memory.transcripts import claude, codex, gemini
+from agent_memory.agents import claude_reader as claude, codex_reader as codex, gemini_reader as gemini
 from agent_memory.agents.reading import read_transcript
+from agent_memory.model import ReadResult, Turn
 from agent_memory.transcripts import lines as line_reading
 from agent_memory.transcripts.read import _ISO_Z, LineReader, head, is_iso_z, turn
 

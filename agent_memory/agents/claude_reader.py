@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
+TYPE_CHECKING = False  # typing itself is not imported: each function imports what it needs
 if TYPE_CHECKING:  # pragma: no cover - types only
     import re
     from typing import IO, Any, Callable
 
-    from agent_memory.model import ReadResult, Turn
+    from ..model import ReadResult, Turn
 
 AGENT = "claude"
 
@@ -219,7 +219,7 @@ def _openings() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     if not _OPENINGS:
         import re
 
-        from agent_memory.transcripts.read import pairs
+        from ..transcripts.read import pairs
 
         _OPENINGS.append(re.compile(
             rb"\{" + pairs(kind=b"type", session=b"sessionId", side=b"isSidechain") + rb'(?P<message>"message":\{)?'
@@ -297,7 +297,7 @@ def dropper(sessions: set[str], kept: list[Kept | None] | None = None) -> Callab
 
     A line kept that way leaves in ``kept[0]`` where its opening fields are, for ``parser`` to parse it from there.
     """
-    from agent_memory.transcripts.read import head, string_of
+    from ..transcripts.read import head, string_of
 
     record_match, message_match = (pattern.match for pattern in _openings())
     user_token = _USER_TOKEN
@@ -450,7 +450,7 @@ def parser(kept: list[Kept | None]) -> Callable[[bytes], Any]:
     the dict they made the second time they were seen (``_template``), the parent's id written in. Any other line,
     a full parse.
     """
-    from agent_memory.transcripts.read import parse_line, scan_value
+    from ..transcripts.read import parse_line, scan_value
 
     # each run seen: True once (parsed whole: a run seen once would cost its dict and the line's parse), then its
     # dict, or False when it is no JSON
@@ -490,7 +490,7 @@ def parser(kept: list[Kept | None]) -> Callable[[bytes], Any]:
 def _template(run: bytes, after_parent: bool) -> tuple[dict[str, Any], bool] | None:
     """The dict a record's opening fields make, keys in their order (``"message"`` last, its value a stand-in),
     and whether they name the parent's id again; None when they are not JSON."""
-    from agent_memory.transcripts.read import JSON_ERRORS, loads
+    from ..transcripts.read import JSON_ERRORS, loads
 
     try:
         text = run.decode()
@@ -502,8 +502,8 @@ def _template(run: bytes, after_parent: bool) -> tuple[dict[str, Any], bool] | N
 
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
-    from agent_memory.model import Turn
-    from agent_memory.transcripts.read import Records, is_iso_z, utc_timestamp
+    from ..model import Turn
+    from ..transcripts.read import Records, is_iso_z, utc_timestamp
 
     turns: list[Turn] = []
     sessions: set[str] = set()

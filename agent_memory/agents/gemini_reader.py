@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
+TYPE_CHECKING = False  # typing itself is not imported: each function imports what it needs
 if TYPE_CHECKING:  # pragma: no cover - types only
     from typing import IO, Any, Callable
 
-    from agent_memory.model import ReadResult
+    from ..model import ReadResult
 
 AGENT = "gemini"
 
@@ -112,7 +112,7 @@ def _salvage(data: bytes) -> tuple[dict[str, Any], str] | None:
     import json
     import re
 
-    from agent_memory.transcripts.read import JSON_ERRORS
+    from ..transcripts.read import JSON_ERRORS
 
     body = data.removeprefix(b"\xef\xbb\xbf")
     try:
@@ -177,8 +177,8 @@ def _salvage(data: bytes) -> tuple[dict[str, Any], str] | None:
 def _read_document(data: bytes, source: str, size: int) -> ReadResult:
     import json
 
-    from agent_memory.model import ReadResult, Turn
-    from agent_memory.transcripts.read import JSON_ERRORS, utc_timestamp
+    from ..model import ReadResult, Turn
+    from ..transcripts.read import JSON_ERRORS, utc_timestamp
 
     lost = ""
     try:
@@ -239,7 +239,7 @@ def _recent_texts(f: IO[bytes], start_offset: int) -> dict[str, str]:
     """Last text of each message id written shortly before ``start_offset``."""
     import json
 
-    from agent_memory.transcripts.read import JSON_ERRORS
+    from ..transcripts.read import JSON_ERRORS
 
     begin = max(0, start_offset - _RESUME_WINDOW)
     f.seek(begin)
@@ -262,7 +262,7 @@ def _recent_texts(f: IO[bytes], start_offset: int) -> dict[str, str]:
 def _header(f: IO[bytes]) -> dict[str, Any]:
     import json
 
-    from agent_memory.transcripts.read import JSON_ERRORS, MAX_LINE_BYTES
+    from ..transcripts.read import JSON_ERRORS, MAX_LINE_BYTES
 
     f.seek(0)
     try:
@@ -281,7 +281,7 @@ def dropper() -> Callable[[bytes], bool]:
     this reader does not know is parsed, to be counted."""
     import re
 
-    from agent_memory.transcripts.read import pairs
+    from ..transcripts.read import pairs
 
     match = re.compile(rb"\{" + pairs(kind=b"type", id=b"id")).match  # what ``head`` reads, in one match
     other_types = _OTHER_TYPE_BYTES
@@ -299,8 +299,8 @@ def dropper() -> Callable[[bytes], bool]:
 
 
 def _read_jsonl(f: IO[bytes], source: str, start_offset: int, start_line: int) -> ReadResult:
-    from agent_memory.model import Turn
-    from agent_memory.transcripts.read import Records, utc_timestamp
+    from ..model import Turn
+    from ..transcripts.read import Records, utc_timestamp
 
     header = _header(f) if start_offset > 0 else {}
     session = header.get("sessionId")
@@ -368,7 +368,7 @@ def _is_document(f: IO[bytes]) -> bool:
     """A one-document JSON file (pretty-printed or a single line holding ``messages``)."""
     import json
 
-    from agent_memory.transcripts.read import JSON_ERRORS
+    from ..transcripts.read import JSON_ERRORS
 
     f.seek(0)
     first = f.readline(64 * 1024).removeprefix(b"\xef\xbb\xbf")

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # locate() runs on the hooks' hot path: reading imports what it needs itself
+TYPE_CHECKING = False  # typing itself is not imported: each function imports what it needs
 if TYPE_CHECKING:  # pragma: no cover - types only
     import re
     from typing import IO, Any, Callable
 
-    from agent_memory.model import ReadResult
+    from ..model import ReadResult
 
 AGENT = "codex"
 
@@ -62,7 +62,7 @@ def _custom_prompts(folder: str) -> list[tuple[int, re.Pattern[str]]]:
     """
     import re
 
-    from agent_memory.transcripts import listed
+    from ..transcripts import listed
 
     patterns = []
     for path in sorted(listed(folder, (".md",))):
@@ -235,7 +235,7 @@ def _rfind_line(f: IO[bytes], end: int, needle: bytes, floor: int = 0) -> int:
 def _record_at(f: IO[bytes], offset: int) -> Any:
     import json
 
-    from agent_memory.transcripts.read import JSON_ERRORS, MAX_LINE_BYTES
+    from ..transcripts.read import JSON_ERRORS, MAX_LINE_BYTES
 
     f.seek(offset)
     try:
@@ -297,7 +297,7 @@ def dropper() -> Callable[[bytes], bool]:
     user or agent message. Session and working directory come from records this never drops."""
     import re
 
-    from agent_memory.transcripts.read import pairs
+    from ..transcripts.read import pairs
 
     # what two ``head`` calls would read, in one match: the envelope's type, then the payload's
     match = re.compile(rb"\{" + pairs(kind=b"type") + rb'(?:(?P<payload>"payload":\{)' + pairs(ptype=b"type") + rb")?").match
@@ -320,8 +320,8 @@ def dropper() -> Callable[[bytes], bool]:
 
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, prompts: str = "") -> ReadResult:
     """Read the turns of a Codex rollout from ``start_offset`` (``prompts``: the folder of the person's saved prompts)."""
-    from agent_memory.model import Turn
-    from agent_memory.transcripts.read import Records, utc_timestamp
+    from ..model import Turn
+    from ..transcripts.read import Records, utc_timestamp
 
     state = _resume_state(f, start_offset) if start_offset > 0 else _State()
     records = Records(f, start_offset, start_line, dropper())
