@@ -10,21 +10,21 @@ import re
 from collections.abc import Iterator
 
 from .checks import (
-    _DOC_EXAMPLE,
-    _GENERIC_PLACEHOLDER_WORDS,
-    _PLACEHOLDER_WORDS,
-    _VALUE_WORDS,
-    _b64_text,
-    _c,
-    _entropy,
-    _has_words,
-    _is_template,
-    _mixed,
-    _mostly_filler,
-    _random_looking,
-    _stand_in,
-    _unquoted,
-    _wordy,
+    DOC_EXAMPLE,
+    GENERIC_PLACEHOLDER_WORDS,
+    PLACEHOLDER_WORDS,
+    VALUE_WORDS,
+    b64_text,
+    entropy,
+    has_words,
+    is_template,
+    letters_and_digits,
+    mostly_filler,
+    random_looking,
+    rx,
+    stand_in,
+    unquoted,
+    wordy,
 )
 
 _PASSWORD_TIER, _SECRET_TIER, _KEY_TIER = "password", "secret", "key"
@@ -80,7 +80,7 @@ _ITEM = r"\r?\n[ \t]{0,40}-[ \t]{1,8}"  # the start of a YAML list's next item
 #   ``- name: API_TOKEN`` over ``value: …``, ``<add key="ApiKey" value="…"/>``);
 #   a comma, between a call's two strings (``define("DB_PASSWORD", "…")``, ``getenv("API_KEY", "…")``);
 #   a call of a constructor named for credentials, its second string (``HTTPBasicAuth("user", "…")``).
-_ASSIGN_RE = _c(
+_ASSIGN_RE = rx(
     r"""(?P<cq>\\{0,2}["'`])?
     (?:
         (?P<sub>\])?[ \t]{0,8}
@@ -99,14 +99,14 @@ _ASSIGN_RE = _c(
 _NAMED_BY_FIELD = re.compile(r"""(?i:name|key)(?:\\{0,2}["'`])?[ \t]{0,8}[:=][ \t]{0,8}(?:\\{0,2}["'`])?$""")
 # a Terraform variable's block, from after its name to its default: ``variable "db_password" {`` … ``default = ``
 _TF_VARIABLE = re.compile(r"""variable[ \t]{1,8}["']?$""")
-_TF_DEFAULT = _c(r"""["']?[ \t]*\{[^{}]{0,600}?(?<![\w-])default[ \t]*=[ \t]*""" + _VALUE, re.VERBOSE)
+_TF_DEFAULT = rx(r"""["']?[ \t]*\{[^{}]{0,600}?(?<![\w-])default[ \t]*=[ \t]*""" + _VALUE, re.VERBOSE)
 # an element's text (``<password>…</password>``), and a property list's value (``<key>API_KEY</key> <string>…``)
 _ELEMENT_RE = re.compile(r"[ \t]{0,8}(?P<qv>[^\s<>\"'`]{1,512})[ \t]{0,8}</")
 _PLIST_RE = re.compile(r"</key>\s{0,40}<string>[ \t]{0,8}(?P<qv>[^\s<>]{1,512})[ \t]{0,8}</string>")
-_NEXT_ELEMENT_RE = _c(_BLANKS + r",?" + _BLANKS + _VALUE, re.VERBOSE)
-_NEXT_ITEM_RE = _c(_ITEM + _VALUE, re.VERBOSE)
+_NEXT_ELEMENT_RE = rx(_BLANKS + r",?" + _BLANKS + _VALUE, re.VERBOSE)
+_NEXT_ITEM_RE = rx(_ITEM + _VALUE, re.VERBOSE)
 _MAX_ELEMENTS = 64
-_FLAG_VALUE_RE = _c(
+_FLAG_VALUE_RE = rx(
     r"""[ \t]*=?[ \t]*(?:(?P<q>["'])(?P<qv>[^"'\s\\]{1,512})(?P=q)|(?P<uv>[^\s"'`,;&()\[\]{}<>\\-][^\s"'`,;&()\[\]{}<>\\]{0,511}))"""
 )
 _ENV_VALUE_RE = re.compile(r"[^\s\"'`\\]{1,512}")
@@ -121,7 +121,7 @@ def _camel_split(name: str) -> list[str]:
 
 def _identifier_like(value: str) -> bool:
     """Reads as a name made of a few words (``getpass``, ``DB_PASSWORD``, ``dbPasswordValue``), not as random letters."""
-    if _random_looking(value):
+    if random_looking(value):
         return False
     parts = [p for chunk in value.split("_") for p in _camel_split(chunk)]
     return 0 < len(parts) <= 4 and all(len(p) >= 2 for p in parts)
@@ -176,29 +176,29 @@ def _looks_like_path(value: str) -> bool:
     segments = [p for p in value.split("/") if p not in ("", ".", "..", "~")]
     if not all(re.fullmatch(r"[\w.\-@]+", p) for p in segments):
         return False
-    return not any(_random_looking(p, 16) for p in segments)
+    return not any(random_looking(p, 16) for p in segments)
 
 
 def _value_ok(value: str, tier: str, quoted: bool, name: str, label: str) -> bool:
     low = value.lower()
     if _DEFERRED.match(value):
         return False
-    if low in _VALUE_WORDS or low == name.lower() or _is_template(value):
+    if low in VALUE_WORDS or low == name.lower() or is_template(value):
         return False
-    if _DOC_EXAMPLE.search(value):
+    if DOC_EXAMPLE.search(value):
         return False  # AWS's documented sample keys
     if label == "aws-secret-access-key":
-        return not _mostly_filler(value) and not _stand_in(value, _PLACEHOLDER_WORDS)
+        return not mostly_filler(value) and not stand_in(value, PLACEHOLDER_WORDS)
     if "redacted" in low or "://" in value or _looks_like_path(value):
         return False
     if value.startswith((".", "-", "&", "*", "|", ">", "^")):
         return False
-    if value.startswith("!") and not _random_looking(value[1:]):
+    if value.startswith("!") and not random_looking(value[1:]):
         return False  # a YAML tag (!Ref, !secret) or a negation; "!" before random characters is a password
-    if _mostly_filler(value) or _stand_in(value):
+    if mostly_filler(value) or stand_in(value):
         return False
-    decoded = _b64_text(value) if len(value) >= 16 else None
-    if decoded is not None and _has_words(decoded, _GENERIC_PLACEHOLDER_WORDS + ("lorem", "hello")):
+    decoded = b64_text(value) if len(value) >= 16 else None
+    if decoded is not None and has_words(decoded, GENERIC_PLACEHOLDER_WORDS + ("lorem", "hello")):
         return False  # base64 of a stand-in phrase
     if len(set(low)) <= 2:
         return False
@@ -210,7 +210,7 @@ def _value_ok(value: str, tier: str, quoted: bool, name: str, label: str) -> boo
         if not quoted and re.fullmatch(r"[A-Za-z_]+", value) and _identifier_like(value):
             return False  # a bare identifier is a variable, not a literal
         return len(value) >= 4
-    if _wordy(value):
+    if wordy(value):
         return False  # session_key=session_id_v2 names a field; a key is not made of words
     if re.search(r"\.(?:json|ya?ml|toml|txt|env|pem|key|crt|cer|p12|pfx|js|ts|py|md|html|sh|ini|cfg|conf|log)$", low):
         return False
@@ -221,8 +221,8 @@ def _value_ok(value: str, tier: str, quoted: bool, name: str, label: str) -> boo
             and sum(c.isupper() for c in value) >= 2
             and sum(c.islower() for c in value) >= 2
         )
-        return bool(strong) and _entropy(value) >= 3.0
-    return _random_looking(value, 8)
+        return bool(strong) and entropy(value) >= 3.0
+    return random_looking(value, 8)
 
 
 def _label_for(name: str, tier: str, value: str) -> str:
@@ -254,7 +254,7 @@ def _secret_label(value: str, tier: str, quoted: bool, name: str) -> str | None:
     return label if _value_ok(value, tier, quoted, name, label) else None
 
 
-def _assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
+def assignment_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
     """Find ``<name containing a keyword> = <value>`` around the keyword at ``[hs, he)``."""
     literal = text[hs:he]
     if literal.startswith("--"):
@@ -342,7 +342,7 @@ def _terraform_default(text: str, hi: int, name: str, tier: str) -> Iterator[tup
 
 
 def _unmistakable(value: str) -> bool:
-    return _random_looking(value, 16) or (len(value) >= 10 and _mixed(value))
+    return random_looking(value, 16) or (len(value) >= 10 and letters_and_digits(value))
 
 
 def _element_value(text: str, lo: int, hi: int, name: str, tier: str) -> Iterator[tuple[int, int, str]]:
@@ -396,19 +396,19 @@ def _tier_of(name: str) -> str | None:
     return None
 
 
-def _setting_ok(m: re.Match[str]) -> bool:
+def setting_ok(m: re.Match[str]) -> bool:
     """``setx API_KEY X``, ``aws configure set aws_secret_access_key X``…: a secret's name, then a literal value."""
     name = m.group("name")
     tier = _tier_of(name)
     if tier is None:
         return False
-    value, quoted = _unquoted(m.group("s"))
+    value, quoted = unquoted(m.group("s"))
     return _secret_label(value, tier, quoted, name) is not None
 
 
 # what must follow a keyword for the finder to run: ``_ASSIGN_RE``'s joins (its operator then a value's first
 # characters), or an element's or a property list's name
-_ASSIGN_AFTER = (
+ASSIGN_AFTER = (
     r"""[A-Za-z0-9_.\-]{0,60}(?:(?:\\{0,2}["'`])?\]?[ \t]{0,8}(?::[ \t]{0,8}[&'\w.:\[\], \t|]{1,60}?)?"""
     r"""(?::=|=>|<-|=(?!=)|:(?![:/]))"""
     r"""[ \t]{0,8}(?:[(\[]|(?:\r?\n[ \t]{0,40}-[ \t]{1,8})?\\{0,2}["'`]?[^\s"'`,;&)\]}<>\\]{%d})"""
@@ -417,5 +417,5 @@ _ASSIGN_AFTER = (
     r"""|["']?[ \t]*\{"""
     r"""|>[ \t]{0,8}[^\s<>]|</key>)"""
 )
-_FLAG_WORDS = ("--password", "--pass", "--passwd", "--token", "--secret", "--api-key", "--apikey",
+FLAG_WORDS = ("--password", "--pass", "--passwd", "--token", "--secret", "--api-key", "--apikey",
                "--auth-token", "--access-token", "--client-secret", "--secret-key", "--access-key")  # fmt: skip

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, cast
 
-_F = re.ASCII
+FLAGS = re.ASCII  # every rule pattern's, and the scanner's own
 
 Validator = Callable[["re.Match[str]"], bool]
 Finder = Callable[[str, int, int], Iterator[tuple[int, int, str]]]
@@ -22,7 +22,7 @@ TokenCheck = Callable[[str], bool]  # a whole base64-like run of the text → is
 # ---------------------------------------------------------------------------
 # value checks shared by the rules
 
-_PLACEHOLDER_WORDS = (
+PLACEHOLDER_WORDS = (
     "fake",
     "dummy",
     "placeholder",
@@ -46,7 +46,7 @@ _PLACEHOLDER_WORDS = (
     "insert-",
 )
 # Extra words that mark a value as a stand-in when the format itself proves nothing.
-_GENERIC_PLACEHOLDER_WORDS = _PLACEHOLDER_WORDS + (
+GENERIC_PLACEHOLDER_WORDS = PLACEHOLDER_WORDS + (
     "example",
     "sample",
     "xxxx",
@@ -58,7 +58,7 @@ _GENERIC_PLACEHOLDER_WORDS = _PLACEHOLDER_WORDS + (
     "secret_value",
     "mypassword",
 )
-_VALUE_WORDS = frozenset(
+VALUE_WORDS = frozenset(
     "password passwd pass pwd secret secrets token tokens key keys apikey api_key value values "
     "none null nil undefined true false yes no string str bytes text number int integer bool "
     "boolean any object dict list optional required env environ default empty blank test "
@@ -77,7 +77,7 @@ _TEMPLATE_RE = re.compile(
 _FILLER = frozenset("xX*#\u2022.")
 
 
-def _entropy(value: str) -> float:
+def entropy(value: str) -> float:
     """Shannon entropy in bits per character."""
     if not value:
         return 0.0
@@ -88,12 +88,12 @@ def _entropy(value: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in counts.values())
 
 
-def _is_template(value: str) -> bool:
+def is_template(value: str) -> bool:
     """``${VAR}``, ``{{ var }}``, ``<your-key>``, ``%s`` and friends."""
     return bool(_TEMPLATE_RE.match(value.strip("\"'`")))
 
 
-def _mostly_filler(value: str) -> bool:
+def mostly_filler(value: str) -> bool:
     """True for ``xxxx``-style stand-ins: most characters are x, X, *, # or dots."""
     core = [c for c in value if c.isalnum() or c in _FILLER]
     if not core:
@@ -102,12 +102,12 @@ def _mostly_filler(value: str) -> bool:
     return filler >= 0.6 * len(core)
 
 
-def _has_words(value: str, words: Iterable[str]) -> bool:
+def has_words(value: str, words: Iterable[str]) -> bool:
     low = value.lower()
     return any(w in low for w in words)
 
 
-def _b64_text(value: str) -> str | None:
+def b64_text(value: str) -> str | None:
     """Decode ``value`` as base64 when it is printable ASCII text, else ``None``."""
     try:
         raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
@@ -122,70 +122,70 @@ def _b64_text(value: str) -> str | None:
 
 def _is_placeholder(value: str) -> bool:
     """Strict check for prefixed tokens: template syntax, filler runs or low-entropy stand-in words."""
-    if _is_template(value) or _mostly_filler(value):
+    if is_template(value) or mostly_filler(value):
         return True
     # "hf_FakeFakeFake…" is a stand-in; a random key that happens to contain "fake" is not.
-    return _has_words(value, _PLACEHOLDER_WORDS) and _entropy(value) < 3.5
+    return has_words(value, PLACEHOLDER_WORDS) and entropy(value) < 3.5
 
 
-def _secret_of(m: re.Match[str]) -> str:
+def secret_of(m: re.Match[str]) -> str:
     return m.group("s") if "s" in m.re.groupindex and m.group("s") is not None else m.group(0)
 
 
-def _strict(m: re.Match[str]) -> bool:
-    return not _is_placeholder(_secret_of(m))
+def strict(m: re.Match[str]) -> bool:
+    return not _is_placeholder(secret_of(m))
 
 
-def _aws_key_id_ok(m: re.Match[str]) -> bool:
-    return _strict(m) and not m.group(0).endswith("EXAMPLE")  # AWS's documented AKIA…EXAMPLE
+def aws_key_id_ok(m: re.Match[str]) -> bool:
+    return strict(m) and not m.group(0).endswith("EXAMPLE")  # AWS's documented AKIA…EXAMPLE
 
 
-def _lenient(m: re.Match[str]) -> bool:
+def lenient(m: re.Match[str]) -> bool:
     # For these formats even x-filled values count as findings (detect-secrets and
     # secretlint flag them, and a needless redaction costs little); only template
     # syntax and explicit stand-in words are excused.
-    value = _secret_of(m)
-    return not (_is_template(value) or _stand_in(value, _PLACEHOLDER_WORDS))
+    value = secret_of(m)
+    return not (is_template(value) or stand_in(value, PLACEHOLDER_WORDS))
 
 
-def _mixed(value: str) -> bool:
+def letters_and_digits(value: str) -> bool:
     """Has at least one digit and one letter."""
     return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
 
 
-def _random_looking(value: str, min_len: int = 8) -> bool:
+def random_looking(value: str, min_len: int = 8) -> bool:
     """Heuristic for machine-made credentials, as opposed to words, numbers and paths."""
     if len(value) < min_len:
         return False
-    if _mixed(value):
-        return _entropy(value) >= 2.5
+    if letters_and_digits(value):
+        return entropy(value) >= 2.5
     if value.isalpha() or re.fullmatch(r"[A-Za-z_\-.]+", value):
         upper = sum(c.isupper() for c in value)
         lower = sum(c.islower() for c in value)
-        return len(value) >= 20 and upper >= 3 and lower >= 3 and _entropy(value) >= 3.8
-    return len(value) >= 16 and _entropy(value) >= 3.5 and not value.isdigit()
+        return len(value) >= 20 and upper >= 3 and lower >= 3 and entropy(value) >= 3.8
+    return len(value) >= 16 and entropy(value) >= 3.5 and not value.isdigit()
 
 
-def _all_of(*checks: Validator) -> Validator:
+def all_of(*checks: Validator) -> Validator:
     def run(m: re.Match[str]) -> bool:
         return all(check(m) for check in checks)
 
     return run
 
 
-def _min_entropy(bits: float) -> Validator:
-    return lambda m: _entropy(_secret_of(m)) >= bits
+def min_entropy(bits: float) -> Validator:
+    return lambda m: entropy(secret_of(m)) >= bits
 
 
-def _needs_mixed(m: re.Match[str]) -> bool:
-    return _mixed(_secret_of(m))
+def needs_mixed(m: re.Match[str]) -> bool:
+    return letters_and_digits(secret_of(m))
 
 
 # ---------------------------------------------------------------------------
 # pattern helpers
 
-_L = r"(?<![A-Za-z0-9])"  # a token starts here
-_R = r"(?![A-Za-z0-9])"  # a token ends here
+TOKEN_START = r"(?<![A-Za-z0-9])"  # a token starts here
+TOKEN_END = r"(?![A-Za-z0-9])"  # a token ends here
 
 
 _BOUNDARY_RE = re.compile(r"\(\?<!\[((?:\\.|[^\]\\])+)\]\)")
@@ -210,14 +210,14 @@ def _boundary(m: re.Match[str]) -> str:
     return f"(?:(?<![{m.group(1)}])|(?<=\\\\[nrt]))"
 
 
-def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
+def rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """A rule pattern, compiled when first used; a token boundary ``(?<![…])`` also holds right after ``\\n``.
 
     Text inside JSON strings has its line breaks as the two characters ``\\n``, so the
     letter before a token may really be the end of an escape. Most text never reaches most
     rules, so a process that redacts a little does not pay for compiling them all.
     """
-    return cast("re.Pattern[str]", _Deferred(pattern, _F | flags))
+    return cast("re.Pattern[str]", _Deferred(pattern, FLAGS | flags))
 
 
 class _Deferred:
@@ -244,20 +244,20 @@ class _Deferred:
 # validators of individual rules
 
 
-def _pem_ok(m: re.Match[str]) -> bool:
+def pem_ok(m: re.Match[str]) -> bool:
     body = re.sub(r"\\[nrt]|\s", "", m.group("body"))
     body = re.sub(r"^(?:Proc-Type|DEK-Info|Comment):[^\\]*", "", body)
     core = re.sub(r"[^A-Za-z0-9+/=]", "", body)
-    return len(core) >= 20 and not _mostly_filler(body) and not _has_words(body, ("...",))
+    return len(core) >= 20 and not mostly_filler(body) and not has_words(body, ("...",))
 
 
-def _artifactory_ok(m: re.Match[str]) -> bool:
+def artifactory_ok(m: re.Match[str]) -> bool:
     value = m.group(0)
     # Short x-filled values are how the detect-secrets suite writes real findings; long
     # filler runs are documentation.
-    if len(value) >= 20 and _mostly_filler(value[3:]):
+    if len(value) >= 20 and mostly_filler(value[3:]):
         return False
-    return _lenient(m)
+    return lenient(m)
 
 
 _URL_PLACEHOLDER_PASSWORDS = frozenset({"password", "passwd", "mypassword", "yourpassword", "pass:word"})
@@ -266,7 +266,7 @@ _URL_PLACEHOLDER_PASSWORDS = frozenset({"password", "passwd", "mypassword", "you
 def _userinfo_ok(user: str, password: str) -> bool:
     """Reject templated, stand-in or trivially fake credentials in a URL or ``curl -u``."""
     for part in (user, password):
-        if part and _is_template(part):
+        if part and is_template(part):
             return False
     secret = password or user
     low = secret.lower()
@@ -274,12 +274,12 @@ def _userinfo_ok(user: str, password: str) -> bool:
         return False
     if user and password and user.lower() == low:
         return False
-    if len(set(low)) == 1 or _mostly_filler(secret):
+    if len(set(low)) == 1 or mostly_filler(secret):
         return False
-    return not _stand_in(secret, _PLACEHOLDER_WORDS + ("your", "replace"))
+    return not stand_in(secret, PLACEHOLDER_WORDS + ("your", "replace"))
 
 
-def _url_ok(m: re.Match[str]) -> bool:
+def url_ok(m: re.Match[str]) -> bool:
     user, _, password = m.group("s").partition(":")
     return _userinfo_ok(user, password)
 
@@ -287,7 +287,7 @@ def _url_ok(m: re.Match[str]) -> bool:
 _CURL_PLACEHOLDERS = frozenset({"pass", "password", "passwd", "pwd", "token", "secret", "apikey", "api_key", "key"})
 
 
-def _curl_ok(m: re.Match[str]) -> bool:
+def curl_ok(m: re.Match[str]) -> bool:
     raw = m.group("s")
     cred = raw.replace('"', "").replace("'", "")
     if ":" not in cred:
@@ -297,7 +297,7 @@ def _curl_ok(m: re.Match[str]) -> bool:
         return False
     if password.lower() in _CURL_PLACEHOLDERS:
         return False
-    if not password and not _mixed(user):
+    if not password and not letters_and_digits(user):
         return False  # "-u name:" prompts for a password; only a random-looking name is a secret
     return _userinfo_ok(user, password)
 
@@ -306,29 +306,29 @@ _SCHEME_WORDS = frozenset({"bearer", "basic", "token", "digest", "api-token", "a
 
 
 def _header_value_ok(value: str) -> bool:
-    if len(value) < 6 or value.lower() in _SCHEME_WORDS or value.lower() in _VALUE_WORDS:
+    if len(value) < 6 or value.lower() in _SCHEME_WORDS or value.lower() in VALUE_WORDS:
         return False
-    if _is_template(value) or _mostly_filler(value) or value[0] in "{($<[":
+    if is_template(value) or mostly_filler(value) or value[0] in "{($<[":
         return False
-    return not _stand_in(value, _PLACEHOLDER_WORDS + ("...", "your", "example"))
+    return not stand_in(value, PLACEHOLDER_WORDS + ("...", "your", "example"))
 
 
-def _authorization_ok(m: re.Match[str]) -> bool:
+def authorization_ok(m: re.Match[str]) -> bool:
     value = m.group("s")
     if "=" in value.rstrip("=") or re.fullmatch(r"[A-Za-z_]+=", value):
         return False  # parameters (OAuth 1.0's oauth_consumer_key="…", Digest's username="…"), not one value
-    return _header_value_ok(value) and _random_looking(value, 6)
+    return _header_value_ok(value) and random_looking(value, 6)
 
 
-def _bearer_ok(m: re.Match[str]) -> bool:
+def bearer_ok(m: re.Match[str]) -> bool:
     value = m.group("s")
-    return _header_value_ok(value) and _random_looking(value, 12)
+    return _header_value_ok(value) and random_looking(value, 12)
 
 
 _HEADER_NAME_WORDS = ("token", "key", "auth", "secret", "api", "password", "session", "cookie", "credential")
 
 
-def _header_flag_ok(m: re.Match[str]) -> bool:
+def header_flag_ok(m: re.Match[str]) -> bool:
     name = m.group("name").lower()
     if not any(w in name for w in _HEADER_NAME_WORDS) or name in ("content-type", "accept"):
         return False
@@ -341,22 +341,22 @@ _ENV_BENIGN_NAMES = re.compile(
 )
 
 
-def _high_entropy_env_ok(m: re.Match[str]) -> bool:
+def high_entropy_env_ok(m: re.Match[str]) -> bool:
     value, name = m.group("s"), m.group("name")
-    if _ENV_BENIGN_NAMES.search(name) or not _mixed(value):
+    if _ENV_BENIGN_NAMES.search(name) or not letters_and_digits(value):
         return False
     if re.fullmatch(r"[0-9a-fA-F]+", value):
         return False
-    return _entropy(value) >= 4.2 and not _stand_in(value)
+    return entropy(value) >= 4.2 and not stand_in(value)
 
 
 # ---------------------------------------------------------------------------
 # credentials on command lines, in prose and in config files
 
-_DOC_EXAMPLE = re.compile(r"EXAMPLE(?:KEY)?$")  # AWS documents its sample keys as …EXAMPLE / …EXAMPLEKEY
+DOC_EXAMPLE = re.compile(r"EXAMPLE(?:KEY)?$")  # AWS documents its sample keys as …EXAMPLE / …EXAMPLEKEY
 
 
-def _unquoted(value: str) -> tuple[str, bool]:
+def unquoted(value: str) -> tuple[str, bool]:
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`":
         return value[1:-1], True
     return value, False
@@ -367,17 +367,17 @@ def _plain_value_ok(value: str) -> bool:
     low = value.lower()
     if len(value) < 3 or value[0] in "-$%<{[(" or "$(" in value or "${" in value:
         return False
-    if low in _VALUE_WORDS or _is_template(value) or _mostly_filler(value) or len(set(low)) <= 2:
+    if low in VALUE_WORDS or is_template(value) or mostly_filler(value) or len(set(low)) <= 2:
         return False
     if "://" in value or value.startswith(("/", "~/", "./")):
         return False
-    return not _stand_in(value)
+    return not stand_in(value)
 
 
-def _stand_in(value: str, words: tuple[str, ...] = _GENERIC_PLACEHOLDER_WORDS) -> bool:
+def stand_in(value: str, words: tuple[str, ...] = GENERIC_PLACEHOLDER_WORDS) -> bool:
     """Holds a stand-in word ("your_token", "FakeFake…"), unless the value is a random password that
     merely happens to contain one ("FAkE7oGNrVg6YlVw")."""
-    return _has_words(value, words) and not _random_beside_words(value, words)
+    return has_words(value, words) and not _random_beside_words(value, words)
 
 
 def _random_beside_words(value: str, words: tuple[str, ...]) -> bool:
@@ -392,7 +392,7 @@ def _random_beside_words(value: str, words: tuple[str, ...]) -> bool:
     rest = rest.replace("\x00", "")
     mixed = any(c.isupper() for c in rest) and any(c.islower() for c in rest) and any(c.isdigit() for c in rest)
     words = re.fullmatch(r"(?:[A-Z]?[a-z]{2,})+\d{0,6}", rest) is not None and _pronounceable(rest)  # ApiKeyForStaging123
-    return len(rest) >= 12 and rest.isascii() and rest.isalnum() and mixed and not words and _entropy(rest) >= 2.5
+    return len(rest) >= 12 and rest.isascii() and rest.isalnum() and mixed and not words and entropy(rest) >= 2.5
 
 
 def _pronounceable(value: str) -> bool:
@@ -403,13 +403,13 @@ def _pronounceable(value: str) -> bool:
                                                                           "".join(parts)) is None
 
 
-def _cli_value_ok(m: re.Match[str]) -> bool:
+def cli_value_ok(m: re.Match[str]) -> bool:
     """A password given to a command (``-pPASS``, ``-a PASS``, ``echo PASS | sudo -S``)."""
-    value, _ = _unquoted(_secret_of(m))
+    value, _ = unquoted(secret_of(m))
     return _plain_value_ok(value)
 
 
-def _wordy(value: str) -> bool:
+def wordy(value: str) -> bool:
     """Reads as words: ``required``, ``stored``, ``session_id_v2``; a password has digits, symbols or mixed case."""
     parts = [p for p in re.split(r"[_\-.]", value) if p]
     return bool(parts) and all(re.fullmatch(r"[a-z]+|[A-Z]?[a-z]+|v?\d{1,3}|[A-Z]{2,5}", p) for p in parts) and any(
@@ -417,24 +417,24 @@ def _wordy(value: str) -> bool:
     )
 
 
-def _stated_value_ok(m: re.Match[str]) -> bool:
+def stated_value_ok(m: re.Match[str]) -> bool:
     """A password stated in a sentence (``the password is X``, 「パスワードは X」): quoted, or shaped like one."""
-    value, quoted = _unquoted(_secret_of(m))
+    value, quoted = unquoted(secret_of(m))
     if not _plain_value_ok(value) or len(value) < 4:
         return False
     if quoted:
         return True
     if value.isdigit():
         return len(value) >= 6
-    return (len(value) >= 6 and not _wordy(value) and not value.isalpha()) or _random_looking(value, 8)
+    return (len(value) >= 6 and not wordy(value) and not value.isalpha()) or random_looking(value, 8)
 
 
-def _stated_token_ok(m: re.Match[str]) -> bool:
+def stated_token_ok(m: re.Match[str]) -> bool:
     """A token, key or secret stated in a sentence (``the API token is X``, ``use token X``, ``OAuth: X``,
     「トークンは X」): only a value that could be nothing but machine-made, since "the key is X" names far more
     keys to a map than credentials."""
-    value, _ = _unquoted(_secret_of(m))
-    if not _plain_value_ok(value) or len(value) < 16 or _wordy(value) or "/" in value:
+    value, _ = unquoted(secret_of(m))
+    if not _plain_value_ok(value) or len(value) < 16 or wordy(value) or "/" in value:
         return False  # (a slashed value is a path)
     if "=" in value.rstrip("=") or "[REDACTED:" in value:
         return False  # NAME=value is an assignment, which the assignment rules read with its name kept
@@ -447,7 +447,7 @@ def _stated_token_ok(m: re.Match[str]) -> bool:
 
 def _machine_made(value: str) -> bool:
     """A run of letters and digits no person types as words: long hex, or mixed case with digits and varied."""
-    if len(value) < 16 or _wordy(value):
+    if len(value) < 16 or wordy(value):
         return False
     if re.fullmatch(r"[0-9a-fA-F]{32,}", value):
         return True
@@ -457,16 +457,16 @@ def _machine_made(value: str) -> bool:
     upper = sum(c.isupper() for c in value)
     lower = sum(c.islower() for c in value)
     if upper >= 2 and lower >= 2 and (digits >= 2 or len(value) >= 20):
-        return _entropy(value) >= (3.0 if digits >= 2 else 3.5)
-    return len(value) >= 24 and digits >= 2 and upper + lower >= 4 and _entropy(value) >= 3.3
+        return entropy(value) >= (3.0 if digits >= 2 else 3.5)
+    return len(value) >= 24 and digits >= 2 and upper + lower >= 4 and entropy(value) >= 3.3
 
 
 _CAMEL_WORDS = re.compile(r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+|[0-9])*")
 
 
-def _config_value_ok(m: re.Match[str]) -> bool:
+def config_value_ok(m: re.Match[str]) -> bool:
     """The password field of a ``.netrc`` or ``.pgpass`` line."""
-    value, _ = _unquoted(_secret_of(m))
+    value, _ = unquoted(secret_of(m))
     if not _plain_value_ok(value) or len(value) < 4:
         return False
     return not (value.isalpha() and value.islower() and len(value) < 8)
@@ -476,7 +476,7 @@ _PGPASS_HOST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _PGPASS_REST = re.compile(r"(?:\d{2,5}|\*):[^:\s\"'`]+:[^:\s\"'`]+:(?P<s>[^\s\"'`]{1,256})")
 
 
-def _pgpass_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
+def pgpass_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
     """``host:port:database:user:password`` around the colon after the host at ``hs``."""
     start = hs
     while start > 0 and hs - start < 253 and text[start - 1] in _PGPASS_HOST:
@@ -490,7 +490,7 @@ def _pgpass_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]
     if m is None:
         return
     value = m.group("s")
-    if re.fullmatch(r"[0-9a-fA-F:]+", value) or not _config_value_ok(m):
+    if re.fullmatch(r"[0-9a-fA-F:]+", value) or not config_value_ok(m):
         return
     yield m.start("s"), m.end("s"), "pgpass-password"
 
@@ -503,7 +503,7 @@ _COOKIE_PAIR = re.compile(r"(?P<name>[^=;\s]{1,100})=(?P<value>[^;\s]{1,4000})")
 _COOKIE_ATTRIBUTES = frozenset("path domain expires max-age samesite priority partitioned version comment".split())
 
 
-def _cookie_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
+def cookie_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]]:
     """The values of a cookie header that are random enough to be a session: a cookie is a credential.
 
     ``theme=dark; lang=en`` stays; so does a cookie that is a template or a stand-in.
@@ -515,13 +515,13 @@ def _cookie_finder(text: str, hs: int, he: int) -> Iterator[tuple[int, int, str]
         value = pair.group("value")
         if pair.group("name").lower() in _COOKIE_ATTRIBUTES or not _plain_value_ok(value):
             continue
-        if _random_looking(value, 16) or (len(value) >= 20 and _mixed(value)):
+        if random_looking(value, 16) or (len(value) >= 20 and letters_and_digits(value)):
             yield pair.start("value"), pair.end("value"), "cookie-value"
 
 
-def _signature_ok(m: re.Match[str]) -> bool:
-    value = _secret_of(m)
-    return len(value) >= 20 and _entropy(value) >= 3.5 and not _stand_in(value)
+def signature_ok(m: re.Match[str]) -> bool:
+    value = secret_of(m)
+    return len(value) >= 20 and entropy(value) >= 3.5 and not stand_in(value)
 
 
 def bare_aws_secret(run: str) -> bool:
@@ -534,14 +534,14 @@ def bare_aws_secret(run: str) -> bool:
     upper = sum(c.isupper() for c in run)
     lower = sum(c.islower() for c in run)
     # one key in about a hundred draws fewer than two digits: one is enough beside high entropy
-    if digits < 1 or upper < 4 or lower < 4 or _DOC_EXAMPLE.search(run) or _b64_text(run) is not None:
+    if digits < 1 or upper < 4 or lower < 4 or DOC_EXAMPLE.search(run) or b64_text(run) is not None:
         return False  # too regular, AWS's sample, or base64 of readable text
-    return _entropy(run) >= 4.2 and not _stand_in(run)
+    return entropy(run) >= 4.2 and not stand_in(run)
 
 
-def _stated_cjk_ok(m: re.Match[str]) -> bool:
+def stated_cjk_ok(m: re.Match[str]) -> bool:
     """「パスワード: X」 or 「パスワードは「X」」 is as plain as ``password=X``; 「パスワードは X」 must look like one."""
     value = m.group("s")
     if m.group("q") or m.group("op") in (":", "="):
         return _plain_value_ok(value) and len(value) >= 4
-    return _stated_value_ok(m)
+    return stated_value_ok(m)

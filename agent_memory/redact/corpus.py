@@ -20,7 +20,7 @@ _PEM_BODY = re.compile(r"-----BEGIN[^-]*-----(.*?)(?:-----END|$)", re.S)
 _SPLIT = re.compile(r"\\[nrt]|[\s\"'`()\[\]<>,;{}]+|=>|:=|=|:(?!//)")
 
 
-# AWS's documented sample credentials: benign by policy (see checks._DOC_EXAMPLE)
+# AWS's documented sample credentials: benign by policy (see checks.DOC_EXAMPLE)
 _DOCUMENTED = re.compile(r"(?<![A-Z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{9}EXAMPLE(?![A-Z0-9])|[A-Za-z0-9/+]{30}EXAMPLEKEY")
 
 

@@ -8,41 +8,41 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .assignments import _ASSIGN_AFTER, _FLAG_WORDS, _assignment_finder, _setting_ok
+from .assignments import ASSIGN_AFTER, FLAG_WORDS, assignment_finder, setting_ok
 from .checks import (
-    _aws_key_id_ok,
-    _cli_value_ok,
-    _config_value_ok,
-    _cookie_finder,
-    _pgpass_finder,
-    _signature_ok,
-    _stated_cjk_ok,
-    _stated_token_ok,
-    _stated_value_ok,
-    bare_aws_secret,
+    TOKEN_END,
+    TOKEN_START,
     Finder,
     TokenCheck,
     Validator,
-    _L,
-    _R,
-    _all_of,
-    _artifactory_ok,
-    _authorization_ok,
-    _bearer_ok,
-    _c,
-    _curl_ok,
-    _header_flag_ok,
-    _high_entropy_env_ok,
-    _is_template,
-    _lenient,
-    _min_entropy,
-    _mostly_filler,
-    _needs_mixed,
-    _pem_ok,
-    _random_looking,
-    _secret_of,
-    _strict,
-    _url_ok,
+    all_of,
+    artifactory_ok,
+    authorization_ok,
+    aws_key_id_ok,
+    bare_aws_secret,
+    bearer_ok,
+    cli_value_ok,
+    config_value_ok,
+    cookie_finder,
+    curl_ok,
+    header_flag_ok,
+    high_entropy_env_ok,
+    is_template,
+    lenient,
+    min_entropy,
+    mostly_filler,
+    needs_mixed,
+    pem_ok,
+    pgpass_finder,
+    random_looking,
+    rx,
+    secret_of,
+    signature_ok,
+    stated_cjk_ok,
+    stated_token_ok,
+    stated_value_ok,
+    strict,
+    url_ok,
 )
 
 
@@ -78,10 +78,10 @@ def _prefixed(
     prefixes: tuple[str, ...],
     body: str,
     *,
-    validator: Validator | None = _strict,
+    validator: Validator | None = strict,
     after: str = "",
-    left: str = _L,
-    right: str = _R,
+    left: str = TOKEN_START,
+    right: str = TOKEN_END,
     reach: int = 600,
     priority: int = 10,
 ) -> Rule:
@@ -94,7 +94,7 @@ def _prefixed(
         rule_id=rule_id,
         description=description,
         hooks=prefixes,
-        patterns=(_c(f"{left}(?:{alt}){body}{right}"),),
+        patterns=(rx(f"{left}(?:{alt}){body}{right}"),),
         validator=validator,
         after=after,
         reach=reach,
@@ -105,7 +105,7 @@ def _prefixed(
 # ---------------------------------------------------------------------------
 # the rules
 
-_PEM = _c(
+_PEM = rx(
     r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-{3,5}"
     r"(?P<body>(?:[A-Za-z0-9+/=\s:,.\\]|-(?!-)){0,20000})"
     r"(?:-{3,5}END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-{3,5})?"
@@ -139,7 +139,7 @@ RULES: tuple[Rule, ...] = (
         hooks=("-----BEGIN",),
         after=r"[ A-Z0-9]{0,40}PRIVATE KEY",
         patterns=(_PEM,),
-        validator=_pem_ok,
+        validator=pem_ok,
         reach=20200,
     ),
     Rule(
@@ -147,15 +147,15 @@ RULES: tuple[Rule, ...] = (
         "AWS access key id (AKIA/ASIA/ABIA/ACCA/A3T…)",
         hooks=("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
         after="[A-Z0-9]{16}",
-        patterns=(_c(_L + r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}" + _R),),
-        validator=_aws_key_id_ok,
+        patterns=(rx(TOKEN_START + r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}" + TOKEN_END),),
+        validator=aws_key_id_ok,
     ),
     _prefixed(
         "aws-bedrock-api-key",
         "Amazon Bedrock API key",
         ("ABSK", "bedrock-api-key-"),
         "[A-Za-z0-9+/]{100,1200}={0,2}",
-        validator=lambda m: not _mostly_filler(m.group(0)),
+        validator=lambda m: not mostly_filler(m.group(0)),
         right=r"(?![A-Za-z0-9+/=])",
         reach=1300,
     ),
@@ -164,7 +164,7 @@ RULES: tuple[Rule, ...] = (
         "AWS account number assigned to an aws…account…id name",
         hooks=("account",),
         patterns=(
-            _c(
+            rx(
                 r"(?i:aws)[\w.\-]{0,10}(?i:account)[_\-]?(?i:id)\\{0,2}[\"']?[ \t]{0,5}(?:=>|:=|=|:)[ \t]{0,5}"
                 r"\\{0,2}[\"']?(?P<s>\d{4}-?\d{4}-?\d{4})(?![\d\-])"
             ),
@@ -180,19 +180,19 @@ RULES: tuple[Rule, ...] = (
         "[0-9A-Za-z_\\-]{35}",
         left=r"(?<![A-Za-z0-9_\-])",
         right=r"(?![A-Za-z0-9_\-])",
-        validator=_all_of(_strict, _min_entropy(3.0)),
+        validator=all_of(strict, min_entropy(3.0)),
     ),
     Rule(
         "azure-client-secret",
         "Azure AD / Entra client secret (…Q~…)",
         hooks=("Q~",),
         patterns=(
-            _c(
+            rx(
                 r"(?<![A-Za-z0-9_~.\-])(?P<s>[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34})"
                 r"(?![A-Za-z0-9_~\-]|\.[A-Za-z0-9_~\-])"  # a full stop after it ends a sentence
             ),
         ),
-        validator=_all_of(_strict, _needs_mixed),
+        validator=all_of(strict, needs_mixed),
         back=6,
         reach=40,
     ),
@@ -201,13 +201,13 @@ RULES: tuple[Rule, ...] = (
         "Azure tenant/client id or secret assigned to an azure/ad_ name, storage account key",
         hooks=("azure", "ad_tenant", "ad_client", "AccountKey", "SharedAccessKey"),
         patterns=(
-            _c(
+            rx(
                 r"(?:(?i:azure)|(?<![A-Za-z0-9])(?i:ad))[\w.\-]{0,30}?(?i:tenant|client)[_\-.]?(?i:id|secret)\w{0,10}\\{0,2}[\"']?"
                 r"[ \t]{0,5}(?:=>|:=|=|:)[ \t]{0,5}\\{0,2}[\"'`]?(?P<s>[A-Za-z0-9_~.\-]{16,64})"
             ),
-            _c(r"(?:AccountKey|SharedAccessKey)=(?P<s>[A-Za-z0-9+/]{40,100}={0,2})"),
+            rx(r"(?:AccountKey|SharedAccessKey)=(?P<s>[A-Za-z0-9+/]{40,100}={0,2})"),
         ),
-        validator=_strict,
+        validator=strict,
         back=3,
         reach=140,
         priority=15,
@@ -217,11 +217,11 @@ RULES: tuple[Rule, ...] = (
         "GitHub personal/OAuth/app/refresh token and fine-grained PAT",
         hooks=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
         patterns=(
-            _c(_L + r"gh[pousr]_[A-Za-z0-9]{36,255}" + _R),
-            _c(_L + r"ghs_[0-9]{1,20}_eyJ[A-Za-z0-9_\-]{10,1500}(?:\.[A-Za-z0-9_\-]{2,1500}){1,2}"),
-            _c(_L + r"github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"),
+            rx(TOKEN_START + r"gh[pousr]_[A-Za-z0-9]{36,255}" + TOKEN_END),
+            rx(TOKEN_START + r"ghs_[0-9]{1,20}_eyJ[A-Za-z0-9_\-]{10,1500}(?:\.[A-Za-z0-9_\-]{2,1500}){1,2}"),
+            rx(TOKEN_START + r"github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"),
         ),
-        validator=_strict,
+        validator=strict,
         reach=3100,
     ),
     Rule(
@@ -232,13 +232,13 @@ RULES: tuple[Rule, ...] = (
             "gloas-", "glffct-", "GR1348941",
         ),  # fmt: skip
         patterns=(
-            _c(
-                _L + r"(?:glpat|gldt|glft|glsoat|glrt|glcbt|glimt|glptt|glagent|gloas|glffct)-"
+            rx(
+                TOKEN_START + r"(?:glpat|gldt|glft|glsoat|glrt|glcbt|glimt|glptt|glagent|gloas|glffct)-"
                 r"[A-Za-z0-9_\-]{20,1024}(?:\.[A-Za-z0-9_\-]{2,40}){0,2}(?![A-Za-z0-9_\-])"
             ),
-            _c(_L + r"GR1348941[A-Za-z0-9_\-]{20,64}(?![A-Za-z0-9_\-])"),
+            rx(TOKEN_START + r"GR1348941[A-Za-z0-9_\-]{20,64}(?![A-Za-z0-9_\-])"),
         ),
-        validator=_all_of(_strict, _min_entropy(2.8)),
+        validator=all_of(strict, min_entropy(2.8)),
         reach=1200,
     ),
     Rule(
@@ -246,18 +246,18 @@ RULES: tuple[Rule, ...] = (
         "Slack bot/user/app/config tokens (xox…, xapp-)",
         hooks=("xoxb-", "xoxa-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"),
         patterns=(
-            _c(_L + r"xox[abposre]-\d{8,14}-[A-Za-z0-9\-]{8,250}" + _R),
-            _c(_L + r"xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{40,250}" + _R),
-            _c(_L + r"xapp-\d-[A-Z0-9]{8,20}-\d{8,16}-[a-z0-9]{32,80}" + _R),
+            rx(TOKEN_START + r"xox[abposre]-\d{8,14}-[A-Za-z0-9\-]{8,250}" + TOKEN_END),
+            rx(TOKEN_START + r"xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{40,250}" + TOKEN_END),
+            rx(TOKEN_START + r"xapp-\d-[A-Z0-9]{8,20}-\d{8,16}-[a-z0-9]{32,80}" + TOKEN_END),
         ),
-        validator=_strict,
+        validator=strict,
     ),
     Rule(
         "slack-webhook",
         "Slack incoming webhook / workflow URL",
         hooks=("hooks.slack.com/",),
         patterns=(
-            _c(r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_+\-]{4,40}(?:/[A-Za-z0-9_+\-]{4,80}){1,3}"),
+            rx(r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_+\-]{4,40}(?:/[A-Za-z0-9_+\-]{4,80}){1,3}"),
         ),
         back=8,
         reach=260,
@@ -267,7 +267,7 @@ RULES: tuple[Rule, ...] = (
         "Discord webhook URL",
         hooks=("discord.com/api/webhooks/", "discordapp.com/api/webhooks/"),
         patterns=(
-            _c(r"(?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,30}/[A-Za-z0-9_\-]{20,100}"),
+            rx(r"(?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,30}/[A-Za-z0-9_\-]{20,100}"),
         ),
         back=16,
         reach=200,
@@ -277,8 +277,8 @@ RULES: tuple[Rule, ...] = (
         "Discord bot token (id.timestamp.hmac)",
         hooks=(".",),
         after=r"[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27}",
-        patterns=(_c(r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),),
-        validator=_needs_mixed,
+        patterns=(rx(r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),),
+        validator=needs_mixed,
         back=30,
         reach=50,
         expand=_TOK,
@@ -289,7 +289,7 @@ RULES: tuple[Rule, ...] = (
         hooks=(":AA",),
         after=r"[A-Za-z0-9_\-]{32}",
         # also right after "bot", as every Bot API address carries it: https://api.telegram.org/bot<token>/getMe
-        patterns=(_c(r"(?:(?<![A-Za-z0-9_])|(?<=bot))\d{8,10}:AA[A-Za-z0-9_\-]{32,33}(?![A-Za-z0-9_\-])"),),
+        patterns=(rx(r"(?:(?<![A-Za-z0-9_])|(?<=bot))\d{8,10}:AA[A-Za-z0-9_\-]{32,33}(?![A-Za-z0-9_\-])"),),
         back=11,
         reach=40,
     ),
@@ -304,9 +304,9 @@ RULES: tuple[Rule, ...] = (
         "OpenAI API key (sk-, sk-proj-, sk-svcacct-, sk-admin- with the T3BlbkFJ marker)",
         hooks=("T3BlbkFJ",),
         patterns=(
-            _c(r"(?<![A-Za-z0-9_\-])sk-[A-Za-z0-9_\-]{16,200}T3BlbkFJ[A-Za-z0-9_\-]{16,200}(?![A-Za-z0-9_\-])"),
+            rx(r"(?<![A-Za-z0-9_\-])sk-[A-Za-z0-9_\-]{16,200}T3BlbkFJ[A-Za-z0-9_\-]{16,200}(?![A-Za-z0-9_\-])"),
         ),
-        validator=_strict,
+        validator=strict,
         back=210,
         reach=210,
     ),
@@ -315,20 +315,20 @@ RULES: tuple[Rule, ...] = (
         "Anthropic API/admin key (sk-ant-…)",
         hooks=("sk-ant-",),
         patterns=(
-            _c(r"(?<![A-Za-z0-9_\-])sk-ant-(?:api|admin|oat|ort|sid)\d{2}-[A-Za-z0-9_\-]{32,300}(?![A-Za-z0-9_\-])"),
+            rx(r"(?<![A-Za-z0-9_\-])sk-ant-(?:api|admin|oat|ort|sid)\d{2}-[A-Za-z0-9_\-]{32,300}(?![A-Za-z0-9_\-])"),
         ),
-        validator=_strict,
+        validator=strict,
     ),
     Rule(
         "llm-api-key",
         "Other LLM provider keys: sk-… (OpenAI-compatible), pplx-, r8_, xai-, lsv2_",
         hooks=("sk-", "pplx-", "r8_", "xai-", "lsv2_"),
         patterns=(
-            _c(r"(?<![A-Za-z0-9_\-])sk-(?!ant-)[A-Za-z0-9_\-]{32,300}(?![A-Za-z0-9_\-])"),
-            _c(_L + r"(?:pplx-[A-Za-z0-9]{40,64}|r8_[A-Za-z0-9]{36,40}|xai-[A-Za-z0-9]{60,100})" + _R),
-            _c(_L + r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}" + _R),
+            rx(r"(?<![A-Za-z0-9_\-])sk-(?!ant-)[A-Za-z0-9_\-]{32,300}(?![A-Za-z0-9_\-])"),
+            rx(TOKEN_START + r"(?:pplx-[A-Za-z0-9]{40,64}|r8_[A-Za-z0-9]{36,40}|xai-[A-Za-z0-9]{60,100})" + TOKEN_END),
+            rx(TOKEN_START + r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}" + TOKEN_END),
         ),
-        validator=_all_of(_strict, lambda m: _random_looking(m.group(0), 20)),
+        validator=all_of(strict, lambda m: random_looking(m.group(0), 20)),
         after=r"[A-Za-z0-9_\-]{20}",
         reach=320,
         priority=12,
@@ -338,18 +338,18 @@ RULES: tuple[Rule, ...] = (
         "huggingface-token",
         "Hugging Face user/org access token",
         hooks=("hf_", "api_org_"),
-        patterns=(_c(_L + r"hf_[A-Za-z0-9]{34,37}" + _R), _c(_L + r"api_org_[A-Za-z0-9]{34,37}" + _R)),
-        validator=lambda m: _lenient(m) if m.group(0).startswith("hf_") else _strict(m),
+        patterns=(rx(TOKEN_START + r"hf_[A-Za-z0-9]{34,37}" + TOKEN_END), rx(TOKEN_START + r"api_org_[A-Za-z0-9]{34,37}" + TOKEN_END)),
+        validator=lambda m: lenient(m) if m.group(0).startswith("hf_") else strict(m),
     ),
     Rule(
         "npm-token",
         "npm access token and .npmrc _auth/_authToken values",
         hooks=("npm_", "_authToken", "_auth"),
         patterns=(
-            _c(_L + r"npm_[A-Za-z0-9]{36}" + _R),
-            _c(r"_auth(?:Token)?[ \t]*=[ \t]*(?P<s>[^\s\"'`]{6,512})"),
+            rx(TOKEN_START + r"npm_[A-Za-z0-9]{36}" + TOKEN_END),
+            rx(r"_auth(?:Token)?[ \t]*=[ \t]*(?P<s>[^\s\"'`]{6,512})"),
         ),
-        validator=lambda m: not _is_template(_secret_of(m)),
+        validator=lambda m: not is_template(secret_of(m)),
     ),
     _prefixed(
         "sendgrid-api-key",
@@ -363,7 +363,7 @@ RULES: tuple[Rule, ...] = (
         "Twilio account SID / API key SID",
         ("AC", "SK"),
         "[a-z0-9]{32}",
-        validator=_lenient,
+        validator=lenient,
         after="[a-z0-9]{32}",
     ),
     Rule(
@@ -371,7 +371,7 @@ RULES: tuple[Rule, ...] = (
         "Mailchimp API key (hex-usN)",
         hooks=("-us",),
         after=r"\d{1,2}(?![A-Za-z0-9])",
-        patterns=(_c(_L + r"[a-f0-9]{32}-us\d{1,2}" + _R),),
+        patterns=(rx(TOKEN_START + r"[a-f0-9]{32}-us\d{1,2}" + TOKEN_END),),
         back=33,
         reach=6,
     ),
@@ -380,10 +380,10 @@ RULES: tuple[Rule, ...] = (
         "1Password service-account token and account secret key",
         hooks=("ops_eyJ", "A3-"),
         patterns=(
-            _c(_L + r"ops_eyJ[A-Za-z0-9+/=_\-]{60,4000}"),
-            _c(_L + r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}" + _R),
+            rx(TOKEN_START + r"ops_eyJ[A-Za-z0-9+/=_\-]{60,4000}"),
+            rx(TOKEN_START + r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}" + TOKEN_END),
         ),
-        validator=_strict,
+        validator=strict,
         reach=4100,
     ),
     _prefixed("shopify-token", "Shopify access/app/shared-secret tokens", ("shpat_", "shpca_", "shppa_", "shpss_"), "[A-Za-z0-9]{32,64}"),
@@ -396,20 +396,20 @@ RULES: tuple[Rule, ...] = (
         "Grafana cloud API / service-account token",
         hooks=("glc_", "glsa_"),
         patterns=(
-            _c(_L + r"glc_[A-Za-z0-9+/]{32,400}={0,2}(?![A-Za-z0-9+/=])"),
-            _c(_L + r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + _R),
+            rx(TOKEN_START + r"glc_[A-Za-z0-9+/]{32,400}={0,2}(?![A-Za-z0-9+/=])"),
+            rx(TOKEN_START + r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + TOKEN_END),
         ),
-        validator=_all_of(_strict, _min_entropy(3.0)),
+        validator=all_of(strict, min_entropy(3.0)),
     ),
     Rule(
         "vault-token",
         "HashiCorp Vault service/batch/recovery token",
         hooks=("hvs.", "hvb.", "hvr.", "s."),
         patterns=(
-            _c(_L + r"hv[sbr]\.[A-Za-z0-9_\-]{24,400}(?![A-Za-z0-9_\-])"),
-            _c(r"(?<![A-Za-z0-9_.\-])s\.[A-Za-z0-9]{24}" + _R),
+            rx(TOKEN_START + r"hv[sbr]\.[A-Za-z0-9_\-]{24,400}(?![A-Za-z0-9_\-])"),
+            rx(r"(?<![A-Za-z0-9_.\-])s\.[A-Za-z0-9]{24}" + TOKEN_END),
         ),
-        validator=_all_of(_strict, _needs_mixed),
+        validator=all_of(strict, needs_mixed),
         after=r"[A-Za-z0-9_\-]{20}",
     ),
     _prefixed("linear-api-key", "Linear API key", ("lin_api_",), "[A-Za-z0-9]{40,64}"),
@@ -417,8 +417,8 @@ RULES: tuple[Rule, ...] = (
         "notion-token",
         "Notion integration token",
         hooks=("ntn_", "secret_"),
-        patterns=(_c(_L + r"ntn_\d{11}[A-Za-z0-9]{35}" + _R), _c(_L + r"secret_[A-Za-z0-9]{43}" + _R)),
-        validator=_all_of(_strict, lambda m: any(c.isalpha() for c in m.group(0)[15:])),
+        patterns=(rx(TOKEN_START + r"ntn_\d{11}[A-Za-z0-9]{35}" + TOKEN_END), rx(TOKEN_START + r"secret_[A-Za-z0-9]{43}" + TOKEN_END)),
+        validator=all_of(strict, lambda m: any(c.isalpha() for c in m.group(0)[15:])),
     ),
     _prefixed(
         "tailscale-key",
@@ -433,10 +433,10 @@ RULES: tuple[Rule, ...] = (
         "Sourcegraph access token",
         hooks=("sgp_", "sourcegraph"),
         patterns=(
-            _c(_L + r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}" + _R),
-            _c(r"(?i:sourcegraph)[\w.\-]{0,20}\\?[\"']?[ \t]{0,5}[:=][ \t]{0,5}\\?[\"']?(?P<s>[a-fA-F0-9]{40})" + _R),
+            rx(TOKEN_START + r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}" + TOKEN_END),
+            rx(r"(?i:sourcegraph)[\w.\-]{0,20}\\?[\"']?[ \t]{0,5}[:=][ \t]{0,5}\\?[\"']?(?P<s>[a-fA-F0-9]{40})" + TOKEN_END),
         ),
-        validator=_strict,
+        validator=strict,
         reach=120,
     ),
     _prefixed("intra42-secret", "42 intra API client secret", ("s-s4t2ud-", "s-s4t2af-"), "[a-f0-9]{64}"),
@@ -446,10 +446,10 @@ RULES: tuple[Rule, ...] = (
         "Facebook/Meta access tokens (EAA…, app-id|secret)",
         hooks=("EAAM", "EAAC", "EAAG", "facebook"),
         patterns=(
-            _c(_L + r"EAA[MCG][A-Za-z0-9]{100,500}" + _R),
-            _c(r"(?<![0-9])\d{15,16}(?:\||%7C)[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),
+            rx(TOKEN_START + r"EAA[MCG][A-Za-z0-9]{100,500}" + TOKEN_END),
+            rx(r"(?<![0-9])\d{15,16}(?:\||%7C)[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),
         ),
-        validator=_strict,
+        validator=strict,
         back=20,
         reach=520,
     ),
@@ -459,9 +459,9 @@ RULES: tuple[Rule, ...] = (
         hooks=("AKC", "AP"),
         after="[A-Za-z0-9]{8}",
         patterns=(
-            _c(r"(?<![A-Za-z0-9])(?:AKC[A-Za-z0-9]{10,80}|AP[0-9A-F][A-Za-z0-9]{8,80})(?![A-Za-z0-9])"),
+            rx(r"(?<![A-Za-z0-9])(?:AKC[A-Za-z0-9]{10,80}|AP[0-9A-F][A-Za-z0-9]{8,80})(?![A-Za-z0-9])"),
         ),
-        validator=_artifactory_ok,
+        validator=artifactory_ok,
         reach=100,
     ),
     _prefixed(
@@ -478,7 +478,7 @@ RULES: tuple[Rule, ...] = (
         "0x-prefixed 32-byte hex key (wallet private key)",
         ("0x",),
         "[a-fA-F0-9]{64}",
-        validator=_all_of(_strict, _min_entropy(3.0)),
+        validator=all_of(strict, min_entropy(3.0)),
         after="[a-fA-F0-9]{64}",
     ),
     Rule(
@@ -486,12 +486,12 @@ RULES: tuple[Rule, ...] = (
         "JSON Web Token (header.payload[.signature])",
         hooks=(".eyJ",),
         patterns=(
-            _c(
+            rx(
                 r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,1500}\.eyJ[A-Za-z0-9_\-]{2,8000}"
                 r"(?:\.[A-Za-z0-9_\-]{8,2000})?(?![A-Za-z0-9_\-])"
             ),
         ),
-        validator=_strict,
+        validator=strict,
         back=1600,
         reach=10100,
         priority=15,
@@ -502,11 +502,11 @@ RULES: tuple[Rule, ...] = (
         hooks=(":",),
         after=r"[^\s/?#@\"'`<>\[\]{}\\|]{1,256}@",
         patterns=(
-            _c(
+            rx(
                 r"://(?P<s>[^\s:/?#@\"'`<>\[\]{}\\|]{0,128}:[^\s/?#\"'`<>\[\]{}\\|]{1,256})@(?=[A-Za-z0-9\[])"
             ),
         ),
-        validator=_url_ok,
+        validator=url_ok,
         back=140,
         reach=260,
         priority=20,
@@ -517,12 +517,12 @@ RULES: tuple[Rule, ...] = (
         hooks=("-u", "--user"),
         after=r"(?:[ \t]+|=)",
         patterns=(
-            _c(
+            rx(
                 r"(?<![A-Za-z0-9_\-])(?:-u|--user)(?:[ \t]+|=)(?P<s>\"[^\"\n\\]{1,200}\"(?::\"[^\"\n\\]{0,200}\")?"
                 r"|'[^'\n\\]{1,200}'|[^\s\"'\\]{1,200}(?:'[^'\n\\]{0,200}'|\"[^\"\n\\]{0,200}\")?)"
             ),
         ),
-        validator=_curl_ok,
+        validator=curl_ok,
         back=1,
         reach=640,
         priority=20,
@@ -532,13 +532,13 @@ RULES: tuple[Rule, ...] = (
         "Authorization / Bearer / API-token header values",
         hooks=("authorization", ("-H", r"[ \t]"), ("--header", r"[ \t]")),
         patterns=(
-            _c(
+            rx(
                 r"(?i:authorization)\\{0,2}[\"']?[ \t]{0,5}[:=][ \t]{0,5}\\{0,2}[\"']?"
                 r"(?:(?i:bearer|basic|token|api-token|apikey|api-key|digest|bot|jwt|sso-key|otp|oauth)[ \t]+)?"
                 r"(?P<s>[^\s\"'`\\,;]{6,4000})"
             ),
         ),
-        validator=_authorization_ok,
+        validator=authorization_ok,
         back=1,
         reach=4100,
         priority=20,
@@ -548,8 +548,8 @@ RULES: tuple[Rule, ...] = (
         "Bearer token outside an Authorization header",
         hooks=("bearer",),
         after=r"[ \t]+[A-Za-z0-9\-._~+/]{12}",
-        patterns=(_c(r"(?<![A-Za-z0-9])[Bb]earer[ \t]+(?P<s>[A-Za-z0-9\-._~+/]{12,4000}=*)"),),
-        validator=_bearer_ok,
+        patterns=(rx(r"(?<![A-Za-z0-9])[Bb]earer[ \t]+(?P<s>[A-Za-z0-9\-._~+/]{12,4000}=*)"),),
+        validator=bearer_ok,
         reach=4100,
         priority=21,
     ),
@@ -559,12 +559,12 @@ RULES: tuple[Rule, ...] = (
         hooks=("-H", "--header"),
         after=r"[ \t]",
         patterns=(
-            _c(
+            rx(
                 r"(?:-H|--header)[ \t]+\\{0,2}[\"']?(?P<name>[A-Za-z][A-Za-z0-9_\-]{0,40})[ \t]*:[ \t]*"
                 r"(?P<s>[^\s\"'\\]{6,4000})"
             ),
         ),
-        validator=_header_flag_ok,
+        validator=header_flag_ok,
         reach=4200,
         priority=22,
     ),
@@ -572,23 +572,23 @@ RULES: tuple[Rule, ...] = (
         "cookie-value",
         "a session cookie: the random values of a Cookie / Set-Cookie header or of curl's --cookie / -b",
         hooks=(("cookie", r"[ \t]*:[ \t]*[^\s=;]{1,100}="), ("--cookie", r"[ \t=]+"), ("-b", r"[ \t]+[\"']?[^\s=;]{1,100}=")),
-        finder=_cookie_finder,
+        finder=cookie_finder,
         priority=21,
     ),
     Rule(
         "password-assignment",
         "password-like name assigned a literal (.env, YAML, JSON, code, CLI flags)",
-        hooks=("password", "passwd", "passphrase", "pwd", "pass") + tuple((flag, r"[ \t=]") for flag in _FLAG_WORDS),
-        after=_ASSIGN_AFTER % 4,
-        finder=_assignment_finder,
+        hooks=("password", "passwd", "passphrase", "pwd", "pass") + tuple((flag, r"[ \t=]") for flag in FLAG_WORDS),
+        after=ASSIGN_AFTER % 4,
+        finder=assignment_finder,
         priority=30,
     ),
     Rule(
         "generic-secret",
         "secret/token/key/credential name assigned a random-looking literal",
         hooks=("secret", "token", "credential", "key", "auth"),
-        after=_ASSIGN_AFTER % 8,
-        finder=_assignment_finder,
+        after=ASSIGN_AFTER % 8,
+        finder=assignment_finder,
         priority=31,
     ),
     Rule(
@@ -610,13 +610,13 @@ RULES: tuple[Rule, ...] = (
         hooks=("=",),
         after=r"[A-Za-z0-9+/_\-]{20}",
         patterns=(
-            _c(
+            rx(
                 r"(?:^|(?<=\\n)|(?<=\\r))[ \t]{0,8}(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,60})="
                 r"(?P<s>[A-Za-z0-9+/_\-]{20,512}={0,3})(?=[\s\"';]|\\[nrt]|$)",
                 re.MULTILINE,
             ),
         ),
-        validator=_high_entropy_env_ok,
+        validator=high_entropy_env_ok,
         back=90,
         reach=520,
         priority=40,
@@ -643,7 +643,7 @@ RULES: tuple[Rule, ...] = (
             ("az", r"[ \t]+login" + _OPTS + r"[ \t](?:-p|--password)"),
         ),
         patterns=tuple(
-            _c(p)
+            rx(p)
             for p in (
                 r"(?<![\w\-])(?:mysql\w*|mariadb[\w\-]*)(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+-p" + _CLI_VALUE,
                 r"(?<![\w\-])sshpass(?:[ \t]+-[^p\s]\S*)*[ \t]+-p[ \t]*" + _CLI_VALUE,
@@ -664,7 +664,7 @@ RULES: tuple[Rule, ...] = (
                 r"(?<![\w\-])az[ \t]+login(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+(?:-p|--password)(?:[ \t]+|=)" + _CLI_VALUE,
             )
         ),
-        validator=_cli_value_ok,
+        validator=cli_value_ok,
         anchored=True,
         reach=600,
         priority=18,
@@ -674,9 +674,9 @@ RULES: tuple[Rule, ...] = (
         "a password piped into a command that reads it from stdin: echo X | docker login --password-stdin",
         hooks=("--password-stdin",),
         patterns=(
-            _c(_ECHOED + r"[ \t]*\|[ \t]*[\w./-]+(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+--password-stdin"),
+            rx(_ECHOED + r"[ \t]*\|[ \t]*[\w./-]+(?:[ \t]+[^\s|;&]+){0,20}?[ \t]+--password-stdin"),
         ),
-        validator=_cli_value_ok,
+        validator=cli_value_ok,
         back=400,
         reach=20,
         priority=18,
@@ -686,8 +686,8 @@ RULES: tuple[Rule, ...] = (
         "a password set in SQL: CREATE USER … IDENTIFIED BY 'X', ALTER USER … IDENTIFIED WITH plugin BY 'X'",
         # (" by '": its "b" is a byte the scanner already looks for; "identified" would cost every text a pass)
         hooks=(" by '", ' by "', " by password '"),
-        patterns=(_c(r"(?i:identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by[ \t]+(?:password[ \t]+)?)(?P<s>'[^'\n]{1,256}'|\"[^\"\n]{1,256}\")"),),
-        validator=_cli_value_ok,
+        patterns=(rx(r"(?i:identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by[ \t]+(?:password[ \t]+)?)(?P<s>'[^'\n]{1,256}'|\"[^\"\n]{1,256}\")"),),
+        validator=cli_value_ok,
         back=80,
         reach=300,
         priority=18,
@@ -697,10 +697,10 @@ RULES: tuple[Rule, ...] = (
         "a password piped into sudo -S: echo X | sudo -S …, sudo -S … <<< X",
         hooks=("sudo",),
         patterns=(
-            _c(_ECHOED + r"[ \t]*\|[ \t]*sudo(?:[ \t]+-[A-Za-z]*)*?[ \t]+-[A-Za-z]*S"),
-            _c(r"(?<![\w\-])sudo(?:[ \t]+-[A-Za-z]*)*?[ \t]+-[A-Za-z]*S\b[^\n|;&]*?<<<[ \t]*" + _CLI_VALUE),
+            rx(_ECHOED + r"[ \t]*\|[ \t]*sudo(?:[ \t]+-[A-Za-z]*)*?[ \t]+-[A-Za-z]*S"),
+            rx(r"(?<![\w\-])sudo(?:[ \t]+-[A-Za-z]*)*?[ \t]+-[A-Za-z]*S\b[^\n|;&]*?<<<[ \t]*" + _CLI_VALUE),
         ),
-        validator=_cli_value_ok,
+        validator=cli_value_ok,
         back=240,
         reach=300,
         priority=18,
@@ -715,7 +715,7 @@ RULES: tuple[Rule, ...] = (
                ("configure", r"[ \t]+set[ \t]"), ("config", r"[ \t]+(?:set[ \t]|--|[\w.-]+[ \t])"),
                ("secret", r"[ \t]+set[ \t]")),
         patterns=(
-            _c(
+            rx(
                 r"(?i:(?<![\w\-])(?:setx|set(?:[ \t]+-[a-z]{1,4})+|aws[ \t]+configure[ \t]+set|"
                 r"(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+(?:\S{0,200}:)?|gh[ \t]+secret[ \t]+set|"
                 r"git[ \t]+config(?:[ \t]+--[a-z-]+)*))"
@@ -723,7 +723,7 @@ RULES: tuple[Rule, ...] = (
                 r"""(?P<s>"[^"\n]{3,256}"|'[^'\n]{3,256}'|[^\s"'`;|&<>]{3,256})"""
             ),
         ),
-        validator=_setting_ok,
+        validator=setting_ok,
         back=12,
         reach=600,
         priority=18,
@@ -736,15 +736,15 @@ RULES: tuple[Rule, ...] = (
         hooks=("password", "passphrase", "passcode", "passwd"),
         words=_PASSWORD_WORDS,
         patterns=(
-            _c(
+            rx(
                 r"(?i:(?<![\w\-])(?:password|passphrase|passcode|passwd)" + _WHAT_FOR +
                 r"[ \t]+(?:is[ \t]+now|is[ \t]+set[ \t]+to|has[ \t]+been[ \t]+(?:set|changed)[ \t]+to|is|was|"
                 r"(?:should|will|would)[ \t]+be|became|reads)[ \t]*:?[ \t]*)" + _STATED_VALUE
             ),
-            _c(r"(?i:(?<![\w\-])(?:with|use|using|enter|type)[ \t]+(?:the[ \t]+)?(?:password|passphrase)[ \t]+)" + _STATED_VALUE),
+            rx(r"(?i:(?<![\w\-])(?:with|use|using|enter|type)[ \t]+(?:the[ \t]+)?(?:password|passphrase)[ \t]+)" + _STATED_VALUE),
             _cjk_stated(_PASSWORD_WORDS),
         ),
-        validator=lambda m: _stated_cjk_ok(m) if "op" in m.re.groupindex else _stated_value_ok(m),
+        validator=lambda m: stated_cjk_ok(m) if "op" in m.re.groupindex else stated_value_ok(m),
         back=30,
         reach=300,
         priority=19,
@@ -760,16 +760,16 @@ RULES: tuple[Rule, ...] = (
         after="s?" + _WHAT_FOR + r"[ \t]+(?:is|are|was|were|has|should|will|would|reads)[ \t]",
         words=_TOKEN_WORDS,
         patterns=(
-            _c(
+            rx(
                 r"(?i:(?<![\w\-])(?:token|secret|key)s?" + _WHAT_FOR +
                 r"[ \t]+(?:is[ \t]+now|is[ \t]+set[ \t]+to|has[ \t]+been[ \t]+(?:set|changed)[ \t]+to|is|are|was|were|"
                 r"(?:should|will|would)[ \t]+be|reads)[ \t]*:?[ \t]*)" + _STATED_VALUE
             ),
-            _c(r"(?i:(?<![\w\-])token[ \t]+)" + _STATED_VALUE),
-            _c(r"""(?i:(?<![A-Za-z0-9])oauth\\{0,2}["']?[ \t]*:[ \t]*\\{0,2})""" + _STATED_VALUE),
+            rx(r"(?i:(?<![\w\-])token[ \t]+)" + _STATED_VALUE),
+            rx(r"""(?i:(?<![A-Za-z0-9])oauth\\{0,2}["']?[ \t]*:[ \t]*\\{0,2})""" + _STATED_VALUE),
             _cjk_stated(_TOKEN_WORDS),
         ),
-        validator=_stated_token_ok,
+        validator=stated_token_ok,
         back=30,
         reach=300,
         priority=46,  # the least specific name: any family that also knows the value names it
@@ -780,10 +780,10 @@ RULES: tuple[Rule, ...] = (
         ".netrc entries: 'machine H login U password X' (one line or several), 'default … password X'",
         hooks=("machine", "login"),
         patterns=(
-            _c(r"(?<![\w\-])(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)\s+\S+){0,3}\s+password\s+(?P<s>\S{1,256})"),
-            _c(r"(?<![\w\-])login\s+\S+\s+password\s+(?P<s>\S{1,256})"),
+            rx(r"(?<![\w\-])(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)\s+\S+){0,3}\s+password\s+(?P<s>\S{1,256})"),
+            rx(r"(?<![\w\-])login\s+\S+\s+password\s+(?P<s>\S{1,256})"),
         ),
-        validator=_config_value_ok,
+        validator=config_value_ok,
         anchored=True,
         reach=600,
         priority=17,
@@ -792,7 +792,7 @@ RULES: tuple[Rule, ...] = (
         "pgpass-password",
         ".pgpass lines 'host:port:database:user:password'",
         hooks=((":", r"(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:\S"),),
-        finder=_pgpass_finder,
+        finder=pgpass_finder,
         priority=17,
     ),
     # -- signed URLs and cloud signatures ---------------------------------------------------
@@ -802,10 +802,10 @@ RULES: tuple[Rule, ...] = (
         "X-Amz-Security-Token, X-Goog-Signature",
         hooks=(("sig=", r"[A-Za-z0-9%+/]{20}"), "x-amz-signature=", "x-amz-security-token=", "x-goog-signature="),
         patterns=(
-            _c(r"(?<![A-Za-z0-9_\-])sig=(?P<s>[A-Za-z0-9%+/=]{20,400})"),
-            _c(r"(?i:x-(?:amz|goog)-(?:signature|security-token))=(?P<s>[A-Za-z0-9%+/=_\-]{20,4000})"),
+            rx(r"(?<![A-Za-z0-9_\-])sig=(?P<s>[A-Za-z0-9%+/=]{20,400})"),
+            rx(r"(?i:x-(?:amz|goog)-(?:signature|security-token))=(?P<s>[A-Za-z0-9%+/=_\-]{20,4000})"),
         ),
-        validator=_signature_ok,
+        validator=signature_ok,
         reach=4100,
         priority=16,
     ),
@@ -817,4 +817,4 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-_PRIORITY: dict[str, int] = {r.rule_id: r.priority for r in RULES}
+PRIORITY: dict[str, int] = {r.rule_id: r.priority for r in RULES}

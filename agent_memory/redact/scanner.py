@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 from agent_memory.model import Redaction
 
-from .checks import _F
+from .checks import FLAGS
 from .joins import join_wrapped
 from .scrub import INVISIBLE
 from .rules import (
+    PRIORITY,
     RULES,
     Rule,
-    _PRIORITY,
 )
 
 # ---------------------------------------------------------------------------
@@ -111,7 +111,7 @@ def _atom(atom: str, table: list[int], ignore_case: bool = True) -> str:
     key = (atom, bytes(table), ignore_case)
     made = _ATOMS.get(key)
     if made is None:
-        matcher = re.compile(atom, _F | (re.IGNORECASE if ignore_case else 0)).fullmatch
+        matcher = re.compile(atom, FLAGS | (re.IGNORECASE if ignore_case else 0)).fullmatch
         members = [table[b] for b, ch in enumerate(_BYTES) if matcher(ch)]
         if any(matcher(ch) for ch in _BEYOND_LATIN1):
             members.append(table[ord("?")])
@@ -214,7 +214,7 @@ def _build_scanner() -> tuple[tuple[_Pass, ...], dict[str, tuple[_Hook, ...]]]:
         if anchor is None:
             raise ValueError(f"hook {literal!r} has no anchor character")
         text = literal if exact else literal.lower()
-        after_re = re.compile(after, _F | re.IGNORECASE) if after else None
+        after_re = re.compile(after, FLAGS | re.IGNORECASE) if after else None
         entry = _Hook(text.encode("latin-1"), anchor, after_re, tuple(dict.fromkeys(rules)), exact)
         scanned = text if space == _EXACT else text.lower()
         by_pass.setdefault((space, ord(scanned[anchor])), []).append(entry)
@@ -524,7 +524,7 @@ def _findings(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
         across = [
             (s, e, r)
             for s, e, r in _scan(whole) + _wrapped(whole, depth)
-            if _PRIORITY.get(r, 99) < _JOINED_PRIORITY and any(s < j < e for j in joints)
+            if PRIORITY.get(r, 99) < _JOINED_PRIORITY and any(s < j < e for j in joints)
         ]
         found += _back(across, where)
     if keep is not None:
@@ -544,7 +544,7 @@ def _merge(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     for start, end, rule_id in found:
         if merged and start < merged[-1][1]:
             ps, pe, pid = merged[-1]
-            best = pid if _PRIORITY.get(pid, 99) <= _PRIORITY.get(rule_id, 99) else rule_id
+            best = pid if PRIORITY.get(pid, 99) <= PRIORITY.get(rule_id, 99) else rule_id
             merged[-1] = (ps, max(pe, end), best)
         else:
             merged.append((start, end, rule_id))
