@@ -195,17 +195,6 @@ _KNOWN_PARTS = frozenset(
 )
 
 
-def _unknown_kind(kind: Any, known: frozenset[str]) -> bool:
-    return type(kind) is not str or kind not in known  # (a list or an object as a kind is no kind, and unhashable)
-
-
-def unknown_part(content: Any) -> bool:
-    """Whether a message's content list holds a part of a kind Claude Code is not known to write."""
-    return type(content) is list and any(
-        type(block) is dict and _unknown_kind(block.get("type"), _KNOWN_PARTS) for block in content
-    )
-
-
 # The fields that mark a user-role record as written by someone else, when the record opens with them.
 _NOT_TYPED = (b"isMeta", b"isCompactSummary", b"isVisibleInTranscriptOnly", b"isSynthetic", b"interruptedByShutdown")
 _OPENINGS: list[re.Pattern[bytes]] = []
@@ -503,7 +492,7 @@ def _template(run: bytes, after_parent: bool) -> tuple[dict[str, Any], bool] | N
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read the turns of a Claude Code JSONL transcript from ``start_offset``."""
     from ..model import Turn
-    from ..transcripts.read import Records, is_iso_z, utc_timestamp
+    from ..transcripts.read import Records, is_iso_z, unknown_part, utc_timestamp
 
     turns: list[Turn] = []
     sessions: set[str] = set()
@@ -547,7 +536,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
         if not text:
             if text is None:
                 records.skipped += 1
-            elif unknown_part(message.get("content")):  # (only a record that gave nothing: a kept one cost nothing)
+            elif unknown_part(message.get("content"), _KNOWN_PARTS):  # (only a record that gave nothing: a kept one cost nothing)
                 records.count_unknown(get("version"))
             continue
         cwd = get("cwd")

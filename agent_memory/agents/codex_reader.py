@@ -183,6 +183,16 @@ def _prefix_contains(f: IO[bytes], end: int, needle: bytes) -> bool:
     return False
 
 
+def _copy_kept(events: list[Any], items: list[Any], f: IO[bytes], start_offset: int, needle: bytes) -> list[Any]:
+    """Which copy of one role's turns a file gives: its events when it has any, else its response items, unless
+    the part read before this one held such events (``needle``), which were kept then."""
+    if events or not items:
+        return events
+    if start_offset > 0 and _prefix_contains(f, start_offset, needle):
+        return []
+    return items
+
+
 class _State:
     """Session facts that earlier records establish for later ones."""
 
@@ -275,17 +285,7 @@ def _resume_state(f: IO[bytes], start_offset: int) -> _State:
 # dropped and counted by the CLI's version.
 _KNOWN_ENVELOPES = frozenset({"session_meta", "turn_context", "event_msg", "response_item", "compacted"})
 _KNOWN_PARTS = frozenset({"input_text", "output_text", "text", "input_image", "input_file", "refusal"})
-
-
-def _unknown_kind(kind: Any, known: frozenset[str]) -> bool:
-    return type(kind) is not str or kind not in known  # (a list or an object as a kind is no kind, and unhashable)
-
-
-def _unknown_part(content: Any) -> bool:
-    """Whether a message's content list holds a part of a kind Codex is not known to write."""
-    return type(content) is list and any(
-        type(item) is dict and _unknown_kind(item.get("type"), _KNOWN_PARTS) for item in content
-    )
+_USER_PARTS, _ASSISTANT_PARTS = ("input_text", "text"), ("output_text", "text")  # the parts whose text is a turn's
 
 
 _KEPT_PAYLOADS = {b'"response_item"': (b'"message"',), b'"event_msg"': (b'"user_message"', b'"agent_message"')}
@@ -321,7 +321,7 @@ def dropper() -> Callable[[bytes], bool]:
 def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, prompts: str = "") -> ReadResult:
     """Read the turns of a Codex rollout from ``start_offset`` (``prompts``: the folder of the person's saved prompts)."""
     from ..model import Turn
-    from ..transcripts.read import Records, utc_timestamp
+    from ..transcripts.read import Records, unknown_part, utc_timestamp
 
     state = _resume_state(f, start_offset) if start_offset > 0 else _State()
     records = Records(f, start_offset, start_line, dropper())
@@ -390,58 +390,31 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
             continue
         role = payload.get("role")
         content = payload.get("content")
-        if role == "user":
-            if not state.cwd:
-                found = _env_cwd(content)
-                if found:
-                    state.cwd = found
-                    if not first_cwd:
-                        first_cwd = found
-            if state.subagent:
-                continue
-            text = _content_text(content, ("input_text", "text"), True)
-            if text is None:
-                records.skipped += 1
-            elif not text:
-                if _unknown_part(content):
-                    records.count_unknown(state.version)
-            else:
-                user_items.append((lineno, obj.get("timestamp"), state.session, state.cwd, text))
-        elif role == "assistant":
-            if state.subagent:
-                continue
-            text = _content_text(content, ("output_text", "text"), False)
-            if text is None:
-                records.skipped += 1
-            elif not text:
-                if _unknown_part(content):
-                    records.count_unknown(state.version)
-            else:
-                mid = payload.get("id")
-                agent_items.append(
-                    (
-                        lineno,
-                        obj.get("timestamp"),
-                        state.session,
-                        state.cwd,
-                        text,
-                        mid if isinstance(mid, str) else "",
-                    )
-                )
-        # developer / system roles are instructions, never the person.
+        if role == "user" and not state.cwd:
+            found = _env_cwd(content)
+            if found:
+                state.cwd = found
+                if not first_cwd:
+                    first_cwd = found
+        if (role != "user" and role != "assistant") or state.subagent:
+            continue  # developer / system roles are instructions, never the person
+        user = role == "user"
+        text = _content_text(content, _USER_PARTS if user else _ASSISTANT_PARTS, user)
+        if text is None:
+            records.skipped += 1
+        elif not text:
+            if unknown_part(content, _KNOWN_PARTS):
+                records.count_unknown(state.version)
+        elif user:
+            user_items.append((lineno, obj.get("timestamp"), state.session, state.cwd, text))
+        else:
+            mid = payload.get("id")
+            agent_items.append(
+                (lineno, obj.get("timestamp"), state.session, state.cwd, text, mid if isinstance(mid, str) else "")
+            )
 
-    if user_events or not user_items:
-        users = user_events
-    elif start_offset > 0 and _prefix_contains(f, start_offset, _EVENT_USER):
-        users = []
-    else:
-        users = user_items
-    if agent_events or not agent_items:
-        agents = agent_events
-    elif start_offset > 0 and _prefix_contains(f, start_offset, _EVENT_AGENT):
-        agents = []
-    else:
-        agents = agent_items
+    users = _copy_kept(user_events, user_items, f, start_offset, _EVENT_USER)
+    agents = _copy_kept(agent_events, agent_items, f, start_offset, _EVENT_AGENT)
 
     saved = _custom_prompts(prompts) if prompts else []
     turns = [

@@ -93,6 +93,14 @@ class Records:
         self.unknown[key] = self.unknown.get(key, 0) + 1
 
 
+def unknown_part(content: Any, known: frozenset[str]) -> bool:
+    """Whether a message's content list holds a part whose ``type`` is not in ``known``: a shape a reader does not
+    know (a list or an object as a type is no type, and unhashable)."""
+    return type(content) is list and any(
+        type(part) is dict and (type(kind := part.get("type")) is not str or kind not in known) for part in content
+    )
+
+
 def parse_line(raw: bytes) -> Any:
     """A line's JSON value, as ``json.loads`` gives it; raises what ``Records`` counts as a line that is not JSON.
 
