@@ -17,6 +17,7 @@ from .. import layout
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
+    from collections.abc import Callable, Iterable
     from typing import IO, Any
 
     from ..model import ReadResult
@@ -60,6 +61,25 @@ def folders(root: str, cwd: str, above_root: bool) -> list[str]:
 def inside(folder: str, root: str) -> bool:
     """Whether ``folder`` is ``root`` or below it (as written: neither needs to exist here)."""
     return bool(folder) and (folder == root or folder.startswith(root.rstrip("/\\") + os.sep))
+
+
+def subfolders(folder: str, hidden: bool = True) -> list[str]:
+    """The names of the folders in ``folder``, sorted (none when it cannot be read); ``hidden``: ``.…`` ones too."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(e.name for e in entries if e.is_dir() and (hidden or not e.name.startswith(".")))
+    except OSError:
+        return []
+
+
+def ran_inside(paths: "Iterable[str]", cwd_of: "Callable[[str], str]", project_root: str, transcript: str) -> list[str]:
+    """The sessions among ``paths`` that ran at or below ``project_root`` (``cwd_of`` reads where a session ran),
+    plus ``transcript`` when it is a file: what catching up reads, for an agent that keeps every project's
+    sessions in one tree."""
+    found = {path for path in paths if inside(cwd_of(path), project_root)}
+    if transcript and os.path.isfile(transcript):
+        found.add(os.path.abspath(transcript))
+    return sorted(found)
 
 
 def text_of(payload: "dict[str, Any]", key: str) -> str:

@@ -10,7 +10,7 @@ import os
 
 from .. import layout
 from ..transcripts import listed
-from . import Agent, folders
+from . import Agent, folders, subfolders
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
@@ -58,12 +58,8 @@ class Claude(Agent):
 
     def history(self, project_root: "str | None" = None) -> list[str]:
         """``<config>/projects/*/*.jsonl``; for one project, the folders named after its root and its subfolders."""
-        base = os.path.join(self.home(), "projects")
-        try:
-            with os.scandir(base) as entries:
-                names = sorted(e.name for e in entries if e.is_dir())
-        except OSError:
-            return []
+        base = self.sessions_home()
+        names = subfolders(base)
         if project_root is not None:
             slug = _slug(project_root)
             names = [n for n in names if n == slug or n.startswith(slug + "-")]

@@ -13,7 +13,7 @@ import time
 
 from .. import layout
 from ..transcripts import listed
-from . import Agent, folders, text_of
+from . import Agent, folders, ran_inside, text_of
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
@@ -94,15 +94,8 @@ class Codex(Agent):
 
         Codex keeps every project's rollouts in one dated tree, so ``cwd`` adds nothing here.
         """
-        found: set[str] = set()
-        for folder in self._day_folders(CATCHUP_DAYS):
-            for path in listed(folder, (".jsonl",), "rollout-"):
-                ran_in = rollout_cwd(path)
-                if ran_in and (ran_in == project_root or ran_in.startswith(project_root.rstrip(os.sep) + os.sep)):
-                    found.add(path)
-        if transcript and os.path.isfile(transcript):
-            found.add(os.path.abspath(transcript))
-        return sorted(found)
+        recent = (path for folder in self._day_folders(CATCHUP_DAYS) for path in listed(folder, (".jsonl",), "rollout-"))
+        return ran_inside(recent, rollout_cwd, project_root, transcript)
 
     def sessions_home(self) -> str:
         return os.path.join(self.home(), "sessions")

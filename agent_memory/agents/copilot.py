@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 
 from .. import layout
-from . import Agent, folders, text_of
+from . import Agent, folders, ran_inside, subfolders, text_of
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
@@ -95,43 +95,23 @@ class Copilot(Agent):
         """Recent sessions whose first event says they ran inside the project, plus ``transcript``."""
         from .. import clock
 
-        found: set[str] = set()
-        base = os.path.join(self.home(), "session-state")
         since = clock.now_epoch() - CATCHUP_DAYS * 86400
-        try:
-            with os.scandir(base) as entries:
-                folders_ = [e.path for e in entries if e.is_dir() and not e.name.startswith(".")]
-        except OSError:
-            folders_ = []
-        inside = project_root.rstrip(os.sep) + os.sep
-        for folder in folders_:
-            path = os.path.join(folder, "events.jsonl")
-            try:
-                if os.stat(path).st_mtime < since:
-                    continue
-            except OSError:
-                continue
-            ran_in = _session_cwd(path)
-            if ran_in and (ran_in == project_root or ran_in.startswith(inside)):
-                found.add(path)
-        if transcript and os.path.isfile(transcript):
-            found.add(os.path.abspath(transcript))
-        return sorted(found)
+        return ran_inside((path for path in self._sessions() if _modified_since(path, since)),
+                          _session_cwd, project_root, transcript)
 
     def sessions_home(self) -> str:
         return os.path.join(self.home(), "session-state")
+
+    def _sessions(self) -> list[str]:
+        """``session-state/<id>/events.jsonl`` of every session folder, in name order (the file may be missing)."""
+        base = self.sessions_home()
+        return [os.path.join(base, name, "events.jsonl") for name in subfolders(base, hidden=False)]
 
     def history(self, project_root: "str | None" = None) -> list[str]:
         """Every ``session-state/<id>/events.jsonl``; for one project, those whose first event's cwd is in it."""
         from . import inside
 
-        base = os.path.join(self.home(), "session-state")
-        try:
-            with os.scandir(base) as entries:
-                names = sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
-        except OSError:
-            return []
-        found = [p for p in (os.path.join(base, n, "events.jsonl") for n in names) if os.path.isfile(p)]
+        found = [p for p in self._sessions() if os.path.isfile(p)]
         return found if project_root is None else [p for p in found if inside(_session_cwd(p), project_root)]
 
     def session_folder(self, path: str, candidates: "tuple[str, ...]" = ()) -> str:
@@ -265,6 +245,14 @@ def _opening(f: "IO[bytes]") -> "tuple[str, str, str]":
     version = data.get("copilotVersion")
     return ((session if isinstance(session, str) else ""), (cwd if isinstance(cwd, str) else ""),
             (version if isinstance(version, str) else ""))
+
+
+def _modified_since(path: str, since: float) -> bool:
+    """Whether the file exists and was written at ``since`` (epoch seconds) or later."""
+    try:
+        return os.stat(path).st_mtime >= since
+    except OSError:
+        return False
 
 
 def _session_cwd(path: str) -> str:

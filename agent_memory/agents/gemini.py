@@ -12,7 +12,7 @@ import os
 
 from .. import fastjson, layout
 from ..transcripts import listed
-from . import Agent, folders
+from . import Agent, folders, subfolders
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
@@ -106,14 +106,9 @@ class Gemini(Agent):
         """``<.gemini>/tmp/*/chats/session-*``; for one project, the folders that are its root's or below it."""
         from . import inside
 
-        base = os.path.join(self.home(), "tmp")
-        try:
-            with os.scandir(base) as entries:
-                names = sorted(e.name for e in entries if e.is_dir())
-        except OSError:
-            return []
+        base = self.sessions_home()
         found = []
-        for name in names:
+        for name in subfolders(base):
             files = sorted(listed(os.path.join(base, name, "chats"), (".json", ".jsonl"), "session-"))
             if files and (project_root is None or inside(self._owner(os.path.join(base, name), (project_root,)), project_root)):
                 found.extend(files)
