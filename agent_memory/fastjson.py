@@ -10,6 +10,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing itself is not imported on the hot path
 if TYPE_CHECKING:  # pragma: no cover - types only
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
 try:
@@ -58,6 +59,20 @@ def loads(data: bytes | str) -> Any:
     if text[end:].strip(_SPACE):
         raise ValueError(f"extra data after the JSON value at character {end}")
     return value
+
+
+def objects_holding(lines: Iterable[bytes], needle: bytes) -> Iterator[dict[str, Any]]:
+    """The JSON objects among ``lines`` that hold ``needle`` (looked for first, so no other line is parsed); a line
+    that is not a JSON object is passed over."""
+    for line in lines:
+        if needle not in line:
+            continue
+        try:
+            value = loads(line)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            yield value
 
 
 def read_file(path: str, default: Any) -> Any:

@@ -76,3 +76,8 @@ def test_read_file_gives_the_default_for_missing_or_broken(tmp_path) -> None:  #
     good = tmp_path / "good.json"
     good.write_text('{"a": "\\u00e9"}', encoding="utf-8")
     assert fastjson.read_file(str(good), None) == {"a": "é"}
+
+
+def test_objects_holding_parses_only_the_lines_with_the_word_and_passes_over_what_is_no_object() -> None:
+    lines = [b'{"cwd": "/a"}', b'{"other": 1}', b'{"cwd": ', b'["cwd"]', b'\xff"cwd"', b'{"cwd": "/b"}\n']
+    assert list(fastjson.objects_holding(lines, b'"cwd"')) == [{"cwd": "/a"}, {"cwd": "/b"}]

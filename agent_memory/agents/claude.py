@@ -67,21 +67,15 @@ class Claude(Agent):
 
     def session_folder(self, path: str, candidates: "tuple[str, ...]" = ()) -> str:
         """The ``cwd`` of the first record that has one (records of Claude Code 1.x and 2.x all carry it)."""
+        from itertools import islice
+
         from .. import fastjson
 
         try:
             with open(path, "rb") as handle:
-                for _ in range(HEAD_LINES):
-                    line = handle.readline(4 * 1024 * 1024)
-                    if not line:
-                        break
-                    if b'"cwd"' not in line:
-                        continue
-                    try:
-                        record = fastjson.loads(line)
-                    except (ValueError, UnicodeDecodeError, RecursionError):
-                        continue
-                    cwd = record.get("cwd") if isinstance(record, dict) else None
+                head = islice(iter(lambda: handle.readline(4 * 1024 * 1024), b""), HEAD_LINES)
+                for record in fastjson.objects_holding(head, b'"cwd"'):
+                    cwd = record.get("cwd")
                     if isinstance(cwd, str) and cwd:
                         return cwd
         except OSError:

@@ -61,14 +61,8 @@ def forgotten_keys(paths: "AnyPaths") -> "dict[str, str]":
     found: "dict[str, str]" = {}
     if b'"forget"' not in data:
         return found
-    for line in data.splitlines():
-        if b'"forget"' not in line:
-            continue
-        try:
-            record = fastjson.loads(line)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            continue
-        at = record.get("at") if isinstance(record, dict) and record.get("action") == "forget" else None
+    for record in fastjson.objects_holding(data.splitlines(), b'"forget"'):
+        at = record.get("at") if record.get("action") == "forget" else None
         keys = record.get("keys") if isinstance(at, str) else None
         for key in keys if isinstance(keys, list) else ():
             if isinstance(key, str) and at > found.get(key, ""):
