@@ -292,8 +292,18 @@ _REVIEW_RE = lazy(
     r"Reviewer:|\(Should\s+Fix\)|Operation\s+stopped\s+by\s+hook)"
 )
 _DIFF_LINE_RE = lazy(r"(?m)^[+-][ \t]{3,}\S.*$")  # (a bullet has one space: "- item")
+# A checklist ("- [ ] Always run lint" and more items) comes from a PR or prompt template, not from the person's own
+# rules; one box alone may be the person's own to-do line.
+_CHECKLIST_ITEMS = 2
+_CHECKBOX_RE = lazy(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\][ \t].*$")
+# A template's placeholders ("{{file}}", "$ARGUMENTS", "{FEATURE_NAME}", "[PROJECT NAME]"): the whole turn is a
+# prompt file pasted or expanded, its rules are the template author's.
+_TEMPLATE_RE = lazy(r"\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS\b|\{[A-Z][A-Z0-9_]{2,}\}|\[[A-Z][A-Z0-9_]*(?: [A-Z0-9_]+)+\]")
+# A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>
+_TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)>[\s\S]*?</\1>")
 _PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
-               "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
+               "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t",
+               "[ ]", "[x]", "[X]", "{", "$ARGUMENTS", "[", "</")
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -311,6 +321,12 @@ def pasted_reason(text: str) -> str:
         return "pasted review finding"
     if _DIFF_LINE_RE.search(text):
         return "pasted diff"
+    if _TEMPLATE_RE.search(text):
+        return "pasted template"
+    if len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
+        return "pasted checklist"
+    if _TAG_BLOCK_RE.search(text):
+        return "injected tag block"
     return ""
 
 
@@ -328,6 +344,11 @@ def _unpasted(text: str) -> str:
         text = _blank(text, lead_end, len(text))
     for diff in list(_DIFF_LINE_RE.finditer(text)):
         text = _blank(text, diff.start(), diff.end())
+    if _TEMPLATE_RE.search(text):
+        return _blank(text, 0, len(text))
+    boxes = list(_CHECKBOX_RE.finditer(text))
+    for pasted in (*(boxes if len(boxes) >= _CHECKLIST_ITEMS else ()), *_TAG_BLOCK_RE.finditer(text)):
+        text = _blank(text, pasted.start(), pasted.end())
     return text
 
 

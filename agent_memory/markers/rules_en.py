@@ -1117,8 +1117,46 @@ _en(
     description="'I use the fish shell', 'we rely on PostHog for all tracking'",
 )
 
+# a tool, option or API the project has moved off: what the agent must not reach for again
+_en(
+    "en.correction.deprecated_for", "correction",
+    "deprecated|phased out|superseded",
+    r"^\W*(?:(?:fyi|btw|also|and|but|no|nope|note|heads\s+up)\s*[,:]?\s+)*(?P<claim>(?!(?:it|this|that|which)\b)"
+    r"[`'\"]?[A-Za-z][\w.+#/`'\"-]*(?:\s+[A-Za-z][\w.+#/`'\"-]*){0,3}\s+(?:is|are|was|were|has\s+been|have\s+been)\s+"
+    r"(?:being\s+|now\s+|officially\s+)?(?:deprecated|phased\s+out|superseded)"
+    r"(?:\s+(?:in\s+favou?r\s+of|by|for)\s+[`'\"]?[A-Za-z][^?]*|\s*[,;:—–-]+\s*(?:use|we\s+use|switch\s+to)\s+\S[^?]*))",
+    guard=_standing_fact,
+    description="'brews is being phased out in favor of homebrew_casks', 'the v1 client is deprecated, use v2'",
+)
+# a choice the person made on purpose: the agent must not "fix" it back
+_en(
+    "en.correction.deliberate_choice", "correction",
+    "explicitly|deliberately|intentionally|purposely|on purpose|by design",
+    r"^\W*(?:(?:fyi|btw|also|and|but|no|nope|note)\s*[,:]?\s+)*(?P<claim>(?:we|i)\s+(?:have\s+|had\s+)?"
+    r"(?:explicitly|deliberately|intentionally|purposely|consciously)\s+(?:chose|choosed|chosen|picked|went\s+with|"
+    r"decided\s+(?:on|to)|set|made|use|keep|kept|pinned?|removed|dropped|disabled|turned\s+off)\s+\S[^?]*"
+    r"|[`'\"]?[A-Za-z][\w.+#/`'\"-]*(?:\s+[A-Za-z][\w.+#/`'\"-]*){0,3}\s+(?:is|are|was|were)\s+"
+    r"(?!(?:it|this|that|not)\b)(?:[\w.-]+\s+){0,3}?(?:on\s+purpose|by\s+design|"
+    r"intentional(?:ly\s+\w+)?|deliberate(?:ly\s+\w+)?)\b[^?]*)",
+    guard=_standing_fact,
+    description="'We explicitly chose Haiku as the default', 'the retry limit is 3 on purpose'",
+)
+
 
 _EN_REQUEST_START_RE = lazy(r"^\W*(?:(?:please|just|then|and)\s+)*" + _IMPERATIVE, _I)
+
+
+# "It should always show the summary", "the menu must never hide Back", "users should never see a raw error": the
+# subject is what the software does for its users, so the sentence asks for a feature, not for a way of working.
+# (Tests, commits, PRs, docs and the code's own layout are the agent's work, and keep their rules.)
+_EN_PRODUCT_SUBJECT_RE = lazy(
+    r"^\W*(?:(?:and|also|so|but|ok|okay|then)\s*,?\s+)*(?:it|(?:the\s+)?(?:end\s+)?users?|(?:the|this|our|each|every)\s+"
+    r"(?:[\w-]+\s+)?(?:app|application|command|subcommand|cli|tui|menu|page|screen|button|ui|output|table|endpoint|"
+    r"server|program|prompt|dialog|form|view|component|summary|response|message|banner|modal|sidebar|header|footer|"
+    r"widget|display|diff|report|game|bot|site|website|feature|option|flag))\s+(?:should|must|will|needs?\s+to|has\s+to|"
+    r"shall)\s+(?:always|never|only|not|also)?\b",
+    _I,
+)
 
 
 def vetoes(sentence: str, core: str) -> frozenset[str]:
@@ -1134,6 +1172,8 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _EN_I_WILL_RE.search(sentence):
         return frozenset({"instruction"})  # a promise of the speaker's, not a rule for the agent
+    if _EN_PRODUCT_SUBJECT_RE.match(sentence):
+        return frozenset({"instruction", "preference"})  # how the software behaves: a feature request
     return frozenset()
 
 

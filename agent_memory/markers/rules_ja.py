@@ -603,6 +603,26 @@ _cjk(
     description="「pr名英語に」「コミットメッセージは英語で」",
 )
 
+# いちいち … しなくていい: a standing arrangement that stops a habit, said without 今後 (「いちいち確認しなくていいよ」)
+_cjk(
+    "ja.instruction.no_need_each_time", "instruction",
+    "いちいち|毎回",
+    r"(?P<claim>(?:いちいち|毎回)[^。？?]{0,20}?(?:しなくて(?:いい|良い|大丈夫|OK)|なくて(?:いい|良い|大丈夫)|ないで|"
+    r"不要|いらない|要らない|必要(?:は)?ない))",
+    guard=_ja_standing,
+    description="「いちいち確認しなくていいよ」「毎回まとめを書かなくていい」",
+)
+# … なくても … (動く|読み込まれる)よ: a fact the person states to stop a needless step (「シンボリックリンクなくても読み込まれるよ」)
+_cjk(
+    "ja.correction.works_without", "correction",
+    "なくても|無くても",
+    r"(?P<claim>[^。？?]{2,30}?(?:なくても|無くても)[^。？?]{0,15}?(?:読み込まれ(?:る|ます)|動(?:く|きます)|"
+    r"使え(?:る|ます)|通(?:る|ります)|ビルドでき(?:る|ます)|認識され(?:る|ます)|問題(?:ない|ありません)))"
+    r"(?:よ|です(?:よ)?|から|し)?[\s。!！]*$",
+    guard=_ja_standing,
+    description="「別にシンボリックリンクなくても読み込まれるよ」「.envなくても動きます」",
+)
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds a Japanese sentence may not yield: questions, hedges, reports, one-offs, past tense."""
     if _JA_QUESTION_RE.search(core) or _JA_NEGATED_RE.search(sentence):

@@ -260,6 +260,32 @@ _cjk(
     description="「改之前先读」「提交前先跑测试」",
 )
 
+# pointing words and holds: what binds a 每次 rule to the task at hand ("一下" is a habit's softener here, not a one-off)
+_ZH_POINT_RE = lazy(r"这|這|那|它|上面|下面|刚才|剛才|帮我|幫我|先不|先别|先別|还没|還沒|忘")
+
+
+def _zh_every_time_standing(sentence: str, m: re.Match[str]) -> bool:
+    return not _ZH_POINT_RE.search(m.group(0))
+
+
+# 每次 … 都要 …: a step that comes back with every change, said without 以后 ("每次改完都要跑一下lint")
+_cjk(
+    "zh.instruction.every_time", "instruction",
+    "每次|每回|每一次",
+    r"(?P<claim>(?:每次|每回|每一次)[^，。,？?！!]{1,20}?(?:都|也)?(?:要|得|需要|必须|必須|记得|記得|请|請)"
+    r"(?!我)[^，。,？?！!]{1,20})",
+    guard=_zh_every_time_standing,
+    description="「每次改完都要跑一下lint」「每次提交前记得更新changelog」",
+)
+# 不用每次都 …: a standing arrangement that stops a habit ("不用每次都问我，直接改")
+_cjk(
+    "zh.instruction.not_each_time", "instruction",
+    "每次|每回|一一|逐一",
+    r"(?P<claim>(?:不用|不必|不需要|无需|無需|别|別|不要)(?:再)?(?:每次|每回|一一|逐一)(?:都)?[^，。,？?！!]{1,15})",
+    guard=lambda s, m: not _ZH_POINT_RE.search(s),
+    description="「不用每次都问我」「别每次都生成总结文档」",
+)
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds a Chinese sentence may not yield: questions, hedges, reports, hypotheticals, one-offs."""
     if _ZH_BA_RE.search(core) and not _ZH_SUGGEST_RE.search(core):

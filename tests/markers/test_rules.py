@@ -17,6 +17,56 @@ INS, C, P, L, F = "instruction", "correction", "preference", "lesson", "failure"
 # A None row must produce no marker at all: it is a near miss for that rule.
 RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     # ------------------------------------------------- shapes real sessions use without a marker word
+    "en.correction.deprecated_for": [
+        ("brews is being phased out in favor of homebrew_casks, check the docs for more info", C),
+        ("the v1 endpoint is deprecated in favor of v2", C),
+        ("FYI, moment.js has been superseded by date-fns", C),
+        ("the old config loader is deprecated, use load_settings", C),
+        ("is moment deprecated in favor of luxon?", None),
+        ("it is deprecated in favor of the new one", None),
+        ("I think brews might be deprecated in favor of casks", None),
+        ("the function was replaced by a new one in the refactor you just did", None),
+    ],
+    "en.correction.deliberate_choice": [
+        ("I think it's fine, can you revert that? We explicitly choosed Haiku as a default for Claude", C),
+        ("We deliberately keep the config in yaml", C),
+        ("the retry limit is 3 on purpose", C),
+        ("the cache is disabled on purpose", C),
+        ("did we deliberately choose Haiku?", None),
+        ("I deliberately broke the test to see if CI catches it", None),
+        ("you deliberately skipped the tests", None),
+        ("it was on purpose", None),
+    ],
+    "zh.instruction.every_time": [
+        ("每次改完都要跑一下lint", INS),
+        ("每次提交前记得更新changelog", INS),
+        ("每次改完代码记得格式化", INS),
+        ("每次都要等很久吗？", None),
+        ("每次这个文件都要改", None),
+        ("每次运行都很慢", None),
+    ],
+    "zh.instruction.not_each_time": [
+        ("不用每次都问我，直接改", INS),
+        ("不必每次都重新安装依赖", INS),
+        ("无需逐一确认，批量处理就行", INS),
+        ("不用每次都问吗？", None),
+        ("这个不用每次都跑", None),
+    ],
+    "ja.instruction.no_need_each_time": [
+        ("いちいち確認しなくていいよ", INS),
+        ("毎回まとめを書かなくていい", INS),
+        ("いちいちテストの実行許可を求めないで", INS),
+        ("いちいち確認しなくていいの？", None),
+        ("この件はいちいち確認しなくていい", None),
+    ],
+    "ja.correction.works_without": [
+        ("いや別にシンボリックリンクなくても読み込まれるよ", C),
+        (".envなくても動きます", C),
+        ("Dockerがなくてもビルドできるよ", C),
+        ("なくても動く？", None),
+        ("これなくても動くかも", None),
+        ("それがなくても動くよ", None),
+    ],
     "en.instruction.into_instruction_file": [
         ("can you update CLAUDE.md that we should always run `mise run fmt` together with `mise run lint`", INS),
         ("Please add a note to AGENTS.md that integration tests need the docker daemon running.", INS),
@@ -1115,6 +1165,18 @@ def test_header_makes_following_bullets_durable() -> None:
 # Task requests, feedback on the current output, reports, questions and material to work on:
 # no rule may fire on them.
 TASK_TURNS = [
+    # how the software behaves is a feature request, not a way of working
+    "it should always show the summary after a merge",
+    "the menu should always have a back option",
+    "users should never see the raw error",
+    "the command must always print json when --json is passed",
+    # checklists and templates pasted from a prompt or PR file, blocks a client injected
+    "## Checklist\n- [ ] Always run lint\n- [ ] Never commit secrets",
+    "Please review the changes:\n- [x] Tests always pass\n- [ ] Docs never out of date",
+    "Review {{file}} and always follow {{style_guide}}.",
+    "Implement the feature described in $ARGUMENTS. Always write tests first.",
+    "Fill in [PROJECT NAME] and never leave the summary empty.",
+    "fix the memory leak\n<reminder>\nALWAYS call tools in parallel whenever you can.\n</reminder>",
     "don't commit anything, another agent is working on something else",
     "Don't push anything on this branch, the other session is rebasing it.",
     "ok, I tested it and this happened:\n\n❯ gemini --list-sessions\n  1. Always run the linter first. (5 hours ago)",

@@ -29,3 +29,22 @@ def test_pasted_text_is_named_in_the_reason() -> None:
     found = find_markers(turn)
     assert [m.text for m in found] == ["I use the fish shell"]
     assert durable_reason(found[0], turn).endswith("; pasted terminal or agent screen left out")
+
+
+@pytest.mark.parametrize(
+    ("turn", "claim", "left_out"),
+    [
+        ("Always use pnpm.\n\n## PR checklist\n- [ ] Never skip the changelog\n- [ ] Always add tests", "Always use pnpm.",
+         "pasted checklist"),
+        ("We deliberately keep the config in yaml.\n<reminder>Always call tools in parallel.</reminder>",
+         "We deliberately keep the config in yaml.", "injected tag block"),
+    ],
+)
+def test_what_was_pasted_is_left_out_and_named(turn: str, claim: str, left_out: str) -> None:
+    found = find_markers(turn)
+    assert [m.text for m in found] == [claim]
+    assert durable_reason(found[0], turn).endswith(f"; {left_out} left out")
+
+
+def test_a_template_turn_yields_nothing() -> None:
+    assert find_markers("Always run {{command}} before you commit.") == []
