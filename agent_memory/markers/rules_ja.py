@@ -296,7 +296,7 @@ _cjk(
 )
 _cjk(
     "ja.instruction.tsuneni", "instruction", "常に",
-    r"常に", guard=_ja_directive,
+    r"(?<![正非異日通平無恒])常に", guard=_ja_directive,  # not 正常に / 非常に / 異常に
     description="「常に型ヒントを付けて」",
 )
 _cjk(
@@ -377,7 +377,7 @@ def _ja_standing(sentence: str, m: re.Match[str]) -> bool:
 _cjk(
     "ja.instruction.toki", "instruction",
     "とき|時|際|場合|前に|後は|あとは|たびに|度に",
-    r"^[^。]{2,40}?(?<![たっ])(?:とき|時|際|場合|前|あと|後|たびに|度に)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
+    r"^[^。]{2,40}?(?<![たっ随臨同当一即定常瞬])(?:とき|時|際|場合|前|あと|後|たびに|度に)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
     + _JA_REQUEST_TAIL,
     guard=lambda s, m: _ja_standing(s, m) and not re.search(
         r"時間が|暇な|余裕|お手すき|手が空|できる(?:とき|時)|都合|(?:た|だ)(?:とき|時|後|あと|ら)", s),
@@ -621,6 +621,33 @@ _cjk(
     r"(?:よ|です(?:よ)?|から|し)?[\s。!！]*$",
     guard=_ja_standing,
     description="「別にシンボリックリンクなくても読み込まれるよ」「.envなくても動きます」",
+)
+# the person's machine, stated so the agent stops assuming another (「この環境はWindowsなことに留意して」)
+_cjk(
+    "ja.correction.environment", "correction",
+    "環境|os|マシン|シェル|pc",
+    r"(?P<claim>(?:この|うちの|私の|僕の|俺の|自分の|手元の|ローカルの?)?(?:実行)?(?:環境|OS|マシン|シェル|PC)(?:は|が)"
+    r"(?:[A-Za-z][\w.+-]*(?:\s[A-Za-z0-9][\w.+-]*)?|ウィンドウズ|マック|リナックス)"
+    r"(?:です|だ|なので|だから|なこと|だよ|なんだ|なんです|を使って(?:い)?(?:る|ます)))",
+    description="「この環境はWindowsなことに留意して」「手元のシェルはfishです」",
+)
+# 〜のはやめて: a habit the person wants stopped, a standing rule like a reversal (「最終段にcatつけるのやめて」)
+_cjk(
+    "ja.instruction.stop_doing", "instruction",
+    "やめて|止めて|やめよう|やめましょう",
+    r"(?P<claim>[^。、\s]{2,30}?(?:する|つける|付ける|使う|入れる|書く|作る|足す|追加する|出す|走らせる|[うくぐすつぬぶむる])"
+    r"(?:の|こと)(?:は|を)?(?:もう)?(?:やめて|止めて|やめてください|止めてください|やめよう|やめましょう))",
+    guard=lambda s, m: not _JA_HERE_RE.search(m.group(0)),
+    description="「最終段にcatつけるのやめて」「毎回READMEを書き直すのはやめてください」",
+)
+# 極力 / できるだけ … 控えて: a manner asked for as a habit, not for one step (「質問を極力控えて自走してください」)
+_cjk(
+    "ja.instruction.as_far_as_possible", "instruction",
+    "極力|できるだけ|出来るだけ|なるべく|可能な限り",
+    r"(?P<claim>[^。]{0,20}?(?:極力|できるだけ|出来るだけ|なるべく|可能な限り)[^。]{0,20}?"
+    r"(?:控えて|避けて|しないで|使わないで|減らして|抑えて|少なくして|省いて|聞かないで|求めないで)[^。]{0,20}?)(?:[。！!]|$)",
+    guard=lambda s, m: _ja_directive(s) and not _JA_HERE_RE.search(m.group(0)),
+    description="「質問を極力控えて自走してください」「外部ライブラリはできるだけ使わないで」",
 )
 
 def vetoes(sentence: str, core: str) -> frozenset[str]:

@@ -37,6 +37,28 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("you deliberately skipped the tests", None),
         ("it was on purpose", None),
     ],
+    "ja.correction.environment": [
+        ("ちょっと待って uvは入っててcatの扱い方が間違ってるだけだよ　この環境はWindowsなことに留意してやり直して", C),
+        ("手元のシェルはfishです", C),
+        ("うちのOSはUbuntu 22.04なので apt で入れて", C),
+        ("この環境はWindowsですか？", None),
+        ("環境構築をお願いします", None),
+    ],
+    "ja.instruction.stop_doing": [
+        ("これpythonのインタプリタモードが起動しているから一度そこから抜け出してやり直した方がいいよ　あと最終段にcatつけるのやめて、無意味だから", INS),
+        ("コマンドの最後にlessを付けるのやめてください", INS),
+        ("出力をファイルに書くのはもうやめよう", INS),
+        ("それやめて", None),
+        ("やっぱりやめて", None),
+    ],
+    "ja.instruction.as_far_as_possible": [
+        ("次のステップがあれば実行し続けてください。質問を極力控えて自走してください。", INS),
+        ("確認は極力控えてください", INS),
+        ("実装中の質問はできるだけ控えてください", INS),
+        ("できるだけ控えめな色にしてほしい", None),
+        ("なるべく早く直して", None),
+        ("このファイルでは極力コメントを減らして", None),
+    ],
     "zh.instruction.every_time": [
         ("每次改完都要跑一下lint", INS),
         ("每次提交前记得更新changelog", INS),
@@ -372,6 +394,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("常に最新版を使ってください。", INS),
         ("常時表示のトグルを追加して。", None),
         ("常にキャッシュを使う方がいいような気がします。", None),
+        ("正常にストリームの終端に達したら、再生し直すせいで無限ループしています", None),
+        ("非常に遅いので確認してください", None),
     ],
     "ja.instruction.zettai": [
         ("絶対にmainブランチへ直接pushしないでください。", INS),
@@ -863,6 +887,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ ja standing requests, conventions, reversals
     "ja.instruction.toki": [
+        ("はい、他にも間違っているとこがありそうなので随時修正してください。", None),
+        ("ダウンロードと同時に再生してください", None),
         ("テストを書くときはモックを使わないでください。", INS),
         ("コミットする前にlintを実行してください。", INS),
         ("新しいAPIを追加する場合はドキュメントも更新すること。", INS),
