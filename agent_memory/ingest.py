@@ -27,6 +27,7 @@ from .store import (Paths, StoreLock, append_lines, ensure_store, find_project_r
                     write_json)
 from .promote.tiers import open_index, register_project
 from .agents.reading import read_transcript
+from .pool import peak_rss_kb
 from .transcripts import iter_transcript_files
 
 QUOTE_LIMIT = 2000  # characters of the person's turn kept as the quote
@@ -330,13 +331,6 @@ class FileResult:
     peak_kb: int = 0
 
 
-def peak_rss_kb() -> int:
-    """This process's peak resident set size in kB (see ``backfill.peak_rss_kb``)."""
-    from .backfill import peak_rss_kb as peak
-
-    return peak()
-
-
 @dataclass
 class Folders:
     """What one ingest looked up about the folders its sessions ran in, for every file it reads.
@@ -572,7 +566,7 @@ def ingest(
     """
     if workers is not None and workers < 0:
         raise UsageError(f"workers must be 0 or more, not {workers}")
-    from .backfill import main_importable, reader_pool, ProgressBar
+    from .pool import main_importable, reader_pool, ProgressBar
 
     started = time.perf_counter()
     ensure_store(paths)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_memory.backfill import ProgressBar
+from agent_memory.pool import ProgressBar
 
 
 def test_a_short_run_draws_nothing(capsys: pytest.CaptureFixture[str]) -> None:

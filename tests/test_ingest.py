@@ -14,9 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.backfill import backfill, peak_rss_kb
-from agent_memory.ingest import ingest
+from agent_memory.backfill import backfill
 from agent_memory.errors import UsageError
+from agent_memory.ingest import ingest
+from agent_memory.pool import peak_rss_kb
 from agent_memory.store import Paths
 
 from transcripts.shared import shared_data

@@ -1,0 +1,123 @@
+"""What a long ingest adds around the pipeline, touching none of it: the reader pool (worker processes forked from
+a small clean server), the progress bar and each process's peak memory.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def peak_rss_kb() -> int:
+    """This process's peak resident set size in kB (``VmHWM``; ``getrusage`` where there is no /proc)."""
+    try:
+        with open("/proc/self/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+        import sys
+
+        peak = int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        return peak // 1024 if sys.platform == "darwin" else peak
+    except (ImportError, OSError, ValueError):
+        return 0
+
+
+class ProgressBar:
+    """A rich progress bar on stderr (bytes read, speed, ETA) once a run has taken ``DELAY`` seconds, or nothing.
+
+    A short ingest (a session or two) is over before a bar would help, so it never draws one; a long
+    one shows it from then on, also through a single long step (indexing a store read whole) that
+    makes no call here, as a timer starts it.
+    """
+
+    DELAY = 2.0  # seconds before the bar appears
+
+    def __init__(self, enabled: bool, total: int, files: int, delay: float = DELAY) -> None:
+        import threading
+
+        self.bar: Any = None
+        self.lock = threading.Lock()
+        self.total, self.files = max(total, 1), files
+        self.done: dict[str, Any] = {"completed": 0, "files": 0, "atoms": 0, "description": "backfill"}
+        self.timer: Any = None
+        if enabled:
+            self.timer = threading.Timer(delay, self._start)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def _start(self) -> None:
+        try:
+            from rich.console import Console
+            from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
+                                       TransferSpeedColumn)
+        except ImportError:
+            return
+        with self.lock:
+            if self.timer is None:
+                return  # stopped meanwhile
+            bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                DownloadColumn(),
+                TransferSpeedColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[files]}/{task.fields[total_files]} files · {task.fields[atoms]} new atoms"),
+                console=Console(stderr=True),
+                transient=False,
+            )
+            self.task = bar.add_task(self.done["description"], total=self.total, total_files=self.files,
+                                     completed=self.done["completed"], files=self.done["files"], atoms=self.done["atoms"])
+            bar.start()
+            self.bar = bar
+
+    def advance(self, size: int, files: int, atoms: int) -> None:
+        with self.lock:
+            self.done["completed"] += size
+            self.done.update(files=files, atoms=atoms)
+            if self.bar is not None:
+                self.bar.update(self.task, completed=self.done["completed"], files=files, atoms=atoms)
+
+    def phase(self, description: str) -> None:
+        with self.lock:
+            self.done["description"] = description
+            if self.bar is not None:
+                self.bar.update(self.task, description=description)
+
+    def stop(self) -> None:
+        with self.lock:
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+            if self.bar is not None:
+                self.bar.stop()
+
+
+def main_importable() -> bool:
+    """Whether worker processes can import this program's main module, as multiprocessing makes them."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    if main is None or getattr(getattr(main, "__spec__", None), "name", None):
+        return True
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
+
+
+def reader_pool(workers: int) -> Any:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context: Any
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        # workers fork from a small clean process that has imported the pipeline once,
+        # never from a copy of this one (which may hold the index open) nor its main script
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["agent_memory.ingest"])
+    else:
+        context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
