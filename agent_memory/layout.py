@@ -96,6 +96,7 @@ class Layout:
     ingested = _At("store", "L1", "ingested.json")
     contested = _At("store", "L1", "contested.json")
     claim_cache = _At("store", "L1", "claim-cache.json")
+    claims_db = _At("store", "L1", "claims.db")  # promote's claim tables (claims/tables.py)
     stage_cache = _At("store", "L1", "stage-cache.json")
     hook_cache = _At("store", "L1", "hook-cache.json")
     catchup_cache = _At("store", "L1", "catchup-cache.json")

@@ -39,6 +39,7 @@ def test_a_folder_outside_git_is_its_own_root(tmp_path: Path) -> None:
         ("ingested", "L1/ingested.json"),
         ("contested", "L1/contested.json"),
         ("claim_cache", "L1/claim-cache.json"),
+        ("claims_db", "L1/claims.db"),
         ("stage_cache", "L1/stage-cache.json"),
         ("hook_cache", "L1/hook-cache.json"),
         ("catchup_cache", "L1/catchup-cache.json"),

@@ -53,9 +53,7 @@ def redact_stored(paths: Paths) -> int:
 def _discard_derived(paths: Paths) -> None:
     """The index and the claim tables go whole, to be built again from the redacted L1: rows deleted in place
     would leave the old text in their files' free pages and in FTS5's segments."""
-    from ..claims.tables import db_path
-
-    for base in (Path(paths.index), db_path(paths)):
+    for base in (Path(paths.index), Path(paths.claims_db)):
         remove_database(base)
 
 
