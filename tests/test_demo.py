@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from agent_memory.demo import excerpt
+from agent_memory.cli.demo import excerpt
 
 CART = "The cart total is off by one cent when a coupon applies. From now on, always run `pnpm test` before pushing."
 
