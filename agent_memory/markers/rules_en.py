@@ -265,6 +265,14 @@ _en(
     r"quite|not\s+(?:needed|necessary|a\s+problem))\b)\S",
     description="'Actually it should be X' — a restated fact",
 )
+# "It should error, not continue", "the status should be IN-REVIEW, not DONE": one named thing of the work at hand
+# and what it should become is a change asked for now; a class of things ("tests should live in spec/") stays a rule.
+_EN_CHANGE_ASKED_RE = lazy(
+    r"^\W*(?:(?:no|nope|and|also|but|so|ok|okay|then)\s*,?\s+)*(?:it|this|that|(?:the|this|that)\s+(?!(?:tests|files|"
+    r"commits|branches|prs|docs|names|ids|logs|dates|times|users)\b)[\w-]+(?:\s+[\w-]+)?)\s+(?:should|must|needs?\s+to|has\s+to|"
+    r"ought\s+to|is\s+supposed\s+to)\s+(?:be|say|show|return|read|print|error|fail|use|go|point)\b",
+    _I,
+)
 _en(
     "en.correction.x_not_y", "correction",
     ", not|,not|rather than|instead of",
@@ -280,6 +288,7 @@ _en(
     r"it'?s|that'?s)\s+[^,;.!?]{1,60}?\s+(?:rather\s+than|instead\s+of))\s+"
     r"(?!(?:just|only|even|sure|yet|now|always|necessarily|really|quite|working|needed|a\s+problem|"
     r"that|this|the\s+other\s+way)\b)\S",
+    guard=lambda s, m: not _EN_CHANGE_ASKED_RE.match(s),
     description="'the port is 5432, not 5433' — a claim set against what it replaces",
 )
 
@@ -751,7 +760,11 @@ _en(
     r"^\W*(?!(?:yes|no|ok|okay|fine|good|bad|great|later|now|today|tomorrow|him|her|me|you|that|this|it|here|there|"
     r"sure|maybe|soon|first|second|again|once|twice|not|close|exact|exactly|almost|warm|hot|cold|big|small|more|less|"
     r"better|worse|right|wrong|correct|true|false|up|down|left|on|off|in|out|one|two|both|use|prefer|pick|choose|"
-    r"write|run|call|import|go|try|do|make|keep|add)\b)[\w`.+#-]+(?:\s+[\w`.+#-]+){0,2}\s*,\s*not\s+"
+    r"write|run|call|import|go|try|do|make|keep|add|"
+    # a task's own verbs: "compare against main, not the current branch" is what to do now
+    r"compare|check|merge|push|pull|commit|test|build|deploy|read|open|move|put|set|change|fix|update|delete|"
+    r"remove|rename|start|stop|show|print|return|switch|revert|rebase|send|save|load|apply|edit|create|install|"
+    r"look|point|diff|sort|list|copy|base|branch|target)\b)[\w`.+#-]+(?:\s+[\w`.+#-]+){0,2}\s*,\s*not\s+"
     r"(?!(?:yet|now|today|here|there|really|quite|exactly|sure|that|this|it|me|you|bad|great|good)\b)[\w`.+#-]+(?:\s+[\w`.+#-]+){0,2}\s*[.!]*$",
     guard=_standing,
     description="'Tabs, not spaces.'",

@@ -157,7 +157,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Actually never mind.", None),
     ],
     "en.correction.x_not_y": [
+        # one named thing and what it should become: a change asked for now
+        ("it should error if the name is missing, not silently continue", None),
+        ("the status should be IN-REVIEW, not DONE", None),
+        ("no, the default must be false, not true", None),
         ("The port is 8080, not 8000.", C),
+        ("order ids are ULIDs, not integers", C),
         ("It's Postgres 15, not 14.", C),
         ("PRs target develop, not main.", C),
         ("I'm on fish, not bash, so give me fish syntax.", C),
@@ -878,6 +883,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Where do migrations live?", None),
     ],
     "en.preference.x_not_y": [
+        ("compare against main, not the current branch", None),
+        ("merge into develop, not main", None),
         ("Tabs, not spaces.", P),
         ("Postgres, not MySQL.", P),
         ("snake_case, not camelCase", P),
