@@ -160,7 +160,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         # one named thing and what it should become: a change asked for now
         ("it should error if the name is missing, not silently continue", None),
         ("the status should be IN-REVIEW, not DONE", None),
-        ("no, the default must be false, not true", None),
+        ("the default must be false, not true", None),
         ("The port is 8080, not 8000.", C),
         ("order ids are ULIDs, not integers", C),
         ("It's Postgres 15, not 14.", C),
