@@ -335,7 +335,7 @@ def test_shared_transcripts_index_the_same_taken_from_the_writer_or_read_back(
 def _chunk_as_redacted_apart(question: str, answer: str) -> tuple[str, str]:
     """A chunk's text and quote made the plain way: the body and the question each neutralised and redacted."""
     from agent_memory import redact
-    from agent_memory.ingest import CHUNK_LIMIT, QUOTE_LIMIT, redacted_prefix
+    from agent_memory.atoms import CHUNK_LIMIT, QUOTE_LIMIT, redacted_prefix
 
     answer = answer.strip()  # (as the replies are joined)
     body = f"{question}\n{answer}" if answer else question
@@ -344,7 +344,7 @@ def _chunk_as_redacted_apart(question: str, answer: str) -> tuple[str, str]:
 
 
 def _chunk(question: str, answer: str) -> tuple[str, str]:
-    from agent_memory.ingest import chunks_from_turns
+    from agent_memory.atoms import chunks_from_turns
     from agent_memory.model import Turn
 
     turns = [Turn("claude", "s1", "/p", "2026-01-05T08:00:00Z", "user", question, "t.jsonl", 1)]
@@ -386,14 +386,15 @@ def test_every_secret_of_the_corpus_leaves_the_quote_as_the_question_redacted_al
 
 def test_a_folder_is_looked_up_once_per_ingest_not_once_per_file(history: Path, tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import agent_memory.atoms as turning
     import agent_memory.ingest as pipeline
 
     files = sorted(history.rglob("*.jsonl"))
     looked: list[str] = []
     made: list[str] = []
-    project_of, scrubber = pipeline.project_of, pipeline._session_scrubber
+    project_of, scrubber = pipeline.project_of, turning._session_scrubber
     monkeypatch.setattr(pipeline, "project_of", lambda cwd, *a: looked.append(cwd) or project_of(cwd, *a))
-    monkeypatch.setattr(pipeline, "_session_scrubber", lambda cwd: made.append(cwd) or scrubber(cwd))
+    monkeypatch.setattr(turning, "_session_scrubber", lambda cwd: made.append(cwd) or scrubber(cwd))
     report = ingest(_store(tmp_path, "store"), [str(history)])
     assert len(files) > len(set(looked)) and report.atoms_added
     assert sorted(looked) == sorted(set(looked)) and made and sorted(made) == sorted(set(made))

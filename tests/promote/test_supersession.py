@@ -126,7 +126,7 @@ def test_rejecting_the_replacement_keeps_the_old_rule_uncontested(tmp_path: Path
 
 
 def test_a_reversal_as_the_marker_rules_hear_it_proposes_the_replacement(tmp_path: Path) -> None:
-    from agent_memory.ingest import atoms_from_turn
+    from agent_memory.atoms import atoms_from_turn
     from agent_memory.model import Turn
 
     store, old_id = _adopted(tmp_path)
@@ -145,7 +145,7 @@ def test_a_reversal_as_the_marker_rules_hear_it_proposes_the_replacement(tmp_pat
     "No need to run make lint before committing anymore.",
 ])
 def test_a_reversal_in_other_words_is_contested_and_staged_as_the_replacement(tmp_path: Path, said: str) -> None:
-    from agent_memory.ingest import atoms_from_turn
+    from agent_memory.atoms import atoms_from_turn
     from agent_memory.model import Turn
 
     store, old_id = _adopted(tmp_path)

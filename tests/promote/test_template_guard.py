@@ -7,7 +7,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from agent_memory.ingest import BLOCK_CHARS, atoms_from_turn, paste_block
+from agent_memory.atoms import BLOCK_CHARS, atoms_from_turn, paste_block
 from agent_memory.model import Turn
 from agent_memory.promote import plan
 from helpers_store import load_schema

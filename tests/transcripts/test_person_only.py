@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.ingest import atoms_from_turn
 from agent_memory.agents.reading import read_transcript
+from agent_memory.atoms import atoms_from_turn
 
 from .shared import shared_data
 
