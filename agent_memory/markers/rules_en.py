@@ -1155,6 +1155,67 @@ _en(
     description="'We explicitly chose Haiku as the default', 'the retry limit is 3 on purpose'",
 )
 
+# a standing scope said up front: "as a rule, …", "generally, …" (also after "note that" inside a longer request)
+_en(
+    "en.instruction.as_a_rule", "instruction",
+    "as a rule|as a general rule|generally|in general|by convention|as a principle|on principle",
+    r"(?:^|[.;:]\s+|\bnote\s+that\s+|\b(?:and|also|but)\s+)(?:as\s+a\s+(?:general\s+)?(?:rule|principle)|generally|"
+    r"in\s+general|by\s+convention|on\s+principle)\s*,?\s+(?P<claim>(?:we|you|i)\s+(?:want|keep|use|avoid|prefer|put|"
+    r"write|don'?t|do\s+not|never|always|should|must|need|try|like|organi[sz]e)\b[^?]{3,}|(?:use|keep|avoid|prefer|put|"
+    r"write|don'?t|do\s+not|never|always|organi[sz]e)\b[^?]{3,})",
+    guard=_standing,
+    description="'note that as a rule, we want business logic in per-domain modules', 'generally we avoid global state'",
+)
+# the project's norm named as such: "our convention is kebab-case file names"
+_en(
+    "en.instruction.convention_is", "instruction",
+    "convention|policy|standard|house style|practice",
+    r"^\W*(?:(?:also|and|btw|fyi|note|so|but)\s*[,:]?\s+)*(?P<claim>(?:our|the\s+(?:project'?s|team'?s|repo'?s))\s+"
+    r"(?:naming\s+|coding\s+|code\s+|commit\s+|branch(?:ing)?\s+|test(?:ing)?\s+)?(?:convention|policy|standard|house\s+style|"
+    r"practice)s?\s+(?:here\s+)?(?:is|are)\s+(?:to\s+)?(?!(?:unclear|confusing|wrong|broken|different|weird|inconsistent|not|"
+    r"outdated|documented|described|in|at|on)\b)\S[^?]*)",
+    guard=_standing,
+    description="'our convention is kebab-case file names', 'our policy is to squash-merge'",
+)
+# a taste stated as a dislike of a class of things: "I don't like nested types"
+_en(
+    "en.preference.taste", "preference",
+    "like|hate|can't stand|cannot stand",
+    r"^\W*(?:(?:also|and|but|honestly|personally|fyi|btw)\s*,?\s+)*(?P<claim>i\s+(?:really\s+)?(?:don'?t|do\s+not)\s+like\s+"
+    r"(?!(?:it|this|that|these|those|the|a|an|my|your|his|her|its|how|what|when\s+it)\b)[a-z][\w-]*"
+    r"(?:s|ing|\s+[a-z][\w-]*s)\b[^?]*|i\s+(?:really\s+)?(?:hate|can'?t\s+stand|cannot\s+stand)\s+(?:it\s+)?when\s+you\s+"
+    r"[^?]{3,}|i\s+(?:really\s+)?like\s+(?:all|every|each|our|my)\s+[\w-]+\s+to\s+[^?]{3,})",
+    guard=_standing,
+    description="'I don't like nested types', 'I hate when you rewrite whole files', 'I like all types to have their own file'",
+)
+# the project's layout said as a fact about every member of a class: "all config goes through env vars"
+_en(
+    "en.instruction.all_go_through", "instruction",
+    "all |every |each ",
+    r"^\W*(?:(?:also|and|btw|fyi|note|so|but)\s*[,:]?\s+)*(?P<claim>(?:all|every|each)\s+(?:new\s+)?[a-z][\w-]*"
+    r"(?:\s+[a-z][\w-]*)?\s+(?:goes?|lives?|belongs?|stays?|comes?|is\s+kept|are\s+kept)\s+(?:in|into|through|under|via|"
+    r"behind|inside)\s+\S[^?]*)",
+    guard=_standing_fact,
+    description="'all config goes through env vars', 'every migration lives in db/migrations'",
+)
+# a rule the agent keeps breaking, said as a complaint: "you keep forgetting to run the formatter"
+_en(
+    "en.instruction.keep_forgetting", "instruction",
+    "keep forgetting|always forget|keep not",
+    r"\byou\s+(?:keep|always)\s+(?:forgetting|forget)\s+(?:to\s+)?(?P<claim>[a-z][\w-]*\s+[^?]{3,})",
+    guard=_standing,
+    description="'you keep forgetting to run the formatter'",
+)
+# what the team does not want, ever: "we don't want any new dependencies without discussion"
+_en(
+    "en.instruction.we_dont_want", "instruction",
+    "don't want|dont want|do not want|never want",
+    r"^\W*(?:(?:also|and|btw|fyi|note|so|but|no)\s*[,:]?\s+)*(?P<claim>we\s+(?:don'?t|do\s+not)\s+want\s+(?:any|to\s+(?:ever\s+)?"
+    r"(?!(?:do|change|touch|break|lose|merge|ship|release)\s+(?:it|this|that|these|those|the)\b))[^?]{3,})",
+    guard=_standing,
+    description="'we don't want any new dependencies without discussion', 'we don't want to use ORMs'",
+)
+
 
 _EN_REQUEST_START_RE = lazy(r"^\W*(?:(?:please|just|then|and)\s+)*" + _IMPERATIVE, _I)
 
