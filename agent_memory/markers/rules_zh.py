@@ -286,6 +286,61 @@ _cjk(
     description="「不用每次都问我」「别每次都生成总结文档」",
 )
 
+
+def _zh_unpointed(sentence: str, m: re.Match[str]) -> bool:
+    return not _ZH_POINT_RE.search(m.group(0))
+
+
+# 尽量避免 …: a manner asked for as a habit (「尽量避免使用全局变量」)
+_cjk(
+    "zh.instruction.as_far_as_possible", "instruction",
+    "尽量|盡量|尽可能|盡可能",
+    r"(?P<claim>(?:尽量|盡量|尽可能|盡可能)(?:不要|别|別|避免|少用|不用|不)[^，。,？?！!]{1,20})",
+    guard=_zh_unpointed,
+    description="「尽量避免使用全局变量」「尽可能少用第三方库」",
+)
+# the person's machine (「我用的是fish」「我这边是Windows环境」)
+_cjk(
+    "zh.correction.setup", "correction",
+    "我用|我这边|我這邊|我的环境|我的環境|我的系统|我的系統|我的电脑|我的電腦|我们用的是|我們用的是",
+    r"^[\s，,]*(?:另外|还有|還有|注意)?[，,\s]*(?P<claim>(?:我|我们|我們)(?:这边|這邊|的环境|的環境|的系统|的系統|的电脑|的電腦)?"
+    r"(?:是|用的是|用的|跑的是|装的是|裝的是)\s*[A-Za-z][\w.+ -]{0,20}?(?:环境|環境|系统|系統|电脑|電腦|shell)?)"
+    r"(?:[，,].*)?$",
+    description="「我用的是fish」「我这边是Windows环境」",
+)
+# 统一用 …: one way for the whole project (「我们项目统一用tab缩进」)
+_cjk(
+    "zh.instruction.tongyi", "instruction",
+    "统一用|統一用|统一使用|統一使用|统一采用|統一採用",
+    r"(?P<claim>[^，。,？?！!]{0,12}(?:统一|統一)(?:用|使用|采用|採用)[^，。,？?！!]{1,20})",
+    guard=_zh_clause_standing,
+    description="「我们项目统一用tab缩进」「日志统一使用structlog」",
+)
+# a taste stated as a dislike (「我不喜欢太长的函数」)
+_cjk(
+    "zh.preference.dislike", "preference",
+    "不喜欢|不喜歡|讨厌|討厭",
+    r"(?P<claim>我(?:很|真的|一直)?(?:不喜欢|不喜歡|讨厌|討厭)[^，。,？?！!]{2,20})",
+    guard=_zh_unpointed,
+    description="「我不喜欢太长的函数」「我讨厌嵌套的三元表达式」",
+)
+# 不用老是 …: a habit the person wants stopped (「不用老是汇报进度」)
+_cjk(
+    "zh.instruction.stop_habit", "instruction",
+    "老是|总是|總是|一直",
+    r"(?P<claim>(?:别|別|不要|不用)(?:再)?(?:老是|总是|總是|一直)[^，。,？?！!]{2,20})",
+    guard=_zh_unpointed,
+    description="「不用老是汇报进度」「不用一直确认」 (别 / 不要 … are zh.instruction.buyao's)",
+)
+# 你总是忘记 …: a rule the agent keeps breaking, said as a complaint (「你总是忘记跑测试」)
+_cjk(
+    "zh.instruction.keep_forgetting", "instruction",
+    "忘记|忘記|忘了",
+    r"你(?:总是|總是|老是|又|每次都)(?:忘记|忘記|忘了)(?P<claim>[^，。,？?！!]{2,20})",
+    guard=lambda s, m: not _ZH_POINT_RE.search(m.group("claim")),
+    description="「你总是忘记跑测试」「你又忘了更新changelog」",
+)
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds a Chinese sentence may not yield: questions, hedges, reports, hypotheticals, one-offs."""
     if _ZH_BA_RE.search(core) and not _ZH_SUGGEST_RE.search(core):
