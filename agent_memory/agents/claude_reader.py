@@ -49,7 +49,8 @@ _DROP_PREFIXES: tuple[str, ...] = (
     "Stop hook feedback:",
     "SubagentStop hook feedback:",
 )
-# The events whose hook messages ("PreToolUse:Bash hook error: …") the CLI writes in the user role.
+# The events whose hook messages ("PreToolUse:Bash hook error: …") the CLI writes in the user role; a CamelCase name
+# ("TeammateIdle", "TaskCompleted") is taken for an event too: every release adds some.
 _HOOK_EVENTS = frozenset(
     {
         "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Notification",
@@ -63,8 +64,8 @@ _PATTERNS: list[re.Pattern[str]] = []
 
 
 def _patterns() -> list[re.Pattern[str]]:
-    """Blocks injected into a real prompt (removed, the rest kept; an unclosed one runs to the end,
-    in any letter case) and the memory-input wrapper."""
+    """Blocks injected into a real prompt (removed, the rest kept; an unclosed one runs to the end, in any letter
+    case), the memory-input wrapper, and the lines from which the rest of a block is the CLI's (``_cut_added``)."""
     if not _PATTERNS:
         import re
 
@@ -76,7 +77,25 @@ def _patterns() -> list[re.Pattern[str]]:
             )
         )
         _PATTERNS.append(re.compile(r"\A<user-memory-input>(.*?)</user-memory-input>\s*\Z", re.S))
+        _PATTERNS.append(re.compile(
+            # an image's note or placeholder: "[Image: original 2629x2334, …]", "[Image #2]"
+            r"\[Image(?: #\d+)?(?::[^\]\n]*)?\]"
+            # an element whose name joins words with "-" or "_" (no one types <task-notification>), from a line's
+            # start to its closing tag, or to the end when it is not closed
+            r"|^[ \t]*<(?P<tag>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?:[ \t][^>\n]*)?>.*?(?:</(?P=tag)>|\Z)",
+            re.S | re.M,
+        ))
+        _PATTERNS.append(re.compile(
+            # a message another session, agent or teammate sent, as the CLI introduces it
+            r"^(?:another|a|the)\b[^\n]{0,60}?\b(?:session|agent|teammate|peer|instance|claude)s?\b[^\n]{0,40}?"
+            r"\bsent\b[^\n]{0,30}?\bmessages?\b",
+            re.I | re.M,
+        ))
     return _PATTERNS
+
+
+def _is_event_name(word: str) -> bool:
+    return word in _HOOK_EVENTS or (word[:1].isupper() and sum(c.isupper() for c in word) >= 2)
 
 
 def _is_hook_message(text: str) -> bool:
@@ -86,7 +105,7 @@ def _is_hook_message(text: str) -> bool:
     end = 0
     while end < len(first) and first[end].isascii() and first[end].isalpha():
         end += 1
-    if first[:end] not in _HOOK_EVENTS:
+    if not end or not _is_event_name(first[:end]):
         return False
     rest = first[end:]
     if rest.startswith(":"):  # the matcher: "PreToolUse:Bash", "SessionStart:startup"
@@ -95,10 +114,24 @@ def _is_hook_message(text: str) -> bool:
     return rest.startswith(_HOOK_MESSAGES)
 
 
-def _is_image_note(text: str) -> bool:
-    """``[Image: source: /tmp/…png]``: where the CLI cached a pasted image, one note per line."""
-    lines = text.splitlines()
-    return bool(lines) and all(line.startswith("[Image:") and line.endswith("]") for line in lines)
+def _cut_added(text: str) -> str:
+    """``text`` without what the CLI appends to a typed block: image notes and placeholders, its own elements, and
+    from the first line that opens a hook's message, a peer's message or a wrapper of ``_DROP_PREFIXES`` to the end
+    (what the CLI adds comes after what was typed)."""
+    patterns = _patterns()
+    if "[Image" in text or "<" in text:
+        text = patterns[2].sub("", text)
+    if "\n" in text:
+        at = 0
+        for line in text.split("\n"):
+            stripped = line.lstrip()
+            if stripped and (stripped.startswith(_DROP_PREFIXES) or _is_hook_message(stripped)):
+                return text[:at]
+            at += len(line) + 1
+    found = patterns[3].search(text)
+    if found:
+        text = text[: found.start()]
+    return text
 
 
 def clean_user_text(text: str) -> str:
@@ -108,11 +141,13 @@ def clean_user_text(text: str) -> str:
     text = text.strip()
     if not text:
         return ""
-    if text.startswith(_DROP_PREFIXES) or _is_hook_message(text) or _is_image_note(text):
+    if text.startswith(_DROP_PREFIXES) or _is_hook_message(text):
         return ""
     if text.startswith("<user-memory-input>"):
         m = _patterns()[1].match(text)
         return m.group(1).strip() if m else ""
+    if "[" in text or "<" in text or "\n" in text or " sent " in text:
+        text = _cut_added(text).strip()
     return text
 
 
@@ -185,7 +220,7 @@ _KNOWN_TYPES = frozenset(
         "user", "assistant", "system", "summary", "attachment", "progress", "queue-operation", "file-history-snapshot",
         "file-history-delta", "custom-title", "ai-title", "agent-name", "last-prompt", "permission-mode", "mode",
         "worktree-state", "pr-link", "frame-link", "started", "result", "relocated", "bridge-session", "atis-latch",
-        "tag",
+        "tag", "api-request", "api-request-shape", "api-request-blob", "tools-used", "cost-state",
     }
 )
 _KNOWN_PARTS = frozenset(

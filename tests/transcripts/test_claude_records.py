@@ -43,7 +43,7 @@ SHAPES: list[tuple[str, dict[str, Any], str]] = [
     ("two image notes", user(text("[Image: source: /tmp/a.png]\n[Image: source: /tmp/b.png]")), ""),
     ("image note beside the prompt", user([{"type": "text", "text": "[Image #1] make the button blue"},
                                             {"type": "text", "text": "[Image: source: /tmp/shot.png]"}]),
-     "[Image #1] make the button blue"),
+     "make the button blue"),  # the placeholder marks where the image was pasted: the CLI's, not typed
     ("unclosed reminder", user(text(f"Fix the header.<system-reminder>{RULE}")), "Fix the header."),
     ("upper-case reminder", user(f"<SYSTEM-REMINDER>{RULE}</SYSTEM-REMINDER>Fix the header."), "Fix the header."),
     ("mixed-case reminder", user(f"Fix the header.<System-Reminder>\n{RULE}\n</System-Reminder>"), "Fix the header."),
