@@ -43,6 +43,7 @@ _INJECTED_PREFIXES: tuple[str, ...] = (
     "<user_shell_command>",
     "<skill>",
     "<codex_internal_context",
+    "<hook_prompt",  # what a stop hook asked for, sent on in the user role (0.171)
     "you were originally given instructions from a user over one or more turns",
     "another language model started to solve this problem",
 )
@@ -118,6 +119,8 @@ def _typed_arguments(text: str, prompts: list[tuple[int, re.Pattern[str]]]) -> s
 # Exact serialisation of the event records, used to look for them in bytes not yet read.
 _EVENT_USER = b'"type":"event_msg","payload":{"type":"user_message"'
 _EVENT_AGENT = b'"type":"event_msg","payload":{"type":"agent_message"'
+# The typed input as the CLI took it (0.171 on): an item event whose text parts are what was typed, beside its images.
+_ITEM_USER = b'"item":{"type":"UserMessage"'
 
 
 def clean_user_text(text: str) -> str:
@@ -132,7 +135,24 @@ def clean_user_text(text: str) -> str:
         if at < 0:
             return ""
         text = text[at + len(_IDE_REQUEST) :].strip()
+    if text[0] == "<" and text[-1] == ">" and text.count("<") == 1 and "\n" not in text:
+        return ""  # a lone opening or closing tag: the CLI's wrapper around an image or a file it sends
     return text
+
+
+def typed_text(item: Any) -> str | None:
+    """The text parts of a ``UserMessage`` item, what the person typed (its images are parts of their own);
+    None when malformed."""
+    content = item.get("content")
+    if not isinstance(content, list):
+        return None
+    parts = []
+    for part in content:
+        if isinstance(part, dict) and part.get("type") == "text":
+            text = part.get("text")
+            if isinstance(text, str) and text.strip():
+                parts.append(text.strip())
+    return "\n\n".join(parts)
 
 
 def _content_text(content: Any, kinds: tuple[str, ...], user: bool) -> str | None:
@@ -183,12 +203,12 @@ def _prefix_contains(f: IO[bytes], end: int, needle: bytes) -> bool:
     return False
 
 
-def _copy_kept(events: list[Any], items: list[Any], f: IO[bytes], start_offset: int, needle: bytes) -> list[Any]:
+def _copy_kept(events: list[Any], items: list[Any], f: IO[bytes], start_offset: int, *needles: bytes) -> list[Any]:
     """Which copy of one role's turns a file gives: its events when it has any, else its response items, unless
-    the part read before this one held such events (``needle``), which were kept then."""
+    the part read before this one held such events (any of ``needles``), which were kept then."""
     if events or not items:
         return events
-    if start_offset > 0 and _prefix_contains(f, start_offset, needle):
+    if start_offset > 0 and any(_prefix_contains(f, start_offset, needle) for needle in needles):
         return []
     return items
 
@@ -283,12 +303,15 @@ def _resume_state(f: IO[bytes], start_offset: int) -> _State:
 # Envelopes whose payload type says they hold no turn, by the kept payload types (``dropper``).
 # The envelopes and message parts Codex writes: a record or a part of any other is a shape this reader does not know,
 # dropped and counted by the CLI's version.
-_KNOWN_ENVELOPES = frozenset({"session_meta", "turn_context", "event_msg", "response_item", "compacted"})
+_KNOWN_ENVELOPES = frozenset(
+    {"session_meta", "turn_context", "event_msg", "response_item", "compacted", "world_state", "token_usage_record"}
+)
 _KNOWN_PARTS = frozenset({"input_text", "output_text", "text", "input_image", "input_file", "refusal"})
 _USER_PARTS, _ASSISTANT_PARTS = ("input_text", "text"), ("output_text", "text")  # the parts whose text is a turn's
 
 
-_KEPT_PAYLOADS = {b'"response_item"': (b'"message"',), b'"event_msg"': (b'"user_message"', b'"agent_message"')}
+_KEPT_PAYLOADS = {b'"response_item"': (b'"message"',),
+                  b'"event_msg"': (b'"user_message"', b'"agent_message"', b'"item_completed"')}
 
 
 def dropper() -> Callable[[bytes], bool]:
@@ -313,6 +336,8 @@ def dropper() -> Callable[[bytes], bool]:
         if kept is None:
             return False
         ptype = found.group("ptype")
+        if ptype == b'"item_completed"':
+            return raw.find(_ITEM_USER) < 0  # only the typed input's item is read
         return ptype is not None and ptype not in kept
 
     return drop
@@ -366,6 +391,16 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
             continue
         ptype = payload.get("type")
         if kind == "event_msg":
+            if ptype == "item_completed":
+                item = payload.get("item")
+                if type(item) is dict and item.get("type") == "UserMessage" and not state.subagent:
+                    text = typed_text(item)
+                    if text is None:
+                        records.skipped += 1
+                    elif text and not (user_events and user_events[-1][4] == text and lineno - user_events[-1][0] < 8):
+                        # (the same input as a user_message event just before it: one turn)
+                        user_events.append((lineno, obj.get("timestamp"), state.session, state.cwd, text))
+                continue
             if ptype != "user_message" and ptype != "agent_message":
                 continue
             text = payload.get("message")
@@ -379,7 +414,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
                 if payload.get("kind") not in (None, "plain"):
                     continue  # injected instructions / environment, tagged as such
                 text = clean_user_text(text)
-                if text:
+                if text and not (user_events and user_events[-1][4] == text and lineno - user_events[-1][0] < 8):
                     user_events.append((lineno, stamp, state.session, state.cwd, text))
             else:
                 text = text.strip()
@@ -413,7 +448,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
                 (lineno, obj.get("timestamp"), state.session, state.cwd, text, mid if isinstance(mid, str) else "")
             )
 
-    users = _copy_kept(user_events, user_items, f, start_offset, _EVENT_USER)
+    users = _copy_kept(user_events, user_items, f, start_offset, _EVENT_USER, _ITEM_USER)
     agents = _copy_kept(agent_events, agent_items, f, start_offset, _EVENT_AGENT)
 
     saved = _custom_prompts(prompts) if prompts else []

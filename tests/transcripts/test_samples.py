@@ -276,6 +276,7 @@ def test_codex_fixture_drops_injected_and_aborted_text() -> None:
     assert [(t.role, t.text) for t in result.turns] == [
         ("user", "List the files"),
         ("assistant", "Found 2 files."),
+        ("user", "[trimmed for fixture]"),  # the typed input of a UserMessage item (0.171 on)
     ]
 
 
