@@ -36,6 +36,19 @@ _NOT_THE_PERSON: tuple[str, ...] = (
     "System: Please continue.",
     "<session_context>",  # the environment Gemini describes to the model at the start
 )
+# Parts of a message that are no typed text, whatever text travels beside them: a tool's call or answer.
+_TOOL_PARTS = ("functionResponse", "functionCall", "toolResponse", "toolCall", "executableCode", "codeExecutionResult")
+_LEADS: list[Any] = []
+
+
+def _leads() -> Any:
+    """Where the CLI's own text starts inside a typed part: the editor's context (whole or as changes), from the
+    line that introduces it to the end."""
+    if not _LEADS:
+        import re
+
+        _LEADS.append(re.compile(r"^[ \t]*Here is\b[^\n]{0,80}?\beditor context\b", re.I | re.M))
+    return _LEADS[0]
 # How far back a resumed read looks for earlier copies of re-appended records.
 _RESUME_WINDOW = 4 * 1024 * 1024
 
@@ -64,14 +77,34 @@ def clean_user_text(text: str) -> str:
     at = text.find(_REFERENCED_FILES)
     if at >= 0:
         text = text[:at]
+    if "editor context" in text:
+        found = _leads().search(text)
+        if found:
+            text = text[: found.start()]
     text = text.strip()
     if not text or text.startswith(_NOT_THE_PERSON):
         return ""
     return text
 
 
+def _tool_part(content: Any) -> bool:
+    """Whether a message's parts hold a tool's call or answer: then none of its text is typed."""
+    if isinstance(content, dict):
+        content = [content]
+    return type(content) is list and any(
+        type(part) is dict and any(key in part for key in _TOOL_PARTS) for part in content
+    )
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _user_text(record: dict[str, Any]) -> str | None:
     """The person's words in a user record ("" when none); None when malformed."""
+    content = record.get("content")
+    if _tool_part(content):
+        return ""
     shown = record.get("displayContent")
     if shown is not None:
         # What the terminal showed is what was typed; the content is what was sent.
@@ -79,10 +112,15 @@ def _user_text(record: dict[str, Any]) -> str | None:
         if shown_text is None:
             return None
         shown_text = shown_text.strip()
-        if not shown_text or shown_text.startswith("/"):
+        if not shown_text or shown_text.startswith("/") or _tool_part(shown):
             return ""  # a tool response or a slash command's expansion
+        sent = _parts_text(content, True)
+        if sent is not None and _folded(shown_text) not in _folded(sent):
+            # what was sent does not hold what was shown: a hook's request to go on, shown under the prompt
+            # it continues (the prompt itself is an earlier message)
+            return ""
         return clean_user_text(shown_text)
-    text = _parts_text(record.get("content"), True)
+    text = _parts_text(content, True)
     if text is None:
         return None
     return clean_user_text(text)
