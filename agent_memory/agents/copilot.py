@@ -47,7 +47,7 @@ _OTHER_EVENTS = frozenset(
         "assistant.turn_end", "assistant.reasoning", "assistant.intent", "assistant.usage", "tool.execution_start",
         "tool.execution_partial_result", "tool.execution_progress", "tool.execution_complete", "tool.user_requested",
         "hook.start", "hook.end", "subagent.started", "subagent.completed", "subagent.failed", "subagent.selected",
-        "skill.invoked", "abort",
+        "subagent.configured", "skill.invoked", "abort",
     }
 )
 _OTHER = frozenset(kind.encode() for kind in _OTHER_EVENTS)
@@ -128,10 +128,15 @@ class Copilot(Agent):
         records = Records(f, start_offset, start_line, drop=_dropper())
         turns = []
         sessions: set[str] = set()
+        blocked: set[str] = set()  # what a hook that would not let the agent stop asked it to do: sent as a prompt
         for lineno, record in records:
             kind, data = record.get("type"), record.get("data")
             if kind != "user.message" and kind != "assistant.message" and kind != "session.start":
-                if type(kind) is not str or kind not in _OTHER_EVENTS:
+                if kind == "hook.end":
+                    reason = _block_reason(data)
+                    if reason:
+                        blocked.add(reason)
+                elif type(kind) is not str or kind not in _OTHER_EVENTS:
                     records.count_unknown(version)
                 continue
             if not isinstance(data, dict):
@@ -148,6 +153,8 @@ class Copilot(Agent):
             if not isinstance(text, str) or not text.strip():
                 continue
             role = "user" if kind == "user.message" else "assistant"
+            if role == "user" and not _typed(record, data, text, blocked):
+                continue
             mid = data.get("messageId") if role == "assistant" and isinstance(data.get("messageId"), str) else ""
             turns.append(turn(self.name, session, cwd, utc_timestamp(record.get("timestamp")), role, text, path,
                               lineno, mid))
@@ -214,15 +221,43 @@ class Copilot(Agent):
         return skill_text(rendered, mark, "The person called `/cs-memory`; what they wrote with it are the arguments.")
 
 
+def _block_reason(data: "Any") -> str:
+    """What a hook that blocked the agent's stop asked for ("" for any other hook's end)."""
+    output = data.get("output") if isinstance(data, dict) else None
+    if not isinstance(output, dict) or output.get("decision") != "block":
+        return ""
+    reason = output.get("reason")
+    return reason.strip() if isinstance(reason, str) else ""
+
+
+def _typed(record: "dict[str, Any]", data: "dict[str, Any]", text: str, blocked: "set[str]") -> bool:
+    """Whether a ``user.message`` is what the person typed, by its fields: not a sub-agent's (``agentId``, or a
+    ``source`` naming who sent it), and not the request of a hook that kept the agent going, which Copilot sends on
+    as a prompt."""
+    if record.get("agentId") is not None:
+        return False
+    source = data.get("source")
+    if source is not None and source not in ("user", "human"):
+        return False
+    if blocked and text.strip() in blocked:
+        blocked.discard(text.strip())
+        return False
+    return True
+
+
 def _dropper() -> "Callable[[bytes], bool]":
-    """Lines no turn comes from, told by the event type they open with (most of a session is tool events)."""
+    """Lines no turn comes from, told by the event type they open with (most of a session is tool events); a hook's
+    end is read when it blocked the agent's stop (what it asked for comes back as a prompt)."""
     opening = b'{"type":"'
+    hook_end = b"hook.end"
 
     def drop(raw: bytes) -> bool:
         if not raw.startswith(opening):
             return False
         end = raw.find(b'"', 9)
         kind = raw[9:end]
+        if kind == hook_end:
+            return raw.find(b'"decision":"block"') < 0
         return end > 0 and b"\\" not in kind and kind in _OTHER  # (an unknown event is parsed, to be counted)
 
     return drop
