@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ..text import identifier_words, prompt_terms
 from .prompt import signature
-from .schema import CJK_CLASS, CJK_JOIN, DDL, DOCS_FILL, KEY_UPSERT, SCHEMA_VERSION, drop_all
+from .schema import CJK_CLASS, CJK_JOIN, DDL, DOCS_FILL, DOCS_INDEXES, KEY_UPSERT, SCHEMA_VERSION, drop_all
 from .search import Found, Searcher
 
 # A source file and how one of its records becomes an index row (None: not indexed).
@@ -159,6 +159,8 @@ class Index(Searcher):
         known = {name: (sig, offset, head) for name, _p, sig, offset, head in self.con.execute("SELECT * FROM sources")}
         for stale in set(known) - set(self.sources):
             counts["removed"] += self._drop_source(stale)
+        if self._fill_new(known, counts):
+            return counts
         for source in self.sources.values():
             added, removed = self._sync_source(source, known.get(source.name))
             counts["added"] += added
@@ -169,6 +171,29 @@ class Index(Searcher):
         """Forget what was synced and re-read every source; unchanged rows stay (same hash)."""
         self.con.execute("DELETE FROM sources")
         return self.sync()
+
+    def _fill_new(self, known: dict[str, tuple[str, int, str]], counts: dict[str, int]) -> bool:
+        """Fill an index that holds no row yet from every source, in one transaction; False when it holds rows.
+
+        The docs table's own indexes are made once at the end, from every row, rather than kept in
+        order row by row; nothing of a source can be stale in a table that held none of it.
+        """
+        if not any(_signature(s.path) != (known.get(s.name) or (None,))[0] for s in self.sources.values()):
+            return False  # nothing to read: the cheap path, no lock
+        if self.con.execute("SELECT 1 FROM docs LIMIT 1").fetchone() is not None:
+            return False
+        with self._write():
+            if self.con.execute("SELECT 1 FROM docs LIMIT 1").fetchone() is not None:
+                return False  # another writer filled it meanwhile: the usual sync, source by source
+            for name, _create in DOCS_INDEXES:
+                self.con.execute(f"DROP INDEX IF EXISTS {name}")
+            for source in self.sources.values():
+                added, removed = self._catch_up(source, new=True)
+                counts["added"] += added
+                counts["removed"] += removed
+            for _name, create in DOCS_INDEXES:
+                self.con.execute(create)
+        return True
 
     def _drop_source(self, name: str) -> int:
         with self._write():
@@ -192,8 +217,11 @@ class Index(Searcher):
         found = self.con.execute("SELECT sig, offset, head FROM sources WHERE name=?", (name,)).fetchone()
         return (found[0], found[1], found[2]) if found else None
 
-    def _catch_up(self, source: Source) -> tuple[int, int]:
-        """Read what changed in one source's file (inside a write transaction); rows added and removed."""
+    def _catch_up(self, source: Source, new: bool = False) -> tuple[int, int]:
+        """Read what changed in one source's file (inside a write transaction); rows added and removed.
+
+        ``new``: the docs table held no row when this transaction began (nothing of the source is stale).
+        """
         known = self._known(source.name)
         sig = _signature(source.path)
         if sig is None:
@@ -204,10 +232,14 @@ class Index(Searcher):
         if known and known[0] == sig:
             return 0, 0
         with _reading_whole(self.con, source.append_only and known is not None and known[1] > 0):
-            return self._read_source(source, known, sig)
+            return self._read_source(source, known, sig, new)
 
-    def _read_source(self, source: Source, known: tuple[str, int, str] | None, sig: str) -> tuple[int, int]:
+    def _read_source(self, source: Source, known: tuple[str, int, str] | None, sig: str,
+                     new: bool = False) -> tuple[int, int]:
         added, keep = 0, set()
+        # a batch at a time: a rebuild of a large store holds a few thousand rows, never every one; the words
+        # of a file read whole are indexed once at its end (one FTS5 pass over them, not a segment per batch)
+        first, whole = self.con.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()[0], True
         try:
             with open(source.path, "rb") as handle:
                 size = handle.seek(0, os.SEEK_END)
@@ -220,17 +252,18 @@ class Index(Searcher):
                 )
                 offset = prior_offset if grew else 0  # only the new tail of an append-only file that grew
                 handle.seek(offset)
-                date = _mtime_iso(source.path)
-                # a batch at a time: a rebuild of a large store holds a few thousand rows, never every one
+                date, whole = _mtime_iso(source.path), not grew
                 for rows, ids, offset in _read_rows(handle, source, offset):
-                    added += self._insert(source.name, rows, ids, date)
-                    if not grew:
+                    added += self._insert(source.name, rows, ids, date, words=not whole)
+                    if whole and not new:
                         keep.update(ids)
                 head = _head_of(handle, offset)
         except OSError:
+            self._index_words(first if whole and added else None)
             return added, 0  # unreadable right now: keep what is indexed, read it again next time
+        self._index_words(first if whole and added else None)
         removed = 0
-        if not grew:
+        if whole and not new:
             stale = [
                 (rid,)
                 for (rid,) in self.con.execute("SELECT id FROM docs WHERE source=?", (source.name,))
@@ -242,6 +275,11 @@ class Index(Searcher):
             "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?)", (source.name, str(source.path), sig, offset, head)
         )
         return added, removed
+
+    def _index_words(self, after: int | None) -> None:
+        """Index the words of every docs row after rowid ``after`` (None: none waits), one statement per FTS table."""
+        for statement in DOCS_FILL if after is not None else ():
+            self.con.execute(statement, (after,))
 
     def signature_of(self, name: str) -> str | None:
         """The signature of a source's file now, as the index records it (taken by a writer before it appends)."""
@@ -299,8 +337,10 @@ class Index(Searcher):
         )
         return added, 0
 
-    def _insert(self, source_name: str, rows: list[tuple[int, Row]], ids: list[str], fallback_date: str) -> int:
-        """Add the rows not yet indexed, then their words (one statement per FTS table) and claim keys.
+    def _insert(self, source_name: str, rows: list[tuple[int, Row]], ids: list[str], fallback_date: str,
+                words: bool = True) -> int:
+        """Add the rows not yet indexed, then their words (one statement per FTS table; not ``words``: the caller
+        indexes them, before its transaction ends) and claim keys.
 
         A row already indexed only learns where its record is now (a rewritten file moves it).
         """
@@ -334,31 +374,34 @@ class Index(Searcher):
         new = {rid for (rid,) in self.con.execute("SELECT id FROM docs WHERE rowid > ?", (last,))}
         if new:
             # a new row's rowid is above every rowid the table held (INTEGER PRIMARY KEY, no row at the maximum)
-            for statement in DOCS_FILL:
-                self.con.execute(statement, (last,))
+            self._index_words(last if words else None)
             self.con.executemany(KEY_UPSERT, self._key_rows([key[1:] for key in keys if key[0] in new]))
         return len(new)
 
     def _key_rows(self, keys: list[tuple[str, str, str, int, str]]) -> list[tuple[object, ...]]:
-        """``KEY_UPSERT``'s row for each new atom, in file order; the prompt terms worked out only where it makes a key.
+        """``KEY_UPSERT``'s rows for these new atoms (in file order): one per claim key, in the order the keys first
+        appear, as the atoms' upserts one by one would leave it; the prompt terms worked out only where it makes a key.
 
         The first atom of a claim key makes its row, with its wording and terms; a later one only raises
         the row's date and redaction, so its terms (~90 µs of an atom's indexing) are not made at all.
         """
-        claims = list(dict.fromkeys(claim for claim, *_ in keys))
+        rows: dict[str, list[Any]] = {}
+        for claim, text, date, redacted, extra in keys:
+            row = rows.get(claim)
+            if row is None:
+                rows[claim] = [claim, text, "", date, redacted, extra]
+            else:  # SQLite's max() of two texts is Python's: UTF-8 bytes sort as code points do
+                row[3], row[4] = max(row[3], date), max(row[4], redacted)
+        claims = list(rows)
         made: set[str] = set()
         for start in range(0, len(claims), _BATCH):
             part = claims[start:start + _BATCH]
             made.update(key for (key,) in self.con.execute(
                 f"SELECT key FROM keys WHERE key IN ({','.join('?' * len(part))})", part))
-        rows: list[tuple[object, ...]] = []
-        for claim, text, date, redacted, extra in keys:
-            terms = ""
+        for claim, row in rows.items():
             if claim not in made:
-                made.add(claim)
-                terms = " ".join(prompt_terms(text))
-            rows.append((claim, text, terms, date, redacted, extra))
-        return rows
+                row[2] = " ".join(prompt_terms(row[1]))
+        return [tuple(row) for row in rows.values()]
 
     def _place(self, meta: dict[str, Any]) -> int:
         """The ``places`` row of a record's session and transcript, made on first use."""
