@@ -1159,7 +1159,7 @@ _en(
 _en(
     "en.instruction.as_a_rule", "instruction",
     "as a rule|as a general rule|generally|in general|by convention|as a principle|on principle",
-    r"(?:^|[.;:]\s+|\bnote\s+that\s+|\b(?:and|also|but)\s+)(?:as\s+a\s+(?:general\s+)?(?:rule|principle)|generally|"
+    r"(?:^\W*|[.;:]\s+|\bnote\s+that\s+|\b(?:and|also|but|so|ok|okay)\s*,?\s+)(?:as\s+a\s+(?:general\s+)?(?:rule|principle)|generally|"
     r"in\s+general|by\s+convention|on\s+principle)\s*,?\s+(?P<claim>(?:we|you|i)\s+(?:want|keep|use|avoid|prefer|put|"
     r"write|don'?t|do\s+not|never|always|should|must|need|try|like|organi[sz]e)\b[^?]{3,}|(?:use|keep|avoid|prefer|put|"
     r"write|don'?t|do\s+not|never|always|organi[sz]e)\b[^?]{3,})",
@@ -1254,6 +1254,12 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
 def one_off(text: str) -> bool:
     """A word that binds what is said to the task at hand: "for now", "this time", "yet"."""
     return bool(_EN_ONE_OFF_RE.search(text))
+
+
+def one_off_word(text: str) -> str:
+    """The word of ``text`` that binds it to the task at hand ("" when none): what ``one_off`` found."""
+    found = _EN_ONE_OFF_RE.search(text)
+    return found.group(0) if found else ""
 
 
 # what opens a clause that stands apart from a one-off request before it:

@@ -672,6 +672,12 @@ def one_off(text: str) -> bool:
     return bool(_JA_ONE_OFF_RE.search(text))
 
 
+def one_off_word(text: str) -> str:
+    """The word of ``text`` that binds it to the task at hand ("" when none): what ``one_off`` found."""
+    found = _JA_ONE_OFF_RE.search(text)
+    return found.group(0) if found else ""
+
+
 CONNECTOR = r"(?:でも|ただ|ただし|それと|あと|なお|ちなみに|今後|これから|次回から|次から|普段は|基本的に)"
 
 

@@ -359,6 +359,12 @@ def one_off(text: str) -> bool:
     return bool(_ZH_ONE_OFF_RE.search(text))
 
 
+def one_off_word(text: str) -> str:
+    """The word of ``text`` that binds it to the task at hand ("" when none): what ``one_off`` found."""
+    found = _ZH_ONE_OFF_RE.search(text)
+    return found.group(0) if found else ""
+
+
 CONNECTOR = r"(?:但是|但|不过|不過|另外|还有|還有|以后|以後|今后|今後|平时|平時|一般|通常)"
 
 

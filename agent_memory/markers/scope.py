@@ -3,12 +3,14 @@
 The engine drops what binds a sentence to the task (one-off words such as "for now", 「今回」, 这次; pointing
 words; another agent at work; questions, hedges, pasted screens). What it keeps, it keeps for a reason a reader
 can check: the person asked to keep it, a standing word, a condition that recurs, a fact about their setup, a
-rule they asked to be written into an instruction file. ``durable_reason`` names that reason in a few words.
+rule they asked to be written into an instruction file, a choice made on purpose. ``durable_reason`` names that reason
+in a few words, and what of the turn was set aside: one-off words that bound another request, pasted text.
 """
 
 from __future__ import annotations
 
 from ..model import Marker
+from . import rules_en, rules_ja, rules_zh
 from .engine import pasted_reason
 from .rule import I, lazy
 
@@ -22,7 +24,26 @@ _RECURRING_RE = lazy(
     I,
 )
 _FILE_RULES = ("en.instruction.into_instruction_file", "en.instruction.note_in_file")
-_SETUP_RULES = ("en.correction.setup_fact", "en.instruction.we_use")
+_SETUP_RULES = ("en.correction.setup_fact", "en.instruction.we_use", "ja.correction.environment", "zh.correction.setup")
+# rules whose shape is itself the reason the claim stands
+_SHAPE_REASONS = {
+    "en.correction.deliberate_choice": "a choice the person made on purpose",
+    "en.correction.deprecated_for": "something the project has moved off",
+    "en.instruction.as_a_rule": "said as a rule",
+    "en.instruction.convention_is": "named as the project's convention",
+    "en.instruction.keep_forgetting": "a rule the agent keeps breaking",
+    "zh.instruction.keep_forgetting": "a rule the agent keeps breaking",
+}
+_ONE_OFF_WORDS = (rules_en.one_off_word, rules_ja.one_off_word, rules_zh.one_off_word)
+
+
+def _one_off_elsewhere(claim: str, turn: str) -> str:
+    """A one-off word ("for now", 今回, 这次) the turn holds outside the claim: it bound another request."""
+    for word_in in _ONE_OFF_WORDS:
+        word = word_in(turn)
+        if word and not word_in(claim):
+            return word
+    return ""
 
 
 def durable_reason(marker: Marker, turn: str = "") -> str:
@@ -33,6 +54,8 @@ def durable_reason(marker: Marker, turn: str = "") -> str:
         reason = "lifts a standing rule"
     elif marker.rule_id in _FILE_RULES:
         reason = "asked for the instruction file"
+    elif marker.rule_id in _SHAPE_REASONS:
+        reason = _SHAPE_REASONS[marker.rule_id]
     elif marker.rule_id in _SETUP_RULES or marker.kind == "correction":
         reason = "a fact about the person's setup or the project"
     elif marker.kind in ("lesson", "failure"):
@@ -46,5 +69,11 @@ def durable_reason(marker: Marker, turn: str = "") -> str:
             reason = f"a condition that recurs: '{recurring.group(0)}'"
         else:
             reason = "a rule about a class of things, no word ties it to the task"
-    pasted = pasted_reason(turn) if turn else ""
-    return f"{reason}; {pasted} left out" if pasted else reason
+    if turn:
+        elsewhere = _one_off_elsewhere(marker.text, turn)
+        if elsewhere:
+            reason = f"{reason}; '{elsewhere}' binds only the rest of the turn"
+        pasted = pasted_reason(turn)
+        if pasted:
+            reason = f"{reason}; {pasted} left out"
+    return reason

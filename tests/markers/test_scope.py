@@ -14,6 +14,17 @@ CASES = [
     ("改之前先读", "a condition that recurs: '之前'"),
     ("No emojis in commit messages.", "a rule about a class of things, no word ties it to the task"),
     ("don't run the linter before every commit anymore, CI does it now", "lifts a standing rule"),
+    ("We explicitly chose Haiku as the default model", "a choice the person made on purpose"),
+    ("the v1 endpoint is deprecated in favor of v2", "something the project has moved off"),
+    ("our convention is kebab-case file names", "named as the project's convention"),
+    ("you keep forgetting to run the formatter", "a rule the agent keeps breaking"),
+    # a one-off word that bound another request of the turn is named, so a reader sees it was weighed
+    ("Skip the tests this time, but always run lint before pushing",
+     "a standing word: 'always'; 'this time' binds only the rest of the turn"),
+    ("for now use the mock server. Also, as a rule, we keep business logic out of handlers.",
+     "said as a rule; 'for now' binds only the rest of the turn"),
+    ("今回はテスト不要。コミットする前に必ずlintを実行してください",
+     "a standing word: '必ず'; '今回' binds only the rest of the turn"),
 ]
 
 
