@@ -43,11 +43,11 @@ _LEADS: list[Any] = []
 
 def _leads() -> Any:
     """Where the CLI's own text starts inside a typed part: the editor's context (whole or as changes), from the
-    line that introduces it to the end."""
+    words that introduce it to the end (a part of its own is joined to the typed one with nothing between)."""
     if not _LEADS:
         import re
 
-        _LEADS.append(re.compile(r"^[ \t]*Here is\b[^\n]{0,80}?\beditor context\b", re.I | re.M))
+        _LEADS.append(re.compile(r"Here is\b[^\n]{0,80}?\bthe user's editor context\b", re.I))
     return _LEADS[0]
 # How far back a resumed read looks for earlier copies of re-appended records.
 _RESUME_WINDOW = 4 * 1024 * 1024
