@@ -223,6 +223,7 @@ _KNOWN_TYPES = frozenset(
         "tag", "api-request", "api-request-shape", "api-request-blob", "tools-used", "cost-state",
     }
 )
+_KNOWN_TYPE_BYTES = frozenset(b'"%s"' % kind.encode() for kind in _KNOWN_TYPES)
 _KNOWN_PARTS = frozenset(
     {"text", "tool_result", "tool_use", "image", "document", "thinking", "redacted_thinking", "server_tool_use",
      "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result", "mcp_tool_use",
@@ -308,7 +309,8 @@ def _opening(run: bytes) -> Opening | None:
     return is_user, session, side, flagged
 
 
-def dropper(sessions: set[str], kept: list[Kept | None] | None = None) -> Callable[[bytes], bool]:
+def dropper(sessions: set[str], kept: list[Kept | None] | None = None,
+            unknown: list[str | None] | None = None) -> Callable[[bytes], bool]:
     """The byte test that spares parsing a line no turn can come from (its session still goes into ``sessions``).
 
     Such a line is a complete record that names neither role, or one whose opening fields
@@ -320,6 +322,8 @@ def dropper(sessions: set[str], kept: list[Kept | None] | None = None) -> Callab
     any other by the matches of ``_openings()`` (``_general``).
 
     A line kept that way leaves in ``kept[0]`` where its opening fields are, for ``parser`` to parse it from there.
+    A line dropped for naming neither role whose type, among its opening fields, is one Claude Code is not known to
+    write adds its CLI version to ``unknown``: the byte test hides no new shape from the count.
     """
     from ..transcripts.read import head, string_of
 
@@ -333,6 +337,21 @@ def dropper(sessions: set[str], kept: list[Kept | None] | None = None) -> Callab
     messages: dict[bytes, bool] = {}
     add = sessions.add
     last = kept if kept is not None else [None]
+    known_types = _KNOWN_TYPE_BYTES
+
+    def neither(raw: bytes) -> bool:
+        """True (the line, naming neither role, is dropped), counted when its type is one no reader knows."""
+        if unknown is not None:
+            # the first "type" key, when nothing nested and no escape comes before it: the record's own
+            at = raw.find(b'"type":"')
+            end = raw.find(b'"', at + 8) if at > 0 else -1
+            kind = raw[at + 7 : end + 1] if end > 0 else b""
+            if (kind and kind not in known_types and raw.find(b"{", 1, at) < 0 and raw.find(b"[", 0, at) < 0
+                    and raw.find(b"\\", 0, end) < 0):
+                at = raw.find(b'"version":"')
+                end = raw.find(b'"', at + 11) if at >= 0 else -1
+                unknown.append(string_of(raw[at + 10 : end + 1]) if end > 0 else None)
+        return True
 
     def seen(session: str | None) -> bool:
         """True (the line is dropped), ``session`` seen.
@@ -436,7 +455,7 @@ def dropper(sessions: set[str], kept: list[Kept | None] | None = None) -> Callab
             texts = None  # not looked for yet
         else:
             if find(assistant_token) < 0 and find(user_token) < 0:
-                return True  # it names neither role (and no session)
+                return neither(raw)  # it names neither role (and no session)
             texts = find(b'"text"') >= 0
             if texts and find(b'":true') < 0:
                 return False
@@ -444,7 +463,7 @@ def dropper(sessions: set[str], kept: list[Kept | None] | None = None) -> Callab
         kind, session, message = found.group("kind", "session", "message")
         if message is None or (kind != user and kind != assistant):
             # no message object among what the bytes show, or no role's: parsed, unless it names neither role
-            return texts is None and find(assistant_token) < 0 and find(user_token) < 0
+            return texts is None and find(assistant_token) < 0 and find(user_token) < 0 and neither(raw)
         if session is None:
             return False  # named further on, maybe: parse to learn it
         if found.group("side") == true:
@@ -533,7 +552,8 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
     sessions: set[str] = set()
     first_cwd = ""
     kept: list[Kept | None] = [None]
-    records = Records(f, start_offset, start_line, dropper(sessions, kept), parser(kept))
+    dropped_unknown: list[str | None] = []  # the versions of records of an unknown type the byte test dropped
+    records = Records(f, start_offset, start_line, dropper(sessions, kept, dropped_unknown), parser(kept))
     add_session, add_turn, new = sessions.add, turns.append, object.__new__
     for lineno, obj in records:
         get = obj.get
@@ -586,4 +606,6 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0) 
         made.__dict__.update(agent=AGENT, session=session, cwd=cwd, timestamp=stamp, role=kind, text=text,
                              source=source, line=lineno, message_id=message_id)
         add_turn(made)
+    for version in dropped_unknown:
+        records.count_unknown(version)
     return records.result(turns, sessions, first_cwd)

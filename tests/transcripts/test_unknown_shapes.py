@@ -43,6 +43,18 @@ def test_claude_a_new_record_type_and_a_new_part_kind_are_dropped_and_counted(tm
     assert _read_with_and_without(tmp_path, "claude", "s1.jsonl", lines, new) == (("claude 2.1.330", 2), ("claude 2.2.0", 1))
 
 
+def test_claude_a_new_record_type_the_byte_test_drops_unparsed_is_counted_too(tmp_path: Path) -> None:
+    """A record naming neither role is never parsed; its type, where its opening fields show it, still counts."""
+    lines = [_claude("user", "use pnpm, never npm"), _claude("assistant", [{"type": "text", "text": "Noted."}])]
+    new = [_line({"type": "voice-session-state", "sessionId": "s1", "version": "2.3.0", "data": {"words": NEW_WORDS}}),
+           _line({"parentUuid": "u", "isSidechain": False, "type": "voice-clip", "sessionId": "s1", "version": "2.3.0",
+                  "clip": {"words": NEW_WORDS}}),
+           # known types, and a type nested before the record's own: not counted
+           _line({"type": "queue-operation", "operation": "enqueue", "sessionId": "s1", "version": "2.3.0"}),
+           _line({"parentUuid": "u", "attachment": {"type": "voice-attachment"}, "type": "attachment", "version": "2.3.0"})]
+    assert _read_with_and_without(tmp_path, "claude", "s1.jsonl", lines, new) == (("claude 2.3.0", 2),)
+
+
 def _codex(kind: str, payload: dict[str, object]) -> str:
     return _line({"timestamp": "2026-03-01T10:00:00.000Z", "type": kind, "payload": payload})
 
