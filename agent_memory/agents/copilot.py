@@ -51,6 +51,7 @@ _OTHER_EVENTS = frozenset(
     }
 )
 _OTHER = frozenset(kind.encode() for kind in _OTHER_EVENTS)
+_LOOK_BACK = 64 * 1024  # how far before a resume point a read looks for a hook's end whose request follows it
 _EVENT_KINDS = frozenset({"session", "user", "assistant", "system", "tool", "hook", "model", "subagent", "skill"})
 
 
@@ -122,13 +123,15 @@ class Copilot(Agent):
         from ..transcripts.read import Records, turn, utc_timestamp
 
         session, cwd, version = "", "", ""
-        if start_offset > 0:  # the session's own event opens the file
+        # what a hook that would not let the agent stop asked it to do: sent on as a prompt
+        blocked: set[str] = set()
+        if start_offset > 0:  # the session's own event opens the file; a hook's end may stand just before the resume
             session, cwd, version = _opening(f)
+            blocked = _blocked_before(f, start_offset)
             f.seek(0)
         records = Records(f, start_offset, start_line, drop=_dropper())
         turns = []
         sessions: set[str] = set()
-        blocked: set[str] = set()  # what a hook that would not let the agent stop asked it to do: sent as a prompt
         for lineno, record in records:
             kind, data = record.get("type"), record.get("data")
             if kind != "user.message" and kind != "assistant.message" and kind != "session.start":
@@ -228,6 +231,25 @@ def _block_reason(data: "Any") -> str:
         return ""
     reason = output.get("reason")
     return reason.strip() if isinstance(reason, str) else ""
+
+
+def _blocked_before(f: "IO[bytes]", offset: int) -> "set[str]":
+    """The block reasons of the hooks' ends in the last lines before ``offset`` (a resumed read)."""
+    from .. import fastjson
+
+    begin = max(0, offset - _LOOK_BACK)
+    f.seek(begin)
+    found = set()
+    for raw in f.read(offset - begin).split(b"\n")[1 if begin else 0 :]:
+        if raw.startswith(b'{"type":"hook.end"') and b'"decision":"block"' in raw:
+            try:
+                record = fastjson.loads(raw)
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                continue
+            reason = _block_reason(record.get("data")) if isinstance(record, dict) else ""
+            if reason:
+                found.add(reason)
+    return found
 
 
 def _typed(record: "dict[str, Any]", data: "dict[str, Any]", text: str, blocked: "set[str]") -> bool:

@@ -266,3 +266,17 @@ def test_copilot_keeps_the_typed_words_and_cuts_what_was_added(tmp_path: Path, s
     words = Words(seed)
     typed, added = words.typed(), words.rule()
     _check(tmp_path, "session-state/s1/events.jsonl", shape(words, typed, added), [typed], added, "copilot")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_copilot_a_stop_hooks_request_read_from_a_resume_point_is_not_typed(tmp_path: Path, seed: int) -> None:
+    """The hook's end before the point where an earlier read stopped still marks the request after it."""
+    words = Words(seed)
+    typed, added = words.typed(), words.rule()
+    lines = COPILOT[0][1](words, typed, added)
+    path = tmp_path / "session-state" / "s1" / "events.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text("".join(lines), encoding="utf-8")
+    offset = len("".join(lines[:-1]).encode("utf-8"))
+    resumed = read_transcript(str(path), "copilot", start_offset=offset, start_line=len(lines) - 1)
+    assert [t.text for t in resumed.turns if t.role == "user"] == []
