@@ -32,7 +32,7 @@ from . import tables
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
-from .relations import Bucket, Relations, _buckets
+from .relations import BUCKET_LIMIT, Bucket, PairRelation, Relations, _buckets, relation
 
 CACHE_VERSION = 4
 
@@ -413,7 +413,8 @@ def catch_up(paths: Paths, similarity: float) -> int:
             con.execute("BEGIN")
             try:
                 new, touched = tables.add_atoms(con, atoms)
-                tables.set_shown(con, {ident: shown_text(tables.wordings(con, ident)) for ident in touched.values()})
+                worded = tables.wordings_of(con, touched.values())
+                tables.set_shown(con, {ident: shown_text(worded.get(ident, {})) for ident in touched.values()})
                 tables.count_evidence(con, touched.values())
                 if new:
                     _relate(con, new, similarity, fresh=size == 0)
@@ -445,15 +446,78 @@ def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> No
         old = {text: key for text, key in found.items() if text not in new}
         pairs = tables.load_pairs(con, names)
         ids.update({text: ident for ident, text in names.items()})
-    base: Mapping[Bucket, list[str]] = {} if fresh else tables.StoredBuckets(con, names)
-    grown = Relations(old, dict(pairs), base).extend(new.values(), similarity)
-    dropped = [pair for pair in pairs if pair not in grown.pairs]
-    added = {pair: rel for pair, rel in grown.pairs.items() if pairs.get(pair) != rel}
+    if fresh:
+        grown = related_pairs(new, similarity)
+    else:
+        grown = Relations(old, dict(pairs), tables.StoredBuckets(con, names)).extend(new.values(), similarity).pairs
+    dropped = [pair for pair in pairs if pair not in grown]
+    added = {pair: rel for pair, rel in grown.items() if pairs.get(pair) != rel}
     rows: dict[int, list[int]] = {}
     for text, key in new.items():
         for bucket in _buckets(key):
             rows.setdefault(tables.bucket_id(bucket), []).append(ids[text])
     tables.save_relations(con, ids, rows, dropped, added)
+
+
+PARALLEL_PAIRS = 100_000  # candidate pairs from which a new set of tables relates them in worker processes
+_PAIRS: tuple[list[tuple[str, str]], Mapping[str, Key], float] | None = None  # what forked workers relate
+
+
+def related_pairs(keys: Mapping[str, Key], similarity: float) -> dict[tuple[str, str], PairRelation]:
+    """``Relations().extend(keys.values(), similarity).pairs``: every candidate pair of these keys that is more than
+    two claims, the candidates related in worker processes when there are many and the system can fork.
+
+    Relating the candidate pairs is most of building the tables anew (~800k pairs, ~10 s of CPU at 100k mixed
+    atoms); each pair is related on its own, so the pairs split across cores give the same relations.
+    """
+    buckets: dict[Bucket, list[str]] = {}
+    for text, key in keys.items():
+        for bucket in _buckets(key):
+            buckets.setdefault(bucket, []).append(text)
+    candidates: dict[tuple[str, str], None] = {}
+    for members in buckets.values():
+        if 2 <= len(members) <= BUCKET_LIMIT:
+            for text in members:
+                candidates.update(((text, other), None) for other in members if other > text)
+    found = list(candidates)
+    workers = _fork_workers(len(found))
+    if workers < 2 or not found:
+        return {pair: rel for pair in found if (rel := relation(keys[pair[0]], keys[pair[1]], similarity)) is not None}
+    global _PAIRS
+    import multiprocessing
+
+    _PAIRS = (found, keys, similarity)  # the workers are forked after this: they read it, nothing is pickled
+    try:
+        step = -(-len(found) // (workers * 8))
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_relate_slice, [(start, min(start + step, len(found))) for start in range(0, len(found), step)])
+    finally:
+        _PAIRS = None
+    return {found[at]: rel for part in parts for at, rel in part}
+
+
+def _fork_workers(pairs: int) -> int:
+    """Worker processes to relate this many candidate pairs with: the cores, where there are enough pairs to pay for
+    starting them and the system forks (not macOS, whose libraries may not survive a fork); else 1."""
+    import multiprocessing
+    import sys
+
+    if pairs < PARALLEL_PAIRS or sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return min(os.cpu_count() or 1, 8)
+
+
+def _relate_slice(bounds: tuple[int, int]) -> list[tuple[int, PairRelation]]:
+    """In a forked worker: the relations of candidate pairs ``bounds`` (start, end) that are more than two claims."""
+    assert _PAIRS is not None
+    found, keys, similarity = _PAIRS
+    out = []
+    for at in range(*bounds):
+        a, b = found[at]
+        rel = relation(keys[a], keys[b], similarity)
+        if rel is not None:
+            out.append((at, rel))
+    return out
 
 
 def _prefix_hash(path: Path, size: int) -> Any:

@@ -222,3 +222,43 @@ def test_an_old_claim_cache_gives_way_to_the_tables(tmp_path: Path) -> None:
     stage(paths)
     assert not paths.claim_cache.exists() and _covered(paths) == paths.atoms.stat().st_size
     assert _everything(plan(paths)) == _everything(plan(plain))
+
+
+def _pair_texts() -> list[str]:
+    here = Path(__file__).parent / "data"
+    texts = list(TEXTS)
+    for name in ("contradiction_pairs.jsonl", "contradiction_pairs_heldout.jsonl"):
+        for line in (here / name).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                pair = json.loads(line)
+                texts += [pair["a"], pair["b"]]
+    return texts
+
+
+@pytest.mark.parametrize("many", [0, 10**9])  # related in forked workers from no pairs on; never
+def test_new_tables_relate_the_pairs_extending_relations_key_by_key_relates(monkeypatch: pytest.MonkeyPatch,
+                                                                            many: int) -> None:
+    from agent_memory.claims.key import claim_key
+    from agent_memory.claims.relations import Relations
+
+    keys = {key.text: key for key in map(claim_key, _pair_texts()) if key.tokens}
+    monkeypatch.setattr(claimcache, "PARALLEL_PAIRS", many)
+    expected = Relations().extend(keys.values(), SIMILARITY).pairs
+    assert expected  # the labelled pairs hold contradictions and duplicates
+    assert claimcache.related_pairs(keys, SIMILARITY) == expected
+
+
+def test_tables_built_with_workers_are_the_tables_built_without(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = _pair_texts()
+    atoms = [atom(text, f"s{i % 4}", f"2026-03-0{1 + i % 3}") for i, text in enumerate(texts)]
+    found = []
+    for many in (0, 10**9):
+        monkeypatch.setattr(claimcache, "PARALLEL_PAIRS", many)
+        paths = make_store(tmp_path / str(many), atoms)
+        _refresh(paths)
+        con = tables.open_for_reading(paths, claimcache.code_version(), SIMILARITY)
+        assert con is not None
+        found.append([con.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                      for t in ("keys", "atoms", "texts", "buckets", "pairs", "evidence")])
+        con.close()
+    assert found[0] == found[1] and found[0][4]  # pairs made either way
