@@ -21,13 +21,14 @@ from typing import Callable, Sequence
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import contradictions, latency, promote_speed, quality, session_end, stores, synth, team, throughput  # noqa: E402
+from bench import (contradictions, latency, promote_speed, quality, rebuild, session_end, stores, synth, team,  # noqa: E402
+                   throughput)
 from bench.measure import machine  # noqa: E402
 from bench.profiling import ROOT  # noqa: E402
 from bench.report import Section, render  # noqa: E402
 
-SECTIONS = ("hooks", "ingest", "backfill", "session-end", "promote", "quality", "contradictions", "team")
-NEEDS_STORES = ("hooks", "session-end", "promote")
+SECTIONS = ("hooks", "ingest", "backfill", "session-end", "promote", "rebuild", "quality", "contradictions", "team")
+NEEDS_STORES = ("hooks", "session-end", "promote", "rebuild")
 NOW = "2026-02-24T00:00:00Z"  # a week after the synthetic history ends
 SWITCHES = ("AGENT_MEMORY_DIR", "AGENT_MEMORY_SESSIONSTART", "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND",
             "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR")
@@ -188,6 +189,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python bench/run.py") -
             ("promote", "4. Promote (dry run)", lambda: promote_speed.run(built, max(3, few), profile)),
             ("hooks", "1. Hook latency", lambda: latency.run(timed, reps, profile)),
             ("session-end", "3. SessionEnd", lambda: session_end.run(timed, few, session_mb, profile)),
+            ("rebuild", "4b. Rebuild (index and claim tables from L1)", lambda: rebuild.run(timed, few)),
             ("ingest", "2. Ingest throughput",
              lambda: throughput.run_ingest(work, ingest_mb, few, None if quick else data, profile, built)),
             ("backfill", "2b. Backfill (parallel ingest of a large history)",
@@ -206,7 +208,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python bench/run.py") -
         if not args.workdir:
             shutil.rmtree(work, ignore_errors=True)
     elapsed = time.perf_counter() - started
-    order = {key: i for i, key in enumerate(SECTIONS[:4] + ("promote", "quality", "contradictions", "team"))}
+    order = {key: i for i, key in enumerate(SECTIONS[:4] + ("promote", "rebuild", "quality", "contradictions", "team"))}
     sections.sort(key=lambda s: order.get(s.key, 99))
     machine_section = Section("machine", "Machine and command")
     machine_section.table(("", ""), list(about.items()))
