@@ -257,6 +257,8 @@ _MATERIAL_RE = lazy(
     r"\b(?:the\s+following|as\s+follows|below|summari[sz]e|translate|rewrite|proofread|paraphrase|"
     r"(?:user\s+)?stor(?:y|ies)|acceptance\s+criteria|requirements?|spec(?:ification)?s?|from\s+(?:our|the|their)\s+"
     r"(?:wiki|docs?|readme|handbook|guide|confluence|notion|style\s*guide))\b[^.!?\n]*[:：]"
+    r"|\b(?:try|use|go\s+with|implement|apply|do)\s+(?:this|that|the\s+following)(?:\s+(?:approach|option|plan|fix|"
+    r"suggestion|idea|one|instead))?\s*[:：]"
     r"|\b(?:(?:here'?s|this\s+is|i\s+got|got)\s+(?:the\s+|this\s+|an?\s+)?)?(?:error|output|log|logs|stack\s*trace|traceback)"
     r"(?:\s+(?:message|output))?\s*[:：]|\b(?:i\s+)?got\s+this\s*[:：]"
     r"|(?:次の|以下の|下記の)(?:仕様|要件|要求|内容|ルール|文章|テキスト|条件)|(?:仕様|要件|要求|条件)\s*[:：]"
@@ -299,11 +301,18 @@ _CHECKBOX_RE = lazy(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\][ \t].*$")
 # A template's placeholders ("{{file}}", "$ARGUMENTS", "{FEATURE_NAME}", "[PROJECT NAME]"): the whole turn is a
 # prompt file pasted or expanded, its rules are the template author's.
 _TEMPLATE_RE = lazy(r"\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS\b|\{[A-Z][A-Z0-9_]{2,}\}|\[[A-Z][A-Z0-9_]*(?: [A-Z0-9_]+)+\]")
+# A prompt written for another model, pasted whole: "You are Prep Chef GPT — …", "ROLE: …", "YOUR TASKS:". What
+# follows its first line is that prompt's rules, not the person's.
+_PROMPT_RE = lazy(
+    r"(?m)^[ \t]*(?:You\s+are\s+(?:an?\s+|the\s+|now\s+|acting\s+as\s+|working\s+on\s+|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+"
+    r"(?:GPT|Bot|AI|Assistant|Agent)\b)|(?:ROLE|YOUR\s+TASKS?|OBJECTIVE|PERSONA|SYSTEM\s+PROMPT)\s*:)"
+)
 # A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>
 _TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)>[\s\S]*?</\1>")
 _PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
                "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t",
-               "[ ]", "[x]", "[X]", "{", "$ARGUMENTS", "[", "</")
+               "[ ]", "[x]", "[X]", "{", "$ARGUMENTS", "[", "</", "You are", "ROLE", "YOUR TASK", "OBJECTIVE",
+               "PERSONA", "SYSTEM PROMPT")
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -323,6 +332,8 @@ def pasted_reason(text: str) -> str:
         return "pasted diff"
     if _TEMPLATE_RE.search(text):
         return "pasted template"
+    if _PROMPT_RE.search(text):
+        return "pasted prompt"
     if len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
         return "pasted checklist"
     if _TAG_BLOCK_RE.search(text):
@@ -346,6 +357,9 @@ def _unpasted(text: str) -> str:
         text = _blank(text, diff.start(), diff.end())
     if _TEMPLATE_RE.search(text):
         return _blank(text, 0, len(text))
+    prompt = _PROMPT_RE.search(text)
+    if prompt is not None:
+        text = _blank(text, prompt.start(), len(text))
     boxes = list(_CHECKBOX_RE.finditer(text))
     for pasted in (*(boxes if len(boxes) >= _CHECKLIST_ITEMS else ()), *_TAG_BLOCK_RE.finditer(text)):
         text = _blank(text, pasted.start(), pasted.end())

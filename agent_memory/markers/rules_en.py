@@ -26,7 +26,7 @@ _EN_QUESTION_RE = lazy(
 )
 _EN_HEDGE_RE = lazy(
     r"\b(?:maybe|perhaps|probably|possibly|might|may\s+(?:be|want|need|have)|i\s+think|i\s+guess|"
-    r"i\s+suppose|i\s+feel\s+like|i'?m\s+not\s+sure|not\s+sure|unsure|i\s+wonder|wondering|"
+    r"i\s+suppose|i\s+assume|i\s+feel\s+like|i'?m\s+not\s+sure|not\s+sure|unsure|i\s+wonder|wondering|"
     r"could|kind\s+of|kinda|sort\s+of|seems?\s+(?:like|to)|i\s+believe|it\s+appears|"
     r"presumably|arguably|in\s+theory|(?:un)?likely|hopefully|i'?m\s+guessing|not\s+certain|if\s+possible|"
     r"if\s+you\s+can|would\s+be\s+(?:nice|good|great|better|ideal)|"
@@ -187,6 +187,24 @@ _en(
     _INTO_FILE + r"(?P<claim>[^?]{8,})",
     guard=lambda s, m: _standing(s, m),
     description="'can you update CLAUDE.md that we should always run fmt together with lint'",
+)
+# The same for an editor's rule file: "can you update the task-decomposition cursor rule to make sure that …",
+# "write me a cursor rule that prevents the agent from ever …". The rule the person states is the claim.
+_INTO_RULE = (
+    r"^\W*(?:(?:ok|okay|also|and|then|now|great|looks\s+good|sounds\s+good)\s*[,.!]?\s+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
+    r"(?:(?:update|change|amend|edit)\s+(?:the|my|our|that|this|your)\s+(?:[\w.@-]+\s+){0,3}?(?:cursor\s+|agent\s+|claude\s+)?"
+    r"rules?(?:\s+file)?\s+(?:to\s+(?:specify|say|require|mention|state|make\s+sure|ensure)|so\s+that)"
+    r"|(?:write|add|create|make)\s+(?:me\s+|us\s+)?an?\s+(?:new\s+)?(?:cursor|claude|agent|project|global|user)\s+rule\s+"
+    r"(?:that|which|saying|stating|to))\s+(?:that\s+)?"
+)
+_INTO_RULE_RE = lazy(_INTO_RULE, _I)
+_en(
+    "en.instruction.into_rule_file", "instruction",
+    "rule",
+    _INTO_RULE + r"(?P<claim>[^?]{8,})",
+    guard=lambda s, m: not re.search(r"\b(?:it|this|these|those|yet|today|now)\b", m.group("claim"), _I),
+    description="'update the cursor rule to make sure that every task has a number', 'write me a cursor rule that …'",
 )
 
 
@@ -405,6 +423,11 @@ _en(
 )
 
 # instruction
+_EN_NOT_ALWAYS_RE = lazy(
+    r"\b(?:doesn'?t|don'?t|does\s+not|do\s+not|not|won'?t|shouldn'?t)\s+(?:need\s+to\s+|have\s+to\s+|necessarily\s+|"
+    r"really\s+)?always\b",
+    _I,
+)
 _en(
     "en.instruction.always", "instruction",
     r"always",
@@ -412,6 +435,8 @@ _en(
     r"|" + _MODAL + r"always\s+(?!" + _MODAL_BAD_NEXT + r")[\w`]"
     r"|" + _WE + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
     r"|\balways\s+make\s+sure\b)",
+    # "X doesn't need to always ask": a habit taken off, not a rule
+    guard=lambda s, m: not _EN_NOT_ALWAYS_RE.search(s),
     description="'Always run X', 'you should always', 'make sure to always', 'we always X'",
 )
 _en(
@@ -435,7 +460,10 @@ _en(
     "going forward|moving forward|future|next time",
     r"\b(?:going|moving)\s+forward\b(?!\s+with\b)"
     r"|" + _LEAD + r"(?:in\s+(?:the\s+)?future|next\s+time|for\s+(?:all\s+)?future\s+(?:work|changes|prs|"
-    r"commits|tasks|sessions))\s*,?\s+(?!(?:we\s+)?(?:might|may|could)\b)\w",
+    r"commits|tasks|sessions))\s*,?\s+(?!(?:we\s+)?(?:might|may|could)\b)"
+    # "in the future, I'd like to add auth": a plan for the product, not a way of working
+    r"(?!(?:i|we)(?:'d|\s+would|'ll|\s+will|\s+want|\s+plan|\s+hope)\s+(?:like\s+to\s+|love\s+to\s+|want\s+to\s+|to\s+)?"
+    r"(?:add|build|implement|support|enable|create|explore|move|migrate|expand|extend|ship|launch|have|get|make)\b)\w",
     description="'Going forward, ...', 'In the future, ...', 'Next time, ...'",
 )
 
@@ -542,6 +570,14 @@ def _standing_fact(sentence: str, m: re.Match[str]) -> bool:
     return not _HERE_AND_NOW_RE.search(_clause(sentence, m))
 
 
+# "Don't write any code", "DO NOT RUN ANY COMMANDS", "do not create any new unit tests": a hold on this turn's work
+# (what the person wants first is talk), unless a condition makes it recur ("… without asking", "… before tests pass")
+_EN_HOLD_RE = lazy(
+    r"\b(?:don'?t|do\s+not)\s+(?:write|run|create|make|implement|change|touch|edit|modify|start|code|build|add|execute)"
+    r"(?:\s+out)?\s+(?:any(?:thing)?|new|more|actual)\b(?:\s+[\w-]+){0,3}?\s*(?:[.!,;]|$|\s+(?:or|and|yet|now)\b)"
+    r"(?![^.!?]*\b(?:without|until|unless|before|after|when(?:ever)?|if)\b)",
+    _I,
+)
 _en(
     "en.instruction.dont", "instruction",
     "don't|dont|do not|don’t",
@@ -557,7 +593,8 @@ _en(
     r"(?:ask|say|confirm|approve)))[^?]*)",
     # "don't commit anything, another agent is working": a bare "anything" is a hold on the task at hand
     guard=lambda s, m: _standing(s, m) and not re.search(
-        r"\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:anything|everything)\s*(?:[,;.!—–]|$)", s, _I),
+        r"\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:anything|everything)\s*(?:[,;.!—–]|$)", s, _I)
+    and not _EN_HOLD_RE.search(s),
     description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",
 )
 _en(
@@ -855,7 +892,7 @@ _en(
     "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin|"
     "we don't|we dont|we do not",
     r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?we\s+(?:always\s+|don'?t\s+|do\s+not\s+)?"
-    r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do|allow|merge|commit)\s+"
+    r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do(?!\s+not\b|n'?t\b)|allow|merge|commit)\s+"
     r"(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same|any\s+more|anymore)\b)\S[^?]*",
     guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:for|in)\s+(?:this|the)\s+(?:test|fix|task|pr|demo|example)\b|\bto\s+(?:test|debug|reproduce|check)\b", s, _I),
     description="'We use uv for dependencies', 'we deploy with Helm' — the project's conventions",
@@ -1148,10 +1185,11 @@ _en(
     r"^\W*(?:(?:fyi|btw|also|and|but|no|nope|note)\s*[,:]?\s+)*(?P<claim>(?:we|i)\s+(?:have\s+|had\s+)?"
     r"(?:explicitly|deliberately|intentionally|purposely|consciously)\s+(?:chose|choosed|chosen|picked|went\s+with|"
     r"decided\s+(?:on|to)|set|made|use|keep|kept|pinned?|removed|dropped|disabled|turned\s+off)\s+\S[^?]*"
-    r"|[`'\"]?[A-Za-z][\w.+#/`'\"-]*(?:\s+[A-Za-z][\w.+#/`'\"-]*){0,3}\s+(?:is|are|was|were)\s+"
-    r"(?!(?:it|this|that|not)\b)(?:[\w.-]+\s+){0,3}?(?:on\s+purpose|by\s+design|"
+    r"|(?!(?:it|this|that|these|those|which|what)\b)[`'\"]?[A-Za-z][\w.+#/`'\"-]*(?:\s+[A-Za-z][\w.+#/`'\"-]*){0,3}\s+"
+    r"(?:is|are|was|were)\s+(?!(?:it|this|that|not)\b)(?:[\w.-]+\s+){0,3}?(?:on\s+purpose|by\s+design|"
     r"intentional(?:ly\s+\w+)?|deliberate(?:ly\s+\w+)?)\b[^?]*)",
-    guard=_standing_fact,
+    # the decision itself is what must not point at the task; a reason after a comma may ("…, this is fine")
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(re.split(r"[,;]", m.group("claim"), maxsplit=1)[0]),
     description="'We explicitly chose Haiku as the default', 'the retry limit is 3 on purpose'",
 )
 
@@ -1216,6 +1254,39 @@ _en(
     description="'we don't want any new dependencies without discussion', 'we don't want to use ORMs'",
 )
 
+# a habit asked for "as much as possible": "I want to avoid using mocks as much as possible"
+_en(
+    "en.preference.as_much_as_possible", "preference",
+    "as much as possible|as much as we can|as far as possible|as closely as possible|wherever possible|whenever possible",
+    r"(?P<claim>\b(?:i|we)(?:'d\s+|\s+would\s+|\s+(?:really\s+)?)(?:want|like|prefer|try|need|should)\s+"
+    r"(?:us\s+|(?:our|the|my)\s+[\w -]{2,30}?\s+)?"
+    r"to\s+(?:avoid|minimi[sz]e|limit|reduce|keep|stick\s+to|use|rely\s+on|reuse|replicate|mirror)\s+[^,.;?]{3,80}?\s+"
+    r"(?:as\s+(?:much|far|closely)\s+as\s+(?:possible|we\s+can|i\s+can)|wherever\s+possible|whenever\s+possible)\b)",
+    guard=_standing,
+    description="'I want to avoid using mocks/stubs as much as possible', "
+    "'I'd like our local testing to replicate production as closely as possible'",
+)
+# a lasting taste in languages and tools: "I'm most comfortable in TypeScript"
+_en(
+    "en.preference.comfortable_with", "preference",
+    "comfortable",
+    r"^\W*(?:[^,;]{0,40},\s*)?(?:(?:also|and|but|fyi|btw|personally|honestly)\s*,?\s+)*(?P<claim>i'?m\s+(?:most|more|very|really|much\s+more)\s+"
+    r"comfortable\s+(?:in|with|using|writing)\s+(?!(?:it|this|that|whatever|anything|either|both)\b)[A-Za-z][^?]*)",
+    guard=_standing,
+    description="'I'm most comfortable in JavaScript and TypeScript'",
+)
+# the person keeps a piece of the work for themselves: "I'm already running the dev server, I'll manage that"
+_en(
+    "en.instruction.ill_handle", "instruction",
+    "i'll|i will|yourself",
+    r"(?P<claim>\b(?:i'?ll|i\s+will)\s+(?:always\s+)?(?:manage|handle|run|start|restart|take\s+care\s+of|do)\s+(?:the\s+|my\s+|all\s+)?"
+    r"(?:dev\s+|local\s+)?(?:server|servers|services?|database|db|builds?|deploys?|deployments?|migrations?|commits?|"
+    r"pushes|releases?|merges?|git|that|it)\b(?:\s+myself)?[^?.]*?\bno\s+need\s+(?:for\s+you\s+)?to\b[^?.]*"
+    r"|\b(?:i'?m|i\s+am)\s+(?:already\s+)?(?:running|managing|handling)\s+(?:the\s+|my\s+)?(?:dev\s+|local\s+)?"
+    r"(?:server|servers|services?|database|db|builds?)\b[^?.]*?\b(?:i'?ll|i\s+will)\s+(?:manage|handle|take\s+care\s+of)\b[^?.]*)",
+    description="'I'm already running the dev server, and I'll manage that, so no need to do that yourself'",
+)
+
 
 _EN_REQUEST_START_RE = lazy(r"^\W*(?:(?:please|just|then|and)\s+)*" + _IMPERATIVE, _I)
 
@@ -1233,9 +1304,27 @@ _EN_PRODUCT_SUBJECT_RE = lazy(
 )
 
 
+# "I'd like for chef Chopski to learn my tastes": a wish for what a product or a third party does
+_EN_WISH_FOR_RE = lazy(
+    r"^\W*(?:(?:also|and|so|but|ok|okay)\s*,?\s+)*i'?d\s+(?:like|love|want)\s+for\s+(?!(?:you|us|me|the\s+agent|claude|"
+    r"codex|gemini|cursor|tests|all\s+tests|commits|prs|pull\s+requests|branches|docs)\b)",
+    _I,
+)
+# "For example, …", "e.g. …": an illustration of something said around it
+_EN_EXAMPLE_RE = lazy(r"^\W*(?:for\s+(?:example|instance)|e\.?g\.?|eg)\b", _I)
+
+
+# "I'll manage the server, no need to do that yourself": what the person keeps is an arrangement for the agent
+_EN_YOU_NEED_NOT_RE = lazy(r"\bno\s+need\s+(?:for\s+you\s+)?to\b|\byourself\b|\byou\s+don'?t\s+(?:need|have)\s+to\b", _I)
+
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds an English cue in ``sentence`` rules out (``core``: the sentence without its trailing punctuation)."""
     into = _INTO_FILE_RE.match(core) if "." in core and "md" in core.lower() else None
+    if into is None and "rule" in core.lower():
+        into = _INTO_RULE_RE.match(core)
+        if into is not None:  # "can you update the rule to make sure that X?" asks for X to be kept: no question
+            sentence, core = sentence.rstrip(" ?"), core.rstrip(" ?")
     if into is not None:  # "can you update CLAUDE.md that …": the rule after "that" is what is judged
         sentence, core = sentence[into.end():], core[into.end():]
     if _EN_QUESTION_RE.search(core) or _EN_NEGATED_RE.search(sentence):
@@ -1244,10 +1333,12 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _EN_ASSISTANT_RE.search(sentence) or _EN_HEDGE_RE.search(sentence):
         return EVERYTHING
-    if _EN_I_WILL_RE.search(sentence):
+    if _EN_I_WILL_RE.search(sentence) and not _EN_YOU_NEED_NOT_RE.search(sentence):
         return frozenset({"instruction"})  # a promise of the speaker's, not a rule for the agent
-    if _EN_PRODUCT_SUBJECT_RE.match(sentence):
+    if _EN_PRODUCT_SUBJECT_RE.match(sentence) or _EN_WISH_FOR_RE.match(sentence):
         return frozenset({"instruction", "preference"})  # how the software behaves: a feature request
+    if _EN_EXAMPLE_RE.match(sentence):
+        return EVERYTHING  # an example of something, not the rule itself
     return frozenset()
 
 

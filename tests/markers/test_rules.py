@@ -147,6 +147,35 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("你忘了这个", None),
         ("你又忘了这个文件", None),
     ],
+    "en.instruction.into_rule_file": [
+        ("Looks good. Can you update the task-decomposition cursor rule to make sure that every task gets a number?", INS),
+        ("write me a cursor rule that prevents the agent from ever running two commands on one line", INS),
+        ("can you update the cursor rule to make sure we always run lint before committing?", INS),
+        ("can you update the rule?", None),
+        ("write a rule that parses the log lines", None),
+        ("update the cursor rule to say that this is done", None),
+    ],
+    "en.preference.as_much_as_possible": [
+        ("I want to avoid using mocks/stubs as much as possible.", P),
+        ("I'd like our local testing to replicate production as closely as possible", P),
+        ("we try to reuse existing components wherever possible", P),
+        ("can we reduce this as much as possible?", None),
+        ("I want to reduce the bundle as much as possible for this release", None),
+    ],
+    "en.preference.comfortable_with": [
+        ("For tech stack preferences, I'm most comfortable in JavaScript and TypeScript.", P),
+        ("I'm much more comfortable with Go than Rust", P),
+        ("honestly I'm more comfortable writing SQL by hand", P),
+        ("I'm comfortable with whatever you recommend.", None),
+        ("I'm more comfortable with this approach", None),
+    ],
+    "en.instruction.ill_handle": [
+        ("I'm already running the dev server, and i'll manage that, so no need to do that yourself!", INS),
+        ("I'm running the database locally and I'll handle it, you don't need to start it", INS),
+        ("ok, and I will handle the releases, no need for you to tag anything", INS),
+        ("I'll restart the server now", None),
+        ("I'll fix it myself", None),
+    ],
     "zh.instruction.every_time": [
         ("每次改完都要跑一下lint", INS),
         ("每次提交前记得更新changelog", INS),
@@ -1286,6 +1315,18 @@ def test_header_makes_following_bullets_durable() -> None:
 # Task requests, feedback on the current output, reports, questions and material to work on:
 # no rule may fire on them.
 TASK_TURNS = [
+    # holds on this turn's work, examples, a product's persona, plans, pasted prompts and proposals
+    "don't write any code.",
+    "DO NOT WRITE ANY CODE OR RUN ANY COMMANDS. Please look at these errors.",
+    "Reorg only. do not create any new unit tests.",
+    "Chef Chopski doesn't need to always ask about variety.",
+    "For example, one thing we learned was that we should always buy fresh lemons.",
+    "I'd like for chef Chopski to learn those things about me over time.",
+    "in the future, i'd like to add authentication and let the agent read the user's pantry",
+    "We do not need to group the musicians.",
+    "Add this to the instructions:\n\nYou are Prep Chef GPT — a proactive assistant.\n- Never assume they want meat.",
+    "You are working on Phase 2 of the project.\n\nROLE: Specialist\n- Keep costs minimal (use free tiers)",
+    "Let's try this approach:\n\nRun in-process for tests and always set runName when calling graph.invoke.",
     # how the software behaves is a feature request, not a way of working
     "it should always show the summary after a merge",
     "the menu should always have a back option",
