@@ -86,9 +86,11 @@ def _patterns() -> list[re.Pattern[str]]:
             re.S | re.M,
         ))
         _PATTERNS.append(re.compile(
-            # a message another session, agent or teammate sent, as the CLI introduces it
-            r"^(?:another|a|the)\b[^\n]{0,60}?\b(?:session|agent|teammate|peer|instance|claude)s?\b[^\n]{0,40}?"
-            r"\bsent\b[^\n]{0,30}?\bmessages?\b",
+            # a message someone else sent, as the CLI introduces it ("Another Claude session sent a message: …", "A
+            # peer session sent a message while you were working:", "The <name> plugin sent a message:"): who sent
+            # it (a session, an agent, a plugin: not a person), then a colon closing the introduction
+            r"^(?:another|a|the)\b[^\n:]{0,60}?\b(?:session|agent|subagent|teammate|peer|coordinator|plugin|instance|"
+            r"host|channel|bot|worker)s?\s+sent (?:you )?(?:a|this|the) message\b[^\n:]{0,40}:",
             re.I | re.M,
         ))
     return _PATTERNS

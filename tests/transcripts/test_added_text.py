@@ -93,6 +93,12 @@ CLAUDE: list[tuple[str, Callable[[Words, str, str], list[str]]]] = [
         f"{t}\n\nAnother Claude session sent a message: {a}")]),
     ("peer message as a block", lambda w, t, a: [_claude(_blocks(t, f"A teammate session sent you a message:\n{a}"))]),
     ("peer message as a record", lambda w, t, a: [_claude(t), _claude(f"Another Claude session sent a message: {a}")]),
+    ("a peer's message while working", lambda w, t, a: [_claude(
+        f"{t}\n\nA peer session sent a message while you were working:\n{a}")]),
+    ("a coordinator's or a plugin's message", lambda w, t, a: [_claude(_blocks(
+        t, f"The {w.word()} plugin sent a message:\n{a}", f"The coordinator sent a message while you were working: {a}"))]),
+    ("a cross-session element", lambda w, t, a: [_claude(
+        f'{t}\n<cross-session-message from="{w.word()}">\n{a}\n</cross-session-message>')]),
     ("system reminder after the words", lambda w, t, a: [_claude(f"{t}\n<system-reminder>\n{a}\n</system-reminder>")]),
     ("an element of a new name", lambda w, t, a: [_claude(_blocks(t, f'<{w.word()}-{w.word()} id="{w.word()}">\n{a}\n'
                                                                      f"</PLACEHOLDER>"))]),
@@ -133,7 +139,8 @@ def test_claude_a_typed_word_like_an_event_or_a_tag_stays(tmp_path: Path, seed: 
     words = Words(seed)
     typed = [f"Stop using the {words.word()} hook error handler we wrote.",
              f"Always wrap the {words.word()} in a <div> before rendering.",
-             f"Never send {words.word()} a message from the {words.word()} agent without a retry."]
+             f"Never send {words.word()} a message from the {words.word()} agent without a retry.",
+             f"The {words.word()} team sent a message: always rebase before merging."]
     _check(tmp_path, "s1.jsonl", [_claude(t) for t in typed], typed, "", "claude")
 
 
