@@ -1,11 +1,13 @@
 """What finding markers costs: the rules on a corpus's person turns, and importing them, against another revision.
 
-``python -m bench.markers_speed [--corpus DIR] [--against REV] [--rounds N]`` reads the person turns of a
-transcript corpus (default: the synthetic mixed history ``bench.throughput`` ingests, written when missing) and,
+``python -m bench.markers_speed [--corpus DIR|TSV] [--against REV] [--rounds N]`` reads the person turns of a
+transcript corpus (default: the synthetic mixed history ``bench.throughput`` ingests, written when missing), or the
+rows of a labelled ``turns.tsv``, and,
 in fresh processes alternating between this tree and ``REV`` (default ``main``, unpacked by ``git archive``),
 times in CPU seconds: importing ``agent_memory.markers``, ``find_markers`` on every turn the first time (patterns
 compiled as they are reached), the same again warm, and a bare ``json.loads`` loop over the corpus's lines, so
-each figure is also a same-run ratio to the loop. Medians over the rounds; the markers must be the same.
+each figure is also a same-run ratio to the loop. Medians over the rounds; it says whether the markers are the same
+(a change of the rules makes them differ, and the run exit 1).
 """
 
 from __future__ import annotations
@@ -31,11 +33,19 @@ def _side(corpus: str) -> dict[str, float | str]:
     from agent_memory.agents.reading import read_transcript
     from bench.throughput import json_loop
 
-    files = [str(p) for p in iter_transcript_files([corpus])]
-    turns = [redact.neutralise(t.text) for f in files for t in read_transcript(f).turns if t.role == "user"]
-    loop = time.process_time()
-    json_loop(files)
-    loop = time.process_time() - loop
+    if corpus.endswith(".tsv"):  # labelled person turns (bench/data/real_turns/turns.tsv): no transcript to parse
+        from bench.extraction import load_turns
+
+        turns = [redact.neutralise(row.text) for row in load_turns(Path(corpus))]
+        loop = time.process_time()
+        json.loads(json.dumps(turns))
+        loop = time.process_time() - loop
+    else:
+        files = [str(p) for p in iter_transcript_files([corpus])]
+        turns = [redact.neutralise(t.text) for f in files for t in read_transcript(f).turns if t.role == "user"]
+        loop = time.process_time()
+        json_loop(files)
+        loop = time.process_time() - loop
     started = time.process_time()
     from agent_memory.markers import find_markers
 
@@ -54,7 +64,7 @@ def _side(corpus: str) -> dict[str, float | str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.markers_speed", description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", help="a transcript folder (default: the synthetic mixed history)")
+    parser.add_argument("--corpus", help="a transcript folder, or a labelled turns.tsv (default: the synthetic mixed history)")
     parser.add_argument("--against", default="main", help="the revision to compare with (default main)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--side", help=argparse.SUPPRESS)  # one process's figures, as JSON on stdout

@@ -310,9 +310,13 @@ _PROMPT_RE = lazy(
 # A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>
 _TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)>[\s\S]*?</\1>")
 _PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
-               "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t",
-               "[ ]", "[x]", "[X]", "{", "$ARGUMENTS", "[", "</", "You are", "ROLE", "YOUR TASK", "OBJECTIVE",
-               "PERSONA", "SYSTEM PROMPT")
+               "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
+# one pass over the turn says whether any check can fire; each check then has its own cue, so a turn with a brace
+# or a bracket runs one regex, not all of them
+_PASTE_CUE_RE = lazy("|".join(re.escape(cue) for cue in _PASTE_CUES))
+_TEMPLATE_CUE_RE = lazy(r"[{\[$]")
+_CHECKBOX_CUE_RE = lazy(r"\[[ xX]\]")
+_PROMPT_CUE_RE = lazy(r"You are|ROLE|YOUR TASK|OBJECTIVE|PERSONA|SYSTEM PROMPT")
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -322,21 +326,20 @@ def _blank(text: str, start: int, end: int) -> str:
 
 def pasted_reason(text: str) -> str:
     """Why (part of) a turn reads as pasted rather than said, or "" when it does not."""
-    if not any(cue in text for cue in _PASTE_CUES) and not text.startswith(("+  ", "-  ", "+\t", "-\t")):
-        return ""
-    if _SCREEN_LINE_RE.search(text):
-        return "pasted terminal or agent screen"
-    if _REVIEW_RE.search(text):
-        return "pasted review finding"
-    if _DIFF_LINE_RE.search(text):
-        return "pasted diff"
-    if _TEMPLATE_RE.search(text):
+    if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
+        if _SCREEN_LINE_RE.search(text):
+            return "pasted terminal or agent screen"
+        if _REVIEW_RE.search(text):
+            return "pasted review finding"
+        if _DIFF_LINE_RE.search(text):
+            return "pasted diff"
+    if _TEMPLATE_CUE_RE.search(text) and _TEMPLATE_RE.search(text):
         return "pasted template"
-    if _PROMPT_RE.search(text):
+    if _PROMPT_CUE_RE.search(text) and _PROMPT_RE.search(text):
         return "pasted prompt"
-    if len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
+    if _CHECKBOX_CUE_RE.search(text) and len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
         return "pasted checklist"
-    if _TAG_BLOCK_RE.search(text):
+    if "</" in text and _TAG_BLOCK_RE.search(text):
         return "injected tag block"
     return ""
 

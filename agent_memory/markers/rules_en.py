@@ -1218,7 +1218,7 @@ _en(
 # a taste stated as a dislike of a class of things: "I don't like nested types"
 _en(
     "en.preference.taste", "preference",
-    "like|hate|can't stand|cannot stand",
+    "don't like|dont like|do not like|hate|can't stand|cannot stand|like all|like every|like each|like our|like my",
     r"^\W*(?:(?:also|and|but|honestly|personally|fyi|btw)\s*,?\s+)*(?P<claim>i\s+(?:really\s+)?(?:don'?t|do\s+not)\s+like\s+"
     r"(?!(?:it|this|that|these|those|the|a|an|my|your|his|her|its|how|what|when\s+it)\b)[a-z][\w-]*"
     r"(?:s|ing|\s+[a-z][\w-]*s)\b[^?]*|i\s+(?:really\s+)?(?:hate|can'?t\s+stand|cannot\s+stand)\s+(?:it\s+)?when\s+you\s+"
@@ -1229,7 +1229,14 @@ _en(
 # the project's layout said as a fact about every member of a class: "all config goes through env vars"
 _en(
     "en.instruction.all_go_through", "instruction",
-    "all |every |each ",
+    "goes in|goes through|goes under|goes via|goes behind|go in|go through|go under|go via|go behind|"
+    "lives in|lives through|lives under|lives via|lives behind|live in|live through|live under|live via|"
+    "live behind|belongs in|belongs through|belongs under|belongs via|belongs behind|belong in|"
+    "belong through|belong under|belong via|belong behind|stays in|stays through|stays under|stays via|"
+    "stays behind|stay in|stay through|stay under|stay via|stay behind|comes in|comes through|"
+    "comes under|comes via|comes behind|come in|come through|come under|come via|come behind|is kept in|"
+    "is kept through|is kept under|is kept via|is kept behind|are kept in|are kept through|"
+    "are kept under|are kept via|are kept behind",
     r"^\W*(?:(?:also|and|btw|fyi|note|so|but)\s*[,:]?\s+)*(?P<claim>(?:all|every|each)\s+(?:new\s+)?[a-z][\w-]*"
     r"(?:\s+[a-z][\w-]*)?\s+(?:goes?|lives?|belongs?|stays?|comes?|is\s+kept|are\s+kept)\s+(?:in|into|through|under|via|"
     r"behind|inside)\s+\S[^?]*)",
@@ -1278,7 +1285,7 @@ _en(
 # the person keeps a piece of the work for themselves: "I'm already running the dev server, I'll manage that"
 _en(
     "en.instruction.ill_handle", "instruction",
-    "i'll|i will|yourself",
+    "no need|i'll manage|i'll handle|i'll take care|i will manage|i will handle|i will take care",
     r"(?P<claim>\b(?:i'?ll|i\s+will)\s+(?:always\s+)?(?:manage|handle|run|start|restart|take\s+care\s+of|do)\s+(?:the\s+|my\s+|all\s+)?"
     r"(?:dev\s+|local\s+)?(?:server|servers|services?|database|db|builds?|deploys?|deployments?|migrations?|commits?|"
     r"pushes|releases?|merges?|git|that|it)\b(?:\s+myself)?[^?.]*?\bno\s+need\s+(?:for\s+you\s+)?to\b[^?.]*"

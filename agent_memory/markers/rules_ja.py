@@ -625,7 +625,7 @@ _cjk(
 # the person's machine, stated so the agent stops assuming another (「この環境はWindowsなことに留意して」)
 _cjk(
     "ja.correction.environment", "correction",
-    "環境|os|マシン|シェル|pc",
+    "環境|osは|osが|マシン|シェル|pcは|pcが",
     r"(?P<claim>(?:この|うちの|私の|僕の|俺の|自分の|手元の|ローカルの?)?(?:実行)?(?:環境|OS|マシン|シェル|PC)(?:は|が)"
     r"(?:[A-Za-z][\w.+-]*(?:\s[A-Za-z0-9][\w.+-]*)?|ウィンドウズ|マック|リナックス)"
     r"(?:です|だ|なので|だから|なこと|だよ|なんだ|なんです|を使って(?:い)?(?:る|ます)))",
