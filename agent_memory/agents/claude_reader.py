@@ -78,8 +78,8 @@ def _patterns() -> list[re.Pattern[str]]:
         )
         _PATTERNS.append(re.compile(r"\A<user-memory-input>(.*?)</user-memory-input>\s*\Z", re.S))
         _PATTERNS.append(re.compile(
-            # an image's note or placeholder: "[Image: original 2629x2334, …]", "[Image #2]"
-            r"\[Image(?: #\d+)?(?::[^\]\n]*)?\]"
+            # an image's note or placeholder: "[Image: original 2629x2334, …]", "[Image #2]", "[Image not shown, …]"
+            r"\[Image\b[^\]\n]{0,400}\]"
             # an element whose name joins words with "-" or "_" (no one types <task-notification>), from a line's
             # start to its closing tag, or to the end when it is not closed
             r"|^[ \t]*<(?P<tag>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?:[ \t][^>\n]*)?>.*?(?:</(?P=tag)>|\Z)",

@@ -83,6 +83,8 @@ CLAUDE: list[tuple[str, Callable[[Words, str, str], list[str]]]] = [
         f"{t}\n[Image: original {w.rng.randint(900, 4000)}x{w.rng.randint(900, 4000)}, {a}]"))]),
     ("image note as a block", lambda w, t, a: [_claude([{"type": "image", "source": {"type": "base64", "data": "AA"}},
                                                          *_blocks(t, f"[Image: source: /tmp/{w.word()}.png {a}]")])]),
+    ("image notes of other kinds", lambda w, t, a: [_claude(_blocks(
+        f"[Image could not be processed: {a}]\n{t}\n[Image not shown, read it from /tmp/{w.word()}.png]"))]),
     ("image placeholder", lambda w, t, a: [_claude(f"[Image #{w.rng.randint(1, 9)}] {t}"),
                                            _claude(f"[Image: {a}]", isMeta=True)]),
     ("hook feedback after the words", lambda w, t, a: [_claude(f"{t}\n\n{w.camel()} hook feedback:\n{a}")]),
