@@ -11,48 +11,19 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
-import json
 import os
-import re
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
-from ..text import identifier_words, prompt_terms
+from ..text import prompt_terms
 from .prompt import signature
-from .schema import CJK_CLASS, CJK_JOIN, DDL, DOCS_FILL, DOCS_INDEXES, KEY_UPSERT, SCHEMA_VERSION, drop_all
+from .rows import Prepared, Row, RowMaker, cjk_runs, fork_workers, made, prepare, read_rows, row_id, rows_in_workers
+from .schema import DDL, DOCS_FILL, DOCS_INDEXES, KEY_UPSERT, SCHEMA_VERSION, drop_all
 from .search import Found, Searcher
 
-# A source file and how one of its records becomes an index row (None: not indexed).
-RowMaker = Callable[[dict[str, Any]], "Row | None"]
-
-_INT64 = 1 << 63  # SQLite's INTEGER: a line number past it is no line number
-
-
-@dataclass(frozen=True)
-class Row:
-    """One searchable document: an atom, a past-session chunk, or an adopted claim."""
-
-    kind: str  # atom | chunk | claim
-    ref: str  # the record's own id
-    text: str
-    date: str  # ISO timestamp from the record ("" → the source file's mtime is used)
-    meta: dict[str, Any] = field(default_factory=dict)
-    claim: str = ""  # an atom's claim key text (derived from ``text``; its terms are made with its key's row)
-
-
-def row_id(source: str, line: bytes) -> str:
-    """A row's id: the hash of its source's name and of its record's line, as the source file holds it.
-
-    Every source is a file of JSON lines, and a row is made from one line: the same line makes the
-    same row, and a line rewritten in any way is a new row. The bytes are hashed as they are, so the
-    writer (which has just encoded them) and a sync (which has just read them) make the same id.
-    """
-    digest = hashlib.sha1(source.encode("utf-8"))
-    digest.update(b"\n")
-    digest.update(line)
-    return digest.hexdigest()
+__all__ = ["Appended", "Index", "Row", "RowMaker", "Source", "cjk_runs", "row_id"]
 
 
 @dataclass(frozen=True)
@@ -82,7 +53,6 @@ class Source:
 
 _HEAD_BYTES = 4096
 _BATCH = 500  # values bound to one statement (under every SQLite's limit)
-_ROWS_AT_ONCE = 2_000  # rows a sync reads from a file before it indexes them
 PAGE_SIZE = 8192
 _REBUILD_CACHE_KIB = 32 * 1024  # page cache while a whole file is read (SQLite's default is 2 MB)
 
@@ -253,10 +223,14 @@ class Index(Searcher):
                 offset = prior_offset if grew else 0  # only the new tail of an append-only file that grew
                 handle.seek(offset)
                 date, whole = _mtime_iso(source.path), not grew
-                for rows, ids, offset in _read_rows(handle, source, offset):
-                    added += self._insert(source.name, rows, ids, date, words=not whole)
+                workers = fork_workers(size - offset) if whole else 1
+                batches = (rows_in_workers(source, offset, size, date, workers) if workers > 1 else
+                           ((prepare(source.name, rows, ids, date), offset, None)
+                            for rows, ids, offset in read_rows(handle, source, offset)))
+                for prepared, offset, terms in batches:
+                    added += self._insert(source.name, prepared, words=not whole, terms=terms)
                     if whole and not new:
-                        keep.update(ids)
+                        keep.update(values[0] for values, _key in prepared)
                 head = _head_of(handle, offset)
         except OSError:
             self._index_words(first if whole and added else None)
@@ -323,7 +297,7 @@ class Index(Searcher):
                 rows.append((at, row))
                 ids.append(row_id(name, line))
             at += len(line)
-        added = self._insert(source.name, rows, ids, _mtime_iso(source.path))
+        added = self._insert(source.name, prepare(source.name, rows, ids, _mtime_iso(source.path)))
         if known and known[1] >= _HEAD_BYTES:
             head = known[2]  # the first bytes are where they were
         else:
@@ -337,48 +311,34 @@ class Index(Searcher):
         )
         return added, 0
 
-    def _insert(self, source_name: str, rows: list[tuple[int, Row]], ids: list[str], fallback_date: str,
-                words: bool = True) -> int:
+    def _insert(self, source_name: str, prepared: list[Prepared], words: bool = True,
+                terms: dict[str, tuple[str, str]] | None = None) -> int:
         """Add the rows not yet indexed, then their words (one statement per FTS table; not ``words``: the caller
-        indexes them, before its transaction ends) and claim keys.
+        indexes them, before its transaction ends) and claim keys (``terms``: prompt terms already worked out,
+        by claim key, with the text they are of).
 
         A row already indexed only learns where its record is now (a rewritten file moves it).
         """
-        if not rows:
+        if not prepared:
             return 0
         last = self.con.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()[0]
-        values = []
-        keys: list[tuple[str, str, str, str, int, str]] = []  # (row id, claim key, text, date, redacted, extra)
-        for (at, r), rid in zip(rows, ids):
-            date = r.date or fallback_date
-            stamp = str(r.meta.get("timestamp", ""))
-            line = r.meta.get("line")
-            cjk = "" if r.text.isascii() else cjk_runs(r.text)  # CJK is never ASCII
-            extra = " ".join(identifier_words(r.text))
-            values.append((
-                rid, source_name, r.kind, r.ref, date, r.text, at,
-                self._place(r.meta) if "session" in r.meta else None,
-                line if isinstance(line, int) and not isinstance(line, bool) and -_INT64 <= line < _INT64 else None,
-                None if stamp == date else stamp,
-                r.claim, str(r.meta.get("session") or "") if r.claim else "", extra,
-                cjk, max(len(r.text) - 2, 0) if cjk else None,
-            ))
-            if r.claim:
-                keys.append((rid, r.claim, r.text, date, 1 if r.meta.get("redacted") else 0, extra))
+        place = self._place
         self.con.executemany(
             "INSERT INTO docs(id, source, kind, ref, date, text, at, place, line, stamp, claim, session, extra, cjk, "
             "span) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(id) DO UPDATE SET at = excluded.at WHERE at != excluded.at",
-            values,
+            [values if values[7] is None else (*values[:7], place(values[7]), *values[8:]) for values, _key in prepared],
         )
         new = {rid for (rid,) in self.con.execute("SELECT id FROM docs WHERE rowid > ?", (last,))}
         if new:
             # a new row's rowid is above every rowid the table held (INTEGER PRIMARY KEY, no row at the maximum)
             self._index_words(last if words else None)
-            self.con.executemany(KEY_UPSERT, self._key_rows([key[1:] for key in keys if key[0] in new]))
+            self.con.executemany(KEY_UPSERT, self._key_rows(
+                [key for values, key in prepared if key is not None and values[0] in new], terms or {}))
         return len(new)
 
-    def _key_rows(self, keys: list[tuple[str, str, str, int, str]]) -> list[tuple[object, ...]]:
+    def _key_rows(self, keys: list[tuple[str, str, str, int, str]],
+                  terms: dict[str, tuple[str, str]]) -> list[tuple[object, ...]]:
         """``KEY_UPSERT``'s rows for these new atoms (in file order): one per claim key, in the order the keys first
         appear, as the atoms' upserts one by one would leave it; the prompt terms worked out only where it makes a key.
 
@@ -400,15 +360,15 @@ class Index(Searcher):
                 f"SELECT key FROM keys WHERE key IN ({','.join('?' * len(part))})", part))
         for claim, row in rows.items():
             if claim not in made:
-                row[2] = " ".join(prompt_terms(row[1]))
+                known = terms.get(claim)
+                row[2] = known[1] if known is not None and known[0] == row[1] else " ".join(prompt_terms(row[1]))
         return [tuple(row) for row in rows.values()]
 
-    def _place(self, meta: dict[str, Any]) -> int:
-        """The ``places`` row of a record's session and transcript, made on first use."""
+    def _place(self, key: tuple[str, str]) -> int:
+        """The ``places`` row of a record's (session, transcript), made on first use."""
         if self._places is None:
             self._places = {(s, t): rowid for rowid, s, t in
                             self.con.execute("SELECT rowid, session, transcript FROM places")}
-        key = (str(meta.get("session", "")), str(meta.get("transcript", "")))
         found = self._places.get(key)
         if found is None:
             self.con.execute("INSERT OR IGNORE INTO places(session, transcript) VALUES (?, ?)", key)
@@ -535,9 +495,9 @@ def _recorded(handles: dict[str, Any], source: Source, row: Found) -> dict[str, 
             needle = row.ref.encode("utf-8")
             handle.seek(0)
             line = next((raw for raw in handle if needle in raw and row_id(source.name, raw) == row.id), b"")
-        made = _made(line, source.make_row) if line else None
-        if made is not None:
-            return _in_order(made.meta)
+        found = made(line, source.make_row) if line else None
+        if found is not None:
+            return _in_order(found.meta)
     except OSError:
         pass
     return None
@@ -546,50 +506,6 @@ def _recorded(handles: dict[str, Any], source: Source, row: Found) -> dict[str, 
 def _in_order(meta: dict[str, Any]) -> dict[str, Any]:
     """``meta`` with its keys sorted, as a hit has always carried it (the index once stored it so)."""
     return dict(sorted(meta.items()))
-
-
-# what the trigram table indexes of a document: its CJK runs, each non-CJK stretch between them one CJK_JOIN
-_NOT_CJK = re.compile(f"[^{CJK_CLASS[1:-1]}]+")
-
-
-def cjk_runs(text: str) -> str:
-    """The CJK runs of ``text`` in order, joined by ``CJK_JOIN`` ("" when it holds none).
-
-    Replacing what lies between the runs takes a third of the work of collecting the runs
-    themselves: Japanese and Chinese prose breaks into a run at every punctuation mark.
-    """
-    return _NOT_CJK.sub(CJK_JOIN, text).strip(CJK_JOIN)
-
-
-def _read_rows(handle: Any, source: Source, start: int) -> Iterator[tuple[list[tuple[int, Row]], list[str], int]]:
-    """Each complete line's row and the byte offset it starts at, with their ids, ``_ROWS_AT_ONCE`` rows at a time,
-    and where reading stopped after each batch (at the end: before a line still being written)."""
-    rows: list[tuple[int, Row]] = []
-    ids: list[str] = []
-    offset = start
-    make_row, name = source.make_row, source.name
-    for raw in handle:
-        if not raw.endswith(b"\n"):
-            break  # a record still being written is read by the next sync
-        at = offset
-        offset += len(raw)
-        row = _made(raw, make_row)
-        if row is not None:
-            rows.append((at, row))
-            ids.append(row_id(name, raw))
-            if len(rows) >= _ROWS_AT_ONCE:
-                yield rows, ids, offset
-                rows, ids = [], []
-    yield rows, ids, offset
-
-
-def _made(raw: bytes, make_row: RowMaker) -> Row | None:
-    """The row one line of a source file makes (None: not a record, or not indexed)."""
-    try:
-        record = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return make_row(record) if isinstance(record, dict) else None
 
 
 def _head_of(handle: Any, upto: int) -> str:

@@ -168,7 +168,7 @@ def test_records_taken_from_the_writer_are_the_rows_a_sync_reads_and_need_no_syn
 
 def test_a_sync_reads_a_file_a_batch_at_a_time_and_makes_the_rows_it_makes_at_once(tmp_path: Path,
                                                                                   monkeypatch: Any) -> None:
-    from agent_memory.index import sync
+    from agent_memory.index import rows
 
     records = _records(7)
     path = _store(tmp_path, records)
@@ -176,7 +176,7 @@ def test_a_sync_reads_a_file_a_batch_at_a_time_and_makes_the_rows_it_makes_at_on
         ix.sync()
         whole = _rows(ix)
         found = [h.ref for h in ix.search("friday")]
-    monkeypatch.setattr(sync, "_ROWS_AT_ONCE", 3)
+    monkeypatch.setattr(rows, "_ROWS_AT_ONCE", 3)
     (tmp_path / "index.db").unlink()
     with _chunks_index(tmp_path, path) as ix:
         assert ix.sync() == {"added": 7, "removed": 0}
@@ -284,3 +284,38 @@ def test_the_ids_the_writer_makes_are_the_ids_a_sync_reads(tmp_path_factory: Any
     with Index(tmp / "index.db", [Source("chunks", path, meta_row, append_only=True)]) as rebuilt:
         rebuilt.sync()
         assert sorted(rebuilt.con.execute("SELECT id, ref, at FROM docs").fetchall()) == taken
+
+
+# ---------------------------------------------------------------- a large file's rows made by workers
+
+
+def test_a_file_made_into_rows_by_forked_workers_is_indexed_as_one_read_here(tmp_path: Path, monkeypatch: Any) -> None:
+    from agent_memory.index import rows
+    from agent_memory.promote.tiers import index_sources
+
+    from promote.test_promote import atom, make_store
+
+    texts = ["Always squash commits", "always squash commits!", "Never commit .env files", "use pnpm, not npm",
+             "必ずコミット前に lint を実行する", "run getUserName tests with python3 -m pytest", "prefer vitest over jest"]
+    atoms = [atom(text, f"s{i % 3}", f"2026-03-0{1 + i % 3}", line=i) for i, text in enumerate(texts * 9)]
+    paths = make_store(tmp_path, atoms)
+    with open(paths.atoms, "a", encoding="utf-8") as handle:
+        handle.write('{"not an atom\n{"id": "torn", "text": "half a line')  # a bad line, and a torn last one
+    with open(paths.chunks, "w", encoding="utf-8") as handle:
+        for i in range(40):
+            handle.write(json.dumps({"id": f"c{i}", "text": f"chunk {i}: {texts[i % len(texts)]} and the reply",
+                                     "session": f"s{i % 4}", "transcript": f"/t/s{i % 4}.jsonl", "line": i,
+                                     "timestamp": f"2026-03-01T10:{i:02d}:00Z"}) + "\n")
+
+    def built(name: str, fork_bytes: int) -> list[Any]:
+        monkeypatch.setattr(rows, "FORK_BYTES", fork_bytes)
+        monkeypatch.setattr(rows, "_SLICE_BYTES", 900)  # several slices a file
+        with Index(tmp_path / name, index_sources(paths)) as ix:
+            assert ix.sync()["added"] == len(atoms) + 40
+            found = [ix.con.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid").fetchall()
+                     for table in ("docs", "keys", "places")]
+            found.append(ix.con.execute("SELECT name, offset, head FROM sources ORDER BY name").fetchall())
+            found += [[(h.ref, h.score) for h in ix.search(q)] for q in ("squash", "pnpm", "コミット", "user name")]
+        return found
+
+    assert built("workers.db", 0) == built("here.db", 1 << 40)
