@@ -12,7 +12,9 @@ Seen with the real CLI (1.0.102):
 - The session file is one event a line, ``{"type", "data", "id", "timestamp", "parentId"}``. The person's words
   are ``user.message``'s ``content`` (``transformedContent`` adds the date and our prompt context); the
   reply is ``assistant.message``'s ``content``. Hook input and output are recorded as ``hook.start`` /
-  ``hook.end`` events, never read.
+  ``hook.end`` events, read only for an ``agentStop`` hook that blocked the stop: its ``reason`` comes back as a
+  ``user.message`` no one typed. A sub-agent's events stand in the same file, marked ``agentId`` (its prompt's
+  ``source`` names the parent agent).
 - Instructions (``copilot instruction list``): ``$COPILOT_HOME/copilot-instructions.md``,
   ``.github/copilot-instructions.md``, ``AGENTS.md``, ``CLAUDE.md`` and ``GEMINI.md`` at the repository root,
   and ``AGENTS.md`` in every folder from there down to cwd; each whole (48 KB files arrived uncut).
