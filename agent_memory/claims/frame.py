@@ -179,8 +179,21 @@ def is_wrong(clause: str) -> bool:
     return bool(_WRONG.match(clause))
 
 
+# short names people type for the long ones: one thing, one word
+_ALIASES = {
+    "ts": "typescript", "js": "javascript", "py": "python", "k8s": "kubernetes", "kube": "kubernetes",
+    "db": "database", "dbs": "database", "prod": "production", "creds": "credential", "cred": "credential",
+    "deps": "dependency", "dep": "dependency", "documentation": "doc", "docs": "doc", "configuration": "config",
+    "configs": "config", "msg": "message", "msgs": "message", "func": "function", "funcs": "function",
+    "fn": "function", "args": "argument", "arg": "argument", "lib": "library", "libs": "library",
+    "pkg": "package", "pkgs": "package", "env": "environment", "vars": "variable", "var": "variable",
+}
+
+
 def lemma(word: str) -> str:
-    """One form for a word's inflections (commits / committing / committed → commit); a verb its class."""
+    """One form for a word's inflections (commits / committing / committed → commit); a verb its class;
+    a short name its long one (ts → typescript)."""
+    word = _ALIASES.get(word, word)
     verb = VERB_OF.get(word)
     if verb:
         return verb

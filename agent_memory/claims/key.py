@@ -178,16 +178,24 @@ def claim_key(text: str) -> Key:
         if verb is None and other_verb is None and len(other_core) > 1 and len(core) > 1 \
                 and not (_USE_CJK & set(core) and _USE_CJK & set(other_core)):
             continue
+        # where the rule holds and what it is for stay with the rule, whichever clause said them:
+        # "don't use double quotes in typescript, single quotes" rejects double quotes, in TypeScript
         if negated:  # "don't use requests, use httpx": the positive clause states the rule
-            alt = [t for t in core if t not in other_core]
-            core, negated = list(other_core), False
+            alt = [t for t in core if t not in other_core and not _held(t)]
+            core, negated = list(other_core) + [t for t in core if _held(t) and t not in other_core], False
         else:  # "use pnpm, not npm" / "we're a pnpm shop, don't use npm"
-            alt += [t for t in other_core if t not in core]
+            alt += [t for t in other_core if t not in core and not _held(t)]
+            core += [t for t in other_core if t not in core and _held(t)]
     core_set = sorted(set(core))
     alt_set = sorted(set(alt) - set(core_set) - frame.SLOTS)
     if not core_set:
         return Key(negated, tuple(alt_set))
     return Key(negated, tuple(core_set) + ((CONTRAST,) + tuple(alt_set) if alt_set else ()))
+
+
+def _held(token: str) -> bool:
+    """A word of where a rule holds or what it is for ("in the tests", "for HTTP calls")."""
+    return token[:1] in (SCOPE, PURPOSE) and len(token) > 1
 
 
 def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from .frame import PERMITTED, SLOTS
+from .frame import PERMITTED, SLOTS, VERB_OF, is_verb
 from .key import _CJK, _HIRAGANA, CONTRAST, FROM, PURPOSE, SCOPE, TO, Key, trigram_similarity
 from ..text import HIRAGANA
 
@@ -42,6 +42,7 @@ _LANGUAGES = tuple(sorted(
     英語 日本語 中国語 韓国語 ドイツ語 フランス語 スペイン語 英文 中文 日文 韓文 英语 汉语 漢語 日语 韩语 韩文 简体中文 繁体中文""".split(),
     key=len, reverse=True))
 
+_VERBS = frozenset(VERB_OF.values())
 _DIGIT = re.compile(r"\d")
 _CJK_START = re.compile(f"[{_CJK}]")
 _OBJECT = re.compile(r"[/_]|\.[a-z]|^\.|^\d+\.\d")  # a path, file name, identifier or version
@@ -98,6 +99,7 @@ _ONE_FRAME = Relation("same", "the same words once a slot word or a named altern
 _ONE_AIM = Relation("same", "the same rule, one wording also saying what it is for")
 _RULED_OUT = Relation("same", "a prohibition, and the choice that replaces what it prohibits")
 _SLIP = Relation("same", "the same words but for a slip of the keyboard or an inflection")
+_ONE_CHOICE = Relation("same", "the same choice: one thing taken over another, where the rule holds said alike")
 
 
 def candidate(a: Key, b: Key) -> str:
@@ -155,6 +157,10 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         return _ONE_FRAME
     if same_aim:
         return _ONE_AIM
+    if not a.negated and ca - pa == cb - pb and ca - pa and (not pa or not pb) and (not aa or not ab):
+        return _ONE_AIM  # "use f-strings for string formatting" / "use f-strings, not str.format"
+    if not a.negated and _same_choice(ca, aa, cb, ab):
+        return _ONE_CHOICE
     if not a.negated and ((not aa and ab and ca == ab) or (not ab and aa and cb == aa)):
         return Relation("contradiction", "choice reversed")  # "use requests" after "use httpx, not requests"
     if _swapped_contrast(a.tokens, b.tokens):
@@ -165,6 +171,33 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     if slot:
         return Relation("contradiction", slot)
     return DISTINCT
+
+
+def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
+    """Two choices of one thing over another ("prefer dataclasses over plain dicts" / "use a dataclass
+    instead of passing dicts around"): both name what they reject, share a thing taken and a thing
+    rejected, neither takes what the other rejects, and they hold in the same place."""
+    if not aa or not ab:
+        return False
+    if {w for w in ca if w[:1] == SCOPE} != {w for w in cb if w[:1] == SCOPE}:
+        return False  # "… in the tests" is a narrower rule
+    taken_a, taken_b = _things(ca), _things(cb)
+    if not _overlap(taken_a, taken_b) or not _overlap(_things(aa), _things(ab)):
+        return False
+    return not _overlap(taken_a, _things(ab)) and not _overlap(taken_b, _things(aa))
+
+
+def _things(words: frozenset[str]) -> set[str]:
+    """The words of a frame that name something (not its verb, role or what it is for)."""
+    return {_unmarked(w) for w in words if w[:1] != PURPOSE and w not in _VERBS and w not in SLOTS and not is_verb(w)}
+
+
+def _overlap(xs: set[str], ys: set[str]) -> bool:
+    """Whether two sets of words name a common thing (".format" and "str.format" name one method)."""
+    if xs & ys:
+        return True
+    return any(len(x) > 2 and len(y) > 2 and (x.endswith("." + y.lstrip(".")) or y.endswith("." + x.lstrip(".")))
+               for x in xs for y in ys if "." in x or "." in y)
 
 
 def _purpose(words: frozenset[str]) -> frozenset[str]:
@@ -305,6 +338,16 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
             yield ("frame",) + tuple(sorted(_skeleton(t) for t in aim))
     if rejected:
         yield ("frame",) + tuple(sorted(_skeleton(t) for t in rejected))
+        # a thing taken and a thing rejected: meets every choice of one over the other (``_same_choice``)
+        taken, refused = sorted(_things(core))[:6], sorted(_things(rejected))[:4]
+        for x in taken:
+            for y in refused:
+                yield ("choice", _tail(x), _tail(y))
+
+
+def _tail(token: str) -> str:
+    """What a dotted name ends in, the name ``_overlap`` matches by (".format", "str.format" → "format")."""
+    return token.rsplit(".", 1)[-1] if "." in token[1:] or token.startswith(".") else token
 
 
 def _skeleton(token: str) -> str:
