@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..text import CJK as _CJK  # the one CJK definition
-from . import frame
+from . import cjk, frame
 from ..text import (
     HIRAGANA,
     EMPHASIS_JA,
@@ -87,6 +87,11 @@ _REASON_CJK = re.compile("(?:ので|から|ため|为了|因为|所以|由于|�
 _RULE_CJK = re.compile(NEGATION_JA + "|(?:ください|して|こと|て$|で$|禁止|不要|别|別|请|要|用|使用)")
 _USE_CJK = frozenset({"使用", "用", "use"})
 _NEED_NOT_JA = re.compile("(?:し)?なくて(?:も)?(?:いい|よい|良い|大丈夫|構わない|構いません)(?:です)?")
+# more ways Japanese and Chinese say "not" or "no longer" (「もう要りません」, 「やめて」, 不用), "without"
+# (a rule "don't commit without running pytest" is "run pytest before committing"), and "may"
+_NEG_MORE_CJK = re.compile("要りません|要らない|いらない|いりません|不用|无需|無需|没必要|やめ|止め")
+_WITHOUT_CJK = re.compile("ずに|没(?!问题|关系)|未经")
+_PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|かまわ|いい|良い|よい|ok)|可以|没问题|没关系|也行|就行|允许")
 PURPOSE = "+"  # marks a word of what a rule is for ("for installing packages"); "~" would read as a home folder
 SCOPE = "@"  # marks a word of where a rule holds ("in the tests", "under src/")
 TO, FROM = ">", "<"  # mark a word of where something goes ("to main") or comes from ("from checkout")
@@ -140,12 +145,13 @@ def claim_key(text: str) -> Key:
     folded = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
     # polarity, core, alt, verb, states a rule, only rejects ("not next to the source files")
     parts: list[tuple[bool, list[str], list[str], str | None, bool, bool]] = []
+    japanese = cjk.is_japanese(folded)
     for n, clause in enumerate(frame.clauses(folded)):
         norm = normalise(_COMPOUND.sub(lambda m: m.group(0).replace("-", "_"), clause))
         if not norm:
             continue
-        cjk = _CJK_RUN.search(norm) is not None
-        if cjk:
+        east = _CJK_RUN.search(norm) is not None
+        if east:
             rule = n == 0 or (_RULE_CJK.search(norm) is not None and not _REASON_CJK.search(norm))
             verb = None
         else:
@@ -155,8 +161,8 @@ def claim_key(text: str) -> Key:
             if not rule and parts and frame.is_reason(norm):
                 continue  # "…, the pre-commit hook does it now": why, not what
             verb = frame.lead_verb(norm)
-        negated, core, alt = _clause_tokens(norm)
-        if not negated and not cjk and frame.permits(norm):
+        negated, core, alt = _clause_tokens(norm, japanese)
+        if not negated and (_PERMIT_CJK.search(norm) if east else frame.permits(norm)):
             core = core + [frame.PERMITTED]
         if core or alt:
             parts.append((negated, core, alt, verb, rule, norm.startswith("not ")))
@@ -198,7 +204,7 @@ def _held(token: str) -> bool:
     return token[:1] in (SCOPE, PURPOSE) and len(token) > 1
 
 
-def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
+def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], list[str]]:
     """One clause's polarity, content words and the words it rejects ("X instead of Y" → Y)."""
     negated = False
     marked = _CONTRAST_ZH_NOT.sub(f" {CONTRAST} ", _CONTRAST_JA.sub(f" {REJECTED_BEFORE} ", norm))
@@ -234,14 +240,17 @@ def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
             continue
         if raw[0] >= "\u3040" and re.match(f"[{_CJK}]", raw[0]):
             for piece in _PARTICLE_SPLIT.split(raw):
-                if _NEG_JA.search(piece):
+                if _NEG_JA.search(piece) or _NEG_MORE_CJK.search(piece):
                     negated = True
-                    piece = _NEG_JA.sub("", piece)
+                    piece = _NEG_MORE_CJK.sub("", _NEG_JA.sub("", piece))
                 piece = _RENYOU_SHI.sub("", _ENDINGS_JA.sub("", piece)).strip(PARTICLES_JA)
-                if piece and frame.is_weak(piece):
-                    weak.append(piece)
-                elif piece and piece not in _PARTICLES_ZH:
-                    tokens.append(piece)
+                if not piece or piece in _PARTICLES_ZH:
+                    continue
+                for word in cjk.words(piece, japanese):
+                    if frame.is_weak(word) or word in cjk.WEAK:
+                        weak.append(word)
+                    else:
+                        tokens.append(word)
             continue
         if raw in _NEG_EN:
             negated = True
@@ -266,6 +275,8 @@ def _clause_tokens(norm: str) -> tuple[bool, list[str], list[str]]:
             mark = TO  # "PRs target develop": develop is where they go, as "against develop" says
     if not core and not alt:
         core = weak
+    if negated and _WITHOUT_CJK.search(norm):
+        negated = False  # 「pytest を走らせずにコミットしない」: not without running it is always running it
     return negated, core, alt
 
 

@@ -161,7 +161,7 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         return _ONE_AIM  # "use f-strings for string formatting" / "use f-strings, not str.format"
     if not a.negated and _same_choice(ca, aa, cb, ab):
         return _ONE_CHOICE
-    if not a.negated and ((not aa and ab and ca == ab) or (not ab and aa and cb == aa)):
+    if not a.negated and (_takes_rejected(ca, aa, cb, ab) or _takes_rejected(cb, ab, ca, aa)):
         return Relation("contradiction", "choice reversed")  # "use requests" after "use httpx, not requests"
     if _swapped_contrast(a.tokens, b.tokens):
         return Relation("contradiction", "swapped values")
@@ -171,6 +171,21 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     if slot:
         return Relation("contradiction", slot)
     return DISTINCT
+
+
+def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
+    """Whether rule a takes what choice b rejects, where b holds ("use requests" after "use httpx, not
+    requests"; "print() is fine for debug output" after "never print for debug output, log it"): what a is
+    for is said by b too, and neither holds in a narrower place."""
+    if aa or not ab:
+        return False
+    purpose = _purpose(ca)
+    if ca - purpose != ab - _purpose(ab):
+        return False
+    said = {_unmarked(w) for w in cb | ab}
+    if not {_unmarked(w) for w in purpose} <= said:
+        return False
+    return {w for w in ca if w[:1] == SCOPE} == {w for w in cb if w[:1] == SCOPE}
 
 
 def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
@@ -259,6 +274,10 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
     language = _language_swap(x, y)
     if language:
         return language
+    if x in _SLOT_WORDS or y in _SLOT_WORDS:
+        return ""  # "Python: use 3.12" / "Python version 3.12": a slot word said or not
+    if _CJK_START.match(x) or _CJK_START.match(y):
+        return ""  # a Japanese or Chinese word is not cut from its neighbours surely enough to be a value
     role = x[0] if x[0] in _ROLES else ""
     if role != (y[0] if y[0] in _ROLES else ""):
         return ""  # a value and a word of another role ("to main" / "from main") are two things

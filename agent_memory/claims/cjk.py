@@ -1,0 +1,135 @@
+"""Japanese and Chinese words of a claim, one form per thing, in the words an English wording would use.
+
+Neither language puts spaces between words, so a wording is cut where one would: Japanese where the script
+changes (a katakana loanword, a kanji compound, the hiragana between them that inflects or joins and names
+nothing), Chinese by the longest word of a small vocabulary of how people speak to a coding agent (a
+character no word covers stands alone). Each word then takes its canonical form, shared with English where
+the thing is the same: コミット / 提交 / commit are one word, 実行 / 回す / 跑 / 运行 are "run", 日本語 is
+"japanese". Tables and two functions; standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .frame import lemma
+
+# one thing, one word: what a Japanese or Chinese word says, in the key's English form where one exists
+_CANONICAL_SOURCE = {
+    "commit": "コミット 提交 提交代码",
+    "push": "プッシュ 推送 推",
+    "merge": "マージ 合并 合入",
+    "deploy": "デプロイ 部署 发布 上线",
+    "test": "テスト テストファイル 测试 测试用例 单测 試験",
+    "branch": "ブランチ 分支",
+    "comment": "コメント 注释 註釋",
+    "run": "実行 回 走 かけ 掛け 跑 运行 執行 执行",
+    "use": "使用 使 採用 采用 喜欢 更喜欢 偏好",
+    "edit": "変更 修正 編集 修改 改 改动 更改 いじ 触",
+    "delete": "削除 消 删除 删 删掉 去掉",
+    "check": "確認 检查 確かめ 确认",
+    "english": "英語 英文 英语",
+    "japanese": "日本語 日文 日语",
+    "chinese": "中国語 中文 汉语 漢語 简体中文",
+    "before": "前 之前 以前 する前",
+    "after": "後 之后 之後 后",
+    "file": "ファイル 文件",
+    "directory": "ディレクトリ フォルダ 目录 文件夹",
+    "code": "コード ソースコード 代码 源码 源代码",
+    "database": "データベース 数据库 資料庫",
+    "config": "設定 設定ファイル 配置 配置文件",
+    "log": "ログ 日志",
+    "function": "関数 函数",
+    "variable": "変数 变量",
+    "type": "型 类型",
+    "install": "インストール 安装",
+    "package": "パッケージ 包 依赖包",
+    "message": "メッセージ 信息 消息",
+    "description": "説明 本文 描述 说明",
+    "title": "タイトル 标题",
+    "review": "レビュー 审查 评审 审核",
+    "nest": "ネスト 入れ子 嵌套",
+    "screenshot": "スクリーンショット スクショ 截图",
+    "name": "名前 名 名字 命名",
+    "prefix": "先頭 前缀 开头",
+    "time": "時間 時刻 时间 时间戳",
+    "hardcode": "ハードコード 硬编码",
+    "secret": "密钥 秘密鍵 シークレット",
+    "environment variable": "環境変数 环境变量",
+    "root": "ルート 根目录 根",
+    "lint": "リント",
+    "version": "バージョン 版本",
+    "port": "ポート 端口",
+}
+CANONICAL = {word: canon for canon, words in _CANONICAL_SOURCE.items() for word in words.split()}
+
+# words that say how or how strongly, or where a rule is written down, not what it asks
+WEAK = frozenset(
+    """書 書く 置 付 付け 入れ 行 行う お願い 願 全部 全て すべて 配下 必須 常 絶対 必 毎回 今後 以後 覚 自分 中
+    以后 教训 的 了 是 进 来 我 更 用 大丈夫 構 構わ 可以 没问题 没关系 也行 允许 写 写成 放 放到 放在 放回 都 全部 所有 一律 必须 先 每次 每个 记得 记住 要 请 一遍 里 里面 下 下面 上 就行 吧 时候
+    的时候 时 统一 一定 一定要 也 再 还是 对应 直接 这 那 个 次 遍 在 把 从 到 给 和 与 或 并 及 将 就""".split()
+)
+
+# how Chinese names what a coding agent works with: the longest of these wins where they overlap
+_VOCABULARY = frozenset(CANONICAL) | WEAK | frozenset(
+    """主分支 远端 远程 公共 根目录 本地 北京时间 驼峰 小驼峰 大驼峰 下划线 类名 常量 常量名 函数名 变量名 全大写 小写
+    大写 字母 格式 格式化 集成测试 单元测试 端到端 更新 同步 脚本 静态资源 接口 路径 文档 页面 显示 存 存储 读 写 放
+    部署 版本 依赖 构建 编译 错误 异常 处理 返回 参数 字段 全绿 红 绿 通过 审核 拉取 请求 关联 链接 编号 标签 问题
+    样式 缩进 空格 制表符 引号 单引号 双引号 分号 箭头函数 声明 类 接口文档 页面上 时区 数据 表 迁移 回滚 生产 环境
+    线上 测试环境 开发 本地时间 没跑过 没过 跑过 不用 不要 别 禁止 不能 可以 没问题 允许 出现 每个 一律 之前 之后
+    以后 以前 运行 执行 使用 采用 提交 推送 合并 测试 代码 注释 中文 英文 英语 日文 分支 配置 配置文件 目录 文件 文件夹
+    环境变量 变量 密钥 硬编码 数据库 时间 时间戳 日志 函数 命名 描述 标题 说明 截图 修改 改动 更改 删除 删掉 去掉
+    安装 依赖包 消息 信息 审查 评审 嵌套 前缀 开头 名字 检查 确认 源码 源代码 提交代码 合入 发布 上线 测试用例 单测""".split()
+)
+_LONGEST = max(len(w) for w in _VOCABULARY)
+
+_KANA = re.compile("[\u3040-\u30ff]")
+_PIECES = re.compile("[\u30a0-\u30ffー]+|[\u3005\u4e00-\u9fff]+|[\u3040-\u309f]+|[^\u3040-\u30ff\u3005\u4e00-\u9fff]+")
+_HIRAGANA_RUN = re.compile("^[\u3040-\u309f]+$")
+_PARTICLES = "をはがにでとのもへや"
+
+
+def is_japanese(text: str) -> bool:
+    """Whether a wording is Japanese: kana say so; hanzi alone are read as Chinese."""
+    return _KANA.search(text) is not None
+
+
+def words(piece: str, japanese: bool) -> list[str]:
+    """One CJK piece of a clause (particles already split off) as canonical words; weak ones included, for
+    the caller to set aside."""
+    if _HIRAGANA_RUN.match(piece):
+        return [_canon(piece)]  # a verb written in kana alone (「まとめる」, 「わける」) is the word itself
+    out: list[str] = []
+    for run in _PIECES.findall(piece):
+        if _HIRAGANA_RUN.match(run):
+            if run in CANONICAL:  # 「かけ」 is a verb without kanji
+                out.append(_canon(run))
+            elif run[0] in _PARTICLES and len(run) >= 3:
+                out.append(_canon(run[1:]))  # 「テストをまとめる」: a particle, then a verb written in kana
+            continue  # okurigana, a joining particle: they inflect or join, they name nothing
+        if japanese or not ("\u4e00" <= run[0] <= "\u9fff"):
+            out.append(_canon(run))
+            continue
+        out.extend(_canon(w) for w in _segment(run))
+    return out
+
+
+def _segment(run: str) -> list[str]:
+    """A run of hanzi cut by the longest vocabulary word at each place; a character no word covers stands alone."""
+    out: list[str] = []
+    at, n = 0, len(run)
+    while at < n:
+        for size in range(min(_LONGEST, n - at), 0, -1):
+            word = run[at : at + size]
+            if size == 1 or word in _VOCABULARY:
+                out.append(word)
+                at += size
+                break
+    return out
+
+
+def _canon(word: str) -> str:
+    canon = CANONICAL.get(word)
+    if canon is None:
+        return word
+    return lemma(canon) if canon.isascii() and " " not in canon else canon.replace(" ", "_")
