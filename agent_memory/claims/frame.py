@@ -187,6 +187,10 @@ _ALIASES = {
     "configs": "config", "msg": "message", "msgs": "message", "func": "function", "funcs": "function",
     "fn": "function", "args": "argument", "arg": "argument", "lib": "library", "libs": "library",
     "pkg": "package", "pkgs": "package", "env": "environment", "vars": "variable", "var": "variable",
+    "annotation": "hint", "annotations": "hint", "annotate": "hint",
+    # a count said in words is the count: "two approvals" / "2 approvals" ("one" is also a pronoun)
+    "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
+    "ten": "10",
 }
 
 

@@ -270,6 +270,9 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
             weak.append(raw)
             continue
         word = raw.strip("/") if _IDENT_SPAN.fullmatch(raw) else frame.lemma(raw)
+        if word == "run" and not _names_thing(raws, at):
+            weak.append(word)  # "run ruff" says no more than "ruff before committing"; "docker compose run" does
+            continue
         tokens.append(mark + word if mark and tokens is core else word)
         if word == "target":
             mark = TO  # "PRs target develop": develop is where they go, as "against develop" says
@@ -278,6 +281,16 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
     if negated and _WITHOUT_CJK.search(norm):
         negated = False  # 「pytest を走らせずにコミットしない」: not without running it is always running it
     return negated, core, alt
+
+
+def _names_thing(raws: list[str], at: int) -> bool:
+    """Whether the word before ``at`` names a thing, so the word at ``at`` is its subcommand."""
+    if at == 0:
+        return False
+    before = raws[at - 1]
+    return not (before in _STOP or before in _NEG_EN or before in _POSITIVE_ADVERBS or before in _MARKS
+                or before in _CONDITION_WORDS or before in (CONTRAST, REJECTED_BEFORE) or frame.is_weak(before)
+                or frame.is_verb(before))
 
 
 def _contrast_or_negation(match: re.Match[str], text: str) -> str:

@@ -99,6 +99,7 @@ _ONE_FRAME = Relation("same", "the same words once a slot word or a named altern
 _ONE_AIM = Relation("same", "the same rule, one wording also saying what it is for")
 _RULED_OUT = Relation("same", "a prohibition, and the choice that replaces what it prohibits")
 _SLIP = Relation("same", "the same words but for a slip of the keyboard or an inflection")
+_OTHER_ROLES = Relation("same", "the same words, one wording saying where a thing goes or holds, the other not")
 _ONE_CHOICE = Relation("same", "the same choice: one thing taken over another, where the rule holds said alike")
 
 
@@ -155,6 +156,8 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         return DISTINCT
     if same_frame:
         return _ONE_FRAME
+    if _same_words_other_roles(ca, cb) and aa == ab:
+        return _OTHER_ROLES
     if same_aim:
         return _ONE_AIM
     if not a.negated and ca - pa == cb - pb and ca - pa and (not pa or not pb) and (not aa or not ab):
@@ -171,6 +174,17 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     if slot:
         return Relation("contradiction", slot)
     return DISTINCT
+
+
+def _same_words_other_roles(ca: frozenset[str], cb: frozenset[str]) -> bool:
+    """The same words with a role said in one wording and not the other ("update CHANGELOG.md in every PR" /
+    "add a line to the changelog for each pull request"); where both say where a thing goes or comes from,
+    they must say it alike ("from develop to main" is not "from main to develop")."""
+    if not ca or {_unmarked(w) for w in ca} != {_unmarked(w) for w in cb} or len(ca) != len(cb):
+        return False
+    ends_a = {w for w in ca if w[:1] in (TO, FROM)}
+    ends_b = {w for w in cb if w[:1] in (TO, FROM)}
+    return not ends_a or not ends_b or ends_a == ends_b
 
 
 def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
@@ -211,7 +225,8 @@ def _overlap(xs: set[str], ys: set[str]) -> bool:
     """Whether two sets of words name a common thing (".format" and "str.format" name one method)."""
     if xs & ys:
         return True
-    return any(len(x) > 2 and len(y) > 2 and (x.endswith("." + y.lstrip(".")) or y.endswith("." + x.lstrip(".")))
+    return any(len(x) > 2 and len(y) > 2 and (x.endswith("." + y.lstrip(".")) or y.endswith("." + x.lstrip("."))
+                                              or x.startswith(y + ".") or y.startswith(x + "."))
                for x in xs for y in ys if "." in x or "." in y)
 
 
