@@ -50,8 +50,9 @@ def permits(clause: str) -> bool:
 _PHRASES = [
     (re.compile(r"\b(?:pull|merge) requests?\b"), " pr "),
     (re.compile(r"\bprs\b"), " pr "),
-    (re.compile(r"\b(?:by hand|manually|manual|hand[-_ ]edit(?:ed|ing|s)?)\b"), " edit byhand "),
-    (re.compile(r"\bcheck(?:ed|ing|s)? (?:\S+ ){0,3}?in(?:to)? (?:git|the repo|version control)\b"), " commit "),
+    # "by" ends where a rule holds: "in src/generated/ by hand" holds in src/generated, and is done by hand
+    (re.compile(r"\b(?:by hand|manually|manual|hand[-_ ]edit(?:ed|ing|s)?)\b"), " by edit byhand "),
+    (re.compile(r"\bcheck(?:ed|ing|s)? ((?:\S+ ){0,3}?)in(?:to)? (?:git|the repo|version control)\b"), r" commit \1 "),
     (re.compile(r"\b(?:reach|reaches|reaching|reached) for\b"), " use "),
     (re.compile(r"\b(?:go|goes|going|went|stick|sticks|sticking|stuck|opt|opts|opting) (?:with|for|to)\b"), " use "),
     (re.compile(r"\b(?:switch|switches|switching|switched|move|moves|moving|moved|revert|reverts|reverting"

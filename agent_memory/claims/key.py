@@ -51,6 +51,8 @@ _SCAFFOLD = re.compile(
     re.IGNORECASE,
 )
 _CONJUNCTION_CJK = re.compile(r"^(?:あと|それと|それから|还有|另外|而且)(?=[、，,\s])")
+# what a wording opens with that is not a word; the dot of a file name (".env must never…") is kept
+_LEADING_PUNCTUATION = re.compile(r"^(?:[ ,:;!、。:—-]|\.(?![a-z0-9_]))+")
 _PUNCTUATION = re.compile(r"[^\w\s'.]|(?<!\d)\.|\.(?!\d)")
 _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
 _CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")
@@ -125,7 +127,7 @@ def normalise(text: str) -> str:
     previous = None
     while previous != folded:
         previous = folded
-        folded = _CONJUNCTION_CJK.sub("", _SCAFFOLD.sub("", folded)).lstrip(" ,.:;!、。:—-")
+        folded = _LEADING_PUNCTUATION.sub("", _CONJUNCTION_CJK.sub("", _SCAFFOLD.sub("", folded)))
     folded = _FILLER_PHRASES.sub(" ", folded)
     # punctuation becomes space; apostrophes stay (don't), and so do dots inside numbers (3.11) and
     # identifiers, paths and file names whole (src/cart/v3/handlers.py, us-east-1)

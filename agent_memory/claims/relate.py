@@ -142,7 +142,7 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         negative, positive = (a, b) if a.negated else (b, a)
         cn, an = _frame(negative.tokens)
         cp, ap = _frame(positive.tokens)
-        if not an and ap and cn == ap:
+        if not an and ap and _bare_set(cn) == _bare_set(ap) | _bare_set(w for w in cp if w[:1] == SCOPE):
             return _RULED_OUT  # "don't use requests" is what "use httpx instead of requests" rules out
         if same_frame or a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity):
             return Relation("contradiction", "negation flip")
@@ -218,11 +218,20 @@ def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab:
 
 def _things(words: frozenset[str]) -> set[str]:
     """The words of a frame that name something (not its verb, role or what it is for)."""
-    return {_unmarked(w) for w in words if w[:1] != PURPOSE and w not in _VERBS and w not in SLOTS and not is_verb(w)}
+    return {_unmarked(w) for w in words if w[:1] != PURPOSE and w not in _VERBS and w not in SLOTS}
+
+
+def _bare_set(words: Iterable[str]) -> set[str]:
+    return {_unmarked(w) for w in words}
 
 
 def _overlap(xs: set[str], ys: set[str]) -> bool:
-    """Whether two sets of words name a common thing (".format" and "str.format" name one method)."""
+    """Whether two sets of words name a common thing (".format" and "str.format" name one method); a verb
+    both say counts only where one of them names nothing else ("log it" / "log with the logging module",
+    not "pin actions to a SHA" / "pin images to a digest")."""
+    nouns_x, nouns_y = {w for w in xs if not is_verb(w)}, {w for w in ys if not is_verb(w)}
+    if nouns_x and nouns_y:
+        xs, ys = nouns_x, nouns_y
     if xs & ys:
         return True
     return any(len(x) > 2 and len(y) > 2 and (x.endswith("." + y.lstrip(".")) or y.endswith("." + x.lstrip("."))
