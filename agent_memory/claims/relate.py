@@ -100,6 +100,7 @@ _ONE_AIM = Relation("same", "the same rule, one wording also saying what it is f
 _RULED_OUT = Relation("same", "a prohibition, and the choice that replaces what it prohibits")
 _SLIP = Relation("same", "the same words but for a slip of the keyboard or an inflection")
 _OTHER_ROLES = Relation("same", "the same words, one wording saying where a thing goes or holds, the other not")
+_ONE_WORD_MORE = Relation("same", "the same rule, one wording naming one thing more precisely")
 _ONE_CHOICE = Relation("same", "the same choice: one thing taken over another, where the rule holds said alike")
 
 
@@ -164,6 +165,8 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         return _ONE_AIM  # "use f-strings for string formatting" / "use f-strings, not str.format"
     if not a.negated and _same_choice(ca, aa, cb, ab):
         return _ONE_CHOICE
+    if _one_word_more(ca, aa, cb, ab):
+        return _ONE_WORD_MORE
     if not a.negated and (_takes_rejected(ca, aa, cb, ab) or _takes_rejected(cb, ab, ca, aa)):
         return Relation("contradiction", "choice reversed")  # "use requests" after "use httpx, not requests"
     if _swapped_contrast(a.tokens, b.tokens):
@@ -174,6 +177,21 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     if slot:
         return Relation("contradiction", slot)
     return DISTINCT
+
+
+def _one_word_more(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
+    """One frame the other's and one plain word more ("delete the branch after merging" / "delete the feature
+    branch once it's merged"), the same alternative or one named by one wording alone. Not a value, a place,
+    a role or a purpose: "… in the tests", "… to develop", "port 8080" make another rule."""
+    if aa and ab and aa != ab:
+        return False
+    small, large = (ca, cb) if len(ca) < len(cb) else (cb, ca)
+    if len(large) - len(small) != 1 or not small < large or len(small - _purpose(small)) < 3:
+        return False  # "use python 3.11" / "use python 3.11 and poetry": two words say too little to add to
+    (extra,) = large - small
+    return extra[:1] not in _ROLES and not _is_value(extra) and not _CJK_START.match(extra) \
+        and extra not in _CONDITIONS and extra not in _VERBS and not is_verb(extra) \
+        and extra not in _LANGUAGES
 
 
 def _same_words_other_roles(ca: frozenset[str], cb: frozenset[str]) -> bool:
@@ -375,7 +393,13 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
     # "use httpx instead of requests", "PRs go into develop" meets "open PRs against develop"
     core, rejected = _frame(key.tokens)
     if core:
-        yield ("frame",) + tuple(sorted(_skeleton(t) for t in core))
+        frame_words = tuple(sorted(_skeleton(t) for t in core))
+        yield ("frame",) + frame_words
+        # a frame and the same frame with one word more, whatever alternative each names (``_one_word_more``)
+        yield ("less",) + frame_words
+        if 4 <= len(frame_words) <= 12:
+            for i in range(len(frame_words)):
+                yield ("less",) + frame_words[:i] + frame_words[i + 1 :]
         aim = core - _purpose(core)
         if aim != core and aim:
             yield ("frame",) + tuple(sorted(_skeleton(t) for t in aim))
