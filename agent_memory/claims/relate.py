@@ -145,7 +145,8 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         cp, ap = _frame(positive.tokens)
         if not an and ap and _bare_set(cn) == _bare_set(ap) | _bare_set(w for w in cp if w[:1] == SCOPE):
             return _RULED_OUT  # "don't use requests" is what "use httpx instead of requests" rules out
-        if same_frame or a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity):
+        if same_frame or a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity) \
+                or _same_words_other_roles(ca, cb):
             return Relation("contradiction", "negation flip")
         # a broad prohibition against a rule that does what it forbids in more words ("stop using -n auto" /
         # "always run pytest with -n auto"); a broad permission beside a narrower prohibition, or a narrower
@@ -212,12 +213,17 @@ def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], 
     if aa or not ab:
         return False
     purpose = _purpose(ca)
-    if ca - purpose != ab - _purpose(ab):
+    subject = ca & cb  # what both speak of ("unit tests"), beside the value they differ on
+    if ca - purpose - subject != ab - _purpose(ab):
         return False
     said = {_unmarked(w) for w in cb | ab}
     if not {_unmarked(w) for w in purpose} <= said:
         return False
-    return {w for w in ca if w[:1] == SCOPE} == {w for w in cb if w[:1] == SCOPE}
+    value = cb - subject - _purpose(cb)
+    scope_b = {w for w in cb if w[:1] == SCOPE}
+    if value and value <= scope_b:
+        return True  # "unit tests go in tests/unit/, not next to the source files": the place is the value
+    return {w for w in ca if w[:1] == SCOPE} == scope_b
 
 
 def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
