@@ -49,6 +49,7 @@ _CANONICAL_SOURCE = {
     "title": "タイトル 标题",
     "review": "レビュー 审查 评审 审核",
     "nest": "ネスト 入れ子 嵌套",
+    "with": "付き 付きで",
     "screenshot": "スクリーンショット スクショ 截图",
     "name": "名前 名 名字 命名",
     "prefix": "先頭 前缀 开头",
@@ -66,7 +67,7 @@ CANONICAL = {word: canon for canon, words in _CANONICAL_SOURCE.items() for word 
 # words that say how or how strongly, or where a rule is written down, not what it asks
 WEAK = frozenset(
     """書 書く 置 付 付け 入れ 行 行う お願い 願 全部 全て すべて 配下 必須 常 絶対 必 毎回 今後 以後 覚 自分 中
-    以后 教训 的 了 是 进 来 我 更 用 大丈夫 構 構わ 可以 没问题 没关系 也行 允许 写 写成 放 放到 放在 放回 都 全部 所有 一律 必须 先 每次 每个 记得 记住 要 请 一遍 里 里面 下 下面 上 就行 吧 时候
+    以后 直接 直 没 过 教训 的 了 是 进 来 我 更 用 大丈夫 構 構わ 可以 没问题 没关系 也行 允许 写 写成 放 放到 放在 放回 都 全部 所有 一律 必须 先 每次 每个 记得 记住 要 请 一遍 里 里面 下 下面 上 就行 吧 时候
     的时候 时 统一 一定 一定要 也 再 还是 对应 直接 这 那 个 次 遍 在 把 从 到 给 和 与 或 并 及 将 就""".split()
 )
 
@@ -76,7 +77,7 @@ _VOCABULARY = frozenset(CANONICAL) | WEAK | frozenset(
     大写 字母 格式 格式化 集成测试 单元测试 端到端 更新 同步 脚本 静态资源 接口 路径 文档 页面 显示 存 存储 读 写 放
     部署 版本 依赖 构建 编译 错误 异常 处理 返回 参数 字段 全绿 红 绿 通过 审核 拉取 请求 关联 链接 编号 标签 问题
     样式 缩进 空格 制表符 引号 单引号 双引号 分号 箭头函数 声明 类 接口文档 页面上 时区 数据 表 迁移 回滚 生产 环境
-    线上 测试环境 开发 本地时间 没跑过 没过 跑过 不用 不要 别 禁止 不能 可以 没问题 允许 出现 每个 一律 之前 之后
+    线上 测试环境 开发 本地时间 不用 不要 别 禁止 不能 可以 没问题 允许 出现 每个 一律 之前 之后
     以后 以前 运行 执行 使用 采用 提交 推送 合并 测试 代码 注释 中文 英文 英语 日文 分支 配置 配置文件 目录 文件 文件夹
     环境变量 变量 密钥 硬编码 数据库 时间 时间戳 日志 函数 命名 描述 标题 说明 截图 修改 改动 更改 删除 删掉 去掉
     安装 依赖包 消息 信息 审查 评审 嵌套 前缀 开头 名字 检查 确认 源码 源代码 提交代码 合入 发布 上线 测试用例 单测""".split()
@@ -87,6 +88,10 @@ _KANA = re.compile("[\u3040-\u30ff]")
 _PIECES = re.compile("[\u30a0-\u30ffー]+|[\u3005\u4e00-\u9fff]+|[\u3040-\u309f]+|[^\u3040-\u30ff\u3005\u4e00-\u9fff]+")
 _HIRAGANA_RUN = re.compile("^[\u3040-\u309f]+$")
 _PARTICLES = "をはがにでとのもへや"
+_KANA_ENDING = re.compile("(?:てから|ている|てる|ます|ない|て|た|る)$")
+# words written in kanji and kana together, which the cut by script would break apart
+_MIXED = re.compile("|".join(sorted((w for w in CANONICAL if re.search("[\u3040-\u309f]", w)
+                                    and re.search("[\u30a0-\u30ff\u4e00-\u9fff]", w)), key=len, reverse=True)))
 
 
 def is_japanese(text: str) -> bool:
@@ -98,20 +103,35 @@ def words(piece: str, japanese: bool) -> list[str]:
     """One CJK piece of a clause (particles already split off) as canonical words; weak ones included, for
     the caller to set aside."""
     if _HIRAGANA_RUN.match(piece):
-        return [_canon(piece)]  # a verb written in kana alone (「まとめる」, 「わける」) is the word itself
+        return [_kana_verb(piece)]  # a verb written in kana alone (「まとめる」, 「わける」) is the word itself
     out: list[str] = []
+    if _MIXED.search(piece):  # 「入れ子」, 「付き」: one word written in kanji and kana
+        for found in _MIXED.findall(piece):
+            out.append(_canon(found))
+        piece = _MIXED.sub(" ", piece)
     for run in _PIECES.findall(piece):
         if _HIRAGANA_RUN.match(run):
-            if run in CANONICAL:  # 「かけ」 is a verb without kanji
-                out.append(_canon(run))
+            if run.startswith("てから"):
+                out.append(lemma("before"))  # 「pytest が通ってからコミット」: X, then commit
+            elif _kana_verb(run) in CANONICAL.values() or run in CANONICAL:  # 「かけて」 is a verb without kanji
+                out.append(_kana_verb(run))
             elif run[0] in _PARTICLES and len(run) >= 3:
-                out.append(_canon(run[1:]))  # 「テストをまとめる」: a particle, then a verb written in kana
+                out.append(_kana_verb(run[1:]))  # 「テストをまとめる」: a particle, then a verb written in kana
             continue  # okurigana, a joining particle: they inflect or join, they name nothing
+        run = run.strip()
+        if not run:
+            continue
         if japanese or not ("\u4e00" <= run[0] <= "\u9fff"):
             out.append(_canon(run))
             continue
         out.extend(_canon(w) for w in _segment(run))
     return out
+
+
+def _kana_verb(run: str) -> str:
+    """A verb written in kana, without the ending its form adds (「かけて」, 「かける」 → the verb of 「かけ」)."""
+    stem = _KANA_ENDING.sub("", run) or run
+    return _canon(stem) if stem in CANONICAL else _canon(run)
 
 
 def _segment(run: str) -> list[str]:

@@ -249,7 +249,7 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
                 if not piece or piece in _PARTICLES_ZH:
                     continue
                 for word in cjk.words(piece, japanese):
-                    if frame.is_weak(word) or word in cjk.WEAK:
+                    if frame.is_weak(word) or word in cjk.WEAK or word == "run":  # 実行 / 跑: as "run ruff"
                         weak.append(word)
                     else:
                         tokens.append(word)
@@ -281,7 +281,9 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
     if not core and not alt:
         core = weak
     if negated and _WITHOUT_CJK.search(norm):
-        negated = False  # 「pytest を走らせずにコミットしない」: not without running it is always running it
+        # 「pytest を走らせずにコミットしない」: never committing without running it is running it before
+        negated = False
+        core.append(frame.lemma("before"))
     return negated, core, alt
 
 

@@ -413,14 +413,18 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
         yield ("frame",) + tuple(sorted(_skeleton(t) for t in rejected))
         # a thing taken and a thing rejected: meets every choice of one over the other (``_same_choice``)
         taken, refused = sorted(_things(core))[:6], sorted(_things(rejected))[:4]
-        for x in taken:
-            for y in refused:
-                yield ("choice", _tail(x), _tail(y))
+        for x in {n for t in taken for n in _names(t)}:
+            for y in {n for t in refused for n in _names(t)}:
+                yield ("choice", x, y)
 
 
-def _tail(token: str) -> str:
-    """What a dotted name ends in, the name ``_overlap`` matches by (".format", "str.format" → "format")."""
-    return token.rsplit(".", 1)[-1] if "." in token[1:] or token.startswith(".") else token
+def _names(token: str) -> tuple[str, ...]:
+    """The names ``_overlap`` matches a dotted name by: what it ends in and what it starts with (".format",
+    "str.format" → "format"; "pathlib.path" → "pathlib")."""
+    if "." not in token.strip("."):
+        return (token.lstrip("."),)
+    parts = token.strip(".").split(".")
+    return (parts[-1],) if token.startswith(".") else (parts[0], parts[-1])
 
 
 def _skeleton(token: str) -> str:
