@@ -167,7 +167,7 @@ def is_reason(clause: str) -> bool:
 def states_rule(clause: str) -> bool:
     """A clause that is itself an instruction: it starts (after an adverb) with a negation or a verb, opens
     with a condition, or says what must, should or may be done."""
-    if _CONDITION_OPENS.match(clause) or _MODAL.search(clause):
+    if _CONDITION_OPENS.match(clause) or _MODAL.search(clause) or permits(clause):
         return True
     words = clause.replace("do not", "do_not").split()
     for word in words:
