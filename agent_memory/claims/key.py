@@ -280,7 +280,11 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
             mark = TO  # "PRs target develop": develop is where they go, as "against develop" says
     if not core and not alt:
         core = weak
-    if negated and _WITHOUT_CJK.search(norm):
+    if negated and "without" in core and not _CJK_RUN.search(norm):
+        # "don't write functions without type hints": every function has them
+        negated = False
+        core = [t for t in core if t != "without"]
+    elif negated and _WITHOUT_CJK.search(norm):
         # 「pytest を走らせずにコミットしない」: never committing without running it is running it before
         negated = False
         core.append(frame.lemma("before"))
@@ -288,8 +292,13 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
 
 
 def _names_thing(raws: list[str], at: int) -> bool:
-    """Whether the word before ``at`` names a thing, so the word at ``at`` is its subcommand."""
+    """Whether the word at ``at`` is a subcommand: after a word that names a thing, and before another
+    thing or nothing ("docker compose run", "npm run build"; not "the server runs on port 3000")."""
     if at == 0:
+        return False
+    after = raws[at + 1] if at + 1 < len(raws) else ""
+    if after and (after in _STOP or after in _MARKS or after in _UNMARKS or after in _CONDITION_WORDS
+                  or after in _NEG_EN or frame.is_weak(after)):
         return False
     before = raws[at - 1]
     return not (before in _STOP or before in _NEG_EN or before in _POSITIVE_ADVERBS or before in _MARKS
