@@ -94,6 +94,8 @@ _NEED_NOT_JA = re.compile("(?:し)?なくて(?:も)?(?:いい|よい|良い|大�
 _NEG_MORE_CJK = re.compile("要りません|要らない|いらない|いりません|不用|无需|無需|没必要|(?:やめ|止め)(?:て|る|ます)?")
 _WITHOUT_CJK = re.compile("ずに|没(?!问题|关系)|未经")
 _PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|かまわ|いい|良い|よい|ok)|可以|没问题|没关系|也行|就行|允许")
+_PRONOUN = re.compile(r"\b(?:it|them)\b")
+_OBJECT_TOKEN = re.compile(r"[/_.]|\d")  # a path, file name or identifier among a clause's words
 PURPOSE = "+"  # marks a word of what a rule is for ("for installing packages"); "~" would read as a home folder
 SCOPE = "@"  # marks a word of where a rule holds ("in the tests", "under src/")
 TO, FROM = ">", "<"  # mark a word of where something goes ("to main") or comes from ("from checkout")
@@ -145,8 +147,8 @@ def normalise(text: str) -> str:
 def claim_key(text: str) -> Key:
     """The identity key of one claim's wording: its frame's polarity and sorted words (``frame.py``)."""
     folded = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
-    # polarity, core, alt, verb, states a rule, only rejects ("not next to the source files")
-    parts: list[tuple[bool, list[str], list[str], str | None, bool, bool]] = []
+    # polarity, core, alt, verb, states a rule, only rejects ("not next to the source files"), the clause
+    parts: list[tuple[bool, list[str], list[str], str | None, bool, bool, str]] = []
     japanese = cjk.is_japanese(folded)
     for n, clause in enumerate(frame.clauses(folded)):
         norm = normalise(_COMPOUND.sub(lambda m: m.group(0).replace("-", "_"), clause))
@@ -167,17 +169,27 @@ def claim_key(text: str) -> Key:
         if not negated and (_PERMIT_CJK.search(norm) if east else frame.permits(norm)):
             core = core + [frame.PERMITTED]
         if core or alt:
-            parts.append((negated, core, alt, verb, rule, norm.startswith("not ")))
+            parts.append((negated, core, alt, verb, rule, norm.startswith("not "), norm))
     if not parts:
         return Key(False, ())
     # the rule is the first clause that states one; another clause of the other polarity that does the same
     # thing (or names only a thing) is its alternative: "don't use requests, use httpx"
     main = next((p for p in parts if p[4] and not p[5]), parts[0])
-    negated, core, alt, verb, _rule, _bare = main
+    negated, core, alt, verb, _rule, _bare, said = main
     core, alt = list(core), list(alt)
+    named: list[tuple] = []
+    if _PRONOUN.search(said):
+        # "src/generated/ is generated code, never touch it manually": "it" is the thing the clause before
+        # named, and that clause says what it is, not what to do instead
+        for part in parts:
+            if part is not main and not part[4] and not part[2]:
+                things = [t for t in part[1] if _OBJECT_TOKEN.search(t)]
+                if things:
+                    core += [t for t in things if t not in core]
+                    named.append(part)
     for part in parts:
-        other_negated, other_core, other_alt, other_verb, other_rule, _other_bare = part
-        if part is main or other_negated == negated or other_alt:
+        other_negated, other_core, other_alt, other_verb, other_rule, _other_bare, _other_said = part
+        if part is main or part in named or other_negated == negated or other_alt:
             continue
         if not other_rule and (other_verb is not None or len(other_core) > 2):
             continue  # a clause that states nothing of its own ("xdist makes the fixtures flaky")
