@@ -46,6 +46,39 @@ PAIRS = [
     ("contradiction", "Always open merge requests against trunk.", "Always open merge requests against main."),
     ("contradiction", "Write code comments in English.", "Write code comments in German."),
     ("contradiction", "今後は npm ではなく pnpm を使ってください。", "今後は pnpm ではなく npm を使ってください。"),
+    # one choice of a thing over another, however each wording says it
+    ("same", "Prefer attrs classes over namedtuples.", "define an attrs class instead of returning a namedtuple"),
+    ("same", "use tomllib, not toml", "prefer `tomllib.loads` over the toml package"),
+    ("same", "Use structlog for application logs.", "use structlog, not the stdlib logging"),
+    ("distinct", "Prefer attrs classes over namedtuples.", "Prefer attrs classes over namedtuples in the scripts."),
+    ("distinct", "Pin container images to a digest, not a tag.", "Pin npm packages to an exact version, not a tag."),
+    # scope said in the clause that rejects stays with the rule; short names are the long ones
+    ("same", "We use tabs in Makefiles.", "don't use spaces in makefiles, tabs"),
+    ("same", "prefer tabs over spaces in JS files", "We use tabs in JavaScript."),
+    # a role said in one wording and not in the other; one plain word more where three already name the rule
+    ("same", "Always update NEWS.md in every PR.", "every PR needs a NEWS entry"),
+    ("same", "Always delete the worktree after the branch is merged.", "delete the feature worktree once the branch is merged"),
+    ("distinct", "Always open PRs against trunk.", "Always open hotfix PRs against trunk."),
+    ("distinct", "use python 3.12", "use python 3.12 and uv"),
+    ("distinct", "Always merge release branches from main into develop.", "Always merge release branches from develop into main."),
+    # "never X without Y" and a count in words
+    ("same", "every handler needs a docstring", "Don't write handlers without a docstring."),
+    ("same", "Every release needs three sign-offs.", "every release needs 3 sign-offs"),
+    ("contradiction", "Every release needs three sign-offs.", "every release needs 2 sign-offs"),
+    # "it" is the thing the clause before named
+    ("same", "Never edit `gen/proto` by hand.", "gen/proto is generated, never touch it manually"),
+    # Japanese and Chinese cut into words, one word for one thing across languages
+    ("same", "プッシュする前に必ず mypy を実行してください。", "プッシュ前には mypy を回して"),
+    ("same", "Always run mypy before pushing.", "プッシュ前に必ず mypy をかけてください。"),
+    ("same", "以后推送前先跑 mypy。", "推送代码前必须先运行 mypy。"),
+    ("same", "提交前先跑 mypy。", "mypy 没跑过不要提交。"),
+    ("distinct", "以后推送前先跑 mypy。", "以后提交前先跑 mypy。"),
+    ("distinct", "提交信息用英文写。", "日志信息用英文写。"),
+    ("contradiction", "推送前先跑 mypy。", "推送前不用再跑 mypy 了。"),
+    ("contradiction", "main に直接プッシュしないでください。", "main に直接プッシュしても構いません。"),
+    ("distinct", "main に直接プッシュしないでください。", "ドキュメントだけの変更なら main に直接プッシュしても大丈夫です。"),
+    # a reversal that takes the value a choice rejected, keeping what it speaks of
+    ("contradiction", "No, fixtures go in `tests/fixtures/`, not next to the tests.", "keep fixtures next to the tests from now on"),
 ]
 
 
