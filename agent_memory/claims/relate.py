@@ -124,6 +124,34 @@ def candidate(a: Key, b: Key) -> str:
     return ""
 
 
+def apart(a: Key, b: Key, merge_similarity: float = 0.85) -> bool:
+    """Whether two keys can never be one claim, whatever joins each of them to others: they clash, or (not
+    being one claim themselves) differ by polarity, by a value, a condition or a language one of them alone
+    names, or by where a thing goes or holds. Clusters joined through near wordings stop where such a pair
+    would meet."""
+    if a.tokens == b.tokens:
+        return a.negated != b.negated
+    kind = relate(a, b, merge_similarity).kind
+    if kind != "distinct":
+        return kind == "contradiction"
+    ca, aa = _frame(a.tokens)
+    cb, ab = _frame(b.tokens)
+    if a.negated != b.negated:
+        (cn, _an), (_cp, ap) = ((ca, aa), (cb, ab)) if a.negated else ((cb, ab), (ca, aa))
+        # a prohibition and a choice that rejects some of what it prohibits may be one rule said two ways
+        if not (ap and _overlap(_things(cn), _things(ap))):
+            return True
+    bare_a, bare_b = _bare_set(ca), _bare_set(cb)
+    for mine, theirs in ((bare_a, bare_b), (bare_b, bare_a)):
+        for word in mine - theirs:
+            if (_is_value(word) or word in _CONDITIONS or word in _LANGUAGES) and not _overlap({word}, theirs):
+                return True  # "… 3.12" / "… 3.11", "before pushing" / "after pushing", in English / in German
+    for words, theirs in ((ca, bare_b), (cb, bare_a)):
+        if any(w[:1] in (SCOPE, TO, FROM) and _unmarked(w) not in theirs for w in words):
+            return True  # "… in the tests", "… to develop": where it holds or goes, said by one alone
+    return False
+
+
 def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     """Whether two claim keys are one claim, a contradiction, or two claims."""
     if a.negated == b.negated and a.tokens == b.tokens:

@@ -20,7 +20,7 @@ from ..claims import cache as claimcache
 from ..claims.cache import L1View, Summary
 from ..claims.key import CONTRAST, Key, claim_key, normalise
 from .records import Claim, Plan, Proposal, short_hash
-from ..claims.relate import relate
+from ..claims.relate import apart, relate
 from ..config import load_config
 from ..clock import now, parse_iso
 from ..store import Paths
@@ -102,6 +102,43 @@ def merge_similarity(config: dict[str, Any]) -> float:
     return float(config["identity"]["merge_similarity"])
 
 
+def _join(groups: list[Any], same: dict[int, set[int]], similarity: float) -> tuple[dict[int, int], dict[int, set[int]]]:
+    """Clusters of wordings joined along their "same" links, taken in the order of their keys' texts (so
+    the result does not depend on the order atoms arrived in). Near-identity is not transitive: a link that
+    would put two wordings that can never be one claim (``relate.apart``: a clash, another polarity, value,
+    condition, language or place) in one cluster is not taken, and its two ends are reported ambiguous.
+    Returns each group's cluster head and, per group, the groups a refused link led to."""
+    head = list(range(len(groups)))
+    members: dict[int, list[int]] = {i: [i] for i in range(len(groups))}
+    refused: dict[int, set[int]] = defaultdict(set)
+
+    def root(i: int) -> int:
+        while head[i] != i:
+            head[i] = head[head[i]]
+            i = head[i]
+        return i
+
+    links = sorted({(min(i, j), max(i, j)) for i, near in same.items() for j in near},
+                   key=lambda ij: (groups[ij[0]].key.text, groups[ij[1]].key.text))
+    for i, j in links:
+        a, b = root(i), root(j)
+        if a == b:
+            continue
+        if len(members[a]) * len(members[b]) > _JOIN_LIMIT or any(
+                apart(groups[x].key, groups[y].key, similarity) for x in members[a] for y in members[b]):
+            refused[i].add(j)
+            refused[j].add(i)
+            continue
+        if len(members[a]) < len(members[b]):
+            a, b = b, a
+        head[b] = a
+        members[a] += members.pop(b)
+    return {i: root(i) for i in range(len(groups))}, refused
+
+
+_JOIN_LIMIT = 400  # pairs checked before two clusters join; more is a common word, not one rule
+
+
 def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = None) -> list[Claim]:
     """Every claim of the store: L1 atoms clustered, adopted L2/L3 entries, decisions applied."""
     similarity = merge_similarity(config)
@@ -129,20 +166,8 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
     for i in (position[k] for k in splits if k in position):
         for j in same.pop(i, set()):  # a person said this wording is a claim of its own
             same[j].discard(i)
-    forced = {position[k] for keys in merges for k in keys if k in position}
-    # a group whose near neighbours are not all one claim is ambiguous: it merges with none
-    ambiguous = {i for i, near in same.items() if i not in forced
-                 and any(y not in same[x] for x in near for y in near if x < y)}
-    owner: dict[int, int] = {}
-    for i in range(len(groups)):
-        if i in owner:
-            continue
-        owner[i] = i
-        if i in ambiguous:
-            continue
-        for j in same.get(i, ()):
-            if j not in ambiguous:
-                owner[j] = i
+    owner, refused = _join(groups, same, similarity)
+    forced = {position[k] for keys in merges for k in keys if k in position}  # a person said: never ambiguous
     if merges:  # a person said these claims are one: their clusters join
         parent: dict[int, int] = {}
 
@@ -164,9 +189,12 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
     for head, idxs in members.items():
         claims[head] = _claim_of([groups[i] for i in idxs], view)
     by_group = {i: claims[owner[i]] for i in owner}
-    for i in ambiguous:
-        near = sorted({by_group[j].id for j in same[i]})
-        by_group[i].ambiguous_with = near
+    for i, others in refused.items():
+        if i in forced:
+            continue
+        near = sorted({by_group[j].id for j in others} - {by_group[i].id})
+        if near:
+            by_group[i].ambiguous_with = near
     for (a, b), (kind, reason, _x, _y) in relations.pairs.items():
         i, j = position[a], position[b]
         if kind == "same" and by_group[i] is by_group[j] and j in same.get(i, ()):
