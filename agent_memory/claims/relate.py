@@ -325,10 +325,15 @@ def _bare(tokens: Iterable[str]) -> list[str]:
 
 
 def _swapped_contrast(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    a = tuple(t for t in a if t not in SLOTS)  # "用 merge 就行，不要 rebase" swaps "rebase, 别 merge" as it allows
+    b = tuple(t for t in b if t not in SLOTS)
     if CONTRAST not in a or CONTRAST not in b or sorted(_bare(a)) != sorted(_bare(b)):
         return False
     ia, ib = a.index(CONTRAST), b.index(CONTRAST)
-    return sorted(_bare(a[:ia])) != sorted(_bare(b[:ib]))
+    if sorted(_bare(a[:ia])) == sorted(_bare(b[:ib])):
+        return False
+    # what one takes the other rejects, both ways ("use pnpm, not npm" / "use npm, not pnpm")
+    return bool(set(_bare(a[:ia])) & set(_bare(b[ib + 1:]))) and bool(set(_bare(b[:ib])) & set(_bare(a[ia + 1:])))
 
 
 def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -> str:
@@ -352,8 +357,8 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
         return language
     if x in _SLOT_WORDS or y in _SLOT_WORDS:
         return ""  # "Python: use 3.12" / "Python version 3.12": a slot word said or not
-    if _CJK_START.match(x) or _CJK_START.match(y):
-        return ""  # a Japanese or Chinese word is not cut from its neighbours surely enough to be a value
+    if (_CJK_START.match(x) and len(x) < 2) or (_CJK_START.match(y) and len(y) < 2):
+        return ""  # one kanji or hanzi is a stem cut from its word, not surely a value
     role = x[0] if x[0] in _ROLES else ""
     if role != (y[0] if y[0] in _ROLES else ""):
         return ""  # a value and a word of another role ("to main" / "from main") are two things
