@@ -4,8 +4,9 @@
 a marker is a hit when it overlaps a labelled claim span. The shared transcripts are read with the
 project's own readers and ingested as ``ingest`` would, to count how often a real person turn yields an atom.
 
-``bench/data/real_turns/turns.tsv`` holds more real person turns (public, MIT-licensed sessions; sources.tsv), labelled
-by the same guideline, in a *tune* and a *heldout* split; ``--dev`` scores both, side by side, per language.
+``bench/data/real_turns/turns.tsv`` holds more real person turns (public MIT or CC0 sessions; sources.tsv), labelled
+by the same guideline, in a *tune* and a *heldout* split by repository; ``--dev`` scores both, side by side, per
+language, with the yield of each.
 
 ``python -m bench.extraction [--data DIR] [--show] [--dev]`` prints the figures (and, with ``--show``, every miss,
 false hit and atom) without running the rest of the benchmark.
