@@ -176,6 +176,8 @@ CODEX: list[tuple[str, Callable[[Words, str, str], list[str]]]] = [
             {"type": "input_text", "text": f'<image name=[Image #1] path="{w.word()}.png">'},
             {"type": "input_image", "image_url": "data:image/png;base64,AA"}, {"type": "input_text", "text": "</image>"},
             {"type": "input_text", "text": t}]})]),
+    ("a block of a new name", lambda w, t, a: [_codex_meta("0.160.0"), _user_item(
+        f"<{w.name}_{w.word()}>\n{a}\n</{w.name}_" + "PLACEHOLDER>"), _user_item(t)]),
     # 0.171 on: the UserMessage item is the typed input, beside any item the CLI sends on in the user role
     ("typed input beside an image", lambda w, t, a: [_codex_meta("0.171.0"), _item_event(
         {"type": "UserMessage", "id": "m1", "content": [{"type": "local_image", "path": f"{w.word()}.png"},
@@ -188,13 +190,27 @@ CODEX: list[tuple[str, Callable[[Words, str, str], list[str]]]] = [
 ]
 
 
+def _closed(text: str) -> str:
+    """``text`` with each ``</x_PLACEHOLDER>`` (or ``-``) closing the element it ends, by that element's name."""
+    while "PLACEHOLDER>" in text:
+        end = text.index("PLACEHOLDER>")
+        close = text.rindex("</", 0, end)
+        start = text.rindex("<", 0, close)
+        while text[start + 1] == "/":
+            start = text.rindex("<", 0, start)
+        name = text[start + 1 :].split(">", 1)[0].split(" ", 1)[0].split("\\", 1)[0]
+        text = text[:close] + f"</{name}>" + text[end + len("PLACEHOLDER>") :]
+    return text
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("name,shape", CODEX, ids=[n for n, _ in CODEX])
 def test_codex_keeps_the_typed_words_and_cuts_what_was_added(tmp_path: Path, seed: int, name: str,
                                                              shape: Callable[[Words, str, str], list[str]]) -> None:
     words = Words(seed)
     typed, added = words.typed(), words.rule()
-    _check(tmp_path, "rollout-2026-12-01T10-00-00-s1.jsonl", shape(words, typed, added), [typed], added, "codex")
+    lines = [_closed(line) for line in shape(words, typed, added)]
+    _check(tmp_path, "rollout-2026-12-01T10-00-00-s1.jsonl", lines, [typed], added, "codex")
 
 
 # ------------------------------------------------------------------------------------------------ Gemini CLI
@@ -227,6 +243,10 @@ GEMINI: list[tuple[str, Callable[[Words, str, str], list[dict[str, Any]]]]] = [
         {"type": "user", "content": [{"text": t}, {"text": f"<hook_context>{w.word()}</hook_context>"}],
          "displayContent": [{"text": t}]}, {"type": "gemini", "content": "Noted."},
         {"type": "user", "content": [{"text": a}], "displayContent": [{"text": t}]}]),
+    ("a context part of a new name", lambda w, t, a: [
+        {"type": "user", "content": [{"text": f'<{w.name}-{w.word()} kind="{w.word()}">\n{a}\n</{w.name}-PLACEHOLDER>'},
+                                     {"text": t}]},
+        {"type": "user", "content": [{"text": f"<{w.name}_{w.word()}>{a}</{w.name}_PLACEHOLDER>"}]}]),
     ("referenced files", lambda w, t, a: [
         {"type": "user", "content": [{"text": f"@{w.name}.md {t}"}, {"text": "\n--- Content from referenced files ---"},
                                      {"text": f"\nContent from @{w.name}.md:\n{a}"}],
@@ -243,7 +263,7 @@ def test_gemini_keeps_the_typed_words_and_cuts_what_was_added(tmp_path: Path, se
     messages = shape(words, typed, added)
     shown = [m for m in messages if m["type"] == "user" and "displayContent" in m]
     expected = [t for m in messages[:1] for t in [shown[0]["displayContent"][0]["text"]]] if shown else [typed]
-    _check(tmp_path, "session-2026-12-01T10-00-s1.json", _gemini(messages), expected, added, "gemini")
+    _check(tmp_path, "session-2026-12-01T10-00-s1.json", _closed(_gemini(messages)), expected, added, "gemini")
 
 
 # ------------------------------------------------------------------------------------------------ Copilot CLI
