@@ -49,6 +49,7 @@ class IngestReport:
     bytes_read: int = 0
     seconds: float = 0.0
     worker_peak_kb: dict[int, int] = field(default_factory=dict)  # worker pid → peak resident set (kB)
+    worker_cpu: dict[int, float] = field(default_factory=dict)  # worker pid → its CPU seconds, to its last file
     writer_peak_kb: int = 0  # this process's peak resident set (kB)
 
     def as_json(self) -> dict[str, Any]:
@@ -138,8 +139,9 @@ class FileResult:
     unknown: tuple[tuple[str, int], ...] = ()  # records of a shape the reader does not know, by agent and CLI version
     atoms: list[dict[str, Any]] = field(default_factory=list)
     chunks: list[dict[str, Any]] = field(default_factory=list)
-    pid: int = 0  # a worker's: its process and peak resident set (read in this process: 0, not looked up)
+    pid: int = 0  # a worker's: its process, peak resident set and CPU so far (read in this process: 0, not looked up)
     peak_kb: int = 0
+    cpu: float = 0.0
 
 
 @dataclass
@@ -195,9 +197,9 @@ _WORKER_FOLDERS = Folders()  # a pool's process reads for one ingest only
 
 
 def read_in_worker(task: FileTask) -> FileResult:
-    """``read_file`` in a pool's process, with that process and its peak memory so far (the report's per worker)."""
+    """``read_file`` in a pool's process, with that process, its peak memory and CPU so far (the report's per worker)."""
     result = read_file(task, _WORKER_FOLDERS)
-    result.pid, result.peak_kb = os.getpid(), peak_rss_kb()
+    result.pid, result.peak_kb, result.cpu = os.getpid(), peak_rss_kb(), time.process_time()
     return result
 
 
@@ -249,6 +251,7 @@ class _Writer:
         assert result is not None
         if result.pid:
             report.worker_peak_kb[result.pid] = max(report.worker_peak_kb.get(result.pid, 0), result.peak_kb)
+            report.worker_cpu[result.pid] = max(report.worker_cpu.get(result.pid, 0.0), result.cpu)
         if result.error:
             report.errors.append(result.error)
             return

@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agent_memory.store import Paths
 
     paths = Paths.resolve(memory_dir=args.store, cwd=str(Path(args.store).parent))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if args.serial:
         report = ingest(paths, args.paths)
         workers: dict[int, int] = {}
@@ -48,9 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = backfill(paths, args.paths, workers=args.workers, progress=args.progress)
         workers = report.worker_peak_kb
         count = report.workers
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     json.dump({
         "seconds": seconds,
+        "writer_cpu": cpu,
+        "workers_cpu": sum(report.worker_cpu.values()),
         "workers": count,
         "report": {**report.as_json(), "chunks_added": report.chunks_added, "files": report.files,
                    "errors": len(report.errors)},
