@@ -15,6 +15,7 @@ say which words must become the person's and which must not.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -112,6 +113,11 @@ event = json.load(sys.stdin)
 print(json.dumps({{"hookSpecificOutput": {{"hookEventName": event.get("hook_event_name") or "UserPromptSubmit",
                   "additionalContext": {ADDED["hook_context"]!r}}}}}))
 """
+# Copilot CLI takes a bare additionalContext
+COPILOT_PROMPT_HOOK = f"""import json, sys
+json.load(sys.stdin)
+print(json.dumps({{"additionalContext": {ADDED["hook_context"]!r}}}))
+"""
 # asks for one more pass once: a stop hook that blocks every time would never let the run end
 STOP_HOOK = f"""import json, sys
 event = json.load(sys.stdin)
@@ -135,9 +141,7 @@ def record_claude(scratch: Scratch, env: dict[str, str]) -> Path:
     (claude_dir / "commands").mkdir(parents=True)
     (claude_dir / "commands" / "review-notes.md").write_text(
         "---\ndescription: Review notes\n---\n" + ADDED["command_body"] + "\n", encoding="utf-8")
-    (claude_dir / "skills" / "heron").mkdir(parents=True)
-    (claude_dir / "skills" / "heron" / "SKILL.md").write_text(
-        "---\nname: heron\ndescription: The heron style guide\n---\n" + ADDED["skill_body"] + "\n", encoding="utf-8")
+    _skill(claude_dir / "skills")
     prompt_hook = _hook_script(project, "prompt.py", PROMPT_HOOK)
     stop_hook = _hook_script(project, "stop.py", STOP_HOOK)
     settings = {"hooks": {
@@ -147,8 +151,6 @@ def record_claude(scratch: Scratch, env: dict[str, str]) -> Path:
     (claude_dir / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     image = png(2629, 2334)
     (project / "shot.png").write_bytes(image)
-    import base64
-
     session = "0c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e"
     base = ["claude", "--model", CLAUDE_MODEL, "--session-id", session]
     # the image beside typed text, as a client sends it: one user message of two blocks
@@ -308,9 +310,8 @@ def record_gemini(scratch: Scratch, env: dict[str, str]) -> Path:
 def record_copilot(scratch: Scratch, env: dict[str, str]) -> Path:
     project = scratch.project
     hooks = {"version": 1, "hooks": {
-        "userPromptSubmitted": [{"type": "command", "bash": _hook_script(project, "prompt.py", PROMPT_HOOK.replace(
-            'print(json.dumps({"hookSpecificOutput"', 'print(json.dumps({"additionalContext": ' + repr(ADDED["hook_context"])
-            + '}) if True else json.dumps({"hookSpecificOutput"')), "timeoutSec": 10}],
+        "userPromptSubmitted": [{"type": "command", "bash": _hook_script(project, "prompt.py", COPILOT_PROMPT_HOOK),
+                                 "timeoutSec": 10}],
         "agentStop": [{"type": "command", "bash": _hook_script(project, "stop.py", STOP_HOOK), "timeoutSec": 10}],
     }}
     (project / ".github" / "hooks").mkdir(parents=True)
