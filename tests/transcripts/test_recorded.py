@@ -76,3 +76,12 @@ def test_the_typed_words_are_remembered() -> None:
     path = next(p for agent, p in _recordings() if agent == "claude" and "subagents" not in str(p))
     texts = [a["text"] for t in read_transcript(str(path)).turns if t.role == "user" for a in atoms_from_turn(t, "r")]
     assert any("changelog" in text for text in texts)
+
+
+def test_the_recordings_name_no_machine() -> None:
+    """The scratch home is /home/user everywhere; no path of the machine that recorded them is left."""
+    for path in RECORDED.rglob("*"):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            assert not any(mark in text for mark in ("/tmp/tmp", "-tmp-tmp", "/root/", "/work/", "/usr/lib/")), path
+            assert "/home/" not in text.replace("/home/user", ""), path
