@@ -304,7 +304,7 @@ _TEMPLATE_RE = lazy(r"\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS\b|\{[A-Z][A-Z0-9_]{2,}\}
 # A prompt written for another model, pasted whole: "You are Prep Chef GPT — …", "ROLE: …", "YOUR TASKS:". What
 # follows its first line is that prompt's rules, not the person's.
 _PROMPT_RE = lazy(
-    r"(?m)^[ \t]*(?:You\s+are\s+(?:an?\s+|the\s+|now\s+|acting\s+as\s+|working\s+on\s+|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+"
+    r"(?m)^[ \t]*(?:You\s+are\s+(?:an?\s+|the\s+|now\s+|acting\s+as\s+|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+"
     r"(?:GPT|Bot|AI|Assistant|Agent)\b)|(?:ROLE|YOUR\s+TASKS?|OBJECTIVE|PERSONA|SYSTEM\s+PROMPT)\s*:)"
 )
 # A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>

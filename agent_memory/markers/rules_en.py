@@ -512,6 +512,8 @@ _en(
     r"bear\s+in\s+mind|never\s+forget|don'?t\s+forget|do\s+not\s+forget)"
     r"(?:\s+(?:this|that|for\s+next\s+time|for\s+later|for\s+the\s+future))?\s*(?:that\b|[:,—–-])\s*",
     claim="after",
+    # "Keep in mind, let's keep the doc short": a proposal for the work at hand follows, not something to keep
+    guard=lambda s, m: not re.match(r"\W*let'?s\b", s[m.end():], _I),
     description="'Remember that X', 'Keep in mind: X'",
 )
 

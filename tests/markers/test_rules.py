@@ -416,6 +416,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("In this PR, always use the new logger.", None),
     ],
     "en.instruction.remember": [
+        ("Keep in mind, let's keep the doc simple, succinct, and to the point.", None),
         ("Remember that the staging database is wiped every Sunday night.", INS),
         ("Keep in mind that the CI runners only have 4GB of RAM.", INS),
         ("Please keep in mind: staging deploys need a manual approval.", INS),
