@@ -17,6 +17,7 @@ SECTIONS = (
     "2b. Backfill",
     "3. SessionEnd",
     "4. Promote",
+    "4b. Rebuild",
     "5. Quality",
     "6. Contradictions",
     "Synthetic history and stores",
@@ -53,7 +54,7 @@ def test_quick_benchmark_reports_every_section_with_figures(tmp_path: Path) -> N
     for what in ("cores", "ram", "python", "sqlite"):
         assert re.search(rf"\| {what} \| \S", machine), what
     for figure in ("hook user-prompt-submit", "hook session-start", "ingest throughput", "SessionEnd done",
-                   "promote dry run", "backfill peak RSS", "contradiction precision", "contested share"):
+                   "promote dry run", "rebuild of claim tables and index", "backfill peak RSS", "contradiction precision", "contested share"):
         assert figure in found["Summary"], figure
 
 

@@ -1,17 +1,21 @@
-"""``agent-memory reindex``: bring the FTS5 shadow index up to date."""
+"""``agent-memory reindex``: bring the FTS5 shadow index, and promote's claim tables, up to date."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from . import output
 from .output import emit_json, EXIT_OK
 
-HELP = "bring the FTS5 shadow index up to date with its sources (only what changed)"
+if TYPE_CHECKING:
+    from ..store import Paths
+
+HELP = "bring the FTS5 shadow index and the claim tables up to date with their sources (only what changed)"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--full", action="store_true", help="re-read every source, not only those that changed")
+    p.add_argument("--full", action="store_true", help="re-read every source, not only those that changed, and count the claim tables again")
     p.add_argument("--embeddings", action="store_true", help="re-embed every row (semantic extra: pip install 'agent-memory[semantic]')")
     p.add_argument("--model", metavar="NAME", help="with --embeddings: the sentence-transformers model to embed with")
 
@@ -26,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
     if where.l1_dir.is_dir():
         with StoreLock(where.store):
             redact_stored(where)  # what older redaction rules let into L1 goes before it is indexed again
+            # before the index: its workers, forked after, find each atom's claim key already made
+            _claim_tables(where, args.full)
     with open_index(where, sync=False) as index:
         counts = index.rebuild() if args.full else index.sync()
         total = index.count()
@@ -44,3 +50,21 @@ def run(args: argparse.Namespace) -> int:
         if embedded is not None:
             print(f"{embedded} row(s) embedded again")
     return EXIT_OK
+
+
+def _claim_tables(where: "Paths", full: bool) -> None:
+    """Bring promote's claim tables up to date with L1 (``full``: counted again from its first line), as the next
+    writer would. They are derived: a config or file that stops them is logged, never the command's failure."""
+    from ..claims import cache as claimcache
+    from ..claims.tables import db_path
+    from ..config import load_config
+    from ..errors import AgentMemoryError
+    from ..store import log_error, remove_database
+
+    try:
+        similarity = float(load_config(where.config)["identity"]["merge_similarity"])
+        if full:
+            remove_database(db_path(where))
+        claimcache.keep_up(where, similarity)
+    except (AgentMemoryError, OSError, ValueError, KeyError, TypeError) as exc:
+        log_error(where, "reindex: claim tables", exc)
