@@ -103,6 +103,8 @@ def words(piece: str, japanese: bool) -> list[str]:
     """One CJK piece of a clause (particles already split off) as canonical words; weak ones included, for
     the caller to set aside."""
     if _HIRAGANA_RUN.match(piece):
+        if piece.endswith("てから") and len(piece) > 3:
+            return [_kana_verb(piece[:-3]), lemma("before")]  # 「かけてから」: do it, then the next thing
         return [_kana_verb(piece)]  # a verb written in kana alone (「まとめる」, 「わける」) is the word itself
     out: list[str] = []
     if _MIXED.search(piece):  # 「入れ子」, 「付き」: one word written in kanji and kana
@@ -111,8 +113,11 @@ def words(piece: str, japanese: bool) -> list[str]:
         piece = _MIXED.sub(" ", piece)
     for run in _PIECES.findall(piece):
         if _HIRAGANA_RUN.match(run):
-            if run.startswith("てから"):
-                out.append(lemma("before"))  # 「pytest が通ってからコミット」: X, then commit
+            if run.endswith("てから"):
+                # 「pytest が通ってからコミット」, 「prettier かけてから commit」: X, then commit
+                if run[:-3] and _kana_verb(run[:-3]) in CANONICAL.values():
+                    out.append(_kana_verb(run[:-3]))
+                out.append(lemma("before"))
             elif _kana_verb(run) in CANONICAL.values() or run in CANONICAL:  # 「かけて」 is a verb without kanji
                 out.append(_kana_verb(run))
             elif run[0] in _PARTICLES and len(run) >= 3:
