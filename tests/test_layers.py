@@ -23,8 +23,6 @@ KNOWN_PRIVATE = {
     ("claims/partial.py", "cache._summaries"),
     ("claims/partial.py", "cache._tail_lines"),
     ("claims/partial.py", "relations._buckets"),
-    ("claims/relate.py", "key._CJK"),
-    ("claims/relate.py", "key._HIRAGANA"),
 }
 
 

@@ -15,8 +15,10 @@ from functools import lru_cache
 from typing import Iterable
 
 from .frame import PERMITTED, SLOTS, VERB_OF, is_verb
-from .key import _CJK, _HIRAGANA, CONTRAST, FROM, PURPOSE, SCOPE, TO, Key, trigram_similarity
-from ..text import HIRAGANA
+from .key import CONTRAST, FROM, PURPOSE, SCOPE, TO, Key, trigram_similarity
+from ..text import CJK as _CJK, HIRAGANA
+
+_HIRAGANA = re.compile(f"^[{HIRAGANA}]*$")
 
 # the word before a value that makes it single-valued: a swap there is a contradiction
 _SLOT_WORDS = frozenset(
