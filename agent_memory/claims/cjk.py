@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .frame import lemma
+from .frame import is_weak, lemma
 
 # one thing, one word: what a Japanese or Chinese word says, in the key's English form where one exists
 _CANONICAL_SOURCE = {
@@ -157,4 +157,6 @@ def _canon(word: str) -> str:
     canon = CANONICAL.get(word)
     if canon is None:
         return word
+    if is_weak(canon):
+        return canon  # 代码 / コード is "code", a word the key drops as English does
     return lemma(canon) if canon.isascii() and " " not in canon else canon.replace(" ", "_")

@@ -64,6 +64,7 @@ _PHRASES = [
     (re.compile(r"\b(?:no need to|don'?t need to|do not need to|needn'?t|not necessary to|unnecessary to)\b"), " not "),
     (re.compile(r"\bno longer\b"), " not "),
     (re.compile(r"\b(?:get|got|getting) rid of\b|^(?:just )?(?:drop|ditch|stop using|quit using)\b"), " not use "),
+    (re.compile(r"\bnext to\b"), " beside "),  # "next" alone may be a branch's name
     (re.compile(r"\bonce\b"), " after "),
     (re.compile(r"\buntil\b"), " before "),
     # a project's conventional documents are said by name: CHANGELOG.md is "the changelog"
@@ -84,7 +85,7 @@ _WEAK = frozenset(
     putting place places placed store stores stored stay stays remain remains follow follows
     write writes writing wrote written open opens opened opening create creates created
     repo repository project codebase file files thing things stuff way lot around anywhere everywhere
-    in onto under of from by for within inside next beside besides alongside through across more
+    in onto under of from by for within inside beside besides alongside through across more
     a an the i we you they he she it its our your my me us this that these those
     and or but so then also yes
     code codes statement statements call calls clause clauses line lines folder folders directory directories

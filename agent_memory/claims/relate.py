@@ -45,6 +45,8 @@ _LANGUAGES = tuple(sorted(
     key=len, reverse=True))
 
 _VERBS = frozenset(VERB_OF.values())
+# words that narrow how a thing is named without naming another ("the feature branch", "the PR", "a new clone")
+_QUALIFIERS = frozenset("featur pr new fresh local current whole own exist".split())
 _DIGIT = re.compile(r"\d")
 _CJK_START = re.compile(f"[{_CJK}]")
 _OBJECT = re.compile(r"[/_]|\.[a-z]|^\.|^\d+\.\d")  # a path, file name, identifier or version
@@ -220,6 +222,8 @@ def _one_word_more(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], a
     if len(large) - len(small) != 1 or not small < large or len(small - _purpose(small)) < 3:
         return False  # "use python 3.11" / "use python 3.11 and poetry": two words say too little to add to
     (extra,) = large - small
+    if extra not in _QUALIFIERS:
+        return False  # "bump the zod version" / "bump the version": a name more is another thing
     return extra[:1] not in _ROLES and not _is_value(extra) and not _CJK_START.match(extra) \
         and extra not in _CONDITIONS and extra not in _VERBS and not is_verb(extra) \
         and extra not in _LANGUAGES
@@ -264,10 +268,28 @@ def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab:
         return False
     if {w for w in ca if w[:1] == SCOPE} != {w for w in cb if w[:1] == SCOPE}:
         return False  # "… in the tests" is a narrower rule
-    taken_a, taken_b = _things(ca), _things(cb)
+    pa, pb = _purpose(ca), _purpose(cb)
+    if pa and pb and pa != pb:
+        return False  # "… for CLI parsing" / "… for date handling": two ends
+    ends_a, ends_b = _bare_set(ca - _unroled(ca)), _bare_set(cb - _unroled(cb))
+    if (ends_a or ends_b) and not _overlap(ends_a, ends_b):
+        return False  # "open PRs against main, not dev" / "… against next, not dev": another value taken
+    taken_a, taken_b = _things(_unroled(ca)), _things(_unroled(cb))
     if not _overlap(taken_a, taken_b) or not _overlap(_things(aa), _things(ab)):
         return False
-    return not _overlap(taken_a, _things(ab)) and not _overlap(taken_b, _things(aa))
+    if _overlap(taken_a, _things(ab)) or _overlap(taken_b, _things(aa)):
+        return False
+    # one names no thing the other does not ("use a dataclass, not a dict" / "model records as dataclasses,
+    # not dicts"); each naming its own ("deploy ratings to us-east-1" / "deploy sessions to us-east-1") is two
+    nouns_a = {w for w in taken_a if not is_verb(w)}
+    nouns_b = {w for w in taken_b if not is_verb(w)}
+    shared = {w for w in nouns_a if _overlap({w}, nouns_b)} | {w for w in nouns_b if _overlap({w}, nouns_a)}
+    return not (nouns_a - shared and nouns_b - shared)
+
+
+def _unroled(words: frozenset[str]) -> frozenset[str]:
+    """A frame's words without those that say where it holds or goes: they are the place, not the thing."""
+    return frozenset(w for w in words if w[:1] not in (SCOPE, TO, FROM))
 
 
 def _things(words: frozenset[str]) -> set[str]:
