@@ -101,7 +101,7 @@ def run(rows: int, people: int, spark: bool = False) -> "Section":
     section = Section("team", "7. Team gate")
     engines = ["json", "sqlite"] + [e for e, module in (("duckdb", "duckdb"), ("spark", "pyspark"))
                                     if (e != "spark" or spark) and importlib.util.find_spec(module) is not None]
-    section.say(f"`agent-memory team promote`'s gate (`promote/sql.py`'s statement) over {rows:,} exported rows from "
+    section.say(f"`agent-memory team promote`'s gate (`claims/evidence.py`'s statement) over {rows:,} exported rows from "
                 f"{people} people (a seeded synthetic team, as `agent-memory export` writes them), one fresh process "
                 f"per engine; baseline: a bare `json.loads` pass over the same files. Engines not installed are left "
                 f"out (`pip install -e '.[team]'` for DuckDB, `[spark]` and a Java runtime for Spark, `--team-spark`).",

@@ -257,7 +257,7 @@ def code_version() -> str:
     ``claims/frame.py``,
     ``claims/relate.py``, ``text.py`` (whose stemming claim keys share), ``shapes.py`` (which atoms are counted),
     ``claims/tables.py``, ``claims/relations.py`` (the pairs they keep), ``promote/gates.py`` and
-    ``promote/records.py`` (the shown wording and claim id) and ``promote/sql.py`` (the evidence counted)."""
+    ``claims/wording.py`` (the shown wording and claim id) and ``claims/evidence.py`` (the evidence counted)."""
     return _code_version(_KEY_SOURCE or "", _RELATE_SOURCE or "", _TEXT_SOURCE or "", _SHAPES_SOURCE or "",
                          tables.__file__ or "", str(Path(__file__).with_name("relations.py")),
                          str(Path(__file__).with_name("frame.py")),
@@ -396,7 +396,7 @@ def catch_up(paths: Paths, similarity: float) -> int:
     L1 that no longer starts with that prefix (rewritten by forget, or by hand) is counted again
     from its first line. An old store's ``claim-cache.json`` goes once the tables stand.
     """
-    from ..promote.gates import shown_text
+    from .wording import shown_text
 
     version = code_version()
     # gc paused: counting a whole L1 again (new tables, new claim code) makes a record per atom and key

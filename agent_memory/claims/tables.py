@@ -4,7 +4,7 @@
 identity, claim id and shown wording), one flat row per atom (``atoms``: what the gates count,
 no quote, no transcript path), each key's wordings, the blocking buckets as (bucket, key) rows,
 the candidate pairs that are more than two claims (``pairs``) and each key's evidence as the gate
-statement (``promote/sql.py``) counts it (``evidence``, recounted only for keys that gained atoms). A writer (ingest, ``promote
+statement (``claims/evidence.py``) counts it (``evidence``, recounted only for keys that gained atoms). A writer (ingest, ``promote
 --write``) under the store lock folds in only the atoms after the covered prefix of L1 (named by
 length and SHA-1); anything else (missing, damaged, rewritten L1, other code or settings) means
 building the tables again from L1. Readers never write: the dry run counts atoms the tables do
@@ -157,7 +157,7 @@ def key_ids(con: sqlite3.Connection, texts: Iterable[str]) -> dict[str, int]:
 
 def add_atoms(con: sqlite3.Connection, atoms: list[tuple[int, dict[str, Any]]]) -> tuple[dict[str, Key], dict[str, int]]:
     """Insert the rows of these atoms; returns (keys new to the tables, id of every key touched)."""
-    from ..promote.records import short_hash
+    from .wording import short_hash
 
     by_key: dict[str, tuple[Key, list[tuple[int, dict[str, Any]]]]] = {}
     for offset, atom in atoms:
@@ -288,7 +288,7 @@ def save_relations(con: sqlite3.Connection, ids: Mapping[str, int], new_buckets:
 
 def count_evidence(con: sqlite3.Connection, keys: Iterable[int]) -> None:
     """Recount these keys' evidence with the gate statement itself (its counts only: the path is the reader's)."""
-    from ..promote.sql import evidence_sql
+    from .evidence import evidence_sql
 
     con.execute("CREATE TEMP TABLE IF NOT EXISTS recount (id INTEGER PRIMARY KEY)")
     con.execute("DELETE FROM temp.recount")

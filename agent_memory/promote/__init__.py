@@ -11,7 +11,7 @@ from importlib import import_module
 from typing import Any
 
 _HOMES = {
-    "records": ("Claim", "Plan", "Proposal", "short_hash"),
+    "records": ("Claim", "Plan", "Proposal"),
     "gates": ("build_claims", "plan"),
     "staging": ("read_staged", "render_proposal", "stage", "staged_proposals"),
 }

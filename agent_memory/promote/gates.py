@@ -8,7 +8,6 @@ only: the session-end hook stages through here.
 from __future__ import annotations
 
 import os
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,8 +17,9 @@ from typing import Any, Callable, Iterable
 
 from ..claims import cache as claimcache
 from ..claims.cache import L1View, Summary
-from ..claims.key import CONTRAST, Key, claim_key, normalise
-from .records import Claim, Plan, Proposal, short_hash
+from ..claims.key import CONTRAST, Key, claim_key
+from .records import Claim, Plan, Proposal
+from ..claims.wording import short_hash, shown_text
 from ..claims.relate import apart, relate
 from ..config import load_config
 from ..clock import now, parse_iso
@@ -212,35 +212,6 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
     result = sorted(claims.values(), key=lambda c: c.id)
     _apply_decisions(paths, result)
     return result
-
-
-_LEADING_CONJUNCTION = re.compile(
-    r"^\s*(?:(?:and|also|so|but|then|plus|or)\b[\s,]*|(?:あと|それと|それから|また|还有|另外|而且)[、，,\s]+)+",
-    re.IGNORECASE)
-
-
-_SENTENCE_END = (".", "!", "?", "。", "！", "？")
-
-
-def tidy_wording(text: str) -> str:
-    """A wording as shown: one line, no leading conjunction ("And always …"), the first letter upper case."""
-    flat = " ".join(text.split())
-    trimmed = _LEADING_CONJUNCTION.sub("", flat) or flat
-    first = trimmed.split(" ", 1)[0].rstrip(",:;")
-    if first.isascii() and first.isalpha() and first.islower() and trimmed.isascii():
-        return trimmed[:1].upper() + trimmed[1:]  # a sentence, not an identifier or a Japanese line
-    return trimmed
-
-
-def shown_text(texts: dict[str, list[Any]]) -> str:
-    """The text shown for a claim: its most complete wording (most content words, a finished sentence, the
-    least filler), then the most frequent, the earliest, the smallest; tidied."""
-    def rank(text: str) -> tuple[Any, ...]:
-        tidy = tidy_wording(text)
-        content = len(normalise(tidy).split())  # words the claim is made of, scaffolding and filler left out
-        return (-content, not tidy.endswith(_SENTENCE_END), len(tidy.split()), -texts[text][0], texts[text][1], text)
-
-    return tidy_wording(min(texts, key=rank))
 
 
 def _is_correction(group: _Group) -> bool:

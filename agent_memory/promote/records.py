@@ -6,7 +6,6 @@ Standard library only: the session-end worker stages through these.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import heapq
 import re
 from dataclasses import dataclass, field
@@ -14,14 +13,12 @@ from typing import Any, Callable, Protocol, Sequence
 
 from ..claims.cache import L1View, Summary
 from ..claims.key import Key
+from ..claims.wording import short_hash
 
 
 _NOTHING = frozenset({"", None, 0})  # values a gate does not count (as the sorted lists leave them out)
 _COUNTS = re.compile(r"(?:held in )?(\d+) of (\d+) (?:sessions|distinct days|observations|projects|days)")
 
-
-def short_hash(*parts: Any) -> str:
-    return hashlib.sha1("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:12]
 
 
 @dataclass

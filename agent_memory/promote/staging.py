@@ -19,7 +19,8 @@ from ..claims.cache import L1View
 from ..config import load_config
 from ..store import Paths, StoreLock, atomic_write, log_error, read_json, read_jsonl, write_json, write_jsonl
 from .gates import merge_similarity, plan
-from .records import Claim, Plan, Proposal, short_hash
+from .records import Claim, Plan, Proposal
+from ..claims.wording import short_hash
 
 
 def render_proposal(proposal: Proposal, paths: Paths, clean: Callable[[str], str] | None = None) -> str:

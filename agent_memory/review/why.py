@@ -17,7 +17,7 @@ from typing import Any, Iterable, TextIO
 from ..claims import claim_key, normalise
 from ..errors import Ambiguous, NotFound
 from ..promote import Claim, Plan, plan
-from ..promote.records import short_hash
+from ..claims.wording import short_hash
 from ..store import Paths
 from ..text import CJK as _CJK  # the one CJK definition
 

@@ -1,6 +1,6 @@
 """``agent-memory export``: one person's atoms of this repository as flat rows that can be shared.
 
-A row is the evidence gate's row (``promote.sql.ROW_COLUMNS``) plus the atom's wording: claim key, kind,
+A row is the evidence gate's row (``claims.evidence.ROW_COLUMNS``) plus the atom's wording: claim key, kind,
 time, day, pseudonymous session and person, a keyed pasted-block id, the repository's identity, and the
 stated/redacted/contested flags; then the export's format version and the person's former pseudonyms. No
 quote, transcript path, working folder, line or user name is ever in one. A redacted atom is not exported at
@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable
 from ..claims.key import PURPOSE, atom_key
 from ..clock import iso, now
 from ..errors import AgentMemoryError
-from ..promote.sql import ROW_COLUMNS
+from ..claims.evidence import ROW_COLUMNS
 from ..store import Paths, atomic_write, read_json, write_json
 from .identity import Repository, pseudonym, repository, salt
 

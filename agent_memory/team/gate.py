@@ -1,4 +1,4 @@
-"""The team gate: ``promote.sql.evidence_sql()`` — the statement a person's gates run — over many people's exports.
+"""The team gate: ``claims.evidence.evidence_sql()`` — the statement a person's gates run — over many people's exports.
 
 Three engines run the very same text over the same files: SQLite (standard library, the default when no extra
 is installed), DuckDB (the ``[team]`` extra) and Apache Spark in local mode (the ``[spark]`` extra). Each one
@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable
 from urllib.parse import unquote, urlparse
 
 from ..errors import AgentMemoryError
-from ..promote.sql import evidence_sql
+from ..claims.evidence import evidence_sql
 from .export import EXPORT_COLUMNS, VERSION_COLUMNS, MissingExtra, need_duckdb
 
 ENGINES = ("sqlite", "duckdb", "spark")

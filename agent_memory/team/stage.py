@@ -14,8 +14,7 @@ from typing import Any, Callable
 
 from ..claims.key import Key
 from ..claims.relate import relate
-from ..promote.gates import shown_text
-from ..promote.records import short_hash
+from ..claims.wording import short_hash, shown_text
 from ..promote.staging import from_team
 from ..promote.tiers import load_claims, load_decisions
 from ..store import Paths, StoreLock, atomic_write

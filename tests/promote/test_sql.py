@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from agent_memory.promote.sql import ROW_COLUMNS, create_rows_sql, evidence_sql, thresholds_of
+from agent_memory.claims.evidence import ROW_COLUMNS, create_rows_sql, evidence_sql, thresholds_of
 
 GATES = {"sessions": 3, "days": 2, "stated_sessions": 2, "stated_days": 2, "people": 1}
 

@@ -432,7 +432,7 @@ def test_resolve_refuses_claims_that_do_not_contradict(tmp_path: Path) -> None:
 
 def _adopted(text: str, project: str, first_seen: str) -> dict[str, Any]:
     from agent_memory.claims import claim_key
-    from agent_memory.promote import short_hash
+    from agent_memory.claims.wording import short_hash
 
     return {
         "id": short_hash("claim", claim_key(text).text), "text": text, "kind": "preference", "keys": [claim_key(text).text],

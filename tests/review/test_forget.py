@@ -236,7 +236,7 @@ def test_forget_command_exits_3_with_one_line(tmp_path: Path, ref: str) -> None:
 
 def test_a_claim_taken_back_from_l3_is_not_proposed_for_l3_by_another_project(tmp_path: Path) -> None:
     from agent_memory.claims import claim_key
-    from agent_memory.promote import short_hash
+    from agent_memory.claims.wording import short_hash
     from agent_memory.store import write_json, write_jsonl
 
     text = "Prefer small focused commits"

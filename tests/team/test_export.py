@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.promote.sql import ROW_COLUMNS
+from agent_memory.claims.evidence import ROW_COLUMNS
 from agent_memory.store import Paths
 from agent_memory.team import export as team_export
 from agent_memory.team.export import EXPORT_COLUMNS
