@@ -32,7 +32,7 @@ from . import tables
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
-from .relations import BUCKET_LIMIT, Bucket, PairRelation, Relations, _buckets, relation
+from .relations import BUCKET_LIMIT, Bucket, PairRelation, Relations, buckets_of, relation
 
 CACHE_VERSION = 4
 
@@ -160,7 +160,7 @@ class L1View:
     _atoms: dict[str, list[dict[str, Any]]] | None = None  # every key's atoms, once L1 was read whole
     _some: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # keys read line by line
     _lines_read: int = 0
-    _total: int = -1
+    total: int = -1  # atoms in L1, counted when first asked (the partial pass sets it from the tables)
 
     def atoms_of(self, key_text: str) -> list[dict[str, Any]]:
         """The atoms of one key, in file order.
@@ -168,9 +168,9 @@ class L1View:
         A few keys are read line by line from where their atoms start; once a quarter of L1 has
         been asked for, L1 (up to ``end``) is read whole, once.
         """
-        if self._total < 0:
-            self._total = sum(s.count for s in self.summaries.values())
-        if self._atoms is None and self._lines_read * 4 > self._total:
+        if self.total < 0:
+            self.total = sum(s.count for s in self.summaries.values())
+        if self._atoms is None and self._lines_read * 4 > self.total:
             with gc_paused():
                 self._atoms = self._read_atoms()
         if self._atoms is not None:
@@ -232,7 +232,7 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
 
 def is_prefix(paths: Paths, size: int, digest: str) -> bool:
     """Whether L1 still begins with the ``size`` bytes whose SHA-1 is ``digest`` (it only grew since)."""
-    seen = _prefix_hash(paths.atoms, size)
+    seen = prefix_hash(paths.atoms, size)
     return seen is not None and seen.hexdigest() == digest
 
 
@@ -292,12 +292,12 @@ def load(paths: Paths, similarity: float) -> L1View:
 def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
     """The tables and the atoms appended after what they cover; None when L1 is not that prefix any more."""
     size, digest = tables.covered(con)
-    seen = _prefix_hash(paths.atoms, size)
+    seen = prefix_hash(paths.atoms, size)
     if seen is None or seen.hexdigest() != digest:
         return None
     names, keys, shown = tables.load_keys(con)
-    summaries = _summaries(tables.atom_rows(con), tables.all_wordings(con), names, shown)
-    tail = _tail_lines(paths.atoms, size)
+    summaries = summaries_of(tables.atom_rows(con), tables.all_wordings(con), names, shown)
+    tail = tail_lines(paths.atoms, size)
     new = _summarise(parse_atoms(tail, size), summaries)
     seen.update(tail)
     relations = Relations({t: keys[t] for t in summaries if t in keys}, tables.load_pairs(con, names),
@@ -306,7 +306,7 @@ def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
                   path=paths.atoms)
 
 
-def _summaries(rows: Iterable[tuple[Any, ...]], wordings: Iterable[tuple[int, str, int, str]], names: Mapping[int, str],
+def summaries_of(rows: Iterable[tuple[Any, ...]], wordings: Iterable[tuple[int, str, int, str]], names: Mapping[int, str],
                shown: Mapping[str, tuple[str, str]]) -> dict[str, Summary]:
     """Summaries by key text from atom rows and wording rows (``tables.atom_rows`` / ``all_wordings`` shapes)."""
     by_id: dict[int, Summary] = {}
@@ -402,11 +402,11 @@ def catch_up(paths: Paths, similarity: float) -> int:
     # gc paused: counting a whole L1 again (new tables, new claim code) makes a record per atom and key
     with gc_paused(), tables.writing(paths, version, similarity) as con:
         size, digest = tables.covered(con)
-        seen = _prefix_hash(paths.atoms, size)
+        seen = prefix_hash(paths.atoms, size)
         if seen is None or seen.hexdigest() != digest:
             tables.reset(con)
             size, seen = 0, hashlib.sha1()
-        tail = _tail_lines(paths.atoms, size)
+        tail = tail_lines(paths.atoms, size)
         added = 0
         if tail:
             atoms = parse_atoms(tail, size)
@@ -439,7 +439,7 @@ def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> No
         names, old, pairs = {ident: text for text, ident in ids.items()}, {}, {}
     else:
         # only the keys a new key can meet: members of its buckets, and the keys of every pair
-        wanted = set(tables.bucket_members(con, {tables.bucket_id(b) for k in new.values() for b in _buckets(k)}))
+        wanted = set(tables.bucket_members(con, {tables.bucket_id(b) for k in new.values() for b in buckets_of(k)}))
         wanted |= tables.paired(con)
         names, found = tables.load_some_keys(con, wanted)
         names.update({ident: text for text, ident in ids.items()})
@@ -454,7 +454,7 @@ def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> No
     added = {pair: rel for pair, rel in grown.items() if pairs.get(pair) != rel}
     rows: dict[int, list[int]] = {}
     for text, key in new.items():
-        for bucket in _buckets(key):
+        for bucket in buckets_of(key):
             rows.setdefault(tables.bucket_id(bucket), []).append(ids[text])
     tables.save_relations(con, ids, rows, dropped, added)
 
@@ -472,7 +472,7 @@ def related_pairs(keys: Mapping[str, Key], similarity: float) -> dict[tuple[str,
     """
     buckets: dict[Bucket, list[str]] = {}
     for text, key in keys.items():
-        for bucket in _buckets(key):
+        for bucket in buckets_of(key):
             buckets.setdefault(bucket, []).append(text)
     candidates: dict[tuple[str, str], None] = {}
     for members in buckets.values():
@@ -520,7 +520,7 @@ def _relate_slice(bounds: tuple[int, int]) -> list[tuple[int, PairRelation]]:
     return out
 
 
-def _prefix_hash(path: Path, size: int) -> Any:
+def prefix_hash(path: Path, size: int) -> Any:
     """The running SHA-1 of L1's first ``size`` bytes, or None when L1 is shorter.
 
     One process (the session-end worker: ingest, then stage) asks for the same prefix of a file of
@@ -574,7 +574,7 @@ def _hash_prefix(path: Path, size: int) -> Any:
     return digest
 
 
-def _tail_lines(path: Path, start: int) -> bytes:
+def tail_lines(path: Path, start: int) -> bytes:
     """L1's whole lines from byte ``start`` on (a torn last record is not a record yet)."""
     try:
         with open(path, "rb") as handle:

@@ -11,9 +11,9 @@ from typing import Any, Iterable, Mapping
 from ..errors import StoreError
 from ..store import Paths
 from . import tables
-from .cache import L1View, _prefix_hash, _summaries, _tail_lines, code_version
+from .cache import L1View, prefix_hash, summaries_of, tail_lines, code_version
 from .key import Key
-from .relations import Relations, _buckets
+from .relations import Relations, buckets_of
 
 
 class Partial:
@@ -35,8 +35,8 @@ class Partial:
             return None
         try:
             size, digest = tables.covered(con)
-            seen = _prefix_hash(paths.atoms, size)
-            if seen is not None and seen.hexdigest() == digest and not _tail_lines(paths.atoms, size):
+            seen = prefix_hash(paths.atoms, size)
+            if seen is not None and seen.hexdigest() == digest and not tail_lines(paths.atoms, size):
                 return cls(paths, con, size, digest)
         except sqlite3.Error:
             pass
@@ -64,7 +64,7 @@ class Partial:
 
     def _unchanged(self) -> None:
         if tables.covered(self.con) != (self.size, self.digest):
-            raise StoreError(f"{self.paths.atoms.parent / 'claims.db'} changed while promote read it; run it again")
+            raise StoreError(f"{self.paths.claims_db} changed while promote read it; run it again")
 
     def listing(self, skip: set[int], gates: Mapping[str, Any], limit: int) -> tuple[int, int, list[tuple[Any, ...]],
                                                                                    list[tuple[Any, ...]]]:
@@ -85,16 +85,16 @@ class Partial:
         the keys it summarised."""
         con = self.con
         paired = tables.paired(con)
-        members = tables.bucket_members(con, {tables.bucket_id(b) for k in around for b in _buckets(k)})
+        members = tables.bucket_members(con, {tables.bucket_id(b) for k in around for b in buckets_of(k)})
         names, keys, shown = tables.load_keys_of(con, wanted | paired | members)
         relations = Relations(keys, tables.load_pairs(con, names), tables.StoredBuckets(con, names))
         ids = {text: ident for ident, text in names.items()}
         grown = relations.extend(around, similarity)
         wanted = wanted | paired | {ids[t] for pair in grown.pairs for t in pair if t in ids}
         rows, wordings = tables.some_atom_rows(con, wanted)
-        summaries = _summaries(rows, wordings, names, shown)
+        summaries = summaries_of(rows, wordings, names, shown)
         # the view's relations know only the keys read: the pass relates ``around`` to them again, as ever
         view = L1View(summaries, relations,
                       self.size, self.digest, covered=self.size, path=self.paths.atoms)
-        view._total = tables.atom_count(con)
+        view.total = tables.atom_count(con)
         return view, wanted

@@ -41,7 +41,7 @@ class Relations:
             return self
         touched: dict[tuple[str, ...], list[str]] = {}
         for text, key in added.items():
-            for bucket in _buckets(key):
+            for bucket in buckets_of(key):
                 members = touched.get(bucket)
                 if members is None:
                     members = touched[bucket] = list(self.buckets.get(bucket, ()))
@@ -81,14 +81,14 @@ def relation(a: Key, b: Key, similarity: float) -> PairRelation | None:
 
 
 @lru_cache(maxsize=1 << 17)
-def _buckets(key: Key) -> frozenset[tuple[str, ...]]:
+def buckets_of(key: Key) -> frozenset[tuple[str, ...]]:
     return frozenset(b for b in blocking_keys(key) if len(b) >= 2)
 
 
 def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[Bucket, list[str]],
                      buckets: Mapping[Bucket, list[str]]) -> bool:
     """A pair stays a candidate while some bucket they share is small enough (buckets only grow)."""
-    shared = _buckets(keys[pair[0]]) & _buckets(keys[pair[1]])
+    shared = buckets_of(keys[pair[0]]) & buckets_of(keys[pair[1]])
     if not any(b in touched for b in shared):
         return True
     return any(2 <= len(buckets[b]) <= BUCKET_LIMIT for b in shared)

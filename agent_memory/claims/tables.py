@@ -46,7 +46,7 @@ _SEP = "\x1f"  # joins a key's tokens (whitespace to Python, so never inside a t
 
 
 def db_path(paths: Paths) -> Path:
-    return Path(paths.atoms).parent / "claims.db"
+    return Path(paths.claims_db)
 
 
 class NotPlain(Exception):

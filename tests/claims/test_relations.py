@@ -17,7 +17,7 @@ def _brute_force(keys: list[Key], limit: int) -> dict[tuple[str, str], relations
     """What promote did before the cache: every candidate pair of the whole key set, related."""
     buckets: dict[tuple[str, ...], list[Key]] = {}
     for key in keys:
-        for bucket in relations._buckets(key):
+        for bucket in relations.buckets_of(key):
             buckets.setdefault(bucket, []).append(key)
     found = {}
     for members in buckets.values():
