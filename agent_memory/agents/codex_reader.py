@@ -121,6 +121,17 @@ _EVENT_USER = b'"type":"event_msg","payload":{"type":"user_message"'
 _EVENT_AGENT = b'"type":"event_msg","payload":{"type":"agent_message"'
 # The typed input as the CLI took it (0.171 on): an item event whose text parts are what was typed, beside its images.
 _ITEM_USER = b'"item":{"type":"UserMessage"'
+ITEMS_SINCE = (0, 171)  # the first CLI seen writing them: from it on, a user's response items are never the turns
+
+
+def _writes_items(version: str) -> bool:
+    """Whether a rollout of this CLI version writes the typed input as ``UserMessage`` items."""
+    numbers = []
+    for piece in version.split(".")[:2]:
+        if not piece.isdigit():
+            return False
+        numbers.append(int(piece))
+    return tuple(numbers) >= ITEMS_SINCE
 
 
 def clean_user_text(text: str) -> str:
@@ -462,7 +473,10 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
                 (lineno, obj.get("timestamp"), state.session, state.cwd, text, mid if isinstance(mid, str) else "")
             )
 
-    users = _copy_kept(user_events, user_items, f, start_offset, _EVENT_USER, _ITEM_USER)
+    # (a read that stops between a prompt's response item and its UserMessage item must not keep the first: the
+    # next read keeps the second)
+    users = user_events if _writes_items(state.version) else \
+        _copy_kept(user_events, user_items, f, start_offset, _EVENT_USER, _ITEM_USER)
     agents = _copy_kept(agent_events, agent_items, f, start_offset, _EVENT_AGENT)
 
     saved = _custom_prompts(prompts) if prompts else []

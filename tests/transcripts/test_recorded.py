@@ -85,3 +85,21 @@ def test_the_recordings_name_no_machine() -> None:
             text = path.read_text(encoding="utf-8")
             assert not any(mark in text for mark in ("/tmp/tmp", "-tmp-tmp", "/root/", "/work/", "/usr/lib/")), path
             assert "/home/" not in text.replace("/home/user", ""), path
+
+
+@pytest.mark.parametrize("agent,path", [(a, p) for a, p in _recordings() if "subagent" not in str(p)],
+                         ids=lambda v: v if isinstance(v, str) else v.parent.parent.name if v.name == "events.jsonl" else v.name)
+def test_a_read_resumed_at_any_line_gives_the_same_typed_words(tmp_path: Path, agent: str, path: Path) -> None:
+    """A hook's request and the typed input each CLI marks are told apart also when a read stops between them."""
+    data = path.read_bytes()
+    full = [(t.line, t.text) for t in read_transcript(str(path)).turns if t.role == "user"]
+    copy = tmp_path / path.relative_to(RECORDED)
+    copy.parent.mkdir(parents=True)
+    starts = [0] + [i + 1 for i, byte in enumerate(data) if byte == 10][:-1]
+    for cut in starts[1:]:
+        copy.write_bytes(data[:cut])
+        first = read_transcript(str(copy), agent)
+        copy.write_bytes(data)
+        second = read_transcript(str(copy), agent, start_offset=first.end_offset, start_line=first.end_line)
+        union = [(t.line, t.text) for r in (first, second) for t in r.turns if t.role == "user" and t.line <= r.end_line]
+        assert union == full, cut
