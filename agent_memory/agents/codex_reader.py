@@ -121,17 +121,6 @@ _EVENT_USER = b'"type":"event_msg","payload":{"type":"user_message"'
 _EVENT_AGENT = b'"type":"event_msg","payload":{"type":"agent_message"'
 # The typed input as the CLI took it (0.171 on): an item event whose text parts are what was typed, beside its images.
 _ITEM_USER = b'"item":{"type":"UserMessage"'
-ITEMS_SINCE = (0, 171)  # the first CLI seen writing them: from it on, a user's response items are never the turns
-
-
-def _writes_items(version: str) -> bool:
-    """Whether a rollout of this CLI version writes the typed input as ``UserMessage`` items."""
-    numbers = []
-    for piece in version.split(".")[:2]:
-        if not piece.isdigit():
-            return False
-        numbers.append(int(piece))
-    return tuple(numbers) >= ITEMS_SINCE
 
 
 def clean_user_text(text: str) -> str:
@@ -241,13 +230,15 @@ def _copy_kept(events: list[Any], items: list[Any], f: IO[bytes], start_offset: 
 class _State:
     """Session facts that earlier records establish for later ones."""
 
-    __slots__ = ("session", "cwd", "subagent", "version")
+    __slots__ = ("session", "cwd", "subagent", "version", "items")
 
     def __init__(self) -> None:
         self.session = ""
         self.cwd = ""
         self.subagent = False
         self.version = ""  # the CLI's, as session_meta names it
+        # the rollout numbers its records (``ordinal``, 0.171 on): it writes each prompt as a UserMessage item
+        self.items = False
 
     def meta(self, payload: dict[str, Any]) -> None:
         sid = payload.get("id")
@@ -315,6 +306,7 @@ def _resume_state(f: IO[bytes], start_offset: int) -> _State:
     meta = _record_at(f, meta_at)
     if isinstance(meta, dict) and isinstance(meta.get("payload"), dict):
         state.meta(meta["payload"])
+        state.items = "ordinal" in meta
     context_at = _rfind_line(f, start_offset, _CONTEXT_NEEDLE, floor=meta_at)
     if context_at >= 0:
         context = _record_at(f, context_at)
@@ -402,6 +394,7 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
             continue
         if kind == "session_meta":
             state.meta(payload)
+            state.items = "ordinal" in obj
             if state.session:
                 sessions.add(state.session)
             if state.cwd and not first_cwd:
@@ -473,10 +466,9 @@ def read(f: IO[bytes], source: str, start_offset: int = 0, start_line: int = 0, 
                 (lineno, obj.get("timestamp"), state.session, state.cwd, text, mid if isinstance(mid, str) else "")
             )
 
-    # (a read that stops between a prompt's response item and its UserMessage item must not keep the first: the
-    # next read keeps the second)
-    users = user_events if _writes_items(state.version) else \
-        _copy_kept(user_events, user_items, f, start_offset, _EVENT_USER, _ITEM_USER)
+    # (where the rollout writes UserMessage items, a read that stops between a prompt's response item and its item
+    # must not keep the first: the next read keeps the second)
+    users = user_events if state.items else _copy_kept(user_events, user_items, f, start_offset, _EVENT_USER, _ITEM_USER)
     agents = _copy_kept(agent_events, agent_items, f, start_offset, _EVENT_AGENT)
 
     saved = _custom_prompts(prompts) if prompts else []
