@@ -53,6 +53,9 @@ def test_the_agent_lists_the_tools_and_a_call_returns_the_rule_with_its_source(a
             # Claude Code 2.1.332 lists MCP tools by name only and loads one when the model searches for it; the
             # mock model calls a tool it is offered, so the tools are offered whole, as before
             env["ENABLE_TOOL_SEARCH"] = "false"
+            # and it waits for a server only so long before the first request: on a loaded machine the server's
+            # start (the MCP SDK's imports) can take longer
+            env["CLAUDE_CODE_MCP_STARTUP_WAIT_MS"] = "60000"
         files = [str(claude_transcript(home / "past" / f"s{day}.jsonl", f"past-{day}", project,
                                        [(f"2026-03-0{day + 1}T10:00:00Z", RULE)])) for day in range(3)]
         for args in (["ingest", *files], ["install", "--mcp", "--agent", agent, "--scope", "project"]):
