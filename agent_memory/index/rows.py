@@ -92,6 +92,7 @@ Prepared = tuple[tuple[Any, ...], "tuple[str, str, str, int, str] | None"]
 
 
 def prepare(source_name: str, rows: list[tuple[int, Row]], ids: list[str], fallback_date: str) -> list[Prepared]:
+    """These rows (with their ids) as the docs table and the claim keys' upsert take them."""
     out: list[Prepared] = []
     for (at, r), rid in zip(rows, ids):
         date = r.date or fallback_date
@@ -130,7 +131,7 @@ def fork_workers(size: int) -> int:
 
 def rows_in_workers(source: Any, start: int, size: int, date: str,
                      workers: int) -> Iterator[tuple[list[Prepared], int, dict[str, tuple[str, str]]]]:
-    """``_read_rows`` of the file's whole lines from ``start``, made a slice at a time by forked workers, in file
+    """``read_rows`` of the file's whole lines from ``start``, made a slice at a time by forked workers, in file
     order: each slice's rows, where it ends, and the prompt terms of each claim key's first atom in it."""
     import collections
     import multiprocessing
@@ -172,7 +173,7 @@ def _whole_lines_end(handle: Any, start: int, size: int) -> int:
 
 
 def _slice_rows(bounds: tuple[int, int]) -> tuple[list[Prepared], int, dict[str, tuple[str, str]]]:
-    """In a forked worker: the rows of the whole lines in bytes ``bounds`` of the source's file (``_read_rows``'s)."""
+    """In a forked worker: the rows of the whole lines in bytes ``bounds`` of the source's file (``read_rows``'s)."""
     assert _SLICING is not None
     source, date = _SLICING
     start, end = bounds
