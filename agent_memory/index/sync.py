@@ -353,13 +353,13 @@ class Index(Searcher):
             else:  # SQLite's max() of two texts is Python's: UTF-8 bytes sort as code points do
                 row[3], row[4] = max(row[3], date), max(row[4], redacted)
         claims = list(rows)
-        made: set[str] = set()
+        have: set[str] = set()
         for start in range(0, len(claims), _BATCH):
             part = claims[start:start + _BATCH]
-            made.update(key for (key,) in self.con.execute(
+            have.update(key for (key,) in self.con.execute(
                 f"SELECT key FROM keys WHERE key IN ({','.join('?' * len(part))})", part))
         for claim, row in rows.items():
-            if claim not in made:
+            if claim not in have:
                 known = terms.get(claim)
                 row[2] = known[1] if known is not None and known[0] == row[1] else " ".join(prompt_terms(row[1]))
         return [tuple(row) for row in rows.values()]
