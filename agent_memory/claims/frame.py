@@ -118,28 +118,26 @@ _CLAUSE_END = re.compile(r"(?<=[^\s.])[.!?](?=\s|$)|[,;!?。！？；，、]|:(?
                          r"|\s(?=(?:because|now that|since (?:we|it|they|the|that|this|i)\b))")
 
 
+_CUTS = re.compile(r"(?P<mark>[`(（\[)）\]])|" + _CLAUSE_END.pattern)
+
+
 def clauses(text: str) -> list[str]:
     """The wording cut into clauses, outside parentheses and code spans (whose commas list examples); a
     clause that opens with a condition ("before you commit,") stays with the clause it conditions."""
     out: list[str] = []
     depth, start, ticks = 0, 0, False
-    at = 0
-    n = len(text)
-    while at < n:
-        ch = text[at]
-        if ch == "`":
+    for m in _CUTS.finditer(text):  # only the places that open or close a span, or may end a clause
+        mark = m.group("mark")
+        if mark == "`":
             ticks = not ticks
-        elif not ticks and ch in "(（[":
-            depth += 1
-        elif not ticks and ch in ")）]" and depth:
-            depth -= 1
+        elif mark:
+            if not ticks and mark in "(（[":
+                depth += 1
+            elif not ticks and depth:
+                depth -= 1
         elif not ticks and depth == 0:
-            m = _CLAUSE_END.match(text, at)
-            if m:
-                out.append(text[start:at])
-                start = at = m.end()
-                continue
-        at += 1
+            out.append(text[start : m.start()])
+            start = m.end()
     out.append(text[start:])
     joined: list[str] = []
     for piece in (c.strip() for c in out):
