@@ -125,6 +125,8 @@ _ITEM_USER = b'"item":{"type":"UserMessage"'
 
 def clean_user_text(text: str) -> str:
     """What the person typed, or "" when the text is context injected by the CLI."""
+    from ..transcripts.read import whole_element
+
     text = text.strip()
     if not text:
         return ""
@@ -138,20 +140,6 @@ def clean_user_text(text: str) -> str:
     if text[0] == "<" and text[-1] == ">" and (text.count("<") == 1 and "\n" not in text or whole_element(text)):
         return ""  # a lone opening or closing tag around an image or a file it sends, or a block the CLI adds
     return text
-
-
-def whole_element(text: str) -> bool:
-    """Whether ``text`` (stripped) is one element whose name joins words with ``_`` or ``-``, ``<name …>…</name>``:
-    how the CLI wraps what it adds in the user role (no one types a whole ``<turn_context>`` block)."""
-    if text[:1] != "<":
-        return False
-    end = 1
-    while end < len(text) and (text[end].isascii() and (text[end].isalnum() or text[end] in "_-")):
-        end += 1
-    name = text[1:end]
-    if not name[:1].isalpha() or ("_" not in name and "-" not in name) or text[end : end + 1] not in (">", " ", "\n"):
-        return False
-    return text.endswith(f"</{name}>")
 
 
 def typed_text(item: Any) -> str | None:

@@ -56,6 +56,8 @@ _RESUME_WINDOW = 4 * 1024 * 1024
 def _parts_text(content: Any, user: bool) -> str | None:
     """Text of a content value (string or list of parts); None when malformed. Of a user's parts, one that is a whole
     element named like the CLI's own (``<session_context>``, ``<hook_context>``) is left out: a part the CLI added."""
+    from ..transcripts.read import whole_element
+
     if isinstance(content, str):
         return content
     if isinstance(content, dict):
@@ -72,20 +74,6 @@ def _parts_text(content: Any, user: bool) -> str | None:
                 if not (user and text[:1] == "<" and whole_element(text.strip())):
                     parts.append(text)
     return "".join(parts)
-
-def whole_element(text: str) -> bool:
-    """Whether ``text`` (stripped) is one element whose name joins words with ``_`` or ``-``, ``<name …>…</name>``:
-    how the CLI wraps what it adds in the user role (no one types a whole ``<turn_context>`` block)."""
-    if text[:1] != "<":
-        return False
-    end = 1
-    while end < len(text) and (text[end].isascii() and (text[end].isalnum() or text[end] in "_-")):
-        end += 1
-    name = text[1:end]
-    if not name[:1].isalpha() or ("_" not in name and "-" not in name) or text[end : end + 1] not in (">", " ", "\n"):
-        return False
-    return text.endswith(f"</{name}>")
-
 
 
 def clean_user_text(text: str) -> str:

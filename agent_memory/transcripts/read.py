@@ -101,6 +101,20 @@ def unknown_part(content: Any, known: frozenset[str]) -> bool:
     )
 
 
+def whole_element(text: str) -> bool:
+    """Whether ``text`` (stripped) is one element whose name joins words with ``_`` or ``-``, ``<name …>…</name>``:
+    how the CLI wraps what it adds in the user role (no one types a whole ``<turn_context>`` block)."""
+    if text[:1] != "<":
+        return False
+    end = 1
+    while end < len(text) and (text[end].isascii() and (text[end].isalnum() or text[end] in "_-")):
+        end += 1
+    name = text[1:end]
+    if not name[:1].isalpha() or ("_" not in name and "-" not in name) or text[end : end + 1] not in (">", " ", "\n"):
+        return False
+    return text.endswith(f"</{name}>")
+
+
 def parse_line(raw: bytes) -> Any:
     """A line's JSON value, as ``json.loads`` gives it; raises what ``Records`` counts as a line that is not JSON.
 
