@@ -262,3 +262,14 @@ def test_tables_built_with_workers_are_the_tables_built_without(tmp_path: Path, 
                       for t in ("keys", "atoms", "texts", "buckets", "pairs", "evidence")])
         con.close()
     assert found[0] == found[1] and found[0][4]  # pairs made either way
+
+
+def test_the_tables_version_reads_every_module_that_makes_a_claim_key(monkeypatch) -> None:
+    """A change to any module that makes keys, relates them or counts them rebuilds the tables on upgrade."""
+    seen: list[str] = []
+    monkeypatch.setattr(claimcache, "_code_version", lambda *sources: seen.extend(sources) or "x")
+    claimcache.code_version()
+    names = {Path(s).name for s in seen}
+    assert {"key.py", "frame.py", "cjk.py", "relate.py", "relations.py", "tables.py", "wording.py", "evidence.py",
+            "gates.py", "text.py", "shapes.py"} <= names
+    assert all(Path(s).is_file() for s in seen)
