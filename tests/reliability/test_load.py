@@ -157,7 +157,7 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
     for suffix in ("", "-wal", "-shm"):
         Path(str(paths.index) + suffix).unlink(missing_ok=True)
     read_done, may_commit = threading.Event(), threading.Event()
-    original_read = index_module._read_rows
+    original_read = index_module.read_rows
     reader_thread: list[threading.Thread] = []
 
     def slow_read(*args: object, **kwargs: object) -> object:
@@ -169,7 +169,7 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
             may_commit.wait(2)
         return found
 
-    monkeypatch.setattr(index_module, "_read_rows", slow_read)
+    monkeypatch.setattr(index_module, "read_rows", slow_read)
 
     def reader() -> None:
         with index_module.Index(paths.index, index_sources(paths)) as index:
