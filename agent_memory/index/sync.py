@@ -60,9 +60,12 @@ _REBUILD_CACHE_KIB = 32 * 1024  # page cache while a whole file is read (SQLite'
 class Index(Searcher):
     """One SQLite database shadowing the given sources."""
 
-    def __init__(self, path: Path | str, sources: Iterable[Source]) -> None:
+    def __init__(self, path: Path | str, sources: Iterable[Source], derived: str = "") -> None:
         self.path = Path(path) if str(path) != ":memory:" else None
         self.sources = {s.name: s for s in sources}
+        # the version of the code that derives row fields (claim keys): an index made by other code is rebuilt,
+        # so a contested key or a claim's other wordings are never looked up under keys no longer made
+        self.derived = derived
         self.con = self._open(str(path))
         self._places: dict[tuple[str, str], int] | None = None  # (session, transcript) → places.rowid, once read
 
@@ -86,10 +89,14 @@ class Index(Searcher):
                 with contextlib.suppress(sqlite3.OperationalError):
                     con.execute("PRAGMA journal_mode=WAL")
             con.execute("PRAGMA synchronous=NORMAL")
-            version = None
+            version = derived = None
             with contextlib.suppress(sqlite3.OperationalError):
                 found = con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 version = found[0] if found else None
+                made_by = con.execute("SELECT value FROM meta WHERE key='derived'").fetchone()
+                derived = made_by[0] if made_by else ""
+            if version == SCHEMA_VERSION and self.derived and derived != self.derived and self.path is not None:
+                version = "derived by other code"  # rebuilt below, as an index of an older schema
             if version is not None and version != SCHEMA_VERSION and self.path is not None:
                 # an index of older code: a new file, not new tables in the old one (whose free pages would
                 # keep its size, its page size and the text it held)
@@ -100,6 +107,7 @@ class Index(Searcher):
                 con.executescript(drop_all())
                 con.executescript(DDL)
                 con.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+                con.execute("INSERT OR REPLACE INTO meta VALUES ('derived', ?)", (self.derived,))
             con.execute("SELECT count(*) FROM sources").fetchone()
         except sqlite3.DatabaseError:
             con.close()

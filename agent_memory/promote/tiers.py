@@ -145,7 +145,7 @@ def open_index(paths: Paths, sync: bool = True) -> Index:
     refuse_foreign_store(paths.store)  # no index.db written through a .memory that leads out of the project
     try:
         paths.store.mkdir(parents=True, exist_ok=True)
-        index = Index(paths.index, index_sources(paths))
+        index = Index(paths.index, index_sources(paths), derived=_claims_version())
         if sync:
             index.sync()
         return index
@@ -153,6 +153,13 @@ def open_index(paths: Paths, sync: bool = True) -> Index:
         index = Index(":memory:", index_sources(paths))
         index.sync()
         return index
+
+
+def _claims_version() -> str:
+    """The version of the code that makes claim keys, which the index keeps per atom."""
+    from ..claims.cache import code_version
+
+    return code_version()
 
 
 def _sqlite_errors() -> type[Exception]:

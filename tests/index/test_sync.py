@@ -98,6 +98,25 @@ def test_an_index_of_an_older_schema_is_a_new_file_not_new_tables_in_the_old_one
     assert b"an older schema kept" not in b"".join(p.read_bytes() for p in tmp_path.glob("index.db*"))
 
 
+def test_an_index_whose_rows_other_claim_code_derived_is_made_again(tmp_path: Path) -> None:
+    """Claim keys are derived per atom: an index made before the code that makes them changed is rebuilt,
+    so no contested key or claim is looked up under keys that code no longer makes."""
+    path = _store(tmp_path, _records(3))
+    source = [Source("chunks", path, _l1_row, append_only=True)]
+    with Index(tmp_path / "index.db", source, derived="keys-1") as ix:
+        ix.sync()
+        ix.con.execute("INSERT INTO meta VALUES ('mark', 'made by keys-1')")
+    with Index(tmp_path / "index.db", source, derived="keys-1") as ix:
+        assert ix.con.execute("SELECT value FROM meta WHERE key='mark'").fetchone()  # same code: kept
+    with Index(tmp_path / "index.db", source, derived="keys-2") as ix:
+        assert ix.con.execute("SELECT value FROM meta WHERE key='mark'").fetchone() is None  # other code: new
+        assert ix.con.execute("SELECT value FROM meta WHERE key='derived'").fetchone() == ("keys-2",)
+        ix.sync()
+        assert ix.search("release 2 friday", limit=1)
+    with Index(tmp_path / "index.db", source) as ix:  # a reader that names no code keeps what it finds
+        assert ix.con.execute("SELECT value FROM meta WHERE key='derived'").fetchone() == ("keys-2",)
+
+
 # ---------------------------------------------------------------- the row id
 
 def test_a_row_id_is_the_hash_of_its_source_and_its_line_as_the_file_holds_it(tmp_path: Path) -> None:
