@@ -1,14 +1,8 @@
 """``install --mcp`` / ``uninstall --mcp``: the MCP server in each agent's own MCP configuration.
 
-Where each real CLI reads its MCP servers (its own ``mcp add`` writes there; Claude Code 2.1, Codex CLI
-0.171, Gemini CLI 0.61, Copilot CLI 1.0):
-
-| agent | project (committed) | user |
-|---|---|---|
-| Claude Code | ``.mcp.json`` ``mcpServers`` (type ``stdio``) | ``$CLAUDE_CONFIG_DIR/.claude.json``, else ``~/.claude.json`` |
-| Codex CLI | ``.codex/config.toml`` ``[mcp_servers.NAME]`` (a trusted project) | ``$CODEX_HOME/config.toml`` |
-| Gemini CLI | ``.gemini/settings.json`` ``mcpServers`` | ``$GEMINI_CLI_HOME/.gemini/settings.json`` |
-| Copilot CLI | ``.github/mcp.json`` ``mcpServers`` (type ``local``) | ``$COPILOT_HOME/mcp-config.json`` |
+Each agent's module says where its real CLI reads its MCP servers (``Agent.mcp_file``: where its own
+``mcp add`` writes) and the shape of one entry (``Agent.mcp_entry``); a file is JSON with an ``mcpServers``
+object, or TOML with ``[mcp_servers.NAME]`` tables.
 
 A project file names the command ``agent-memory mcp`` (no machine path in a committed file); a user file
 names this interpreter, which needs nothing on PATH. Install never clobbers another server or setting;
@@ -19,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -34,14 +27,7 @@ _TOML_HEADER = re.compile(r'^\[mcp_servers\.(?:agent-memory|"agent-memory")\]\s*
 
 def config_file(agent: str, scope: str, paths: Paths) -> Path:
     """The file ``agent`` reads its MCP servers from, at ``scope``."""
-    root = Path(paths.project_root)
-    if scope == "project":
-        return root / {"claude": ".mcp.json", "codex": ".codex/config.toml", "gemini": ".gemini/settings.json",
-                       "copilot": ".github/mcp.json"}[agent]
-    home = Path(agents.get(agent).home())
-    if agent == "claude":
-        return home / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
-    return home / {"codex": "config.toml", "gemini": "settings.json", "copilot": "mcp-config.json"}[agent]
+    return Path(agents.get(agent).mcp_file(scope, str(paths.project_root)))
 
 
 def command(scope: str) -> tuple[str, list[str]]:
@@ -50,9 +36,7 @@ def command(scope: str) -> tuple[str, list[str]]:
 
 
 def entry(agent: str, scope: str) -> dict[str, Any]:
-    program, args = command(scope)
-    kind = {"claude": {"type": "stdio"}, "copilot": {"type": "local"}}.get(agent, {})
-    return {**kind, "command": program, "args": args, **({"tools": ["*"]} if agent == "copilot" else {})}
+    return agents.get(agent).mcp_entry(*command(scope))
 
 
 def _ours(found: Any) -> bool:

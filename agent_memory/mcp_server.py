@@ -19,15 +19,14 @@ import sys
 import threading
 from typing import Any
 
+from . import agents
+
 NAME = "agent-memory"
 # what the SDK answers to initialize (mcp_types.version): the client's version when it is one of these, else the last
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 INSTRUCTIONS = ("This project's memory of what the person said in past sessions: rules they stated, adopted claims, "
                 "past exchanges. Read-only. Use search before guessing why the project does something, why for where "
                 "a rule came from, contested for rules that disagree, status when memory seems not to work.")
-# the client names the real CLIs give (claude-code, codex-mcp-client, gemini-cli-mcp-client, copilot-cli), to size
-# answers to what that agent keeps
-CLIENTS = (("claude", "claude"), ("codex", "codex"), ("gemini", "gemini"), ("copilot", "copilot"))
 
 
 def version() -> str:
@@ -57,15 +56,16 @@ def quick_initialize(message: Any) -> dict[str, Any] | None:
 
 
 def client_agent(message: Any) -> str:
-    """Which agent a session's first message came from, by the client's name: in ``initialize``'s clientInfo, or
-    in the ``_meta`` of every request of the 2026 protocol (Copilot CLI opens with ``server/discover``)."""
+    """Which agent a session's first message came from, by the client's name (``Agent.mcp_client``), to size
+    answers to what that agent keeps: in ``initialize``'s clientInfo, or in the ``_meta`` of every request of the
+    2026 protocol (Copilot CLI opens with ``server/discover``)."""
     params = message.get("params") if isinstance(message, dict) else None
     if not isinstance(params, dict):
         return ""
     meta = params.get("_meta")
     info = params.get("clientInfo") or (meta.get("io.modelcontextprotocol/clientInfo") if isinstance(meta, dict) else None)
     name = str(info.get("name", "")).lower() if isinstance(info, dict) else ""
-    return next((agent for mark, agent in CLIENTS if mark in name), "")
+    return next((agent.name for agent in agents.every() if agent.mcp_client and agent.mcp_client in name), "")
 
 
 def quick_tools(message: Any) -> dict[str, Any] | None:

@@ -1,9 +1,9 @@
 """Every coding agent the memory serves, one module each, behind the one protocol ``Agent``.
 
 An agent module holds everything that agent is: where its transcripts live and how they read, what its
-hooks receive and must print, where install puts its hooks and review entry, which instruction files it
-loads and how much of them. The rest of the package never names an agent: it asks ``get(name)`` or walks
-``NAMES``. Adding an agent is one module here and one line in ``NAMES``.
+hooks receive and must print, where install puts its hooks, review entry and MCP server, which instruction
+files it loads and how much of them. The rest of the package never names an agent: it asks ``get(name)`` or
+walks ``NAMES``. Adding an agent is one module here and one line in ``NAMES``.
 
 The hooks' hot path loads this package and one agent's module: both import only ``os`` and ``layout``
 when loaded (typing, ``re`` and ``json`` load inside the methods that need them, if ever).
@@ -245,6 +245,19 @@ class Agent:
     def review_call(self) -> str:
         """How a person calls the review entry in this agent."""
         return self.review_entries("")[0][1]
+
+    # ------------------------------------------------------------ MCP
+
+    mcp_client = ""  # what the name the agent gives itself as an MCP client (clientInfo) holds: answers are sized by it
+
+    def mcp_file(self, scope: str, root: str) -> str:
+        """The file the agent reads its MCP servers from, for ``scope``: JSON with an ``mcpServers`` object, or
+        (``.toml``) TOML with ``[mcp_servers.NAME]`` tables."""
+        raise NotImplementedError
+
+    def mcp_entry(self, command: str, args: "list[str]") -> "dict[str, Any]":
+        """One MCP server's entry in the agent's JSON file."""
+        return {"command": command, "args": args}
 
 
 # the review template's first line; each agent's entry says in its own way where the arguments are

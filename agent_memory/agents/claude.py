@@ -174,5 +174,19 @@ class Claude(Agent):
     def review_text(self, rendered: str, mark: str) -> str:
         return rendered.rstrip("\n") + "\n" + (f"\n<!-- {mark} -->\n" if mark else "")
 
+    # ------------------------------------------------------------ MCP
+
+    mcp_client = "claude"  # claude-code
+
+    def mcp_file(self, scope: str, root: str) -> str:
+        """``.mcp.json`` at the project root; ``.claude.json`` in ``$CLAUDE_CONFIG_DIR``, else in the home folder
+        (not in ``~/.claude``), where ``claude mcp add --scope user`` writes."""
+        if scope == "project":
+            return os.path.join(root, ".mcp.json")
+        return os.path.join(self.home() if os.environ.get("CLAUDE_CONFIG_DIR") else layout.home(), ".claude.json")
+
+    def mcp_entry(self, command: str, args: "list[str]") -> "dict[str, Any]":
+        return {"type": "stdio", "command": command, "args": args}
+
 
 AGENT = Claude()

@@ -233,6 +233,15 @@ class Codex(Agent):
 
         return skill_text(rendered, mark, "The person called `$cs-memory`; what they wrote with it are the arguments.")
 
+    # ------------------------------------------------------------ MCP
+
+    mcp_client = "codex"  # codex-mcp-client
+
+    def mcp_file(self, scope: str, root: str) -> str:
+        """``[mcp_servers.NAME]`` in ``config.toml``: the project's ``.codex/`` (read when the project is trusted),
+        or ``$CODEX_HOME``."""
+        return os.path.join(self.home() if scope == "user" else os.path.join(root, ".codex"), "config.toml")
+
 
 def rollout_cwd(path: str) -> str:
     """The working directory a rollout's first record names ("" when it names none)."""

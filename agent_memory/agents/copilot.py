@@ -225,6 +225,18 @@ class Copilot(Agent):
 
         return skill_text(rendered, mark, "The person called `/cs-memory`; what they wrote with it are the arguments.")
 
+    # ------------------------------------------------------------ MCP
+
+    mcp_client = "copilot"  # copilot-cli
+
+    def mcp_file(self, scope: str, root: str) -> str:
+        """``.github/mcp.json`` in a repository, ``$COPILOT_HOME/mcp-config.json`` for the user."""
+        return os.path.join(self.home(), "mcp-config.json") if scope == "user" else os.path.join(root, ".github", "mcp.json")
+
+    def mcp_entry(self, command: str, args: "list[str]") -> "dict[str, Any]":
+        # a local (stdio) server, every one of its tools allowed
+        return {"type": "local", "command": command, "args": args, "tools": ["*"]}
+
 
 def _block_reason(data: "Any") -> str:
     """What a hook that blocked the agent's stop asked for ("" for any other hook's end)."""

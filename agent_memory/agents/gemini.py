@@ -225,5 +225,13 @@ class Gemini(Agent):
         return (f"# {mark}\n" if mark else "") + f"description = {json.dumps(description, ensure_ascii=False)}\n" \
             f'prompt = """\n{prompt}\n"""\n'
 
+    # ------------------------------------------------------------ MCP
+
+    mcp_client = "gemini"  # gemini-cli-mcp-client
+
+    def mcp_file(self, scope: str, root: str) -> str:
+        """``mcpServers`` in the same ``settings.json`` as the hooks."""
+        return self.settings_file(scope, root)
+
 
 AGENT = Gemini()
