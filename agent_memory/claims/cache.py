@@ -13,6 +13,7 @@ They hold nothing an atom does not already hold. Standard library only.
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 import gc
 import hashlib
 import json
@@ -309,25 +310,37 @@ def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
 def summaries_of(rows: Iterable[tuple[Any, ...]], wordings: Iterable[tuple[int, str, int, str]], names: Mapping[int, str],
                shown: Mapping[str, tuple[str, str]]) -> dict[str, Summary]:
     """Summaries by key text from atom rows and wording rows (``tables.atom_rows`` / ``all_wordings`` shapes)."""
-    by_id: dict[int, Summary] = {}
-    for key, ident, offset, kind, ts, day, session, project, block, stated, redacted in rows:
-        summary = by_id.get(key)
-        if summary is None:
-            summary = by_id[key] = Summary()
-        summary.count += 1
-        summary.ids.append(ident)
-        summary.offsets.append(offset)
-        if block:
-            summary._block(block, [ts, session, day])
+    # rows by key first (keys in the order L1 first holds them), then each key's columns at once: a pass
+    # reads tens of thousands of rows, and a step per row costs more than the columns' own sets and lists
+    grouped: dict[int, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        found = grouped.get(row[0])
+        if found is None:
+            grouped[row[0]] = [row]
         else:
-            summary.sessions.add(session)
-            summary.days.add(day)
-        summary.projects.add(project)
-        if ts and (not summary.first or ts < summary.first):
-            summary.first = ts
-        summary.kinds[kind] = summary.kinds.get(kind, 0) + 1
-        summary.stated = summary.stated or bool(stated)
-        summary.redacted = summary.redacted or bool(redacted)
+            found.append(row)
+    by_id: dict[int, Summary] = {}
+    for key, group in grouped.items():
+        summary = by_id[key] = Summary()
+        _, ids, offsets, kinds, stamps, days, sessions, projects, blocks, stated, redacted = zip(*group)
+        summary.count = len(group)
+        summary.ids = list(ids)
+        summary.offsets = list(offsets)
+        if any(blocks):
+            for _, _, _, _, ts, day, session, _, block, _, _ in group:
+                if block:
+                    summary._block(block, [ts, session, day])
+                else:
+                    summary.sessions.add(session)
+                    summary.days.add(day)
+        else:
+            summary.sessions = set(sessions)
+            summary.days = set(days)
+        summary.projects = set(projects)
+        summary.first = min(filter(None, stamps), default="")
+        summary.kinds = dict(Counter(kinds))
+        summary.stated = any(stated)
+        summary.redacted = any(redacted)
     for key, text, count, stamp in wordings:
         by_id[key].texts[text] = [count, stamp]
     summaries: dict[str, Summary] = {}
