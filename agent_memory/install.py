@@ -28,11 +28,10 @@ from typing import Any
 
 from . import agents
 from .errors import UsageError
+from .launcher import LAUNCHER, hook_command, project_hook_command, write_launcher
 from .store import Paths, atomic_write, read_json, write_json
 
 # ours: ``… -I -S …/agent_memory/run_hook.py VERB``, or ``… -m agent_memory hook VERB`` as earlier versions wrote
-# the launcher a project's committed hooks find at run time (see ``project_hook_command``)
-LAUNCHER = "${AGENT_MEMORY_HOME:-$HOME/.agent-memory}/bin/agent-memory"
 _OURS = re.compile(r"(?:^|\s)-m\s+agent_memory\s+hook\s|agent_memory[/\\]run_hook\.py[\'\"]?\s|"
                    + re.escape(LAUNCHER) + r"\b.*\shook\s")
 _CLI_VERBS = "promote|inspect|adopt|reject|verify|resolve|rollback|search|ingest|reindex|status|report|forget|merge|split"
@@ -104,57 +103,6 @@ def target_for(agent: str, scope: str, paths: Paths | None = None) -> Target:
 
 
 # ---------------------------------------------------------------- the entries
-
-
-def hook_command(agent: str, verb: str) -> str:
-    """The command an agent runs: this very interpreter and this package's ``run_hook.py``, both absolute.
-
-    ``-I -S``: no site-packages scan, no ``PYTHON*`` variables, no user site; the hook needs
-    only the standard library and the script finds the package itself. Independent of PATH
-    and cwd.
-    """
-    from .hooks.worker import worker_script
-
-    return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(worker_script())} {verb} --agent {agent}"
-
-
-def project_hook_command(agent: str, verb: str) -> str:
-    """The command a project's committed settings hold: no path of this machine in it.
-
-    It finds this machine's launcher (``$AGENT_MEMORY_HOME/bin/agent-memory``, which install writes with the
-    interpreter and package it ran from) when it runs, and reads it into the same shell, so a hook costs one
-    ``sh`` more than the absolute command; a teammate without agent-memory gets a hook that does nothing.
-    """
-    return f"sh -c 'f=\"{LAUNCHER}\"; [ -r \"$f\" ] || exit 0; . \"$f\"' agent-memory hook {verb} --agent {agent}"
-
-
-LAUNCHER_MARK = "written by agent-memory install, with this machine's interpreter: install again after moving it"
-
-
-def launcher_text() -> str:
-    """``$AGENT_MEMORY_HOME/bin/agent-memory``: ``hook EVENT …`` runs the hook as the absolute command does, anything
-    else the command line. Read into the shell of a committed hook (``. FILE``) or run as a command."""
-    from .hooks.worker import worker_script
-
-    python, script = shlex.quote(sys.executable), shlex.quote(worker_script())
-    return (f"#!/bin/sh\n# {LAUNCHER_MARK}\n"
-            f'if [ "$1" = hook ]; then shift; exec {python} -I -S {script} "$@"; fi\n'
-            f'exec {python} -m agent_memory "$@"\n')
-
-
-def write_launcher(paths: Paths) -> bool:
-    """Write this machine's launcher where the committed hooks look for it; True when it changed."""
-    path = paths.user / "bin" / "agent-memory"
-    wanted = launcher_text()
-    try:
-        if path.read_text(encoding="utf-8") == wanted:
-            return False
-    except (OSError, UnicodeDecodeError):
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, wanted)
-    os.chmod(path, 0o755)
-    return True
 
 
 def hook_events(agent: str) -> tuple[tuple[str, str, int], ...]:
@@ -568,10 +516,6 @@ def command_template() -> str:
         return (Path(__file__).resolve().parent / "data" / "cs-memory.md").read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"this installation lacks agent_memory/data/cs-memory.md ({exc.strerror or exc}); reinstall it") from exc
-
-
-# how the plugin runs the command line: its own copy of the package, found from the plugin's root, never PATH
-PLUGIN_RUNNER = 'python3 "${CLAUDE_PLUGIN_ROOT}/agent_memory/run_hook.py" cli'
 
 
 def render_command(agent: str, runner: str, mark: bool = True) -> str:

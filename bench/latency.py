@@ -64,7 +64,7 @@ def _prompted(argv: list[str], store: Store, env: dict[str, str], cwd: str) -> C
 
 def installed(event: str) -> list[str]:
     """The command ``agent-memory install`` writes into an agent's settings for ``event``."""
-    from agent_memory.install import hook_command
+    from agent_memory.launcher import hook_command
 
     return shlex.split(hook_command("claude", event))
 

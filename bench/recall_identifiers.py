@@ -74,7 +74,7 @@ def write_sessions(folder: Path, paths: list[str]) -> datetime:
 
 def hook_command() -> list[str]:
     """What ``agent-memory install`` writes for Claude Code's UserPromptSubmit."""
-    from agent_memory.install import hook_command as installed
+    from agent_memory.launcher import hook_command as installed
 
     return shlex.split(installed("claude", "user-prompt-submit"))
 

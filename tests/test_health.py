@@ -20,7 +20,7 @@ from helpers_store import ROOT, load_schema
 
 from agent_memory import hooklog
 from agent_memory.clock import epoch
-from agent_memory.install import hook_command
+from agent_memory.launcher import hook_command
 
 NOW = "2026-03-20T12:00:00Z"
 DOCKER = "From now on, always run the integration tests with docker compose before pushing."

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from agent_memory.hooks import worker as hooks
-from agent_memory import agents, install as inst
+from agent_memory import agents, install as inst, launcher
 from agent_memory.agents import codex
 from agent_memory.hooks import worker_script
 from agent_memory.store import Paths
@@ -133,7 +133,7 @@ def test_entries_in_uncommitted_files_run_this_interpreter_by_absolute_path(plac
 def test_an_interpreter_path_with_spaces_is_quoted(place: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "executable", "/opt/my tools/bin/python3")
     monkeypatch.setattr(hooks, "worker_script", lambda: "/opt/my tools/lib/agent_memory/run_hook.py")
-    assert inst.hook_command("claude", "session-start") == (
+    assert launcher.hook_command("claude", "session-start") == (
         "'/opt/my tools/bin/python3' -I -S '/opt/my tools/lib/agent_memory/run_hook.py' session-start --agent claude"
     )
 
@@ -175,7 +175,7 @@ def test_entries_from_another_interpreter_are_updated_in_place(place: Path) -> N
     inst.install("codex", "user")
     groups = json.loads(path.read_text(encoding="utf-8"))["hooks"]["SessionStart"]
     assert groups[1] == {"hooks": [mine]} and len(groups) == 2
-    assert groups[0]["hooks"][0]["command"] == inst.hook_command("codex", "session-start")
+    assert groups[0]["hooks"][0]["command"] == launcher.hook_command("codex", "session-start")
 
 
 def test_a_symlinked_settings_file_stays_a_link(place: Path, tmp_path: Path) -> None:
@@ -214,7 +214,7 @@ def test_every_copy_of_the_command_is_made_from_the_one_shipped_template() -> No
     template = (ROOT / "agent_memory" / "data" / "cs-memory.md").read_text(encoding="utf-8")
     assert (ROOT / ".claude" / "commands" / "cs-memory.md").read_text(encoding="utf-8") == template
     plugin = (ROOT / "commands" / "cs-memory.md").read_text(encoding="utf-8")
-    assert plugin == inst.render_command("claude", inst.PLUGIN_RUNNER, mark=False)
+    assert plugin == inst.render_command("claude", launcher.PLUGIN_RUNNER, mark=False)
     assert "`agent-memory " not in plugin and "Bash(agent-memory" not in plugin  # never from PATH
 
 
@@ -223,7 +223,7 @@ def test_the_plugins_command_line_runs_without_agent_memory_on_path_or_site_pack
     (project / ".git").mkdir(parents=True)
     plugin = (ROOT / "commands" / "cs-memory.md").read_text(encoding="utf-8")
     for verb in ("promote --json", "inspect --json --contested"):
-        assert f"{inst.PLUGIN_RUNNER} {verb.split()[0]}" in plugin
+        assert f"{launcher.PLUGIN_RUNNER} {verb.split()[0]}" in plugin
         # what the command runs, with the plugin root filled in as Claude Code fills it, and no site-packages at all
         args = [sys.executable, "-S", str(ROOT / "agent_memory" / "run_hook.py"), "cli", *verb.split()]
         done = subprocess.run(args, cwd=str(project), capture_output=True, text=True, timeout=120,
@@ -240,7 +240,7 @@ def test_gemini_gets_a_custom_command_and_codex_a_skill(place: Path, scope: str)
     assert gemini.command_file is not None and gemini.command_file.name == "cs-memory.toml"
     assert gemini.command_file.parent.name == "commands" and gemini.command_file.parent.parent.name == ".gemini"
     toml = tomllib.loads(gemini.command_file.read_text(encoding="utf-8"))
-    runner = f'"{inst.LAUNCHER}"' if scope == "project" else f"{sys.executable} -m agent_memory"
+    runner = f'"{launcher.LAUNCHER}"' if scope == "project" else f"{sys.executable} -m agent_memory"
     assert "{{args}}" in toml["prompt"] and f"{runner} promote --json" in toml["prompt"]
     codex = inst.install("codex", scope)
     assert codex.command_file is not None and codex.command_file.parts[-3:] == ("skills", "cs-memory", "SKILL.md")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory import agents, install
+from agent_memory import agents, install, launcher
 from agent_memory.agents.reading import detect_agent, read_transcript
 from agent_memory.store import Paths
 
@@ -109,7 +109,7 @@ def test_install_writes_a_hook_file_of_its_own_and_uninstall_takes_it_away(tmp_p
     assert data["version"] == 1 and set(data["hooks"]) == {"sessionStart", "userPromptSubmitted", "sessionEnd"}
     handler = data["hooks"]["userPromptSubmitted"][0]
     # a repository's hook file is committed: its command finds this machine's interpreter when it runs
-    assert handler["type"] == "command" and install.LAUNCHER in handler["bash"] and handler["bash"].endswith("user-prompt-submit --agent copilot")
+    assert handler["type"] == "command" and launcher.LAUNCHER in handler["bash"] and handler["bash"].endswith("user-prompt-submit --agent copilot")
     assert "/cs-memory" in report.command_file.read_text(encoding="utf-8")
     assert not install.install("copilot", "project", paths).changed  # idempotent
     install.uninstall("copilot", "project", paths)

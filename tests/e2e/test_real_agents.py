@@ -23,7 +23,7 @@ from typing import Any, Iterator
 import pytest
 from agent_formats import claude_transcript
 
-from agent_memory.install import LAUNCHER
+from agent_memory.launcher import LAUNCHER
 
 from . import mockmodel
 from .agents import Scratch, available, command, configure, request_texts, trust_codex_hooks, wrap_with_exit_log

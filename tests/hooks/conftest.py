@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from agent_formats import Turn, claude_transcript, codex_rollout, gemini_session  # noqa: F401  (re-exported)
-from agent_memory.install import hook_command
+from agent_memory.launcher import hook_command
 from hookjson import HOOK_NAMES, hook_output  # noqa: F401  (re-exported for the hook tests)
 
 NOW = "2025-09-20T12:00:00Z"

@@ -495,7 +495,7 @@ def test_control_and_bidi_characters_never_stay_raw(env: Env, picked: list[str])
     import shlex
     import subprocess
 
-    from agent_memory.install import hook_command
+    from agent_memory.launcher import hook_command
     from hookjson import hook_output
 
     marked = "From now on, always run the " + "".join(f"{c}x{i}" for i, c in enumerate(picked)) + " suite before pushing."
