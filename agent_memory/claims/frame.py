@@ -21,7 +21,8 @@ import re
 _VERB_CLASSES = {
     "use": "use using used uses prefer prefers preferred preferring utilize utilise employ choose pick favor favour"
            " shop rely",
-    "run": "run runs running ran execute executes executing executed invoke invokes invoking invoked",
+    "run": "run runs running ran execute executes executing executed invoke invokes invoking invoked"
+           " listen listens listening listened",
     "edit": "edit edits editing edited modify modifies modifying modified change changes changing changed touch"
             " touches touching touched alter alters altering altered tweak tweaks tweaking tweaked",
     "delete": "delete deletes deleting deleted remove removes removing removed erase erases erasing erased",

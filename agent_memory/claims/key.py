@@ -46,6 +46,7 @@ _SCAFFOLD = re.compile(
     r"(?:that's|thats|that is|it's|this is) (?:wrong|not right|incorrect|not correct)|actually|"
     r"違います|違う|ちがう|そうじゃなくて|そうではなくて|いや|不对|不對|"
     r"remember(?: that)?|please|pls|kindly|note to self|from now on|going forward|"
+    r"(?:our|the|a|my) (?:team )?(?:rule|convention|policy|standard|house rule)s?(?: (?:is|here))?(?=\s*(?:[:—-]|$))|"
     r"lesson learned|lessons learned|til|gotcha|important|fyi|ok|okay|also|and|so|btw|hey|"
     r"覚えておいて(?:ください)?|今後は|これからは|今後|以後|以后|记住|記住|教訓|学び)(?=\W|$|[{cjk}])".format(cjk=_CJK),
     re.IGNORECASE,

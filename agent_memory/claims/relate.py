@@ -46,7 +46,7 @@ _LANGUAGES = tuple(sorted(
 
 _VERBS = frozenset(VERB_OF.values())
 # words that narrow how a thing is named without naming another ("the feature branch", "the PR", "a new clone")
-_QUALIFIERS = frozenset("featur pr new fresh local current whole own exist".split())
+_QUALIFIERS = frozenset("featur pr new fresh local current whole own exist port".split())  # "on port 3000" / "on 3000"
 _DIGIT = re.compile(r"\d")
 _CJK_START = re.compile(f"[{_CJK}]")
 _OBJECT = re.compile(r"[/_]|\.[a-z]|^\.|^\d+\.\d")  # a path, file name, identifier or version

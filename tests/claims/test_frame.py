@@ -77,6 +77,11 @@ PAIRS = [
     ("contradiction", "推送前先跑 mypy。", "推送前不用再跑 mypy 了。"),
     ("contradiction", "main に直接プッシュしないでください。", "main に直接プッシュしても構いません。"),
     ("distinct", "main に直接プッシュしないでください。", "ドキュメントだけの変更なら main に直接プッシュしても大丈夫です。"),
+    # a rule's label is not the rule; listening on a port is running on it
+    ("same", "Never merge on Saturdays.", "remember our rule: Saturday merges are off limits"),
+    ("same", "the staging API runs on 9090", "Remember the local staging API listens on 9090."),
+    ("same", "the staging API runs on port 9090", "the staging API is on 9090"),
+    ("contradiction", "the staging API runs on port 9090", "the staging API runs on port 9191"),
     # a reversal that takes the value a choice rejected, keeping what it speaks of
     ("contradiction", "No, fixtures go in `tests/fixtures/`, not next to the tests.", "keep fixtures next to the tests from now on"),
 ]
