@@ -39,7 +39,7 @@ _IDENT = (r"\.?[a-z0-9][a-z0-9_]*(?:[./_-][a-z0-9_]+)*(?:[/_]|\.(?=[a-z_]))[a-z0
           r"|\.[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*"
           r"|[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)*|[a-z]+(?:-[a-z]+)*-[0-9][a-z0-9]*(?:-[a-z0-9]+)*")
 _IDENT_SPAN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])")
-_TOKEN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}|≢")
+_TOKEN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}|≢|⊤")
 
 _SCAFFOLD = re.compile(
     r"^(?:\s|[,.:;!、。:：—-])*(?:(?:no|nope|wrong|not quite|incorrect)(?=\s*[,.:;!—-])|"
@@ -59,6 +59,8 @@ _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to
 _CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")
 _CONTRAST_JA = re.compile("(?:ではなく(?:て)?|じゃなく(?:て)?|でなく|じゃなしに)")  # 「Y ではなく X」: Y is rejected
 _CONTRAST_ZH_NOT = re.compile("(?:而不是|而非|不是)")  # 「X 而不是 Y」: Y is rejected
+TOPIC = "⊤"  # ends the topic of a Japanese clause (「X は」) that holds a contrast
+_TOPIC_JA = re.compile("(?<=[^\u3040-\u309f\\s])\\s*は\\s*(?=[^\u3040-\u309f])")
 REJECTED_BEFORE = "≢"  # the words before it are the ones a Japanese contrast rejects
 # "用 pnpm，不要用 npm": the second clause rejects the value the first one accepts
 _CONTRAST_ZH = re.compile(r"(用\S*?)\s*(?:不要|别|別|不|而不是)\s*(?=(?:使)?用)")
@@ -157,7 +159,9 @@ def claim_key(text: str) -> Key:
             continue
         east = _CJK_RUN.search(norm) is not None
         if east:
-            rule = n == 0 or (_RULE_CJK.search(norm) is not None and not _REASON_CJK.search(norm))
+            if parts and _REASON_CJK.search(norm):
+                continue  # 「CI で回るので」: why, not what
+            rule = n == 0 or _RULE_CJK.search(norm) is not None
             verb = None
         else:
             if n == 0 and frame.is_wrong(norm):
@@ -197,8 +201,9 @@ def claim_key(text: str) -> Key:
         if verb and other_verb and verb != other_verb:
             continue  # a companion rule ("never push to main, open a PR") is not this rule's alternative
         if verb is None and other_verb is None and len(other_core) > 1 and len(core) > 1 \
-                and not (_USE_CJK & set(core) and _USE_CJK & set(other_core)):
-            continue
+                and not (_USE_CJK & set(core) and _USE_CJK & set(other_core)) \
+                and not (_USE_CJK & set(other_core) and len(set(other_core) - _USE_CJK) == 1):
+            continue  # (「pip は使わないで」 after a rule naming one thing to use is that rule's alternative)
         # where the rule holds and what it is for stay with the rule, whichever clause said them:
         # "don't use double quotes in typescript, single quotes" rejects double quotes, in TypeScript
         if negated:  # "don't use requests, use httpx": the positive clause states the rule
@@ -222,6 +227,11 @@ def _held(token: str) -> bool:
 def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], list[str]]:
     """One clause's polarity, content words and the words it rejects ("X instead of Y" → Y)."""
     negated = False
+    contrast = _CONTRAST_JA.search(norm)
+    if contrast:  # 「テストファイルは src/ ではなく tests/ に」: the topic before は is not what is rejected
+        topic = _TOPIC_JA.search(norm, 0, contrast.start())
+        if topic:
+            norm = norm[: topic.start()] + f" {TOPIC} " + norm[topic.end() :]
     marked = _CONTRAST_ZH_NOT.sub(f" {CONTRAST} ", _CONTRAST_JA.sub(f" {REJECTED_BEFORE} ", norm))
     if "用" in marked:
         marked = _CONTRAST_ZH.sub(rf"\1 {CONTRAST} ", marked)
@@ -238,6 +248,7 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
     core: list[str] = []
     alt: list[str] = []
     weak: list[str] = []  # kept only when nothing else is left: "any は禁止" is about `any`
+    topic_words = 0  # the words of a topic (「X は」) that a contrast after it does not reject
     mark = ""  # PURPOSE after "for", SCOPE after "in", nothing after a condition or another preposition
     tokens = core
     raws = _TOKEN.findall(marked.replace("n't", " not").replace("'", ""))
@@ -248,10 +259,13 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
             continue
         if tokens is alt and alt and raw in _ALT_ENDS:
             tokens = core  # "over double quotes in TS files": what is rejected ends where its context starts
+        if raw == TOPIC:
+            topic_words = len(core)
+            continue
         if raw == REJECTED_BEFORE:
             if tokens is core:
-                alt.extend(core)
-                core.clear()
+                alt.extend(core[topic_words:])
+                del core[topic_words:]
             continue
         if raw[0] >= "\u3040" and re.match(f"[{_CJK}]", raw[0]):
             for piece in _PARTICLE_SPLIT.split(raw):

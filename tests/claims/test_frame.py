@@ -77,6 +77,10 @@ PAIRS = [
     ("contradiction", "推送前先跑 mypy。", "推送前不用再跑 mypy 了。"),
     ("contradiction", "main に直接プッシュしないでください。", "main に直接プッシュしても構いません。"),
     ("distinct", "main に直接プッシュしないでください。", "ドキュメントだけの変更なら main に直接プッシュしても大丈夫です。"),
+    # the topic before は is not what 「ではなく」 rejects; 「X は使わないで」 is the alternative; 「〜ので」 is a reason
+    ("same", "設定ファイルは config/ に置いて", "設定ファイルは root ではなく config/ に置いて"),
+    ("same", "今後は yarn ではなく bun を使ってください。", "依存のインストールは bun でお願いします。yarn は使わないで。"),
+    ("contradiction", "プッシュ前に必ず mypy を実行してください。", "プッシュ前の mypy はもう不要です。CI で回るので。"),
     # a rule's label is not the rule; listening on a port is running on it
     ("same", "Never merge on Saturdays.", "remember our rule: Saturday merges are off limits"),
     ("same", "the staging API runs on 9090", "Remember the local staging API listens on 9090."),
