@@ -66,6 +66,10 @@ _PHRASES = [
     (re.compile(r"\bno longer\b"), " not "),
     (re.compile(r"\b(?:get|got|getting) rid of\b|^(?:just )?(?:drop|ditch|stop using|quit using)\b"), " not use "),
     (re.compile(r"\bnext to\b"), " beside "),  # "next" alone may be a branch's name
+    # "pass -n auto to pytest" is "run pytest with -n auto"; "the base branch for PRs is develop", "PRs target develop"
+    (re.compile(r"\bpass(?:es|ed|ing)?\s+(\S+(?:\s+\S+)?)\s+to\b"), r" with \1 to "),
+    (re.compile(r"\b(?:the\s+)?(?:base|target)\s+branch(?:\s+for\s+((?:every|each|all|any)\s+)?(\S+))?\s+(?:is|should be|=)\b"),
+     r" \2 target "),
     (re.compile(r"\bonce\b"), " after "),
     (re.compile(r"\buntil\b"), " before "),
     # a project's conventional documents are said by name: CHANGELOG.md is "the changelog"

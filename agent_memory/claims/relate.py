@@ -369,7 +369,14 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
     if negated:
         return ""
     ca, cb = _core(a), _core(b)
-    if len(ca) != len(cb) or len(ca) < 1:
+    if len(ca) != len(cb):
+        # a slot word said in one wording only ("PRs target main" / "open PRs against trunk"): where a thing
+        # goes, swapped, is still a swap
+        ca, cb = tuple(t for t in ca if t not in SLOTS), tuple(t for t in cb if t not in SLOTS)
+        differ = set(ca) ^ set(cb)
+        if len(ca) != len(cb) or not differ or any(t[:1] not in (TO, FROM) for t in differ):
+            return ""
+    if len(ca) < 1:
         return ""
     sa, sb = set(ca), set(cb)
     only_a, only_b = sa - sb, sb - sa

@@ -81,6 +81,10 @@ PAIRS = [
     ("same", "設定ファイルは config/ に置いて", "設定ファイルは root ではなく config/ に置いて"),
     ("same", "今後は yarn ではなく bun を使ってください。", "依存のインストールは bun でお願いします。yarn は使わないで。"),
     ("contradiction", "プッシュ前に必ず mypy を実行してください。", "プッシュ前の mypy はもう不要です。CI で回るので。"),
+    # "the base branch for X is Y" is "X target Y"; "pass F to T" is "T with F"
+    ("same", "Always open merge requests against trunk.", "the base branch for every merge request is trunk"),
+    ("contradiction", "Always open merge requests against trunk.", "the base branch for every merge request is main"),
+    ("same", "Always run cargo test with `--workspace`.", "remember to pass --workspace to cargo test"),
     # a rule's label is not the rule; listening on a port is running on it
     ("same", "Never merge on Saturdays.", "remember our rule: Saturday merges are off limits"),
     ("same", "the staging API runs on 9090", "Remember the local staging API listens on 9090."),
