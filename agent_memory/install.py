@@ -524,7 +524,7 @@ def render_command(agent: str, runner: str, mark: bool = True) -> str:
     return agents.get(agent).review_text(body, COMMAND_MARK_TEXT if mark else "")
 
 
-def command_text(agent: str = "claude", portable: bool = False) -> str:
+def command_text(agent: str = agents.DEFAULT, portable: bool = False) -> str:
     """The review entry install writes for ``agent``: run by this very interpreter, or (``portable``, for a file a
     team commits) by this machine's launcher, found when it runs."""
     return render_command(agent, f'"{LAUNCHER}"' if portable else f"{shlex.quote(sys.executable)} -m agent_memory")

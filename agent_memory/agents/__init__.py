@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 # the registry: every agent module of this package, in the order detection asks them
 NAMES: tuple[str, ...] = ("claude", "codex", "gemini", "copilot")
 
+DEFAULT = "claude"  # the agent a hook, install or render serves when none is named
+
 REVIEW_NAME = "cs-memory"  # the review entry install writes, whatever form the agent gives it
 
 _LOADED: dict[str, "Agent"] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
-from ..agents import NAMES
+from ..agents import DEFAULT, NAMES
 from .output import EXIT_OK, emit_json
 
 HELP = "add the hooks and the /cs-memory command to an agent's config"
@@ -13,7 +13,7 @@ HELP = "add the hooks and the /cs-memory command to an agent's config"
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The flags install and uninstall share."""
-    p.add_argument("--agent", choices=NAMES, default="claude")
+    p.add_argument("--agent", choices=NAMES, default=DEFAULT)
     p.add_argument("--scope", choices=["project", "user"], default="project")
     p.add_argument("--mcp", action="store_true", help="the read-only MCP server in the agent's MCP config, not the hooks")
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Callable, Sequence
 
-from ..agents import NAMES
+from ..agents import DEFAULT, NAMES
 from ..errors import AgentMemoryError, Ambiguous, NotFound
 from .output import EXIT_BUG, EXIT_NOT_FOUND, EXIT_OK, EXIT_USER, Parser
 
@@ -100,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("hook", _lazy("hooks", "cmd_hook"), "run one hook: reads the agent's hook JSON on stdin; fails open", json_flag=False)
     p.add_argument("event", choices=["session-start", "user-prompt-submit", "session-end"])
-    p.add_argument("--agent", choices=NAMES, default="claude")
+    p.add_argument("--agent", choices=NAMES, default=DEFAULT)
 
     own("install")
     own("uninstall")

@@ -36,7 +36,7 @@ STDIN_LIMIT = 8 * 1024 * 1024
 class HookArgs:
     """What a hook command line says: the event, the agent, and an optional store folder."""
 
-    def __init__(self, event: str, agent: str = "claude", memory_dir: str | None = None) -> None:
+    def __init__(self, event: str, agent: str = agents.DEFAULT, memory_dir: str | None = None) -> None:
         self.event, self.agent, self.memory_dir = event, agent, memory_dir
 
 
@@ -48,7 +48,7 @@ def hook_args(argv: list[str]) -> HookArgs | None:
         memory_dir, rest = rest[1], rest[2:]
     if rest[:1] != ["hook"] or "-h" in rest or "--help" in rest:
         return None
-    event, agent = "", "claude"
+    event, agent = "", agents.DEFAULT
     items = iter(rest[1:])
     for item in items:
         if item in ("--agent", "--memory-dir"):
@@ -78,7 +78,7 @@ def cmd_hook(args: "argparse.Namespace | HookArgs") -> int:
     RUN.update(store="", errors=0)
     try:
         event = str(getattr(args, "event", "") or "")
-        agent = str(getattr(args, "agent", "") or "claude")
+        agent = str(getattr(args, "agent", "") or agents.DEFAULT)
         if event not in EVENTS or agent not in agents.NAMES:
             return 0
         if os.environ.get(SWITCHES[event], "").strip() == "0":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .. import fastjson
+from .. import agents, fastjson
 from ..text import PROMPT_SCAN_CHARS, PROMPT_TERMS, is_cjk, is_relevant, passes, prompt_terms, prompt_words, relevance
 from .cache import budget_of, setting
 from .entry import TAG_CONTESTED, Budget, fit
@@ -79,7 +79,7 @@ def person_prompt(prompt: str) -> str:
     return strip_injected(prompt)
 
 
-def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, agent: str = "claude") -> str:
+def prompt_context(paths: "AnyPaths", config: "dict[str, Any]", prompt: str, agent: str = agents.DEFAULT) -> str:
     """The L1 claims relevant to ``prompt``, with date and evidence; "" when none is.
 
     Candidates are the index's claim keys that share a term with the prompt (bm25 × time
