@@ -1,6 +1,6 @@
 """The command lines an agent runs for us, as install writes them: the hook command with this machine's
 interpreter, the one a committed file holds (no path of this machine: it finds the launcher, which install
-writes, when it runs), and the one the plugin runs from its own copy of the package.
+writes, when it runs).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from .store import Paths, atomic_write
 
 # the launcher a project's committed hooks find at run time (see ``project_hook_command``)
 LAUNCHER = "${AGENT_MEMORY_HOME:-$HOME/.agent-memory}/bin/agent-memory"
-# how the plugin runs the command line: its own copy of the package, found from the plugin's root, never PATH
-PLUGIN_RUNNER = 'python3 "${CLAUDE_PLUGIN_ROOT}/agent_memory/run_hook.py" cli'
 
 
 def hook_command(agent: str, verb: str) -> str:

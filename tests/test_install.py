@@ -13,7 +13,7 @@ import pytest
 
 from agent_memory.hooks import worker as hooks
 from agent_memory import agents, install as inst, launcher
-from agent_memory.agents import codex
+from agent_memory.agents import claude, codex
 from agent_memory.hooks import worker_script
 from agent_memory.store import Paths
 
@@ -214,7 +214,7 @@ def test_every_copy_of_the_command_is_made_from_the_one_shipped_template() -> No
     template = (ROOT / "agent_memory" / "data" / "cs-memory.md").read_text(encoding="utf-8")
     assert (ROOT / ".claude" / "commands" / "cs-memory.md").read_text(encoding="utf-8") == template
     plugin = (ROOT / "commands" / "cs-memory.md").read_text(encoding="utf-8")
-    assert plugin == inst.render_command("claude", launcher.PLUGIN_RUNNER, mark=False)
+    assert plugin == inst.render_command("claude", claude.PLUGIN_RUNNER, mark=False)
     assert "`agent-memory " not in plugin and "Bash(agent-memory" not in plugin  # never from PATH
 
 
@@ -223,7 +223,7 @@ def test_the_plugins_command_line_runs_without_agent_memory_on_path_or_site_pack
     (project / ".git").mkdir(parents=True)
     plugin = (ROOT / "commands" / "cs-memory.md").read_text(encoding="utf-8")
     for verb in ("promote --json", "inspect --json --contested"):
-        assert f"{launcher.PLUGIN_RUNNER} {verb.split()[0]}" in plugin
+        assert f"{claude.PLUGIN_RUNNER} {verb.split()[0]}" in plugin
         # what the command runs, with the plugin root filled in as Claude Code fills it, and no site-packages at all
         args = [sys.executable, "-S", str(ROOT / "agent_memory" / "run_hook.py"), "cli", *verb.split()]
         done = subprocess.run(args, cwd=str(project), capture_output=True, text=True, timeout=120,

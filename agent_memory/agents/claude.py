@@ -23,6 +23,9 @@ NAMES = ("CLAUDE.md", os.path.join(".claude", "CLAUDE.md"), "CLAUDE.local.md")
 # Claude Code's MEMORY.md limits, applied to each CLAUDE.md it loads
 MAX_LINES, MAX_BYTES = 200, 25_000
 HEAD_LINES = 200  # how far into a session file its first cwd is looked for
+# how the plugin's review command runs the command line: its own copy of the package, found from the plugin's
+# root, never PATH
+PLUGIN_RUNNER = 'python3 "${CLAUDE_PLUGIN_ROOT}/agent_memory/run_hook.py" cli'
 _BOOKKEEPING = frozenset({"file-history-snapshot", "queue-operation"})
 
 
