@@ -114,7 +114,8 @@ def remove(agent: str, scope: str, paths: Paths) -> tuple[Path, bool]:
 
 
 def _drop(path: Path) -> None:
-    """A file that held nothing but our server goes, and its folder when that is left empty (an agent's own folder in a project)."""
+    """A file that held nothing but our server goes, and its folder when that is left empty (an agent's own
+    folder in a project)."""
     path.unlink()
     try:
         path.parent.rmdir()

@@ -250,7 +250,8 @@ class Agent:
 
     # ------------------------------------------------------------ MCP
 
-    mcp_client = ""  # what the name the agent gives itself as an MCP client (clientInfo) holds: answers are sized by it
+    # what the name the agent gives itself as an MCP client (clientInfo) holds: answers are sized by it
+    mcp_client = ""
 
     def mcp_file(self, scope: str, root: str) -> str:
         """The file the agent reads its MCP servers from, for ``scope``: JSON with an ``mcpServers`` object, or
