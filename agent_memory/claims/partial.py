@@ -6,6 +6,7 @@ Standard library only: the session-end worker stages through here.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from typing import Any, Iterable, Mapping
 
 from ..errors import StoreError
@@ -27,21 +28,52 @@ class Partial:
 
     def __init__(self, paths: Paths, con: sqlite3.Connection, size: int, digest: str) -> None:
         self.paths, self.con, self.size, self.digest = paths, con, size, digest
+        self._check: threading.Thread | None = None
+        self._covers: bool | BaseException = False
 
     @classmethod
     def open(cls, paths: Paths, similarity: float) -> "Partial | None":
+        """The tables when they cover L1 as it stands, else None."""
+        found = cls.opening(paths, similarity)
+        if found is not None and not found.covers():
+            found.close()
+            return None
+        return found
+
+    @classmethod
+    def opening(cls, paths: Paths, similarity: float) -> "Partial | None":
+        """The tables, read while L1's covered prefix is hashed beside the reads (tens of megabytes at a long
+        history); ``covers`` says whether they cover L1, and nothing read may be used before it says so."""
         con = tables.open_for_reading(paths, code_version(), similarity)
         if con is None:
             return None
         try:
             size, digest = tables.covered(con)
-            seen = prefix_hash(paths.atoms, size)
-            if seen is not None and seen.hexdigest() == digest and not tail_lines(paths.atoms, size):
-                return cls(paths, con, size, digest)
         except sqlite3.Error:
-            pass
-        con.close()
-        return None
+            con.close()
+            return None
+        found = cls(paths, con, size, digest)
+        # hashing and reading the file let the interpreter go: the hash costs the pass little beside its reads
+        found._check = threading.Thread(target=found._hash, name="claim tables prefix", daemon=True)
+        found._check.start()
+        return found
+
+    def _hash(self) -> None:
+        try:
+            seen = prefix_hash(self.paths.atoms, self.size)
+            self._covers = seen is not None and seen.hexdigest() == self.digest and not tail_lines(self.paths.atoms, self.size)
+        except BaseException as exc:  # raised again by ``covers``, in the pass's own thread
+            self._covers = exc
+
+    def covers(self) -> bool:
+        """Whether the tables cover L1 as it stands: its first bytes as they were counted, and no atom after them
+        (``StoreError`` when L1 cannot be read)."""
+        if self._check is not None:
+            self._check.join()
+            self._check = None
+        if isinstance(self._covers, BaseException):
+            raise self._covers
+        return self._covers
 
     def close(self) -> None:
         self.con.close()

@@ -62,15 +62,22 @@ def split(paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1Vi
     the tables do not cover L1 or cannot be read (then the pass reads everything). The view reads
     bucket rows as the pass asks, so the tables stay open for the pass, and after it until the
     refusals are asked for (a pass that stages never asks)."""
-    tables = Partial.open(paths, similarity)
+    tables = Partial.opening(paths, similarity)  # L1's prefix is hashed while the tables are read
     if tables is None:
         return None
     try:
         view, read = _split(tables, paths, config, similarity)
-        return view, Refusals(tables, read, config["gates"])
     except (sqlite3.Error, ValueError, KeyError, TypeError):
+        view = None  # damaged tables cost the pass its speed, never its result
+    try:
+        covers = tables.covers()
+    except BaseException:
         tables.close()
-        return None  # damaged tables cost the pass its speed, never its result
+        raise
+    if view is None or not covers:
+        tables.close()
+        return None
+    return view, Refusals(tables, read, config["gates"])
 
 
 def _split(tables: Partial, paths: Paths, config: dict[str, Any], similarity: float) -> tuple[L1View, set[int]]:
