@@ -338,7 +338,8 @@ def summaries_of(rows: Iterable[tuple[Any, ...]], wordings: Iterable[tuple[int, 
             summary.days = set(days)
         summary.projects = set(projects)
         summary.first = min(filter(None, stamps), default="")
-        summary.kinds = dict(Counter(kinds))
+        kind = kinds[0]
+        summary.kinds = {kind: len(kinds)} if kinds.count(kind) == len(kinds) else dict(Counter(kinds))
         summary.stated = any(stated)
         summary.redacted = any(redacted)
     for key, text, count, stamp in wordings:

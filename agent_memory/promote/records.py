@@ -74,17 +74,17 @@ class Claim:
     @property
     def sessions(self) -> list[str]:
         found = self.summary.counted("sessions") | set((self.record or {}).get("sessions", []))
-        return sorted(s for s in found if s)
+        return sorted(filter(None, found))
 
     @property
     def days(self) -> list[str]:
         found = self.summary.counted("days") | set((self.record or {}).get("days", []))
-        return sorted(d for d in found if d)
+        return sorted(filter(None, found))
 
     @property
     def projects(self) -> list[str]:
         found = self.summary.projects | set((self.record or {}).get("projects", []))
-        return sorted(p for p in found if p)
+        return sorted(filter(None, found))
 
     @property
     def first_seen(self) -> str:
