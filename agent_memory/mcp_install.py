@@ -11,7 +11,6 @@ uninstall removes only the entry named ``agent-memory`` that runs our command.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -126,16 +125,3 @@ def _drop(path: Path) -> None:
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, text)
-
-
-def cmd(args: argparse.Namespace, adding: bool) -> int:
-    """``install --mcp`` / ``uninstall --mcp`` for one agent and scope."""
-    paths = Paths.resolve(getattr(args, "memory_dir", None))
-    path, changed = (add if adding else remove)(args.agent, args.scope, paths)
-    if getattr(args, "json", False):
-        sys.stdout.write(json.dumps({"mcp_config": str(path), "changed": changed, "server": NAME}, indent=2) + "\n")
-    elif adding:
-        print(f"added the {NAME} MCP server to {path}" if changed else f"the {NAME} MCP server is already in {path}: nothing changed")
-    else:
-        print(f"removed the {NAME} MCP server from {path}" if changed else f"no {NAME} MCP server in {path}: nothing changed")
-    return 0

@@ -34,9 +34,9 @@ def run(args: argparse.Namespace) -> int:
     from ..install import install
 
     if getattr(args, "mcp", False):
-        from ..mcp_install import cmd
+        from .mcp import install as mcp_install
 
-        return cmd(args, adding=True)
+        return mcp_install(args, adding=True)
     done = report(args, install)
     if done is None:
         return EXIT_OK

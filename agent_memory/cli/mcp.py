@@ -52,3 +52,21 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "memory_dir", None):
         argv += ["--memory-dir", args.memory_dir]
     return serve(argv)
+
+
+def install(args: argparse.Namespace, adding: bool) -> int:
+    """``install --mcp`` / ``uninstall --mcp`` for one agent and scope."""
+    import json
+
+    from ..mcp_install import NAME, add, remove
+    from ..store import Paths
+
+    paths = Paths.resolve(getattr(args, "memory_dir", None))
+    path, changed = (add if adding else remove)(args.agent, args.scope, paths)
+    if getattr(args, "json", False):
+        sys.stdout.write(json.dumps({"mcp_config": str(path), "changed": changed, "server": NAME}, indent=2) + "\n")
+    elif adding:
+        print(f"added the {NAME} MCP server to {path}" if changed else f"the {NAME} MCP server is already in {path}: nothing changed")
+    else:
+        print(f"removed the {NAME} MCP server from {path}" if changed else f"no {NAME} MCP server in {path}: nothing changed")
+    return 0

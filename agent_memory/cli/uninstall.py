@@ -19,9 +19,9 @@ def run(args: argparse.Namespace) -> int:
     from ..install import uninstall
 
     if getattr(args, "mcp", False):
-        from ..mcp_install import cmd
+        from .mcp import install as mcp_install
 
-        return cmd(args, adding=False)
+        return mcp_install(args, adding=False)
     done = install_command.report(args, uninstall)
     if done is None:
         return EXIT_OK
