@@ -119,6 +119,19 @@ def test_tables_behind_L1_mean_building_every_claim(tmp_path: Path) -> None:
     assert _said(result) == _said(plan(paths))
 
 
+def test_L1_rewritten_under_the_tables_means_building_every_claim(tmp_path: Path) -> None:
+    """The prefix is hashed beside the reads: tables that no longer match L1's first bytes are read, then set aside."""
+    paths = make_store(tmp_path, [atom(text, "s1", "2026-03-01", line=i) for i, text in enumerate(ONE_OFFS)])
+    with StoreLock(paths.store):
+        claimcache.refresh(paths, 0.85)
+    data = paths.atoms.read_bytes()
+    paths.atoms.write_bytes(data.replace(b'"s1"', b'"s9"', 1))  # same size, another first atom
+    claimcache._PREFIXES.clear()
+    result = plan(paths, every=False)
+    assert result.complete and len(result.claims) == len(ONE_OFFS)
+    assert _said(result) == _said(plan(paths))
+
+
 def test_listing_puts_held_claims_first_then_the_nearest() -> None:
     def refusal(claim: str, *reasons: str, to: str = "L2") -> dict[str, Any]:
         return {"claim_id": claim, "text": claim, "reasons": list(reasons), "to": to}
