@@ -30,6 +30,7 @@ from ..text import __file__ as _TEXT_SOURCE
 from ..errors import StoreError
 from ..store import Paths
 from . import tables
+from .l1bytes import is_prefix, prefix_hash, read_prefix, remember, tail_lines, whole_lines
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
@@ -205,7 +206,7 @@ class L1View:
 
     def _read_atoms(self) -> dict[str, list[dict[str, Any]]]:
         found: dict[str, list[dict[str, Any]]] = {}
-        data = _read_prefix(self.path, self.end)
+        data = read_prefix(self.path, self.end)
         if hashlib.sha1(data).hexdigest() != self.digest:
             raise StoreError(f"{self.path} was rewritten while promote read it; run it again")
         for _offset, atom in parse_atoms(data):
@@ -229,28 +230,6 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
         if isinstance(record, dict) and record.get("id") and atom_ok(record):
             found.append((offset, record))
     return found
-
-
-def is_prefix(paths: Paths, size: int, digest: str) -> bool:
-    """Whether L1 still begins with the ``size`` bytes whose SHA-1 is ``digest`` (it only grew since)."""
-    seen = prefix_hash(paths.atoms, size)
-    return seen is not None and seen.hexdigest() == digest
-
-
-def _read_prefix(path: Path, end: int) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(end)
-    except FileNotFoundError:
-        return b""
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
-
-
-def _whole_lines(path: Path) -> bytes:
-    """L1 up to its last newline (a torn last record is not a record yet)."""
-    data = _read_prefix(path, -1)
-    return data[: data.rfind(b"\n") + 1]
 
 
 def code_version() -> str:
@@ -287,7 +266,7 @@ def load(paths: Paths, similarity: float) -> L1View:
                 view = None
             if view is not None:
                 return view
-        return _from_atoms(paths, _whole_lines(paths.atoms), similarity)
+        return _from_atoms(paths, whole_lines(paths.atoms), similarity)
 
 
 def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
@@ -435,8 +414,8 @@ def catch_up(paths: Paths, similarity: float) -> int:
                 seen.update(tail)
                 tables.set_covered(con, size + len(tail), seen.hexdigest())
                 con.execute("COMMIT")
-                if size + len(tail) == _identity(paths.atoms)[2]:  # the whole file, under the store lock
-                    _remember(paths.atoms, size + len(tail), seen)
+                if size + len(tail) == os.stat(paths.atoms).st_size:  # the whole file, under the store lock
+                    remember(paths.atoms, size + len(tail), seen)
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
@@ -532,70 +511,3 @@ def _relate_slice(bounds: tuple[int, int]) -> list[tuple[int, PairRelation]]:
         if rel is not None:
             out.append((at, rel))
     return out
-
-
-def prefix_hash(path: Path, size: int) -> Any:
-    """The running SHA-1 of L1's first ``size`` bytes, or None when L1 is shorter.
-
-    One process (the session-end worker: ingest, then stage) asks for the same prefix of a file of
-    tens of megabytes several times: the last answer is kept while the file is untouched since (same
-    device, inode, size, modification and change times; any write or replacement changes them).
-    """
-    try:
-        found = _identity(path)
-    except FileNotFoundError:
-        return None if size else hashlib.sha1()
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    known = _PREFIXES.get(str(path))
-    if known is not None and known[:2] == (found, size):
-        return known[2].copy()
-    digest = _hash_prefix(path, size)
-    if digest is not None:
-        _PREFIXES[str(path)] = (found, size, digest.copy())
-    return digest
-
-
-_PREFIXES: dict[str, tuple[Any, ...]] = {}  # path → (its identity, prefix size, running SHA-1 of that prefix)
-
-
-def _identity(path: Path) -> tuple[int, ...]:
-    found = os.stat(path)
-    return (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
-
-
-def _remember(path: Path, size: int, digest: Any) -> None:
-    """A writer that just hashed all ``size`` bytes of the file as it now stands keeps the answer."""
-    with contextlib.suppress(OSError):
-        _PREFIXES[str(path)] = (_identity(path), size, digest.copy())
-
-
-def _hash_prefix(path: Path, size: int) -> Any:
-    digest = hashlib.sha1()
-    left = size
-    try:
-        with open(path, "rb") as handle:
-            while left > 0:
-                piece = handle.read(min(left, 1 << 20))
-                if not piece:
-                    return None
-                digest.update(piece)
-                left -= len(piece)
-    except FileNotFoundError:
-        return None if size else digest
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return digest
-
-
-def tail_lines(path: Path, start: int) -> bytes:
-    """L1's whole lines from byte ``start`` on (a torn last record is not a record yet)."""
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(start)
-            data = handle.read()
-    except FileNotFoundError:
-        return b""
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return data[: data.rfind(b"\n") + 1]

@@ -12,7 +12,8 @@ from typing import Any, Iterable, Mapping
 from ..errors import StoreError
 from ..store import Paths
 from . import tables
-from .cache import L1View, prefix_hash, summaries_of, tail_lines, code_version
+from .cache import L1View, summaries_of, code_version
+from .l1bytes import prefix_hash, tail_lines
 from .key import Key
 from .relations import Relations, buckets_of
 

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from .. import shapes
 from ..claims import cache as claimcache
+from ..claims import l1bytes
 from ..claims.cache import L1View
 from ..config import load_config
 from ..store import Paths, StoreLock, atomic_write, log_error, read_json, read_jsonl, write_json, write_jsonl
@@ -198,7 +199,7 @@ class _StagedFiles:
         found = read_json(self.paths.stage_cache, {})
         try:
             size, digest = int(found["l1_bytes"]), str(found["l1_sha1"])
-            if (size, digest) != (self.view.end, self.view.digest) and not claimcache.is_prefix(self.paths, size, digest):
+            if (size, digest) != (self.view.end, self.view.digest) and not l1bytes.is_prefix(self.paths, size, digest):
                 return {}
             return dict(found["files"]) if found.get("context") == self.context else {}
         except (TypeError, KeyError, ValueError, AttributeError):

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.claims import cache as claimcache
+from agent_memory.claims import l1bytes
 from agent_memory.promote import plan
 from agent_memory.promote.records import listed
 from agent_memory.store import Paths, StoreLock, write_jsonl
@@ -126,7 +127,7 @@ def test_L1_rewritten_under_the_tables_means_building_every_claim(tmp_path: Path
         claimcache.refresh(paths, 0.85)
     data = paths.atoms.read_bytes()
     paths.atoms.write_bytes(data.replace(b'"s1"', b'"s9"', 1))  # same size, another first atom
-    claimcache._PREFIXES.clear()
+    l1bytes.forget_all()
     result = plan(paths, every=False)
     assert result.complete and len(result.claims) == len(ONE_OFFS)
     assert _said(result) == _said(plan(paths))
