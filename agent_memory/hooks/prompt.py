@@ -172,6 +172,6 @@ def _recall_connection(paths: "AnyPaths") -> "tuple[sqlite3.Connection | None, A
             return None, None
     from ..promote.tiers import open_index
 
-    index = open_index(as_paths(paths))
+    index = open_index(as_paths(paths), rederive=False)
     return index.con, index
 

@@ -134,8 +134,10 @@ def index_sources(paths: Paths) -> list[Source]:
     ]
 
 
-def open_index(paths: Paths, sync: bool = True) -> Index:
-    """The project's index, brought up to date first unless ``sync`` is False.
+def open_index(paths: Paths, sync: bool = True, rederive: bool = True) -> Index:
+    """The project's index, brought up to date first unless ``sync`` is False. With ``rederive`` (the
+    writers), an index whose claim keys older claim code made is made again; the prompt hook passes False and
+    reads what it finds, so an upgrade never rebuilds a whole index inside a hook.
 
     A store that cannot hold an index file (missing, read-only) gets one in memory,
     built from the same sources: slower, never wrong.
@@ -145,7 +147,7 @@ def open_index(paths: Paths, sync: bool = True) -> Index:
     refuse_foreign_store(paths.store)  # no index.db written through a .memory that leads out of the project
     try:
         paths.store.mkdir(parents=True, exist_ok=True)
-        index = Index(paths.index, index_sources(paths), derived=_claims_version())
+        index = Index(paths.index, index_sources(paths), derived=_claims_version() if rederive else "")
         if sync:
             index.sync()
         return index

@@ -261,3 +261,18 @@ def test_the_worker_builds_a_missing_index(store: HookEnv) -> None:
     (store.store / "index.db").unlink()
     run_job({"store": str(store.store), "cwd": str(store.root), "files": [], "stage": "never"})
     assert (store.store / "index.db").is_file() and not (store.store / "staged").exists()
+
+
+def test_an_index_other_claim_code_made_is_read_by_the_prompt_hook_and_made_again_only_by_a_writer(store: HookEnv) -> None:
+    from agent_memory.store import Paths
+    from agent_memory.promote.tiers import open_index
+
+    paths = Paths.resolve(cwd=str(store.root))
+    with open_index(paths) as index:
+        index.con.execute("UPDATE meta SET value = 'older claim code' WHERE key = 'derived'")
+        index.con.execute("INSERT OR REPLACE INTO meta VALUES ('mark', 'kept')")
+    with open_index(paths, rederive=False) as index:  # the prompt hook's way: what it finds is read
+        assert index.con.execute("SELECT value FROM meta WHERE key = 'mark'").fetchone() == ("kept",)
+    with open_index(paths) as index:  # a writer's: made again by this code
+        assert index.con.execute("SELECT value FROM meta WHERE key = 'mark'").fetchone() is None
+        assert index.con.execute("SELECT value FROM meta WHERE key = 'derived'").fetchone() != ("older claim code",)
