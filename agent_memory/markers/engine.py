@@ -74,9 +74,21 @@ def _hard_vetoed(sentence: str, lang: str) -> frozenset[str]:
     return vetoed
 
 
+def one_off_word(text: str, lang: str = "") -> str:
+    """The word of ``text`` that binds it to the task at hand ("for now", 今回, 这次), "" when none.
+
+    English words count in every language; another language's own when ``lang`` names it, or all when ``lang`` is "".
+    """
+    tables = (_LANG_TABLES[lang],) if lang in _LANG_TABLES else () if lang else tuple(_LANG_TABLES.values())
+    for table in (rules_en, *tables):
+        found = table.ONE_OFF_RE.search(text)
+        if found:
+            return found.group(0)
+    return ""
+
+
 def _one_off(text: str, lang: str) -> bool:
-    table = _LANG_TABLES.get(lang)
-    return rules_en.one_off(text) or (table is not None and table.one_off(text))
+    return bool(one_off_word(text, lang))
 
 
 def _vetoed(sentence: str, lang: str) -> frozenset[str]:

@@ -33,7 +33,7 @@ _EN_HEDGE_RE = lazy(
     r"it'?d\s+be\s+(?:nice|good|great|better|ideal)|i\s+wish|not\s+100%|iirc|afaik)\b",
     _I,
 )
-_EN_ONE_OFF_RE = lazy(
+ONE_OFF_RE = lazy(
     r"\b(?:just\s+this\s+once|this\s+once|for\s+now|for\s+the\s+(?:time\s+being|moment)|"
     r"this\s+time|temporar(?:y|ily)|for\s+today|today(?<!learned\stoday)|tonight|right\s+now|"
     r"just\s+for\s+(?:this|now|the\s+demo)|only\s+(?:for\s+)?this\s+(?:once|time|pr|task|one|branch|commit)|"
@@ -1350,16 +1350,6 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING  # an example of something, not the rule itself
     return frozenset()
 
-
-def one_off(text: str) -> bool:
-    """A word that binds what is said to the task at hand: "for now", "this time", "yet"."""
-    return bool(_EN_ONE_OFF_RE.search(text))
-
-
-def one_off_word(text: str) -> str:
-    """The word of ``text`` that binds it to the task at hand ("" when none): what ``one_off`` found."""
-    found = _EN_ONE_OFF_RE.search(text)
-    return found.group(0) if found else ""
 
 
 # what opens a clause that stands apart from a one-off request before it:

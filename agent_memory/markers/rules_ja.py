@@ -33,7 +33,7 @@ _JA_HEDGE_RE = lazy(
 )
 # "I think": vetoes all but preferences (see _vetoed)
 _JA_THINK_RE = lazy(r"と思(?:う|い|っ)|と感じ")
-_JA_ONE_OFF_RE = lazy(
+ONE_OFF_RE = lazy(
     r"今回|とりあえず|一旦|いったん|"
     r"今だけ|今日(?!の学び|学んだ)|暫定|"
     r"一時的|仮で|ひとまず|今は|"
@@ -666,16 +666,6 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         vetoed |= {"instruction", "preference"}
     return frozenset(vetoed)
 
-
-def one_off(text: str) -> bool:
-    """A word that binds what is said to the task at hand: 今回, とりあえず, まだ."""
-    return bool(_JA_ONE_OFF_RE.search(text))
-
-
-def one_off_word(text: str) -> str:
-    """The word of ``text`` that binds it to the task at hand ("" when none): what ``one_off`` found."""
-    found = _JA_ONE_OFF_RE.search(text)
-    return found.group(0) if found else ""
 
 
 CONNECTOR = r"(?:でも|ただ|ただし|それと|あと|なお|ちなみに|今後|これから|次回から|次から|普段は|基本的に)"

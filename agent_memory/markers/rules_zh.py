@@ -18,7 +18,7 @@ _ZH_HEDGE_RE = lazy(
     r"也许|也許|可能|或许|或許|大概|"
     r"我觉得|我覺得|好像|应该吧|應該吧"
 )
-_ZH_ONE_OFF_RE = lazy(
+ONE_OFF_RE = lazy(
     r"这次|這次|暂时|暫時|先这样|先這樣|"
     r"今天|临时|臨時|目前"
 )
@@ -353,16 +353,6 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     return frozenset()
 
-
-def one_off(text: str) -> bool:
-    """A word that binds what is said to the task at hand: 这次, 暂时, 目前."""
-    return bool(_ZH_ONE_OFF_RE.search(text))
-
-
-def one_off_word(text: str) -> str:
-    """The word of ``text`` that binds it to the task at hand ("" when none): what ``one_off`` found."""
-    found = _ZH_ONE_OFF_RE.search(text)
-    return found.group(0) if found else ""
 
 
 CONNECTOR = r"(?:但是|但|不过|不過|另外|还有|還有|以后|以後|今后|今後|平时|平時|一般|通常)"

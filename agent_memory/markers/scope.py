@@ -10,8 +10,7 @@ in a few words, and what of the turn was set aside: one-off words that bound ano
 from __future__ import annotations
 
 from ..model import Marker
-from . import rules_en, rules_ja, rules_zh
-from .engine import pasted_reason
+from .engine import one_off_word, pasted_reason
 from .rule import I, lazy
 
 _STANDING_WORD_RE = lazy(
@@ -34,16 +33,10 @@ _SHAPE_REASONS = {
     "en.instruction.keep_forgetting": "a rule the agent keeps breaking",
     "zh.instruction.keep_forgetting": "a rule the agent keeps breaking",
 }
-_ONE_OFF_WORDS = (rules_en.one_off_word, rules_ja.one_off_word, rules_zh.one_off_word)
-
-
 def _one_off_elsewhere(claim: str, turn: str) -> str:
     """A one-off word ("for now", 今回, 这次) the turn holds outside the claim: it bound another request."""
-    for word_in in _ONE_OFF_WORDS:
-        word = word_in(turn)
-        if word and not word_in(claim):
-            return word
-    return ""
+    word = one_off_word(turn)
+    return word if word and not one_off_word(claim) else ""
 
 
 def durable_reason(marker: Marker, turn: str = "") -> str:
