@@ -95,7 +95,7 @@ class Agent:
     The defaults are the Claude Code hook protocol, which the other agents' hooks are mapped onto.
     """
 
-    name = ""  # the registry key, stored in every atom
+    name = ""  # the registry key, stored in every atom: ``class Gemini(Agent, name="gemini", title="Gemini CLI")``
     title = ""  # how a person names it
     # our verb → the agent's own hook event
     events: "dict[str, str]" = {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit",
@@ -105,6 +105,10 @@ class Agent:
     limit: "tuple[int, str]" = (10_000, "chars")
     instruction_file = ""  # the file adopt writes for this agent: at the project root, and in the agent's home
     notes: "tuple[str, ...]" = ()  # what install tells the person about trusting the hooks
+
+    def __init_subclass__(cls, name: str = "", title: str = "", **rest: "Any") -> None:
+        super().__init_subclass__(**rest)
+        cls.name, cls.title = name or cls.name, title or cls.title
 
     # ------------------------------------------------------------ where it lives
 

@@ -34,9 +34,7 @@ def _slug(folder: str) -> str:
     return "".join(c if c.isascii() and c.isalnum() else "-" for c in folder)
 
 
-class Claude(Agent):
-    name = "claude"
-    title = "Claude Code"
+class Claude(Agent, name="claude", title="Claude Code"):
     limit = (10_000, "chars")
     instruction_file = "CLAUDE.md"
 

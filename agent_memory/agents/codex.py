@@ -29,9 +29,7 @@ _ENVELOPE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn
 _SIGNATURE = rb'\A\s*\{"timestamp":"[^"]*","type":"(?:session_meta|response_item|event_msg|turn_context)"'
 
 
-class Codex(Agent):
-    name = "codex"
-    title = "Codex CLI"
+class Codex(Agent, name="codex", title="Codex CLI"):
     limit = (2_500 * 4, "bytes")
     instruction_file = "AGENTS.md"
     notes = (

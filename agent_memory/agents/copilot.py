@@ -57,12 +57,9 @@ _LOOK_BACK = 64 * 1024  # how far before a resume point a read looks for a hook'
 _EVENT_KINDS = frozenset({"session", "user", "assistant", "system", "tool", "hook", "model", "subagent", "skill"})
 
 
-class Copilot(Agent):
-    name = "copilot"
-    title = "GitHub Copilot CLI"
+class Copilot(Agent, name="copilot", title="GitHub Copilot CLI"):
     events = {"session-start": "sessionStart", "user-prompt-submit": "userPromptSubmitted", "session-end": "sessionEnd"}
-    limit = (10_000, "chars")
-    instruction_file = ".github/copilot-instructions.md"
+    instruction_file = ".github/copilot-instructions.md"  # and it keeps 10,000 characters of a hook's context: the default
     notes = ("Copilot CLI runs a repository's hooks (.github/hooks/*.json) only in a folder you trust: "
              "trust it when Copilot asks.",)
     command_field = "bash"

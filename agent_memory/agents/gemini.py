@@ -24,9 +24,7 @@ NAMES = ("GEMINI.md",)  # unless its settings' context.fileName says otherwise
 _MESSAGE_TYPES = frozenset({"user", "gemini", "model", "info", "error", "warning"})
 
 
-class Gemini(Agent):
-    name = "gemini"
-    title = "Gemini CLI"
+class Gemini(Agent, name="gemini", title="Gemini CLI"):
     events = {"session-start": "SessionStart", "user-prompt-submit": "BeforeAgent", "session-end": "SessionEnd"}
     limit = (10_000, "escaped")
     instruction_file = "GEMINI.md"
