@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Iterable
 
 from .frame import PERMITTED, SLOTS, VERB_OF, is_verb
@@ -99,13 +99,14 @@ class Relation:
 SAME = Relation("same")
 DISTINCT = Relation("distinct")
 # why two keys are one claim, as `inspect --why` says it
-_ONE_FRAME = Relation("same", "the same words once a slot word or a named alternative is set aside")
-_ONE_AIM = Relation("same", "the same rule, one wording also saying what it is for")
-_RULED_OUT = Relation("same", "a prohibition, and the choice that replaces what it prohibits")
-_SLIP = Relation("same", "the same words but for a slip of the keyboard or an inflection")
-_OTHER_ROLES = Relation("same", "the same words, one wording saying where a thing goes or holds, the other not")
-_ONE_WORD_MORE = Relation("same", "the same rule, one wording naming one thing more precisely")
-_ONE_CHOICE = Relation("same", "the same choice: one thing taken over another, where the rule holds said alike")
+_same_because = partial(Relation, "same")
+_ONE_FRAME = _same_because("the same words once a slot word or a named alternative is set aside")
+_ONE_AIM = _same_because("the same rule, one wording also saying what it is for")
+_RULED_OUT = _same_because("a prohibition, and the choice that replaces what it prohibits")
+_SLIP = _same_because("the same words but for a slip of the keyboard or an inflection")
+_OTHER_ROLES = _same_because("the same words, one wording saying where a thing goes or holds, the other not")
+_ONE_WORD_MORE = _same_because("the same rule, one wording naming one thing more precisely")
+_ONE_CHOICE = _same_because("the same choice: one thing taken over another, where the rule holds said alike")
 
 
 def candidate(a: Key, b: Key) -> str:

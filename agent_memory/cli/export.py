@@ -56,14 +56,13 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"{len(found.rows)} row(s) of {summary['claims']} claim(s) {verb} to {out} "
                   f"[dim](repository {found.repository.identity}, from {origin})[/]")
     held = ", ".join(f"{n} {why}" for why, n in found.held_back.items())
-    if held:
-        console.print(f"held back, never exported: {held}")
-    if found.salt_changed:
-        console.print(f"[yellow]your pseudonym here changed since the last dry run ({found.formerly[-1][:8]} → "
-                      f"{found.person[:8]}): the team salt in your user store is new. The rows name the old one, so "
-                      "a team gate that also reads your old export counts you once, by this one[/]")
-    if found.other_projects:
-        console.print(f"{found.other_projects} atom(s) of other projects in this store were left out")
+    output.print_notes(console, (
+        held and f"held back, never exported: {held}",
+        found.salt_changed and f"[yellow]your pseudonym here changed since the last dry run ({found.formerly[-1][:8]} → "
+        f"{found.person[:8]}): the team salt in your user store is new. The rows name the old one, so "
+        "a team gate that also reads your old export counts you once, by this one[/]",
+        found.other_projects and f"{found.other_projects} atom(s) of other projects in this store were left out",
+    ))
     if args.dry_run:
         console.print("dry run: nothing exported; what you saw is recorded, so 'agent-memory export"
                       + (f" --since {args.since}" if args.since else "") + "' writes exactly these rows")

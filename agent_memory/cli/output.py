@@ -69,6 +69,13 @@ def console() -> Any:
     return Console(highlight=False, soft_wrap=True)
 
 
+def print_notes(out: Any, notes: "tuple[Any, ...]") -> None:
+    """Print each note that is said: a caller writes ``count and f"…"``, so a note whose count is 0 is left out."""
+    for note in notes:
+        if note:
+            out.print(note)
+
+
 def print_lines(out: Any, lines: "list[list[tuple[str, str]]]") -> None:
     """Print many lines of styled pieces at once, as rich's markup would, without markup.
 

@@ -65,15 +65,14 @@ def run(args: argparse.Namespace) -> int:
     dry = " (dry run: nothing written)" if args.dry_run else ""
     console.print(f"[dim]{engine}: {result.rows} row(s) from {len(files)} export(s); gate: ≥{args.people} people, "
                   f"≥{sessions} sessions, ≥{days} days, contested by none[/]")
-    if result.other_repositories:
-        console.print(f"{result.other_repositories} row(s) were exported in another repository and left out")
-    if evidence.superseded_rows:
-        console.print(f"[yellow]{evidence.superseded_people} person(s) exported again under a new salt: "
-                      f"{evidence.superseded_rows} row(s) under their old pseudonym were left out, so each counts "
-                      "once[/]")
-    if evidence.version_1_rows:
-        console.print(f"[yellow]{evidence.version_1_rows} row(s) come from exports made before format versions: "
-                      "read, but their owners should export again ('agent-memory export --dry-run', then export)[/]")
+    output.print_notes(console, (
+        result.other_repositories
+        and f"{result.other_repositories} row(s) were exported in another repository and left out",
+        evidence.superseded_rows and f"[yellow]{evidence.superseded_people} person(s) exported again under a new salt: "
+        f"{evidence.superseded_rows} row(s) under their old pseudonym were left out, so each counts once[/]",
+        evidence.version_1_rows and f"[yellow]{evidence.version_1_rows} row(s) come from exports made before format "
+        "versions: read, but their owners should export again ('agent-memory export --dry-run', then export)[/]",
+    ))
     if result.proposals:
         console.print(f"[bold]{len(result.proposals)} team proposal(s)[/]{dry}")
         for p in result.proposals:

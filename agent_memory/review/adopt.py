@@ -54,13 +54,8 @@ class AdoptReport:
     backup: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "adopted": self.adopted,
-            "unchanged": self.unchanged,
-            "refused": self.refused,
-            "files": self.files,
-            "backup": self.backup or None,
-        }
+        # the fields as they are, but "no backup" is null, not ""
+        return {**vars(self), "backup": self.backup or None}
 
 
 def _entry(claim: Claim, proposal: Proposal, targets: list[Target], scrub: Callable[[str], str]) -> dict[str, Any]:
