@@ -321,6 +321,16 @@ _PROMPT_RE = lazy(
 )
 # A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>
 _TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)>[\s\S]*?</\1>")
+# A document written in markdown (an agent's summary, a plan, a task spec): a heading, a bold label ("**Root cause:**",
+# "- **Files**:"), a table row or a status emoji opening a line. People type prose; these are pasted, and what
+# follows the first one is blanked to the end of the turn (the person's own lead-in above it is kept). A shouted
+# word in bold ("**NEVER** run …", "**IMPORTANT:** …") is the person's emphasis, not a label.
+_DOC_LINE_RE = lazy(
+    r"(?m)^[ \t]*(?:#{1,6}[ \t]+\S|(?:[-*+][ \t]+|\d+[.)][ \t]+)?\*\*(?![A-Z]+:?\*\*)[^*\n]{2,60}(?:\*\*[ \t]*:|:\*\*)"
+    r"|\|[^\n]*\|[ \t]*$|[\u2705\u274c\u26a0\U0001F527\U0001F3AF\U0001F4CB\U0001F680\u2728\U0001F4A1\U0001F50D\U0001F4DD"
+    r"\U0001F7E2\U0001F534])"
+)
+_DOC_CUE_RE = lazy(r"#|\*\*|\||[\u2705\u274c\u26a0\u2728\U0001F4A1-\U0001F7E2]")
 _PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
                "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
 # one pass over the turn says whether any check can fire; each check then has its own cue, so a turn with a brace
@@ -353,6 +363,8 @@ def pasted_reason(text: str) -> str:
         return "pasted checklist"
     if "</" in text and _TAG_BLOCK_RE.search(text):
         return "injected tag block"
+    if _DOC_CUE_RE.search(text) and _DOC_LINE_RE.search(text):
+        return "pasted markdown document"
     return ""
 
 
@@ -378,6 +390,9 @@ def _unpasted(text: str) -> str:
     boxes = list(_CHECKBOX_RE.finditer(text))
     for pasted in (*(boxes if len(boxes) >= _CHECKLIST_ITEMS else ()), *_TAG_BLOCK_RE.finditer(text)):
         text = _blank(text, pasted.start(), pasted.end())
+    document = _DOC_LINE_RE.search(text)
+    if document is not None:
+        text = _blank(text, document.start(), len(text))
     return text
 
 

@@ -73,7 +73,9 @@ _EN_HYPOTHETICAL_RE = lazy(
     r"|^\W*(?:(?:and|but|so|also)\s+)?(?:if|even\s+if|unless)\b.*\b(?:would|could|might|'d|did|were|had)\b"
     r"|\bwould\s+(?:have|be)\b.*\bif\b"
     # "reads as if we start a new branch always", "we would want the same data": a picture, not a rule
-    r"|\bas\s+(?:if|though)\b|\bwe\s+would\s+(?!rather\b|prefer\b)",
+    r"|\bas\s+(?:if|though)\b|\bwe\s+would\s+(?!rather\b|prefer\b)"
+    # "you should never have done that": a complaint about what happened, not a rule for what comes
+    r"|\b(?:should|shouldn'?t|must)\s+(?:never\s+|not\s+|always\s+)?have\s+(?!to\b)[a-z]+(?:ed|en|ne|wn|ht|de)\b",
     _I,
 )
 _EN_ASSISTANT_RE = lazy(
@@ -268,14 +270,17 @@ _en(
     "no,|no.|no!|no -|no —|no –|no—|no–|nope",
     r"^[^\w'\"`]*(?:no+|nope)(?:\s*[,.!]+|\s*[—–]+|\s+-+)\s*(?:no\s*[,.!]+\s*)?",
     claim="after",
-    # "No, there's still an error on line 40" reports the state of the task, it corrects no belief
-    guard=lambda s, m: not _STILL_BROKEN_RE.search(s),
+    # "No, there's still an error on line 40" reports the state of the task, it corrects no belief; "No, it should
+    # read from the config" asks for a change to the work at hand
+    guard=lambda s, m: not _STILL_BROKEN_RE.search(s) and not _EN_CHANGE_ASKED_RE.match(s[m.end():]),
     description="'No, the default branch is main' — a flat no followed by a claim",
 )
 _en(
     "en.correction.actually", "correction",
     r"actually",
     r"^\W*(?:(?:no|wait|oh|hmm|sorry)\s*[,.!]*\s+)*actually\s*,?\s+"
+    # "actually the bug is in the parser" describes the bug at hand
+    r"(?!the\s+(?:real\s+|actual\s+)?(?:bug|issue|problem|error|cause|root\s+cause|culprit|fix|crash|failure)\b)"
     r"(?:it|that|this|they|we|the\s+[\w.\-/` ]{1,40}?|our\s+[\w.\-/ ]{1,40}?|[\w.\-/`]{2,40})\s+"
     r"(?:should\s+be|is\s+supposed\s+to\s+be|needs\s+to\s+be|has\s+to\s+be|must\s+be|is|are|was|"
     r"were|'s|'re|uses?|lives?\s+(?:in|under)|runs?\s+on|listens\s+on|targets?|defaults\s+to)\s+"
@@ -436,7 +441,9 @@ _en(
     r"|" + _WE + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
     r"|\balways\s+make\s+sure\b)",
     # "X doesn't need to always ask": a habit taken off, not a rule
-    guard=lambda s, m: not _EN_NOT_ALWAYS_RE.search(s),
+    # "Always keep the old behaviour when you refactor this function": a pointing word binds it to the task;
+    # "the menu should always show Back" asks for a feature
+    guard=lambda s, m: not _EN_NOT_ALWAYS_RE.search(s) and _standing(s, m) and _modal_subject_ok(s, m),
     description="'Always run X', 'you should always', 'make sure to always', 'we always X'",
 )
 _en(
@@ -446,6 +453,7 @@ _en(
     r"|" + _MODAL + r"never\s+(?!" + _MODAL_BAD_NEXT + r")[\w`]"
     r"|" + _WE + r"never\s+(?!" + _NEVER_BAD_NEXT + r")[\w`]"
     r"|\b(?:don'?t|do\s+not)\s+ever\b|\bnever\s+ever\b)",
+    guard=lambda s, m: _standing(s, m) and _modal_subject_ok(s, m),
     description="'Never push to main', 'don't ever', 'you should never'",
 )
 _en(
@@ -532,7 +540,7 @@ _HERE_AND_NOW_RE = lazy(
     r"(?<!\w\ws\s)that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
     r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
     r"this(?!\s+(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)\b)|"
-    r"the\s+(?:same|other|last|next|first|second|previous|new\s+one|one))\b",
+    r"the\s+(?:same|other|last|next|first|second|previous|new\s+one|one|two|three|both))\b",
     _I,
 )
 _NOW_RE = lazy(r"\bnow\b", _I)
@@ -561,10 +569,21 @@ def _clause(sentence: str, m: re.Match[str]) -> str:
 _CLAUSE_END_RE = lazy(r"[,;—–]|\s-\s|\b(?:because|since|as|so)\b", _I)
 
 
+# the work in hand named as such: "after making the changes", "each step", "before you finish", "before we can merge"
+_TASK_STEP_RE = lazy(
+    r"\b(?:the\s+(?:task|changes?|fix|fixes|step|plan|implementation|feature|refactor(?:ing)?|edits?|work|bug)(?![\w/.-])"
+    r"(?!\s+(?:is|are|flags?|workflow|branch(?:es)?|title|description|number|ids?|template|specs?|files?|folder|status|"
+    r"list|board|tracker|runner|name)\b)|(?:each|every|this|that)\s+(?:step|phase|stage)\b|"
+    r"before\s+(?:you|we)\s+(?:can\s+|are\s+)?(?:finish(?:ed)?|continue|proceed|move\s+on|wrap\s+up|done|hand\s+(?:it|this)\s+back)"
+    r"|before\s+we\s+can\b)",
+    _I,
+)
+
+
 def _standing(sentence: str, m: re.Match[str]) -> bool:
-    """The clause a rule found is not tied to the task at hand ("yet", "it", "the header", "now")."""
+    """The clause a rule found is not tied to the task at hand ("yet", "it", "the header", "now", "the changes")."""
     clause = _CLAUSE_END_RE.split(_clause(sentence, m), 1)[0]
-    return not _HERE_AND_NOW_RE.search(clause) and not _NOW_RE.search(clause)
+    return not _HERE_AND_NOW_RE.search(clause) and not _NOW_RE.search(clause) and not _TASK_STEP_RE.search(clause)
 
 
 def _standing_fact(sentence: str, m: re.Match[str]) -> bool:
@@ -864,6 +883,33 @@ _CODE_NOUNS = (
     r"exceptions|changes|builds|jobs|workflows|dependencies|packages|strings|dates|timestamps|ids|"
     r"services|controllers|views|templates|tables|columns|indexes|events|messages|reviews|tickets|issues)"
 )
+# what the product is made of: "the menu should always show Back" asks for a feature, not for a way of working
+_PRODUCT_NOUN_RE = lazy(
+    r"(?:app|apps|application|ui|tui|gui|cli|menu|menus|page|pages|screen|screens|button|buttons|backend|frontend|server|"
+    r"program|tool|product|system|feature|dialog|window|output|bot|game|site|website|dashboard|widget|command|commands|"
+    r"subcommand|user|users|customer|customers|player|players|form|modal|popup|view|display|prompt|banner|sidebar)$",
+    _I,
+)
+_SUBJECT_LEAD_RE = lazy(
+    r"^\W*(?:(?:also|and|but|so|ok|okay|btw|note|remember|please)\s*[,:]?\s+)*",
+    _I,
+)
+_MODAL_OPEN_RE = lazy(r"(?:should|must|shall|need|needs|have|has|ought|are|is)\b", _I)
+
+
+def _works_here(subject: str) -> bool:
+    """Whether a modal's subject may be how work is done here: not a part of the product ("the menu", "the app",
+    "users"), whose behaviour is a feature request."""
+    words = _SUBJECT_LEAD_RE.sub("", subject.strip(" ,;:—–-")).split()
+    return not words or not _PRODUCT_NOUN_RE.match(words[-1].strip("`'\".,"))
+
+
+def _modal_subject_ok(sentence: str, m: re.Match[str]) -> bool:
+    """For "X should always …" (not "make sure to always …"): X is who or what works here (``_works_here``)."""
+    if not _MODAL_OPEN_RE.match(sentence, m.start()):
+        return True
+    cut = max(sentence.rfind(c, 0, m.start()) for c in ",;:—–")
+    return _works_here(sentence[cut + 1 : m.start()])
 
 # requirements with must / have to, on a class of things or on how work is done here
 _MODAL_REQ = (

@@ -41,7 +41,7 @@ def _worth(text: str) -> bool:
 
 
 def _plain_unpasted(text: str) -> str:
-    """engine._unpasted without its cue-word prefilter: screens, review findings and diff lines blanked."""
+    """engine._unpasted without its cue-word prefilter: screens, review findings, diff lines and documents blanked."""
     screen = engine._SCREEN_LINE_RE.search(text)
     if screen is not None:
         text = engine._blank(text, screen.start(), len(text))
@@ -51,6 +51,9 @@ def _plain_unpasted(text: str) -> str:
         text = engine._blank(text, first_line if 0 <= first_line < review.start() else 0, len(text))
     for diff in list(engine._DIFF_LINE_RE.finditer(text)):
         text = engine._blank(text, diff.start(), diff.end())
+    document = engine._DOC_LINE_RE.search(text)
+    if document is not None:
+        text = engine._blank(text, document.start(), len(text))
     return text
 
 

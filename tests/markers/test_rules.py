@@ -264,6 +264,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Nope, the CI badge is still red.", None),
         ("No, not that one, the other one.", None),
         ("'no-undef': 'off',", None),
+        ("No, the order ids are ULIDs.", C),
+        # a change to the work at hand, said after a no
+        ("No, it should read from the config file.", None),
+        ("no, this should return an empty list", None),
     ],
     "en.correction.actually": [
         ("Actually, the default branch is trunk.", C),
@@ -272,6 +276,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Actually, can you also add a loading spinner?", None),
         ("Actually this is fine, ship it.", None),
         ("Actually never mind.", None),
+        ("Actually the API is served from /v2.", C),
+        # the bug at hand, described
+        ("Actually the bug is in the parser.", None),
+        ("actually the real problem is the cache key", None),
     ],
     "en.correction.x_not_y": [
         # one named thing and what it should become: a change asked for now
@@ -377,6 +385,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Add an always-on display toggle to the settings screen.", None),
         ("As always, thanks for the help!", None),
         ("Maybe we should always pin exact versions.", None),
+        ("URL paths should always be kebab-case.", INS),
+        ("Claude should always ask before installing a package.", INS),
+        # a pointing word ties it to the task; a part of the product is a feature asked for
+        ("Always keep the original behaviour when you refactor this function.", None),
+        ("Let's always use the domain module for this.", None),
+        ("The menu should always show the Back option.", None),
+        ("the app should always start in dark mode", None),
     ],
     "en.instruction.never": [
         ("Never force-push to a shared branch.", INS),
@@ -385,6 +400,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Never mind, I found it.", None),
         ("The worker is stuck in a never-ending loop.", None),
         ("I never said that.", None),
+        (".env must never be committed.", INS),
+        ("Tests should never hit the network.", INS),
+        # a complaint about what was done, and what the product must not do
+        ("You should never have done that.", None),
+        ("you shouldn't have deleted the fixtures", None),
+        ("The TUI should never hide the progress bar.", None),
     ],
     "en.instruction.from_now_on": [
         ("From now on, open PRs against develop.", INS),
@@ -707,6 +728,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Before you merge, ping me.", None),
         ("make sure you run the linter before every push", INS),
         ("Should I run the tests before committing?", None),
+        ("Before writing any code, explain your plan.", INS),
+        # the work in hand named: the changes, the task, each step of the plan
+        ("After making the changes, run the tests and commit.", None),
+        ("After completing the task, create a PR.", None),
+        ("After you finish each step, commit your changes.", None),
     ],
     "en.instruction.caps": [
         ("RUN THE LINTER FIRST.", INS),
@@ -732,6 +758,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("You have to use it like this.", None),
         ("All of them must be fixed today.", None),
         ("you should use a different approach here", None),
+        ("We should be using the transactable module.", INS),
+        ("All the tests need to pass before we can merge.", None),
+        ("All changes must be committed before you finish.", None),
     ],
     "en.instruction.we_use": [
         ("We use uv for dependency management.", INS),
@@ -1303,6 +1332,25 @@ def test_quoted_code_and_pasted_text_never_fire() -> None:
     assert find_markers("<system-reminder>Whenever you read a file, you should check it.</system-reminder>") == []
     long = "Always " + "use the shared retry helper and keep the timeout small " * 8 + "."
     assert find_markers(long) == []
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "## Summary\n- Always run the linter before pushing.",
+        "**Root cause:** the client never retries.\nNever call the API twice.",
+        "- **Files**: always keep them under src/",
+        "| rule | why |\n| Never push to main | CI |",
+        "\u2705 Always run the tests before committing",
+    ],
+)
+def test_a_pasted_markdown_document_is_left_out_and_the_lead_in_kept(document: str) -> None:
+    # people type prose: headings, bold labels, tables and status emoji come from an agent's summary or a spec
+    assert find_markers(document) == []
+    found = find_markers("Never push to main.\n\n" + document)
+    assert [m.text for m in found] == ["Never push to main."]
+    # a shouted word in bold is the person's own emphasis
+    assert find_markers("**NEVER** run migrations against the shared dev database.") != []
 
 
 def test_header_makes_following_bullets_durable() -> None:
