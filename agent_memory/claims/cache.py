@@ -276,7 +276,7 @@ def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
     if seen is None or seen.hexdigest() != digest:
         return None
     names, keys, shown = tables.load_keys(con)
-    summaries = summaries_of(tables.atom_rows(con), tables.all_wordings(con), names, shown)
+    summaries = summaries_packed(*tables.summary_rows(con), names, shown)
     tail = tail_lines(paths.atoms, size)
     new = _summarise(parse_atoms(tail, size), summaries)
     seen.update(tail)
@@ -286,9 +286,8 @@ def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
                   path=paths.atoms)
 
 
-def summaries_of(rows: Iterable[tuple[Any, ...]], wordings: Iterable[tuple[int, str, int, str]], names: Mapping[int, str],
-               shown: Mapping[str, tuple[str, str]]) -> dict[str, Summary]:
-    """Summaries by key text from atom rows and wording rows (``tables.atom_rows`` / ``all_wordings`` shapes)."""
+def _fold(rows: Iterable[tuple[Any, ...]]) -> dict[int, Summary]:
+    """Summaries by key id from atom rows (``tables.rows_to_fold``)."""
     # rows by key first (keys in the order L1 first holds them), then each key's columns at once: a pass
     # reads tens of thousands of rows, and a step per row costs more than the columns' own sets and lists
     grouped: dict[int, list[tuple[Any, ...]]] = {}
@@ -321,6 +320,38 @@ def summaries_of(rows: Iterable[tuple[Any, ...]], wordings: Iterable[tuple[int, 
         summary.kinds = {kind: len(kinds)} if kinds.count(kind) == len(kinds) else dict(Counter(kinds))
         summary.stated = any(stated)
         summary.redacted = any(redacted)
+    return by_id
+
+
+def pack(summary: Summary) -> str:
+    """A key's folded atom rows as the claim tables keep them (``summaries``): a pass reads one row per key it
+    builds, not each of its atom rows (tens of thousands at 100k atoms, most of a dry run's reading)."""
+    return tables.dumps([summary.count, summary.ids, summary.offsets, sorted(summary.sessions), sorted(summary.days),
+                         sorted(summary.projects), summary.first, summary.kinds, summary.blocks, int(summary.stated),
+                         int(summary.redacted)])
+
+
+def summaries_packed(packed: Iterable[tuple[int, str]], wordings: Iterable[tuple[int, str, int, str]],
+                     names: Mapping[int, str], shown: Mapping[str, tuple[str, str]]) -> dict[str, Summary]:
+    """Summaries by key text from packed summaries and wording rows (``tables.summary_rows``)."""
+    loads = json.loads
+    by_id: dict[int, Summary] = {}
+    for key, data in packed:
+        count, ids, offsets, sessions, days, projects, first, kinds, blocks, stated, redacted = loads(data)
+        by_id[key] = Summary(count=count, ids=ids, offsets=offsets, sessions=set(sessions), days=set(days),
+                             projects=set(projects), first=first, kinds=kinds, blocks=blocks, stated=bool(stated),
+                             redacted=bool(redacted))
+    return _named(by_id, wordings, names, shown)
+
+
+def _save_summaries(con: Any, keys: Iterable[int]) -> None:
+    """Fold these keys' atom rows again and keep them packed (a writer's step, after their rows changed)."""
+    rows, first = tables.rows_to_fold(con, keys)
+    tables.save_summaries(con, [(key, first[key], pack(summary)) for key, summary in _fold(rows).items()])
+
+
+def _named(by_id: dict[int, Summary], wordings: Iterable[tuple[int, str, int, str]], names: Mapping[int, str],
+           shown: Mapping[str, tuple[str, str]]) -> dict[str, Summary]:
     for key, text, count, stamp in wordings:
         by_id[key].texts[text] = [count, stamp]
     summaries: dict[str, Summary] = {}
@@ -409,6 +440,7 @@ def catch_up(paths: Paths, similarity: float) -> int:
                 worded = tables.wordings_of(con, touched.values())
                 tables.set_shown(con, {ident: shown_text(worded.get(ident, {})) for ident in touched.values()})
                 tables.count_evidence(con, touched.values())
+                _save_summaries(con, touched.values())
                 if new:
                     _relate(con, new, similarity, fresh=size == 0)
                 seen.update(tail)

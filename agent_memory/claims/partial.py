@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 from ..errors import StoreError
 from ..store import Paths
 from . import tables
-from .cache import L1View, summaries_of, code_version
+from .cache import L1View, code_version, summaries_packed
 from .l1bytes import prefix_hash, tail_lines
 from .key import Key
 from .relations import Relations, buckets_of
@@ -124,8 +124,7 @@ class Partial:
         ids = {text: ident for ident, text in names.items()}
         grown = relations.extend(around, similarity)
         wanted = wanted | paired | {ids[t] for pair in grown.pairs for t in pair if t in ids}
-        rows, wordings = tables.some_atom_rows(con, wanted)
-        summaries = summaries_of(rows, wordings, names, shown)
+        summaries = summaries_packed(*tables.summary_rows(con, wanted), names, shown)
         # the view's relations know only the keys read: the pass relates ``around`` to them again, as ever
         view = L1View(summaries, relations,
                       self.size, self.digest, covered=self.size, path=self.paths.atoms)

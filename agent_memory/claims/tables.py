@@ -2,7 +2,8 @@
 
 ``L1/claims.db`` (derived, rebuildable from L1 at any time) holds one row per claim key (its
 identity, claim id and shown wording), one flat row per atom (``atoms``: what the gates count,
-no quote, no transcript path), each key's wordings, the blocking buckets as (bucket, key) rows,
+no quote, no transcript path), each key's atom rows folded into one packed row (``summaries``: what a pass
+builds a claim from, read without touching the atom rows), each key's wordings, the blocking buckets as (bucket, key) rows,
 the candidate pairs that are more than two claims (``pairs``) and each key's evidence as the gate
 statement (``claims/evidence.py``) counts it (``evidence``, recounted only for keys that gained atoms). A writer (ingest, ``promote
 --write``) under the store lock folds in only the atoms after the covered prefix of L1 (named by
@@ -38,6 +39,7 @@ CREATE TABLE texts (key INTEGER NOT NULL, text TEXT NOT NULL, count INTEGER NOT 
 CREATE TABLE buckets (bucket INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (bucket, key)) WITHOUT ROWID;
 CREATE TABLE pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL,
                     ab INTEGER NOT NULL, ba INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+CREATE TABLE summaries (key INTEGER PRIMARY KEY, first INTEGER NOT NULL, data TEXT NOT NULL);
 CREATE TABLE evidence (claim TEXT NOT NULL, key INTEGER NOT NULL, shown TEXT NOT NULL, observations INTEGER NOT NULL,
                        sessions INTEGER NOT NULL, days INTEGER NOT NULL, stated INTEGER NOT NULL,
                        redacted INTEGER NOT NULL, PRIMARY KEY (claim, key)) WITHOUT ROWID;
@@ -74,6 +76,9 @@ def open_for_reading(paths: Paths, version: str, similarity: float) -> sqlite3.C
     try:
         # autocommit: a reader's own temporary tables must not hold a transaction open on the tables
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+        # a reader's temporary tables (keys it asks about) live in memory: in a file, each row of one was a
+        # transaction of its own, written and truncated (thousands of system calls at 100k atoms)
+        con.execute("PRAGMA temp_store=MEMORY")
         if meta(con).get("version") != version or meta(con).get("similarity") != repr(similarity):
             con.close()
             return None
@@ -126,7 +131,7 @@ def writing(paths: Paths, version: str, similarity: float) -> Iterator[sqlite3.C
 def reset(con: sqlite3.Connection) -> None:
     """Empty every table (L1 was rewritten: everything is counted again), in one transaction."""
     con.execute("BEGIN")
-    for table in ("keys", "atoms", "texts", "buckets", "pairs", "evidence"):
+    for table in ("keys", "atoms", "texts", "buckets", "pairs", "summaries", "evidence"):
         con.execute(f"DELETE FROM {table}")
     con.execute("UPDATE meta SET value = '0' WHERE name = 'l1_bytes'")
     con.execute("COMMIT")
@@ -347,19 +352,40 @@ def claims_named(con: sqlite3.Connection, claim_ids: Iterable[str]) -> set[int]:
     return {k for (k,) in _among(con, "SELECT id FROM keys WHERE claim IN ({marks})", sorted(set(claim_ids)))}
 
 
-def some_atom_rows(con: sqlite3.Connection, keys: Iterable[int]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """``atom_rows`` and ``all_wordings`` of these keys only (atoms in L1 order)."""
+def _pick(con: sqlite3.Connection, keys: Iterable[int]) -> None:
     con.execute("CREATE TEMP TABLE IF NOT EXISTS picked (id INTEGER PRIMARY KEY)")
     con.execute("DELETE FROM temp.picked")
     con.executemany("INSERT OR IGNORE INTO temp.picked VALUES (?)", [(k,) for k in keys])
-    many, rows = con.execute("SELECT count(*), (SELECT max(rowid) FROM atoms) FROM atoms "
-                             "WHERE key IN (SELECT id FROM temp.picked)").fetchone()
-    # past a tenth of L1, one pass over the table in L1 order beats a lookup and a sort per row
-    scan = "NOT INDEXED " if many * 10 > (rows or 0) else ""
-    found = con.execute("SELECT key, id, offset, kind, ts, day, session, project, block, stated, redacted "
-                        f"FROM atoms {scan}WHERE key IN (SELECT id FROM temp.picked) ORDER BY rowid").fetchall()
+
+
+def rows_to_fold(con: sqlite3.Connection, keys: Iterable[int]) -> tuple[list[tuple[Any, ...]], dict[int, int]]:
+    """Every atom row of these keys (``atom_rows`` shape, L1 order), and where each key's first row is."""
+    _pick(con, keys)
+    rows = con.execute("SELECT key, id, offset, kind, ts, day, session, project, block, stated, redacted "
+                       "FROM atoms WHERE key IN (SELECT id FROM temp.picked) ORDER BY rowid").fetchall()
+    first = dict(con.execute("SELECT key, min(rowid) FROM atoms WHERE key IN (SELECT id FROM temp.picked) GROUP BY key"))
+    con.execute("DELETE FROM temp.picked")
+    return rows, first
+
+
+def save_summaries(con: sqlite3.Connection, packed: Iterable[tuple[int, int, str]]) -> None:
+    """Keys' atom rows as a pass reads them: (key id, rowid of its first atom row, the rows folded, packed)."""
+    con.executemany("INSERT OR REPLACE INTO summaries VALUES (?, ?, ?)", packed)
+
+
+def summary_rows(con: sqlite3.Connection, keys: Iterable[int] | None = None) -> tuple[list[tuple[int, str]],
+                                                                                    list[tuple[Any, ...]]]:
+    """The packed summaries of these keys (of every key when None), in the order L1 first holds them, and their
+    wordings (``all_wordings`` shape)."""
+    if keys is None:
+        return (con.execute("SELECT key, data FROM summaries ORDER BY first").fetchall(),
+                con.execute("SELECT key, text, count, stamp FROM texts").fetchall())
+    _pick(con, keys)
+    packed = con.execute("SELECT key, data FROM summaries WHERE key IN (SELECT id FROM temp.picked) "
+                         "ORDER BY first").fetchall()
     texts = con.execute("SELECT key, text, count, stamp FROM texts WHERE key IN (SELECT id FROM temp.picked)").fetchall()
-    return found, texts
+    con.execute("DELETE FROM temp.picked")
+    return packed, texts
 
 
 def set_covered(con: sqlite3.Connection, size: int, digest: str) -> None:
@@ -368,12 +394,6 @@ def set_covered(con: sqlite3.Connection, size: int, digest: str) -> None:
 
 def set_shown(con: sqlite3.Connection, shown: Mapping[int, str]) -> None:
     con.executemany("UPDATE keys SET shown = ? WHERE id = ?", [(text, ident) for ident, text in shown.items()])
-
-
-def atom_rows(con: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
-    """Every atom row in L1 order: key id, atom id, offset, kind, ts, day, session, project, block, stated, redacted."""
-    return con.execute("SELECT key, id, offset, kind, ts, day, session, project, block, stated, redacted "
-                       "FROM atoms ORDER BY rowid")
 
 
 def all_wordings(con: sqlite3.Connection) -> Iterator[tuple[int, str, int, str]]:
