@@ -330,6 +330,15 @@ _DOC_LINE_RE = lazy(
     r"|\|[^\n]*\|[ \t]*$|[\u2705\u274c\u26a0\U0001F527\U0001F3AF\U0001F4CB\U0001F680\u2728\U0001F4A1\U0001F50D\U0001F4DD"
     r"\U0001F7E2\U0001F534])"
 )
+# The agent's words quoted back to it ("you wrote: …", "Claude said:"): the rest of that line, or, when the colon
+# ends the line, the paragraph under it, is the agent's text, not the person's.
+_QUOTED_AGENT_RE = lazy(
+    r"(?im)\b(?:you|claude|cursor|codex|gemini|the\s+(?:agent|assistant|ai|model))(?:'ve|\s+have|\s+just)?\s+"
+    r"(?:wrote|said|say|mentioned|suggested|claimed|stated|proposed|replied|answered|recommended|concluded)\s*:"
+    r"(?:[ \t]*\S[^\n]*|[ \t]*\n(?:[ \t]*\S[^\n]*(?:\n|$))*)"
+)
+_QUOTED_CUE_RE = lazy(r"(?i)(?:wrote|said|say|mentioned|suggested|claimed|stated|proposed|replied|answered|recommended|"
+                      r"concluded)\s*:")
 _DOC_CUE_RE = lazy(r"#|\*\*|\||[\u2705\u274c\u26a0\u2728\U0001F4A1-\U0001F7E2]")
 _PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
                "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
@@ -365,6 +374,8 @@ def pasted_reason(text: str) -> str:
         return "injected tag block"
     if _DOC_CUE_RE.search(text) and _DOC_LINE_RE.search(text):
         return "pasted markdown document"
+    if _QUOTED_CUE_RE.search(text) and _QUOTED_AGENT_RE.search(text):
+        return "the agent's words quoted back"
     return ""
 
 
@@ -393,6 +404,8 @@ def _unpasted(text: str) -> str:
     document = _DOC_LINE_RE.search(text)
     if document is not None:
         text = _blank(text, document.start(), len(text))
+    for quoted in list(_QUOTED_AGENT_RE.finditer(text)):
+        text = _blank(text, quoted.start(), quoted.end())
     return text
 
 

@@ -553,6 +553,19 @@ _GENERIC = (
     r"bonus|virus|campus|chaos|ios|macos|os|js|ts|css|sass|dns|aws|gcs|kubernetes|redis|postgres)\b)"
     r"[a-z][a-z'-]*[a-z](?<!ss)(?<!us)(?<!is)s)\b"
 )
+# what makes a plain step recur: a command-line flag or a config file it names ("pass -n auto to pytest", "in
+# tsconfig.json"), a period ("once a month", "every 90 days"), or a class of things right after the verb ("wrap
+# time-sensitive tests in …")
+_CONFIG_FILE = r"(?:[\w.-]*\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|lock|env|rc|editorconfig)|\.[\w-]+rc|\.env(?:\.\w+)?|Makefile|Dockerfile)"
+_PERIOD = (
+    r"(?:once|twice)\s+(?:a|per|every)\s+(?:day|week|month|quarter|year|sprint|release)|every\s+\d+\s+(?:days|weeks|months)|"
+    r"every\s+(?:day|morning|week|month|quarter|year|sprint|release)|(?:daily|weekly|monthly|nightly)\b"
+)
+_RECURS_RE = lazy(
+    r"(?<![\w-])--?[a-z][\w-]*(?=\s|$|[.,;!])|(?<![\w.])" + _CONFIG_FILE + r"(?![\w])|\b(?:" + _PERIOD + r")"
+    r"|^[a-z-]+\s+(?:(?!(?:the|a|an|this|that|my|your|our|its|these|those)\b)[a-z][\w-]*\s+){0,2}" + _GENERIC,
+    _I,
+)
 _NOT_RULE_VERBS = (
     r"(?:know|think|worry|understand|see|get|forget|remember|care|mind|like|want|need|have|feel|agree|"
     r"believe|mean|seem|bother|stop|go|let|wait|hesitate|panic|apologi[sz]e|hold|leave|quit)\b"
@@ -575,7 +588,10 @@ _TASK_STEP_RE = lazy(
     r"(?!\s+(?:is|are|flags?|workflow|branch(?:es)?|title|description|number|ids?|template|specs?|files?|folder|status|"
     r"list|board|tracker|runner|name)\b)|(?:each|every|this|that)\s+(?:step|phase|stage)\b|"
     r"before\s+(?:you|we)\s+(?:can\s+|are\s+)?(?:finish(?:ed)?|continue|proceed|move\s+on|wrap\s+up|done|hand\s+(?:it|this)\s+back)"
-    r"|before\s+we\s+can\b)",
+    r"|before\s+we\s+can\b"
+    # what was just done: "every file you touched", "the tests we added"
+    r"|\b(?:you|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:touched|changed|modified|edited|created|wrote|added|made|fixed|updated|"
+    r"deleted|removed|introduced)\b)",
     _I,
 )
 
@@ -610,6 +626,8 @@ _en(
     + r"|[^?,;]{0,40}?\b(?:on\s+(?:a\s+)?(?:fridays?|weekends?|mondays?|holidays?)|without\s+[a-z]+ing|"
     r"with\s+(?:fewer|less)\s+than)\b"
     + r"|(?:me|us|the\s+user)\s+(?:for|to|about|whether|if|before)\s+(?!(?:it|this|that)\b)"
+    # the project's own config or its history: "don't disable strict in tsconfig.json", "don't check .env into git"
+    + r"|[^?,;]{0,40}?\b(?:in|into|to|from)\s+(?:(?:the\s+)?(?:git|version\s+control|the\s+repo)\b|" + _CONFIG_FILE + r"(?![\w]))"
     + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
     r"(?:ask|say|confirm|approve)))[^?]*)",
     # "don't commit anything, another agent is working": a bare "anything" is a hold on the task at hand
@@ -627,9 +645,11 @@ _en(
     r"(?:[a-z][\w.-]*\s+){0,2}?" + _GENERIC + r"\s+(?:in|inside|within|on|across|anywhere\s+in|for)\s+"
     r"(?:(?:the\s+)?(?:code(?:base)?|repo(?:sitory)?|project|main|master|production|prod|source)\b|"
     r"(?:[a-z][\w-]*\s+){0,2}?" + _GENERIC + r")[^?]*"
-    r"|no\s+(?:[a-z][\w-]*\s+){0,2}?" + _GENERIC + r"\s*(?:,|\.|;|—|-)?\s*ever\b[^?]*)",
+    r"|no\s+(?:[a-z][\w-]*\s+){0,2}?" + _GENERIC + r"\s*(?:,|\.|;|—|-)?\s*ever\b[^?]*"
+    r"|no\s+(?!(?:more|longer|need|idea|problem|worries|luck|way|doubt|matter)\b)[\w`:'().-]+(?:\s+[\w`:'().-]+){0,3}?\s+"
+    r"anywhere\b(?!\s+(?:near|close|else)\b)[^?]*)",
     guard=_standing,
-    description="'No emojis in commit messages.', 'No force pushes, ever.'",
+    description="'No emojis in commit messages.', 'No force pushes, ever.', 'No bare excepts anywhere'",
 )
 
 
@@ -686,7 +706,9 @@ _en(
     r"^\W*(?:(?:and|also|but|so|ok|okay|please)\s*,?\s+)*no\s+more\s+(?P<rev>(?!(?:than|errors?|warnings?|"
     r"problems?|issues?|bugs?|failures?|crash(?:es)?|output|data|items?|results?|space|memory|tokens?|credits?|"
     r"time|ideas?|questions?|changes?|files?|it|that|this|of)\b)[a-z`][\w`'./ -]{1,60}?)"
-    r"(?:\s*,?\s*(?:please|ever|period|going\s+forward|from\s+now\s+on))?\s*[.!]*$",
+    r"(?:\s*,?\s*(?:please|ever|period|going\s+forward|from\s+now\s+on))?"
+    # what replaces it may follow: "no more os.path.join please, pathlib"
+    r"(?:\s*[,;—–]\s*(?:use\s+|just\s+)?[\w`.()/-]+(?:\s+[\w`.()/-]+)?(?:\s+(?:instead|please|pls))?)?\s*[.!]*$",
     guard=_standing,
     reverses=_reverse_plain,
     description="'No more force pushes.' — reverses 'force pushes'",
@@ -724,8 +746,10 @@ _en(
     r"^\W*(?:(?:also|and|please|pls|ok|okay|oh|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:remember|don'?t\s+forget|"
     r"do\s+not\s+forget|never\s+forget)\s+to\s+(?:always\s+)?(?P<rule>" + _IMPERATIVE + r"[^?]*)",
     guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:done|finished|ready|when\s+you'?re|after\s+that)\b", s, _I)
-    and bool(re.search(r"\b(?:before|after|when|whenever|every|each|any|all)\b", m.group("rule"), _I)),
-    description="'Remember to run the tests before committing' (a recurring step, not 'remember to push it')",
+    and bool(re.search(r"\b(?:before|after|when|whenever|every|each|any|all)\b", m.group("rule"), _I)
+             or _RECURS_RE.search(m.group("rule"))),
+    description="'Remember to run the tests before committing', 'Remember to pass -n auto to pytest' "
+    "(a recurring step, not 'remember to push it')",
 )
 _en(
     "en.instruction.use_instead", "instruction",
@@ -758,8 +782,8 @@ _en(
     "en.instruction.reply_language", "instruction",
     "english|japanese|chinese|german|french|spanish|korean|portuguese",
     r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:(?:respond|reply|answer|talk|speak|"
-    r"communicate|chat)\s+(?:to\s+me\s+|with\s+me\s+)?|write\s+(?:all\s+)?(?:your\s+)?(?:answers|responses|replies|comments|"
-    r"commit\s+messages|code\s+comments)\s+)in\s+(?:english|japanese|chinese|german|french|spanish|korean|portuguese)\b",
+    r"communicate|chat)\s+(?:to\s+me\s+|with\s+me\s+)?|(?:write|keep)\s+(?:all\s+)?(?:your\s+|the\s+)?(?:answers|responses|"
+    r"replies|comments|commit\s+messages|code\s+comments|docs|docstrings|identifiers|variable\s+names|logs|log\s+messages)\s+)in\s+(?:english|japanese|chinese|german|french|spanish|korean|portuguese)\b",
     description="'Please respond in English.', 'Write commit messages in English.'",
 )
 _en(
@@ -920,7 +944,7 @@ _en(
     "en.instruction.must", "instruction",
     "must|have to|has to|need to|needs to|should|supposed to|needs|need a|gets|get a|requires|want to",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*(?:"
-    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,2}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|(?:(?:two|three|\d+|at\s+least\s+\w+)\s+)?(?:[\w-]+\s+)?"
+    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,3}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|(?:(?:two|three|\d+|at\s+least\s+\w+)\s+)?(?:[\w-]+\s+)?"
     + _GENERIC + r")|gets?\s+(?:a|an|its)|"
     r"requires?\s+(?:a|an))(?:\s+\S|\W*$)"
     # a class of the work's own things: "Handlers have to be idempotent" (not "Passwords must be 12 characters",
@@ -996,8 +1020,11 @@ _en(
     "en.instruction.keep_in_mind_after", "instruction",
     "in mind|remember that",
     r"^(?P<claim>\W*(?!(?:no|yes|ok|okay|and|so)\b)[^?]{12,}?)\s*[,;—–-]+\s*(?:so\s+|and\s+)?(?:please\s+)?"
-    r"(?:keep|bear)\s+(?:that|this)\s+in\s+mind\b",
-    description="'I run the API in WSL, keep that in mind for localhost URLs.' — the claim comes first",
+    r"(?:(?:keep|bear)\s+(?:that|this)\s+in\s+mind\b|remember\s+(?:that|this)\W*$)",
+    # after a bare "remember that" the claim must stand on its own ("it was broken, remember that" recalls an event)
+    guard=lambda s, m: "remember" not in m.group(0)[m.end("claim"):].lower() or not _HERE_AND_NOW_RE.search(m.group("claim")),
+    description="'I run the API in WSL, keep that in mind for localhost URLs.', 'Secrets come from 1Password via op "
+    "run, remember that' — the claim comes first",
 )
 _en(
     "en.instruction.note_in_file", "instruction",
@@ -1137,7 +1164,9 @@ _en(
     "always|every time|every single time|, ever|,ever|period",
     r"^\W*(?!(?:same|thanks?|thank\s+you|as|like|not|it|that|this|i|you|he|she|they)\b)(?P<claim>[^?]{6,}?\S)"
     r"(?:\s*,\s*|\s+)(?:(?:please|pls)\s*,?\s*)?(?<!\bas\s)(?<!\blike\s)(?:always|every\s+(?:single\s+)?time|"
-    r"(?<=,\s)ever|(?<=,)ever|period)\s*(?:pls|please|plz)?\W*$",
+    r"(?<=,\s)ever|(?<=,)ever|period)\s*(?:pls|please|plz)?"
+    # a reason may follow: "pytest -n auto every time pls, the suite is slow otherwise"
+    r"(?:\s*[,;—–]\s*(?:because|since|as|otherwise|or\s+else|the|it'?s?|they)\b[^?]*)?\W*$",
     # "it crashes every time" is a failure (tried before), "same as always" no rule
     guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("claim")) and not re.search(
         r"\b(?:happens?|happened|get|gets|got|see|sees|saw|shows?|showed|was|were|did|does|do\s+you|you\s+do|"
@@ -1147,7 +1176,7 @@ _en(
 _en(
     "en.instruction.always_fact", "instruction",
     "always",
-    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|remember)\s*[,:]?\s+)*(?!(?:it|this|that|they|he|she|i|you|we)\b)"
+    r"^\W*(?:(?:also|and|btw|fyi|note(?:\s+that)?|ok|okay|so|remember)\s*[,:]?\s+)*(?!(?:it|this|that|they|he|she|i|you|we)\b)"
     r"(?P<claim>(?:[\w`./<>-]+\s+){1,5}?(?:(?:is|are)\s+)?always\s+(?:named|called|prefixed|suffixed|written|formatted|"
     r"kept|stored|placed|run|executed|built|deployed|merged|squashed|rebased|reviewed|tested|pinned|signed|tagged|"
     r"go|goes|live|lives|belong|belongs|need|needs|use|uses|target|targets|start|starts|end|ends|follow|follows|"
@@ -1304,9 +1333,13 @@ _en(
     "en.instruction.we_dont_want", "instruction",
     "don't want|dont want|do not want|never want",
     r"^\W*(?:(?:also|and|btw|fyi|note|so|but|no)\s*[,:]?\s+)*(?P<claim>we\s+(?:don'?t|do\s+not)\s+want\s+(?:any|to\s+(?:ever\s+)?"
-    r"(?!(?:do|change|touch|break|lose|merge|ship|release)\s+(?:it|this|that|these|those|the)\b))[^?]{3,})",
+    r"(?!(?:do|change|touch|break|lose|merge|ship|release)\s+(?:it|this|that|these|those|the)\b))[^?]{3,}"
+    # "I don't want toMatchSnapshot anywhere in the tests": a thing banned from everywhere
+    r"|(?:i|we)\s+(?:don'?t|do\s+not|never)\s+want\s+(?!(?:it|this|that|them|you)\b)[^?]{1,50}?\s+anywhere\b"
+    r"(?!\s+(?:near|close|else)\b)[^?]*)",
     guard=_standing,
-    description="'we don't want any new dependencies without discussion', 'we don't want to use ORMs'",
+    description="'we don't want any new dependencies without discussion', 'we don't want to use ORMs', "
+    "'I don't want toMatchSnapshot anywhere in the tests'",
 )
 
 # a habit asked for "as much as possible": "I want to avoid using mocks as much as possible"

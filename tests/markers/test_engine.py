@@ -54,6 +54,8 @@ def _plain_unpasted(text: str) -> str:
     document = engine._DOC_LINE_RE.search(text)
     if document is not None:
         text = engine._blank(text, document.start(), len(text))
+    for quoted in list(engine._QUOTED_AGENT_RE.finditer(text)):
+        text = engine._blank(text, quoted.start(), quoted.end())
     return text
 
 

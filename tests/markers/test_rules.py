@@ -104,6 +104,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("we dont want any feature flags left in after a release", INS),
         ("we don't want to change the header", None),
         ("we don't want that", None),
+        ("I don't want `toMatchSnapshot` anywhere in the tests.", INS),
+        ("we don't want print statements anywhere in the library", INS),
+        ("I don't want it anywhere near the parser", None),
     ],
     "zh.instruction.as_far_as_possible": [
         ("尽量避免使用全局变量", INS),
@@ -666,6 +669,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I don't use semicolons.", None),
         ("Don't you think the tests are slow?", None),
         ("don't rename the variables in this function", None),
+        ("Don't disable strict in tsconfig.json.", INS),
+        ("don't check `.env` into git", INS),
+        ("Don't add it to git.", None),
+        ("Don't commit the lockfile changes in this PR.", None),
     ],
     "en.instruction.no_x": [
         ("No emojis in commit messages.", INS),
@@ -676,6 +683,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("No, there's still an error on line 40", None),
         ("No idea why the tests fail.", None),
         ("No changes in the diff.", None),
+        ('No `except: pass` anywhere, catch specific exceptions.', INS),
+        ('no console.log statements anywhere', INS),
+        ('No console output anywhere near the parser', None),
+        ('no need to go anywhere', None),
     ],
     "en.instruction.reversal_anymore": [
         ("don't run the linter before every commit anymore, CI does it now", INS),
@@ -703,6 +714,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("No more errors!", None),
         ("No more than three files per PR.", None),
         ("no more questions?", None),
+        ('no more os.path.join please, pathlib', INS),
+        ('No more placeholder implementations, write the real thing', None),
     ],
     "en.instruction.reversal_no_longer": [
         ("Redis is no longer needed for the unit tests.", INS),
@@ -811,6 +824,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("our users are mostly on Safari — keep this in mind when styling", INS),
         ("ok, keep that in mind", None),
         ("Keep that in mind?", None),
+        ('Secrets come from 1Password via op run, remember that.', INS),
+        ('it was broken yesterday, remember that?', None),
+        ('it was broken, remember that', None),
     ],
     "en.instruction.note_in_file": [
         ("Add the export button and put a note in CLAUDE.md that UI strings always go through the i18n helper.", INS),
@@ -834,6 +850,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Remember to push it.", None),
         ("remember to commit when you're done", None),
         ("Remember to update the changelog.", None),
+        ('Remember to pass -n auto to pytest.', INS),
+        ('Remember to run `pre-commit autoupdate` once a month.', INS),
+        ('Remember to wrap time-sensitive tests in `@freeze_time`.', INS),
+        ('Remember to update the tests.', None),
+        ('Remember to pass the token to the client.', None),
     ],
     "en.instruction.use_instead": [
         ("use yarn, not npm", INS),
@@ -865,6 +886,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Write commit messages in English.", INS),
         ("Write the README in English.", None),
         ("Can you answer in English?", None),
+        ('please keep all comments in english, even in the jp modules', INS),
+        ('keep it in english', None),
     ],
     # ------------------------------------------------- en permissions, reversals and terse rules
     "en.instruction.reversal_no_need": [
@@ -940,6 +963,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Thanks, as always.", None),
         ("It happens every time.", None),
         ("Same as always.", None),
+        ('pytest -n auto every time pls, the suite is slow otherwise', INS),
+        ('the build was green every time, the suite is slow otherwise', None),
     ],
     "en.instruction.always_fact": [
         ("Feature branches are always named feat/<ticket>.", INS),
@@ -947,6 +972,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The worker always needs REDIS_URL set.", INS),
         ("It always needs a restart.", None),
         ("This page always uses too much memory.", None),
+        ('Note that the dev server always needs `HOST=0.0.0.0` inside the container.', INS),
+        ('Note that it always needs a restart.', None),
     ],
     "en.instruction.stays": [
         ("Strict null checks stay on.", INS),
