@@ -35,6 +35,11 @@ _VERB_CLASSES = {
 }
 VERB_OF = {form: verb for verb, forms in _VERB_CLASSES.items() for form in forms.split()}
 
+# what a prerequisite is said before: "never merge before CI is green" is "CI green before merging"
+GUARDED = frozenset({"commit", "push", "merge", "deploy", "release", "publish"})
+
+OFF = "switchedoff"  # the word a switched-off setting leaves: it turns the clause's polarity over
+
 # slots: words a frame names its value by; two wordings that differ only by one are still one claim
 PERMITTED = "may"
 SLOTS = frozenset({"use", "target", "with", "via", "to", "into", "on", "at", PERMITTED})
@@ -59,10 +64,15 @@ _PHRASES = [
     (re.compile(r"\b(?:switch|switches|switching|switched|move|moves|moving|moved|revert|reverts|reverting"
                 r"|reverted|go|goes|going) back to\b"), " use "),
     (re.compile(r"\b(?:switch|switches|switching|switched) to\b"), " use "),
+    # "switch the API responses to camelCase": what they use; "keep merged branches around": do not delete them
+    (re.compile(r"\b(?:switch|switches|switching|switched) ((?:the |our |all )?\S+(?: \S+)?) to\b"),
+     r" \1 use "),
+    (re.compile(r"\bkeep(?:s|ing)? ((?:\S+ ){0,3}?\S+) (?:around|alive)\b"), r" not delete \1 "),
     (re.compile(r"\bi'?d rather\b"), " use "),
     (re.compile(r"\bkeep (\S+(?: \S+){0,2}) out of\b"), r" not \1 "),
     (re.compile(r"\b(?:off limits|not allowed|forbidden|prohibited|banned|not ok|not okay)\b"), " not "),
-    (re.compile(r"\b(?:no need to|don'?t need to|do not need to|needn'?t|not necessary to|unnecessary to)\b"), " not "),
+    (re.compile(r"\b(?:no need (?:to|for)|don'?t need to|do not need to|needn'?t|not necessary to|unnecessary to)\b"),
+     " not "),
     (re.compile(r"\bno longer\b"), " not "),
     (re.compile(r"\b(?:get|got|getting) rid of\b|^(?:just )?(?:drop|ditch|stop using|quit using)\b"), " not use "),
     (re.compile(r"\bnext to\b"), " beside "),  # "next" alone may be a branch's name
@@ -70,7 +80,14 @@ _PHRASES = [
     (re.compile(r"\bpass(?:es|ed|ing)?\s+(\S+(?:\s+\S+)?)\s+to\b"), r" with \1 to "),
     (re.compile(r"\b(?:the\s+)?(?:base|target)\s+branch(?:\s+for\s+((?:every|each|all|any)\s+)?(\S+))?\s+(?:is|should be|=)\b"),
      r" \2 target "),
+    # a setting switched off is the setting, negated; switched on, the setting: "never turn strict off" keeps it on
+    (re.compile(r"\b(?:turn|switch)(?:s|ed|ing)? off\b|(?<![\w-])disabl(?:e|es|ed|ing)\b(?! (?:comments?|lines?)\b)"
+                r"|\bfalse\b"), f" {OFF} "),
+    (re.compile(r"\b(?:turn|switch)(?:s|ed|ing)? (\S+(?: \S+)?) off\b"), rf" {OFF} \1 "),
+    (re.compile(r"\b(?:turn|switch)(?:s|ed|ing)? on\b|(?<![\w-])enabl(?:e|es|ed|ing)\b|\btrue\b"
+                r"|\b(?:stays?|staying|stayed|kept|keeps?|left|leave|is|are|be|turned|switched) on$"), " "),
     (re.compile(r"\bonce\b"), " after "),
+    (re.compile(r"\b(?:wait|waits|waiting|waited) (?:for|until)\b"), " before "),  # "wait for CI before merging"
     (re.compile(r"\buntil\b"), " before "),
     # a project's conventional documents are said by name: CHANGELOG.md is "the changelog"
     (re.compile(r"\b(changelog|readme|contributing|license|licence|authors|security|history|news|todo)"
@@ -84,7 +101,7 @@ _WEAK = frozenset(
     """need needs needed have has had got gotta want wants should must shall will would can could may might ought
     allowed allow fine ok okay acceptable permitted free freely feel ahead anymore longer again back now
     ever every each always time times first anything everything all whole entire only just here there
-    directly direct straight instead rather please pls plz kindly thanks really actually also too still
+    directly direct straight right instead rather please pls plz kindly thanks really actually also too still
     sure make makes made do does did done doing be is are was were been being am let lets
     keep keeps kept keeping go goes going went live lives living belong belongs belonging sit sits put puts
     putting place places placed store stores stored stay stays remain remains follow follows
@@ -120,7 +137,9 @@ _MODAL = re.compile(r"\b(?:must|should|never|always|needs? to|has to|have to|(?:
                     r"|acceptable|permitted|not allowed|forbidden|off limits))\b")
 _CONDITION_OPENS = re.compile(r"^(?:before|after|when|whenever|if|once|until|unless|while)\b")
 _CLAUSE_END = re.compile(r"(?<=[^\s.])[.!?](?=\s|$)|[,;!?。！？；，、]|:(?=\s)|\s[—–-]{1,2}\s"
-                         r"|\s(?=(?:because|now that|since (?:we|it|they|the|that|this|i)\b))")
+                         r"|\s(?=(?:because|now that|since (?:we|it|they|the|that|this|i)\b))"
+                         r"|\s(?=or (?:else|the|it|they|you|we|everything|nothing)\b[^,.;]*?\b(?:never|won'?t|will|would"
+                         r"|can'?t|cannot|breaks?|fails?|end up|gets?)\b)")
 
 
 _CUTS = re.compile(r"(?P<mark>[`(（\[)）\]])|" + _CLAUSE_END.pattern)
@@ -152,7 +171,17 @@ def clauses(text: str) -> list[str]:
             joined[-1] = joined[-1] + " " + piece + "\x00"
         else:
             joined.append(piece)
-    return [c.rstrip("\x00") for c in joined]
+    out = []
+    for piece in (c.rstrip("\x00") for c in joined):
+        # "drop freezegun and inject a clock instead": what replaces a thing dropped is a rule of its own
+        split = _DROP_AND.match(piece)
+        out.extend((piece[: split.start(1)], piece[split.end(1) :].strip()) if split else (piece,))
+    return out
+
+
+_DROP_AND = re.compile(r"^(?:just |please |pls )?(?:drop|stop using|quit using|ditch|don'?t use|do not use|never use|"
+                       r"avoid)\b.*?( and)(?= (?:just |instead |then )?(?:use|read|inject|write|put|add|switch|move|call|"
+                       r"pass|set|create|go|rely|load|pull|store|keep)\b)")
 
 
 def fold_phrases(clause: str) -> str:
@@ -163,9 +192,22 @@ def fold_phrases(clause: str) -> str:
     return clause
 
 
+# a later clause that says what happens otherwise ("…, or the hooks never run"): not a rule of its own
+_CONSEQUENCE = re.compile(r"^(?:or|otherwise|or else|else)\b")
+
+
+def is_consequence(clause: str) -> bool:
+    return bool(_CONSEQUENCE.match(clause))
+
+
+# "…, release-please generates it now", "…, the wrapper script sets it": something else does it, the reason
+_DONE_BY_OTHER = re.compile(r"^[\w.@/-]+(?:[ -][\w.@/-]+){0,2} (?:does|handles|generates|covers|runs|sets|fixes|formats"
+                            r"|checks|takes care of|manages|updates) (?:it|them|that|this|those|updates|everything)\b")
+
+
 def is_reason(clause: str) -> bool:
     """A later clause that gives a reason or an aside rather than a rule."""
-    return bool(_REASON.match(clause))
+    return bool(_REASON.match(clause) or _DONE_BY_OTHER.match(clause))
 
 
 def states_rule(clause: str) -> bool:
@@ -194,6 +236,7 @@ _ALIASES = {
     "fn": "function", "args": "argument", "arg": "argument", "lib": "library", "libs": "library",
     "pkg": "package", "pkgs": "package", "env": "environment", "vars": "variable", "var": "variable",
     "annotation": "hint", "annotations": "hint", "annotate": "hint",
+    "green": "pass",  # "CI is green" is "CI passes"
     # a count said in words is the count: "two approvals" / "2 approvals" ("one" is also a pronoun)
     "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
     "ten": "10",

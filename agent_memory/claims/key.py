@@ -97,6 +97,17 @@ _NEED_NOT_JA = re.compile("(?:し)?なくて(?:も)?(?:いい|よい|良い|大�
 _NEG_MORE_CJK = re.compile("要りません|要らない|いらない|いりません|不用|无需|無需|没必要|(?:やめ|止め)(?:て|る|ます)?")
 _WITHOUT_CJK = re.compile("ずに|没(?!问题|关系)|未经")
 _PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|かまわ|いい|良い|よい|ok)|可以|没问题|没关系|也行|就行|允许")
+# examples of what a rule names: a parenthesised list ("(feat:, fix:, chore:)"), "like `feat:` or `fix:`",
+# "e.g. …" / "such as …" / "for example …" to the end of the clause
+_EXAMPLES = re.compile(r"\s*\((?:e\.g\.?|eg|like|such as|for example)?[^()]*?(?:,[^()]*)+\)"
+                       r"|\s*\((?:e\.g\.?|eg|like|such as|for example)\b[^()]*\)"
+                       r"|\s+like\s+`[^`]+`(?:\s*(?:,|or|and|/)\s*`[^`]+`)*"
+                       r"|,?\s+(?:e\.g\.?|such as|for example)\s[^,;.!?]*")
+# an action a prerequisite is said before ("merge before CI is green", "commit without running pytest")
+_GUARDED = re.compile(r"\b(?:%s)\w*\s+(?:\S+\s+){0,4}?(?P<cue>before|until|without)\b"
+                      % "|".join(sorted(frame.GUARDED)))
+_BEFORE = frame.lemma("before")
+_LANGUAGE_WORDS = frozenset("english japanese chinese korean german french spanish portugues russian".split())
 _PRONOUN = re.compile(r"\b(?:it|them)\b")
 _OBJECT_TOKEN = re.compile(r"[/_.]|\d")  # a path, file name or identifier among a clause's words
 PURPOSE = "+"  # marks a word of what a rule is for ("for installing packages"); "~" would read as a home folder
@@ -150,6 +161,8 @@ def normalise(text: str) -> str:
 def claim_key(text: str) -> Key:
     """The identity key of one claim's wording: its frame's polarity and sorted words (``frame.py``)."""
     folded = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    if "(" in folded or "like" in folded or "e.g" in folded or "such as" in folded or "for example" in folded:
+        folded = _EXAMPLES.sub(" ", folded)  # examples show the rule; they are not more of it
     # polarity, core, alt, verb, states a rule, only rejects ("not next to the source files"), the clause
     parts: list[tuple[bool, list[str], list[str], str | None, bool, bool, str]] = []
     japanese = cjk.is_japanese(folded)
@@ -169,9 +182,20 @@ def claim_key(text: str) -> Key:
             rule = frame.states_rule(norm)
             if not rule and parts and frame.is_reason(norm):
                 continue  # "…, the pre-commit hook does it now": why, not what
+            if parts and frame.is_consequence(norm):
+                continue  # "…, or the hooks never run": what happens otherwise
             verb = frame.lead_verb(norm)
         negated, core, alt = _clause_tokens(norm, japanese)
-        if not negated and (_PERMIT_CJK.search(norm) if east else frame.permits(norm)):
+        permitted = not negated and (_PERMIT_CJK.search(norm) if east else frame.permits(norm))
+        if not east:
+            guarded = _GUARDED.search(norm)
+            if guarded and guarded.group("cue") != "without" and (negated or permitted):
+                # "never merge before CI is green" asks for CI green before merging; "you can merge before
+                # CI is green" lifts that rule
+                negated = not negated
+            elif guarded and not negated and _BEFORE not in core:
+                core.append(_BEFORE)  # "don't commit without running pytest": pytest before committing
+        if permitted:
             core = core + [frame.PERMITTED]
         if core or alt:
             parts.append((negated, core, alt, verb, rule, norm.startswith("not "), norm))
@@ -180,6 +204,10 @@ def claim_key(text: str) -> Key:
     # the rule is the first clause that states one; another clause of the other polarity that does the same
     # thing (or names only a thing) is its alternative: "don't use requests, use httpx"
     main = next((p for p in parts if p[4] and not p[5]), parts[0])
+    if not main[4] and len(parts) > 1 and not _CJK_RUN.search(main[6]) \
+            and all(not p[4] and not p[2] and p[3] is None and p[0] == main[0] and len(p[1]) <= 2 for p in parts):
+        # "black, line-length 100, always": a rule said as a list of what it names, no clause a rule alone
+        main = (main[0], [t for p in parts for t in p[1]], [], None, False, main[5], main[6])
     negated, core, alt, verb, _rule, _bare, said = main
     core, alt = list(core), list(alt)
     named: list[tuple] = []
@@ -209,6 +237,10 @@ def claim_key(text: str) -> Key:
         if negated:  # "don't use requests, use httpx": the positive clause states the rule
             alt = [t for t in core if t not in other_core and not _held(t)]
             core, negated = list(other_core) + [t for t in core if _held(t) and t not in other_core], False
+            if all(t in _LANGUAGE_WORDS for t in other_core) and any(t in _LANGUAGE_WORDS for t in alt):
+                # "コメントを英語で書かないで、日本語で": the language is swapped; what is written in it stays
+                core += [t for t in alt if t not in _LANGUAGE_WORDS]
+                alt = [t for t in alt if t in _LANGUAGE_WORDS]
         else:  # "use pnpm, not npm" / "we're a pnpm shop, don't use npm"
             alt += [t for t in other_core if t not in core and not _held(t)]
             core += [t for t in other_core if t not in core and _held(t)]
@@ -284,6 +316,9 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
         if raw in _NEG_EN:
             negated = True
             continue
+        if raw == frame.OFF:
+            negated = not negated  # "don't turn strict off": strict stays on
+            continue
         if raw in _COPULA:
             mark = ""  # "the branch for billing is main": the value is no longer what it is for
         if raw in _STOP or raw in _POSITIVE_ADVERBS or raw in _REVERSAL_WORDS:
@@ -329,7 +364,7 @@ def _names_thing(raws: list[str], at: int) -> bool:
         return False
     before = raws[at - 1]
     return not (before in _STOP or before in _NEG_EN or before in _POSITIVE_ADVERBS or before in _MARKS
-                or before in _CONDITION_WORDS or before in (CONTRAST, REJECTED_BEFORE) or frame.is_weak(before)
+                or before in _CONDITION_WORDS or before in (CONTRAST, REJECTED_BEFORE, "without") or frame.is_weak(before)
                 or frame.is_verb(before))
 
 

@@ -45,6 +45,12 @@ _LANGUAGES = tuple(sorted(
     key=len, reverse=True))
 
 _VERBS = frozenset(VERB_OF.values())
+# words of a rule's form, not its subject: "the conventional commits format", "type hints on function signatures"
+# and the verbs that say only that something is done to what the rule names ("check ruff", "edit the changelog")
+# and the verbs that say only that something is done to what the rule names ("check ruff", "edit the changelog",
+# "pytest passes before committing"); "the main branch" is main, "Python version 3.12" Python 3.12
+_FORM_WORDS = frozenset("format style convention syntax pattern standard signatur typ prefix suffix default"
+                        " run check edit pass branch version".split())
 # words that narrow how a thing is named without naming another ("the feature branch", "the PR", "a new clone")
 _QUALIFIERS = frozenset("featur pr new fresh local current whole own exist port".split())  # "on port 3000" / "on 3000"
 _DIGIT = re.compile(r"\d")
@@ -106,6 +112,7 @@ _RULED_OUT = _same_because("a prohibition, and the choice that replaces what it 
 _SLIP = _same_because("the same words but for a slip of the keyboard or an inflection")
 _OTHER_ROLES = _same_because("the same words, one wording saying where a thing goes or holds, the other not")
 _ONE_WORD_MORE = _same_because("the same rule, one wording naming one thing more precisely")
+_SAYS_MORE = _same_because("the same rule, one wording adding words that name no other thing, place or moment")
 _ONE_CHOICE = _same_because("the same choice: one thing taken over another, where the rule holds said alike")
 
 
@@ -201,6 +208,8 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         return _ONE_CHOICE
     if _one_word_more(ca, aa, cb, ab):
         return _ONE_WORD_MORE
+    if _says_more(ca, aa, cb, ab):
+        return _SAYS_MORE
     if not a.negated and (_takes_rejected(ca, aa, cb, ab) or _takes_rejected(cb, ab, ca, aa)):
         return Relation("contradiction", "choice reversed")  # "use requests" after "use httpx, not requests"
     if _swapped_contrast(a.tokens, b.tokens):
@@ -230,11 +239,26 @@ def _one_word_more(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], a
         and extra not in _LANGUAGES
 
 
+def _says_more(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
+    """One wording's words all said by the other, which adds up to three plain words: not a value, a place,
+    a condition, a language or an end ("run ruff before committing" / "run `ruff check` before every commit";
+    "never deploy on Fridays" / "never deploy to production on a Friday" is an end, so two rules). What each
+    rejects must agree where both say it."""
+    if aa and ab and not _overlap(_bare_set(aa), _bare_set(ab)):
+        return False
+    bare_a, bare_b = _bare_set(ca), _bare_set(cb)
+    small, large = (bare_a, bare_b) if len(bare_a) < len(bare_b) else (bare_b, bare_a)
+    extra = large - small
+    if not small < large or len(extra) > 3 or len(small) < 2 or len(_things(frozenset(small))) < 2:
+        return False
+    return extra <= _FORM_WORDS
+
+
 def _same_words_other_roles(ca: frozenset[str], cb: frozenset[str]) -> bool:
     """The same words with a role said in one wording and not the other ("update CHANGELOG.md in every PR" /
     "add a line to the changelog for each pull request"); where both say where a thing goes or comes from,
     they must say it alike ("from develop to main" is not "from main to develop")."""
-    if not ca or {_unmarked(w) for w in ca} != {_unmarked(w) for w in cb} or len(ca) != len(cb):
+    if not ca or {_unmarked(w) for w in ca} != {_unmarked(w) for w in cb}:
         return False
     ends_a = {w for w in ca if w[:1] in (TO, FROM)}
     ends_b = {w for w in cb if w[:1] in (TO, FROM)}
@@ -471,6 +495,9 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
         if 4 <= len(frame_words) <= 12:
             for i in range(len(frame_words)):
                 yield ("less",) + frame_words[:i] + frame_words[i + 1 :]
+        plain = tuple(sorted({_skeleton(t) for t in core} - _FORM_WORDS))
+        if len(plain) >= 2:
+            yield ("form",) + plain  # meets the same words with form words more or fewer (``_says_more``)
         aim = core - _purpose(core)
         if aim != core and aim:
             yield ("frame",) + tuple(sorted(_skeleton(t) for t in aim))

@@ -12,6 +12,27 @@ import pytest
 from agent_memory.claims import claim_key, relate
 
 PAIRS = [
+    # words of a rule's form, or a verb that only says it is done, said by one wording alone
+    ("same", "Always write Angular commit messages.", "commit messages follow the Angular format"),
+    ("same", "Always run mypy before pushing.", "Always run `mypy check` before every push."),
+    ("distinct", "Always run mypy before pushing.", "Always run mypy on the scripts folder before pushing."),
+    ("distinct", "Never bump the version of the api client.", "Never bump the version of the web client."),
+    # a prerequisite said as "never X before Y", "don't X until Y", "don't X without Y", "wait for Y"
+    ("same", "Never deploy before the smoke tests are green.", "Always wait for the smoke tests to pass before deploying."),
+    ("same", "Don't push until lint passes.", "lint must pass before you push"),
+    ("same", "Don't commit without running mypy.", "Always run mypy before committing."),
+    ("contradiction", "Never deploy before the smoke tests are green.",
+     "You can deploy before the smoke tests are green now."),
+    # a setting switched off is the setting negated
+    ("same", "Keep `noImplicitAny: true` in tsconfig.", "never turn off noImplicitAny in the tsconfig"),
+    ("contradiction", "Keep `noImplicitAny: true` in tsconfig.", "Turn noImplicitAny off in tsconfig."),
+    # examples show a rule, they are not more of it; a consequence ("or …") is not a rule of its own
+    ("same", "Use semantic version tags.", "Use semantic version tags (v1.2.3, v2.0.0)."),
+    ("same", "Run `uv sync` right after pulling.", "Run `uv sync` after pulling or the lockfile drifts and builds break."),
+    # a rule said as a list of the things it names
+    ("same", "isort, profile black, always", "Always run isort with profile black."),
+    # the language a thing is written in, swapped
+    ("same", "PR の説明は英語で書いてください。", "PR の説明を日本語で書かないで、英語でお願いします。"),
     # word order, inflection and a conditional clause first
     ("same", "Always run black before committing.", "Before you commit, run black."),
     ("same", "Always run black before committing.", "pls always run black before commiting"),
