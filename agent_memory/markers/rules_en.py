@@ -258,7 +258,7 @@ _en(
     "wrong|incorrect|not right|not correct|not true|not accurate|not quite|not how|mistaken|inaccurate|backwards",
     r"^\W*(?:(?:no+|nope|nah|hmm+|uh|um|wait|hold\s+on|oh|sorry)\s*[,.!—–-]*\s+)*"
     r"(?:(?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|your\s+\w+\s+is|"
-    r"that\s+(?:part|assumption|claim|statement)\s+is)\s+(?:(?:all|completely|totally|still|just|"
+    r"that\s+(?:part|assumption|claim|statement)\s+is)\s+(?:(?:all|completely|totally|just|"
     r"simply|actually|definitely|not\s+quite|a\s+bit)\s+)?(?:wrong|incorrect|not\s+(?:right|correct|"
     r"true|accurate|how\s+(?:it|this|that)\s+works)|mistaken|inaccurate|backwards)"
     r"|you\s+(?:got|have)\s+(?:it|that|this)\s+(?:wrong|backwards)|(?:wrong|incorrect|not\s+quite))\b",
@@ -596,9 +596,13 @@ _TASK_STEP_RE = lazy(
 )
 
 
+_OPENING_CONNECTOR_RE = lazy(r"^\W*(?:(?:so|as|since|because|and|but|also|please|pls)\b\W*)+", _I)
+
+
 def _standing(sentence: str, m: re.Match[str]) -> bool:
     """The clause a rule found is not tied to the task at hand ("yet", "it", "the header", "now", "the changes")."""
-    clause = _CLAUSE_END_RE.split(_clause(sentence, m), 1)[0]
+    # (a clause that opens with "so" or "as" is cut after it, not at it)
+    clause = _CLAUSE_END_RE.split(_OPENING_CONNECTOR_RE.sub("", _clause(sentence, m)), 1)[0]
     return not _HERE_AND_NOW_RE.search(clause) and not _NOW_RE.search(clause) and not _TASK_STEP_RE.search(clause)
 
 
@@ -632,7 +636,8 @@ _en(
     r"(?:ask|say|confirm|approve)))[^?]*)",
     # "don't commit anything, another agent is working": a bare "anything" is a hold on the task at hand
     guard=lambda s, m: _standing(s, m) and not re.search(
-        r"\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:anything|everything)\s*(?:[,;.!—–]|$)", s, _I)
+        r"\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:anything|everything)\s*(?:[,;.!—–]|$)"
+        r"|\bany\s+of\s+(?:the|these|those|this|that|my|your|our)\b", s, _I)
     and not _EN_HOLD_RE.search(s),
     description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",
 )
@@ -872,7 +877,10 @@ _en(
     + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*)",
     guard=lambda s, m: _standing(s, m) and not re.search(
         r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"
-        r"\bwhen\s+i\b|\bif\s+(?:it|that|this)\b|\bwhat\s+(?:you|we)\s+(?:just\s+)?(?:changed|did|fixed|updated|found)\b",
+        r"\bwhen\s+i\b|\bif\s+(?:it|that|this)\b|\bwhat\s+(?:you|we)\s+(?:just\s+)?(?:changed|did|fixed|updated|found)\b"
+        # "add a method …, and when any sync runs, the whitelist will be ignored": how a feature is to behave
+        r"|\bwill\s+(?:be|not|never|always|only|automatically)\b|^\W*(?:please\s+)?(?:add|create|implement|build|make)\s+"
+        r"(?:an?\s+|new\s+)?(?:method|function|feature|endpoint|option|flag|button|page|screen|route|field|setting|command)s?\b",
         s, _I),
     description="'Before you start any task, show me a plan', 'Run the tests before committing', "
     "'Only touch the client through the wrapper'",
@@ -921,11 +929,26 @@ _SUBJECT_LEAD_RE = lazy(
 _MODAL_OPEN_RE = lazy(r"(?:should|must|shall|need|needs|have|has|ought|are|is)\b", _I)
 
 
+# one thing of the work that stays a standing subject in the singular: "the main branch should always be green"
+_SINGULAR_WORK_RE = lazy(
+    r"(?:readme|changelog|branch|main|master|trunk|lockfile|repo|repository|codebase|ci|build|pipeline|history|"
+    r"documentation|config|configuration|code|linter|formatter|agent|assistant|ai|model|llm)$",
+    _I,
+)
+
+
 def _works_here(subject: str) -> bool:
     """Whether a modal's subject may be how work is done here: not a part of the product ("the menu", "the app",
-    "users"), whose behaviour is a feature request."""
+    "users") nor one named thing ("the center swatch"), whose behaviour is a feature request."""
     words = _SUBJECT_LEAD_RE.sub("", subject.strip(" ,;:—–-")).split()
-    return not words or not _PRODUCT_NOUN_RE.match(words[-1].strip("`'\".,"))
+    if not words:
+        return True
+    last = words[-1].strip("`'\".,")
+    if _PRODUCT_NOUN_RE.match(last):
+        return False
+    if words[0].lower() in ("the", "this", "that", "its", "my", "our", "your") and not last.lower().endswith("s"):
+        return bool(_SINGULAR_WORK_RE.match(last)) or "." in last
+    return True
 
 
 def _modal_subject_ok(sentence: str, m: re.Match[str]) -> bool:
@@ -952,7 +975,7 @@ _en(
     r"|(?!(?:tests\s+should\s+pass)\b)(?:[a-z][\w-]*\s+)?" + _CODE_NOUNS + r"\s+" + _MODAL_REQ
     + r"\s+(?!be\s+able\b|see\b|get\b)\S"
     # "we need to use a queue here" is the task's need; "you have to use X here" is how work is done
-    r"|(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to|want\s+to)\s+(?:be\s+)?"
+    r"|(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to)\s+(?:be\s+)?"
     r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid)\b"
     r"(?![^?]*\binstead\W*$)(?![^?]*\b(?:a\s+different|another|a\s+better|something)\b)[^?]*)",
     guard=_standing,

@@ -114,6 +114,17 @@ _ZH_HERE_RE = lazy(
 _ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|記得|以后|以後|今后|今後)?[，,\s]*"
 
 
+_ZH_HABIT_RE = lazy(
+    # (重复添加 "add twice" is a bug in the work at hand; 重复确认 "keep asking" a habit)
+    r"(?:重复|重複|反复|反覆)(?:确认|確認|询问|詢問|问|問|提问|提問|解释|解釋|说明|說明|总结|總結|道歉)|每次|总是|總是|老是|一直|随便|隨便|随意|隨意|擅自|私自|主动|主動|自作主张|自作主張|任何|所有|一律|"
+    r"永远|永遠|再也|动不动|動不動|直接(?:推|push|提交|合并|合併)|提交|commit|push|推送|merge|rebase|合并|合併|硬编码|硬編碼|"
+    r"写死|寫死|代码里|代碼裡|密钥|密鑰|密码|密碼|token|secret|mock|模拟数据|模擬數據|都|"
+    # a condition that recurs, or one tool set against another: 「能用 const 就不要用 let」「不要用 var，用 let」
+    r"手动|手動|手工|(?:不要|别|別)(?:用|使用)\s*[A-Za-z`=<>]|时候|時候|之前|以前|就不要|就别|就別|(?:不要|别|別)(?:用|使用)[^，,。]{1,20}[，,]\s*(?:要|请|請)?(?:用|改用|使用)",
+    re.IGNORECASE,
+)
+
+
 def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
     return not _ZH_HERE_RE.search(sentence)
 
@@ -128,8 +139,9 @@ _cjk(
     "不要|别|別|不准|不許|不许|禁止",
     r"(?:" + _ZH_LEAD + r"|^[\s，,]*[^，,。？?！!不别別禁]{1,15}?)"
     r"(?:不要|别|別|不准|不許|不许|禁止)(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
-    guard=_zh_standing,
-    description="「不要重复确认，直接改就行」",
+    # a bare 不要 is how a task is bounded (「不要添加其他组件」); a habit or a whole class of things makes it a rule
+    guard=lambda s, m: _zh_standing(s, m) and bool(_ZH_HABIT_RE.search(s)),
+    description="「不要重复确认，直接改就行」「不要擅自提交代码」",
 )
 _cjk(
     "zh.instruction.bixu", "instruction",

@@ -256,6 +256,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("that's wrong", None),
         ("That's wrong, please fix it.", None),
         ("Is that wrong?", None),
+        ('thats still wrong. the following is the only right way', None),
     ],
     "en.correction.no": [
         ("No, the default branch is main.", C),
@@ -395,6 +396,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Let's always use the domain module for this.", None),
         ("The menu should always show the Back option.", None),
         ("the app should always start in dark mode", None),
+        ('The main branch should always be deployable.', INS),
+        ('the center swatch should always be the topmost', None),
     ],
     "en.instruction.never": [
         ("Never force-push to a shared branch.", INS),
@@ -673,6 +676,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("don't check `.env` into git", INS),
         ("Don't add it to git.", None),
         ("Don't commit the lockfile changes in this PR.", None),
+        ('Do not modify any of the @signup-form.tsx code', None),
+        ("nevermind, i undid your changes. so don't do anything related to this now.", None),
     ],
     "en.instruction.no_x": [
         ("No emojis in commit messages.", INS),
@@ -746,6 +751,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("After making the changes, run the tests and commit.", None),
         ("After completing the task, create a PR.", None),
         ("After you finish each step, commit your changes.", None),
+        ('add a method to whitelist folders, and when any sync runs, the whitelist will be ignored', None),
     ],
     "en.instruction.caps": [
         ("RUN THE LINTER FIRST.", INS),
@@ -774,6 +780,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("We should be using the transactable module.", INS),
         ("All the tests need to pass before we can merge.", None),
         ("All changes must be committed before you finish.", None),
+        ('we want to keep the upload step first, then the symbols', None),
     ],
     "en.instruction.we_use": [
         ("We use uv for dependency management.", INS),
@@ -1156,6 +1163,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("先不要合并。", None),
         ("帮我修一下登录，不要动其他文件。", None),
         ("不要这个。", None),
+        ('同步主分支的时候不要用 merge。', INS),
+        ('不要擅自提交代码。', INS),
+        ('不要添加其他组件，不要重复添加。', None),
+        ('重构爬虫，不要出现低级错误。', None),
     ],
     "zh.instruction.bixu": [
         ("提交前必须跑测试。", INS),
