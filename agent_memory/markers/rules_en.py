@@ -296,6 +296,7 @@ _EN_CHANGE_ASKED_RE = lazy(
     r"ought\s+to|is\s+supposed\s+to)\s+(?:be|say|show|return|read|print|error|fail|use|go|point)\b",
     _I,
 )
+_EN_POINTED_SUBJECT_RE = lazy(r"^\W*(?:(?:no|nope|and|but|so)\s*,?\s+)?(?:that|this|these|those)\s+[\w-]+\s+(?:is|are|was|were)\b", _I)
 _en(
     "en.correction.x_not_y", "correction",
     ", not|,not|rather than|instead of",
@@ -311,7 +312,8 @@ _en(
     r"it'?s|that'?s)\s+[^,;.!?]{1,60}?\s+(?:rather\s+than|instead\s+of))\s+"
     r"(?!(?:just|only|even|sure|yet|now|always|necessarily|really|quite|working|needed|a\s+problem|"
     r"that|this|the\s+other\s+way)\b)\S",
-    guard=lambda s, m: not _EN_CHANGE_ASKED_RE.match(s),
+    guard=lambda s, m: not _EN_CHANGE_ASKED_RE.match(s) and not _EN_POINTED_SUBJECT_RE.match(s)
+    and not re.match(r"\s*[a-z]+ing\b", s[m.end() - 1:], _I),
     description="'the port is 5432, not 5433' — a claim set against what it replaces",
 )
 
@@ -521,7 +523,10 @@ _en(
     r"(?:\s+(?:this|that|for\s+next\s+time|for\s+later|for\s+the\s+future))?\s*(?:that\b|[:,—–-])\s*",
     claim="after",
     # "Keep in mind, let's keep the doc short": a proposal for the work at hand follows, not something to keep
-    guard=lambda s, m: not re.match(r"\W*let'?s\b", s[m.end():], _I),
+    # "Keep in mind that the intended functionality is …": what the task at hand is for, not something to keep
+    guard=lambda s, m: not re.match(r"\W*let'?s\b|\W*(?:the|our|my)\s+(?:intended\s+|expected\s+|desired\s+|main\s+|end\s+)?"
+                                    r"(?:functionality|behaviou?r|purpose|goal|idea|intent(?:ion)?|point|plan|problem|issue|bug|"
+                                    r"task|requirement)s?\b", s[m.end():], _I),
     description="'Remember that X', 'Keep in mind: X'",
 )
 
@@ -613,12 +618,19 @@ def _standing_fact(sentence: str, m: re.Match[str]) -> bool:
 
 # "Don't write any code", "DO NOT RUN ANY COMMANDS", "do not create any new unit tests": a hold on this turn's work
 # (what the person wants first is talk), unless a condition makes it recur ("… without asking", "… before tests pass")
+# "do not do any work", "don't take any actions beyond reporting", "don't make any changes to our theme"
+_NO_WORK = (
+    r"\b(?:don'?t|do\s+not)\s+(?:do|take|make|perform)\s+any\s+(?:\w+\s+)?(?:work|actions?|changes|edits|modifications|steps)\b"
+    r"(?![^.!?]*\b(?:without|until|unless|before|after|when(?:ever)?|if)\b)"
+)
 _EN_HOLD_RE = lazy(
     r"\b(?:don'?t|do\s+not)\s+(?:write|run|create|make|implement|change|touch|edit|modify|start|code|build|add|execute)"
     r"(?:\s+out)?\s+(?:any(?:thing)?|new|more|actual)\b(?:\s+[\w-]+){0,3}?\s*(?:[.!,;]|$|\s+(?:or|and|yet|now)\b)"
-    r"(?![^.!?]*\b(?:without|until|unless|before|after|when(?:ever)?|if)\b)",
+    r"(?![^.!?]*\b(?:without|until|unless|before|after|when(?:ever)?|if)\b)"
+    r"|" + _NO_WORK,
     _I,
 )
+_EN_NO_WORK_RE = lazy(_NO_WORK, _I)
 _en(
     "en.instruction.dont", "instruction",
     "don't|dont|do not|don’t",
@@ -864,6 +876,15 @@ _RECURRING = (
     r"introduce|implement|submit|ship|generate|update|fix)\s+(?:any|every|each|a|an|new|" + _GENERIC + r")\b|"
     r"(?:any|every|each|a\s+new|new)\s+\w+|[a-z]+ing\b(?<!thing)(?<!during)(?<!morning)(?<!evening))"
 )
+_IT_RE = lazy(r"\b(?:it|them)\b", _I)  # (after a condition, "it" is what the condition named: "when you add an endpoint, document it")
+
+
+def _then_clause(sentence: str, m: re.Match[str]) -> str:
+    """The request after a leading condition ("Before X, <this>"), up to where its own clause ends."""
+    parts = re.split(r"[,;]", sentence[m.start():], maxsplit=2)
+    return _CLAUSE_END_RE.split(_OPENING_CONNECTOR_RE.sub("", parts[1]), 1)[0] if len(parts) > 1 else ""
+
+
 _en(
     "en.instruction.conditional", "instruction",
     "before|after|when|once|only",
@@ -875,8 +896,12 @@ _en(
     + _RECURRING + r"[^?]*"
     r"|only\s+(?:ever\s+)?(?!(?:fix|do|change|look)\b)(?:touch|edit|access|modify|talk\s+to|" + _IMPERATIVE + ")"
     + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*)",
-    guard=lambda s, m: _standing(s, m) and not re.search(
+    # "Before taking any action, explain how you would solve it": the request after the condition points at the task
+    guard=lambda s, m: _standing(s, m) and not _HERE_AND_NOW_RE.search(_IT_RE.sub("", _then_clause(s, m))) and not re.search(
         r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"
+        # the order of calls in the code at hand: "add null checks before calling remove()"
+        r"\b(?:before|after|when)\s+(?:calling|invoking|accessing|rendering|returning|parsing|fetching|loading|saving|"
+        r"processing|initiali[sz]ing|instantiating|mounting|unmounting|dispatching|emitting|reading\s+from|writing\s+to)\b|"
         r"\bwhen\s+i\b|\bif\s+(?:it|that|this)\b|\bwhat\s+(?:you|we)\s+(?:just\s+)?(?:changed|did|fixed|updated|found)\b"
         # "add a method …, and when any sync runs, the whitelist will be ignored": how a feature is to behave
         r"|\bwill\s+(?:be|not|never|always|only|automatically)\b|^\W*(?:please\s+)?(?:add|create|implement|build|make)\s+"
@@ -1169,7 +1194,8 @@ _en(
     r"(?:(?:just|please|pls)\s+)?(?:(?:use|run|write|fix|open|call|prefer|go\s+with|stick\s+to|import|inject|"
     r"create|rely\s+on|let|add|put|keep|log|raise|assert|catch|ask|read)\b[^?]*"
     r"|ever\b[^?]*|[\w`.()%-]+(?:\s+[\w`.()%-]+)?\s+(?:please|pls|instead)\W*$))",
-    guard=lambda s, m: not _HERE_AND_NOW_RE.search(_CLAUSE_END_RE.split(m.group("claim"), 1)[0]),
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(_CLAUSE_END_RE.split(m.group("claim"), 1)[0])
+    and not _EN_NO_WORK_RE.search(s),
     description="'Don't use docker-compose, use docker compose', 'don't use .format(), f-strings please'",
 )
 _en(

@@ -298,6 +298,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("we run Postgres 16, not 15", C),
         ("The default is 10, not 20, right?", None),
         ("It's fast, not just correct, I guess.", None),
+        ('That path is on my main machine, not in the container.', None),
+        ('Zonal painting is black fill, not using the fill params', None),
+        ("They're uuids, not integers.", C),
     ],
     # ------------------------------------------------------------------ en failure
     "en.failure.always_fails": [
@@ -449,6 +452,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Please keep in mind: staging deploys need a manual approval.", INS),
         ("Remember when we fixed this last week?", None),
         ("Don't forget to push.", None),
+        ('Keep in mind that the intended functionality is the ability to roll back a change.', None),
     ],
     # ------------------------------------------------------------------ ja
     "ja.correction.chigau": [
@@ -678,6 +682,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't commit the lockfile changes in this PR.", None),
         ('Do not modify any of the @signup-form.tsx code', None),
         ("nevermind, i undid your changes. so don't do anything related to this now.", None),
+        ("Please do not do any work, let's discuss the options.", None),
+        ('Do not take any actions beyond analysing and reporting back.', None),
+        ("Don't make any changes to our light mode theme.", None),
+        ("Don't make any changes to the schema without a migration.", INS),
     ],
     "en.instruction.no_x": [
         ("No emojis in commit messages.", INS),
@@ -752,6 +760,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("After completing the task, create a PR.", None),
         ("After you finish each step, commit your changes.", None),
         ('add a method to whitelist folders, and when any sync runs, the whitelist will be ignored', None),
+        ('Before you start any task, read the plan in this folder.', None),
+        ('Add null checks before calling remove() on graphics objects', None),
+        ('Before opening a PR, run the full test suite.', INS),
     ],
     "en.instruction.caps": [
         ("RUN THE LINTER FIRST.", INS),
