@@ -31,7 +31,11 @@ _VERB_CLASSES = {
     "merge": "merge merges merging merged",
     "deploy": "deploy deploys deploying deployed ship ships shipping shipped",
     "target": "target targets targeting targeted against",
-    "check": "check checks checking checked verify verifies verifying verified confirm confirms confirming confirmed",
+    "check": "check checks checking checked verify verifies verifying verified confirm confirms confirming confirmed"
+             " double-check validate validates validating validated",
+    "pin": "pin pins pinned pinning lock locks locked locking",
+    "upgrade": "upgrade upgrades upgraded upgrading bump bumps bumped bumping",
+    "mock": "mock mocks mocked mocking stub stubs stubbed stubbing",
 }
 VERB_OF = {form: verb for verb, forms in _VERB_CLASSES.items() for form in forms.split()}
 
@@ -74,6 +78,7 @@ _PHRASES = [
     (re.compile(r"\b(?:no need (?:to|for)|don'?t need to|do not need to|needn'?t|not necessary to|unnecessary to)\b"),
      " not "),
     (re.compile(r"\bno longer\b"), " not "),
+    (re.compile(r"\b(?:is|are|be|s|re) optional\b"), " never "),  # "type hints are optional now" (not a contrast)
     (re.compile(r"\b(?:get|got|getting) rid of\b|^(?:just )?(?:drop|ditch|stop using|quit using)\b"), " not use "),
     (re.compile(r"\bnext to\b"), " beside "),  # "next" alone may be a branch's name
     # "pass -n auto to pytest" is "run pytest with -n auto"; "the base branch for PRs is develop", "PRs target develop"
@@ -86,6 +91,8 @@ _PHRASES = [
     (re.compile(r"\b(?:turn|switch)(?:s|ed|ing)? (\S+(?: \S+)?) off\b"), rf" {OFF} \1 "),
     (re.compile(r"\b(?:turn|switch)(?:s|ed|ing)? on\b|(?<![\w-])enabl(?:e|es|ed|ing)\b|\btrue\b"
                 r"|\b(?:stays?|staying|stayed|kept|keeps?|left|leave|is|are|be|turned|switched) on$"), " "),
+    (re.compile(r"\benv(?:ironment)?[ _-]?var(?:iable)?s?\b"), " environment_variable "),
+    (re.compile(r"\bensur(?:e|es|ed|ing)(?: that)?\b"), " "),  # "ensure X" asks for X, as "make sure" does
     (re.compile(r"\bonce\b"), " after "),
     (re.compile(r"\b(?:wait|waits|waiting|waited) (?:for|until)\b"), " before "),  # "wait for CI before merging"
     (re.compile(r"\buntil\b"), " before "),
@@ -237,6 +244,8 @@ _ALIASES = {
     "pkg": "package", "pkgs": "package", "env": "environment", "vars": "variable", "var": "variable",
     "annotation": "hint", "annotations": "hint", "annotate": "hint",
     "green": "pass",  # "CI is green" is "CI passes"
+    "hash": "sha", "credential": "secret", "credentials": "secret", "approve": "approval", "approv": "approval",
+    "approver": "reviewer", "approvers": "reviewer",
     # a count said in words is the count: "two approvals" / "2 approvals" ("one" is also a pronoun)
     "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
     "ten": "10",

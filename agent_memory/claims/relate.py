@@ -249,7 +249,7 @@ def _says_more(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: f
     bare_a, bare_b = _bare_set(ca), _bare_set(cb)
     small, large = (bare_a, bare_b) if len(bare_a) < len(bare_b) else (bare_b, bare_a)
     extra = large - small
-    if not small < large or len(extra) > 3 or len(small) < 2 or len(_things(frozenset(small))) < 2:
+    if not small < large or len(extra) > 3 or len(small) < 2 or not _things(frozenset(small)):
         return False
     return extra <= _FORM_WORDS
 

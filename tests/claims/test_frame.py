@@ -29,6 +29,11 @@ PAIRS = [
     # examples show a rule, they are not more of it; a consequence ("or …") is not a rule of its own
     ("same", "Use semantic version tags.", "Use semantic version tags (v1.2.3, v2.0.0)."),
     ("same", "Run `uv sync` right after pulling.", "Run `uv sync` after pulling or the lockfile drifts and builds break."),
+    # one thing named by another common word
+    ("same", "Read API keys from environment variables.", "read api keys from env vars"),
+    ("same", "Never bump the zod version.", "Don't upgrade zod."),
+    ("same", "Pin base images to a hash.", "pin base images by sha"),
+    ("contradiction", "Always add type hints to public functions.", "Type hints are optional now."),
     # a rule said as a list of the things it names
     ("same", "isort, profile black, always", "Always run isort with profile black."),
     # the language a thing is written in, swapped
