@@ -17,6 +17,7 @@ from collections import Counter
 import gc
 import hashlib
 import json
+from itertools import combinations, repeat
 import os
 import sqlite3
 from dataclasses import dataclass, field
@@ -287,7 +288,7 @@ def _from_tables(paths: Paths, con: Any, similarity: float) -> L1View | None:
 
 
 def _fold(rows: Iterable[tuple[Any, ...]]) -> dict[int, Summary]:
-    """Summaries by key id from atom rows (``tables.rows_to_fold``)."""
+    """Summaries by key id from atom rows (``tables.rows_of_keys``, L1 order)."""
     # rows by key first (keys in the order L1 first holds them), then each key's columns at once: a pass
     # reads tens of thousands of rows, and a step per row costs more than the columns' own sets and lists
     grouped: dict[int, list[tuple[Any, ...]]] = {}
@@ -344,10 +345,15 @@ def summaries_packed(packed: Iterable[tuple[int, str]], wordings: Iterable[tuple
     return _named(by_id, wordings, names, shown)
 
 
-def _save_summaries(con: Any, keys: Iterable[int]) -> None:
-    """Fold these keys' atom rows again and keep them packed (a writer's step, after their rows changed)."""
-    rows, first = tables.rows_to_fold(con, keys)
-    tables.save_summaries(con, [(key, first[key], pack(summary)) for key, summary in _fold(rows).items()])
+def _save_summaries(con: Any, keys: Iterable[int], new: Iterable[int], rows: list[tuple[Any, ...]]) -> None:
+    """Fold these keys' atom rows again and keep them packed (a writer's step, after their rows changed). ``rows``
+    were just inserted and hold every row of the keys ``new`` to the tables; the others' rows are read."""
+    fresh = set(new)
+    older = [key for key in keys if key not in fresh]
+    folded = _fold([row for row in rows if row[0] in fresh])
+    if older:
+        folded.update(_fold(tables.rows_of_keys(con, older)))
+    tables.save_summaries(con, [(key, summary.offsets[0], pack(summary)) for key, summary in folded.items()])
 
 
 def _named(by_id: dict[int, Summary], wordings: Iterable[tuple[int, str, int, str]], names: Mapping[int, str],
@@ -436,11 +442,11 @@ def catch_up(paths: Paths, similarity: float) -> int:
             atoms = parse_atoms(tail, size)
             con.execute("BEGIN")
             try:
-                new, touched = tables.add_atoms(con, atoms)
+                new, touched, rows = tables.add_atoms(con, atoms)
                 worded = tables.wordings_of(con, touched.values())
                 tables.set_shown(con, {ident: shown_text(worded.get(ident, {})) for ident in touched.values()})
                 tables.count_evidence(con, touched.values())
-                _save_summaries(con, touched.values())
+                _save_summaries(con, touched.values(), (touched[text] for text in new), rows)
                 if new:
                     _relate(con, new, similarity, fresh=size == 0)
                 seen.update(tail)
@@ -471,39 +477,46 @@ def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> No
         old = {text: key for text, key in found.items() if text not in new}
         pairs = tables.load_pairs(con, names)
         ids.update({text: ident for ident, text in names.items()})
+    buckets = _buckets(new)
     if fresh:
-        grown = related_pairs(new, similarity)
+        grown = related_pairs(new, similarity, buckets)
     else:
         grown = Relations(old, dict(pairs), tables.StoredBuckets(con, names)).extend(new.values(), similarity).pairs
     dropped = [pair for pair in pairs if pair not in grown]
     added = {pair: rel for pair, rel in grown.items() if pairs.get(pair) != rel}
-    rows: dict[int, list[int]] = {}
-    for text, key in new.items():
-        for bucket in buckets_of(key):
-            rows.setdefault(tables.bucket_id(bucket), []).append(ids[text])
+    rows = {tables.bucket_id(bucket): [ids[text] for text in members] for bucket, members in buckets.items()}
     tables.save_relations(con, ids, rows, dropped, added)
+
+
+def _buckets(keys: Mapping[str, Key]) -> dict[Bucket, list[str]]:
+    """The blocking buckets of these keys, with the keys (by text) in each."""
+    buckets: dict[Bucket, list[str]] = {}
+    for text, key in keys.items():
+        for bucket in buckets_of(key):
+            members = buckets.get(bucket)
+            if members is None:
+                buckets[bucket] = [text]
+            else:
+                members.append(text)
+    return buckets
 
 
 PARALLEL_PAIRS = 100_000  # candidate pairs from which a new set of tables relates them in worker processes
 _PAIRS: tuple[list[tuple[str, str]], Mapping[str, Key], float] | None = None  # what forked workers relate
 
 
-def related_pairs(keys: Mapping[str, Key], similarity: float) -> dict[tuple[str, str], PairRelation]:
+def related_pairs(keys: Mapping[str, Key], similarity: float,
+                  buckets: Mapping[Bucket, list[str]] | None = None) -> dict[tuple[str, str], PairRelation]:
     """``Relations().extend(keys.values(), similarity).pairs``: every candidate pair of these keys that is more than
     two claims, the candidates related in worker processes when there are many and the system can fork.
 
     Relating the candidate pairs is most of building the tables anew (~800k pairs, ~10 s of CPU at 100k mixed
     atoms); each pair is related on its own, so the pairs split across cores give the same relations.
     """
-    buckets: dict[Bucket, list[str]] = {}
-    for text, key in keys.items():
-        for bucket in buckets_of(key):
-            buckets.setdefault(bucket, []).append(text)
-    candidates: dict[tuple[str, str], None] = {}
-    for members in buckets.values():
+    candidates: dict[tuple[str, str], None] = {}  # in the order buckets make them: related in that order, keys
+    for members in (_buckets(keys) if buckets is None else buckets).values():  # stay warm in the CPU's caches
         if 2 <= len(members) <= BUCKET_LIMIT:
-            for text in members:
-                candidates.update(((text, other), None) for other in members if other > text)
+            candidates.update(zip(combinations(sorted(members), 2), repeat(None)))  # each pair (a, b) with a < b
     found = list(candidates)
     workers = _fork_workers(len(found))
     if workers < 2 or not found:

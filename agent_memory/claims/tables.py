@@ -160,33 +160,36 @@ def key_ids(con: sqlite3.Connection, texts: Iterable[str]) -> dict[str, int]:
     return dict(_among(con, "SELECT text, id FROM keys WHERE text IN ({marks})", texts))
 
 
-def add_atoms(con: sqlite3.Connection, atoms: list[tuple[int, dict[str, Any]]]) -> tuple[dict[str, Key], dict[str, int]]:
-    """Insert the rows of these atoms; returns (keys new to the tables, id of every key touched)."""
+def add_atoms(con: sqlite3.Connection, atoms: list[tuple[int, dict[str, Any]]]) -> tuple[dict[str, Key], dict[str, int],
+                                                                                    list[tuple[Any, ...]]]:
+    """Insert the rows of these atoms; returns (keys new to the tables, id of every key touched, the rows inserted)."""
     from .wording import short_hash
 
-    by_key: dict[str, tuple[Key, list[tuple[int, dict[str, Any]]]]] = {}
-    for offset, atom in atoms:
-        key = atom_key(atom)
-        if key.tokens:
-            by_key.setdefault(key.text, (key, []))[1].append((offset, atom))
+    keyed = [(offset, atom, atom_key(atom)) for offset, atom in atoms]  # each atom's key once
+    by_key: dict[str, Key] = {}
+    for _offset, _atom, key in keyed:
+        if key.tokens and key.text not in by_key:
+            by_key[key.text] = key
     ids = key_ids(con, by_key)
-    new = {text: key for text, (key, _a) in by_key.items() if text not in ids}
-    for text, key in new.items():
-        cur = con.execute("INSERT INTO keys (text, negated, tokens, claim, shown) VALUES (?, ?, ?, ?, '')",
-                          (text, 1 if key.negated else 0, _SEP.join(key.tokens), short_hash("claim", text)))
-        ids[text] = int(cur.lastrowid or 0)
+    new = {text: key for text, key in by_key.items() if text not in ids}
+    if new:
+        # the ids SQLite would give them one insert at a time (the largest so far, plus one), in one statement
+        start = int(con.execute("SELECT coalesce(max(id), 0) FROM keys").fetchone()[0]) + 1
+        ids.update((text, start + n) for n, text in enumerate(new))
+        con.executemany("INSERT INTO keys (id, text, negated, tokens, claim, shown) VALUES (?, ?, ?, ?, ?, '')",
+                        [(ids[text], text, 1 if key.negated else 0, _SEP.join(key.tokens), short_hash("claim", text))
+                         for text, key in new.items()])
     rows = []
     texts: dict[tuple[int, str], list[Any]] = {}
-    for offset, atom in atoms:
-        text = atom_key(atom).text
-        if text not in ids:
+    for offset, atom, key in keyed:
+        if key.text not in ids:
             continue
-        key = ids[text]
+        ident = ids[key.text]
         plain = _plain(atom)
-        rows.append((key, atom["id"], offset, *plain))
-        seen = texts.get((key, atom["text"]))
+        rows.append((ident, atom["id"], offset, *plain))
+        seen = texts.get((ident, atom["text"]))
         if seen is None:
-            texts[(key, atom["text"])] = [1, plain[1]]
+            texts[(ident, atom["text"])] = [1, plain[1]]
         else:
             seen[0] += 1
             seen[1] = min(seen[1], plain[1])
@@ -194,7 +197,7 @@ def add_atoms(con: sqlite3.Connection, atoms: list[tuple[int, dict[str, Any]]]) 
     con.executemany("INSERT INTO texts VALUES (?, ?, ?, ?) ON CONFLICT (key, text) DO UPDATE SET "
                     "count = count + excluded.count, stamp = MIN(stamp, excluded.stamp)",
                     [(k, t, c, s) for (k, t), (c, s) in texts.items()])
-    return new, {text: ids[text] for text in by_key}
+    return new, {text: ids[text] for text in by_key}, rows
 
 
 def wordings_of(con: sqlite3.Connection, keys: Iterable[int]) -> dict[int, dict[str, list[Any]]]:
@@ -358,18 +361,18 @@ def _pick(con: sqlite3.Connection, keys: Iterable[int]) -> None:
     con.executemany("INSERT OR IGNORE INTO temp.picked VALUES (?)", [(k,) for k in keys])
 
 
-def rows_to_fold(con: sqlite3.Connection, keys: Iterable[int]) -> tuple[list[tuple[Any, ...]], dict[int, int]]:
-    """Every atom row of these keys (``atom_rows`` shape, L1 order), and where each key's first row is."""
+def rows_of_keys(con: sqlite3.Connection, keys: Iterable[int]) -> list[tuple[Any, ...]]:
+    """Every atom row of these keys (key id, atom id, offset, kind, ts, day, session, project, block, stated,
+    redacted), in L1 order."""
     _pick(con, keys)
     rows = con.execute("SELECT key, id, offset, kind, ts, day, session, project, block, stated, redacted "
                        "FROM atoms WHERE key IN (SELECT id FROM temp.picked) ORDER BY rowid").fetchall()
-    first = dict(con.execute("SELECT key, min(rowid) FROM atoms WHERE key IN (SELECT id FROM temp.picked) GROUP BY key"))
     con.execute("DELETE FROM temp.picked")
-    return rows, first
+    return rows
 
 
 def save_summaries(con: sqlite3.Connection, packed: Iterable[tuple[int, int, str]]) -> None:
-    """Keys' atom rows as a pass reads them: (key id, rowid of its first atom row, the rows folded, packed)."""
+    """Keys' atom rows as a pass reads them: (key id, where in L1 its first atom is, the rows folded, packed)."""
     con.executemany("INSERT OR REPLACE INTO summaries VALUES (?, ?, ?)", packed)
 
 
