@@ -317,7 +317,10 @@ _TEMPLATE_RE = lazy(r"\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS\b|\{[A-Z][A-Z0-9_]{2,}\}
 # follows its first line is that prompt's rules, not the person's.
 _PROMPT_RE = lazy(
     r"(?m)^[ \t]*(?:You\s+are\s+(?:an?\s+|the\s+|now\s+|acting\s+as\s+|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+"
-    r"(?:GPT|Bot|AI|Assistant|Agent)\b)|(?:ROLE|YOUR\s+TASKS?|OBJECTIVE|PERSONA|SYSTEM\s+PROMPT)\s*:)"
+    r"(?:GPT|Bot|AI|Assistant|Agent)\b)|(?:ROLE|YOUR\s+TASKS?|OBJECTIVE|PERSONA|SYSTEM\s+PROMPT)\s*:"
+    # a tool's prompt to a model, opening on the format of its answer: "Return either one or more <observation> blocks"
+    r"|(?:Return|Respond\s+with|Reply\s+with|Output)\s+(?:only\s+|either\s+|exactly\s+)?(?:one\s+or\s+more\s+|an?\s+|the\s+)?"
+    r"(?:<[a-z]|JSON\b|XML\b|valid\s+(?:JSON|XML|YAML)))"
 )
 # A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>
 _TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)>[\s\S]*?</\1>")
@@ -347,7 +350,7 @@ _PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "�
 _PASTE_CUE_RE = lazy("|".join(re.escape(cue) for cue in _PASTE_CUES))
 _TEMPLATE_CUE_RE = lazy(r"[{\[$]")
 _CHECKBOX_CUE_RE = lazy(r"\[[ xX]\]")
-_PROMPT_CUE_RE = lazy(r"You are|ROLE|YOUR TASK|OBJECTIVE|PERSONA|SYSTEM PROMPT")
+_PROMPT_CUE_RE = lazy(r"You are|ROLE|YOUR TASK|OBJECTIVE|PERSONA|SYSTEM PROMPT|Return|Respond|Reply|Output")
 
 
 def _blank(text: str, start: int, end: int) -> str:

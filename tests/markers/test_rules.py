@@ -620,6 +620,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("端口是5432，不是5433。", C),
         ("是不是要用pnpm？", None),
         ("这不是我想要的。", None),
+        ('这是平台的提醒信息，不是售后阶段。', None),
+        ('我要的不是这种死框架，而是真正好用的东西。', None),
+        ('我的数据库是 SQLite，不是 MySQL。', C),
     ],
     "zh.failure.meici": [
         ("CI上的macOS任务每次都失败。", F),
@@ -650,6 +653,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("以后再说吧。", None),
         ("以后会有更多用户吗？", None),
         ("这次先跳过测试吧。", None),
+        ('以后用在不同客户身上就像是量身定制的话术。', None),
+        ('以后都不主动输出手机的图片，我说了才输出。', INS),
     ],
     "zh.instruction.yongyuan": [
         ("永远不要直接推送到main分支。", INS),
@@ -658,6 +663,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("永遠用繁體中文回覆。", INS),
         ("也许我们应该总是用pnpm。", None),
         ("请把toolchain也改成1.23。", None),
+        ('平台规则提醒：请务必在平台内与买家沟通和交易', None),
+        ('我的逻辑就是，绝对不能把高等级的误判成低等级。', None),
     ],
     # ------------------------------------------ en standing rules without always / never
     "en.instruction.dont": [
@@ -1055,6 +1062,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("全部配置都放在 config 目录。", INS),
         ("所有这些文件都要删掉。", None),
         ("所有测试都通过了吗？", None),
+        ('反正我不急躁，我就是要把所有障碍都要排除。', None),
     ],
     "en.instruction.style": [
         ("Please keep PRs small.", INS),
@@ -1187,6 +1195,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("你必须告诉我原因。", None),
         ("今天必须完成。", None),
         ("这个函数必须改吗？", None),
+        ('因為如果一定要重 build 我又不想寫在原本的 code 裡面', None),
+        ('我的需求是，第一次抓取必须全量抓取客户信息。', None),
+        ('不能用的（必须先解决登录）：', None),
     ],
     "zh.instruction.zhiqian": [
         ("使用大量工具之前需要先经过我同意。", INS),
@@ -1425,6 +1436,10 @@ TASK_TURNS = [
     "Add this to the instructions:\n\nYou are Prep Chef GPT — a proactive assistant.\n- Never assume they want meat.",
     "You are working on Phase 2 of the project.\n\nROLE: Specialist\n- Keep costs minimal (use free tiers)",
     "Let's try this approach:\n\nRun in-process for tests and always set runName when calling graph.invoke.",
+    # a tool's prompt to a model, sent as a user turn
+    "Return either one or more <observation> blocks, or an empty response.\nNever reply with prose such as "
+    "'Skipping', or any explanation outside XML.",
+    "现在每次都要独立对话手动做，没有沉淀成可复用的模式。",
     # how the software behaves is a feature request, not a way of working
     "it should always show the summary after a merge",
     "the menu should always have a back option",
