@@ -52,7 +52,7 @@ _CANONICAL_SOURCE = {
     "with": "付き 付きで",
     "screenshot": "スクリーンショット スクショ 截图",
     "name": "名前 名 名字 命名",
-    "prefix": "先頭 前缀 开头",
+    "prefix": "先頭 前缀 开头 始",
     "time": "時間 時刻 时间 时间戳",
     "hardcode": "ハードコード 硬编码",
     "secret": "密钥 秘密鍵 シークレット",
@@ -63,6 +63,9 @@ _CANONICAL_SOURCE = {
     "version": "バージョン 版本",
     "port": "ポート 端口",
     "project": "プロジェクト 项目 項目",
+    "camelcase": "驼峰 小驼峰 キャメルケース",
+    "snake_case": "下划线 下划线命名 スネークケース",
+    "store": "存 存储 保存",
     "pass": "全绿 绿 通过 通過 通 緑 没过",  # CI or the tests "pass" / "are green"
 }
 CANONICAL = {word: canon for canon, words in _CANONICAL_SOURCE.items() for word in words.split()}
@@ -71,7 +74,7 @@ CANONICAL = {word: canon for canon, words in _CANONICAL_SOURCE.items() for word 
 WEAK = frozenset(
     """書 書く 置 付 付け 入れ 行 行う お願い 願 全部 全て すべて 配下 必須 常 絶対 必 毎回 今後 以後 覚 自分 中
     以后 内 中 提 直接 直 没 过 教训 的 了 是 进 来 我 更 用 大丈夫 構 構わ 可以 没问题 没关系 也行 允许 写 写成 放 放到 放在 放回 都 全部 所有 一律 必须 先 每次 每个 记得 记住 要 请 一遍 里 里面 下 下面 上 就行 吧 时候
-    的时候 时 统一 一定 一定要 也 再 等 等待 还是 对应 直接 这 那 个 次 遍 在 把 从 到 给 和 与 或 并 及 将 就""".split()
+    的时候 时 统一 一定 一定要 也 再 等 等待 出现 还是 对应 直接 这 那 个 次 遍 在 把 从 到 给 和 与 或 并 及 将 就""".split()
 )
 
 # how Chinese names what a coding agent works with: the longest of these wins where they overlap
@@ -130,10 +133,10 @@ def words(piece: str, japanese: bool) -> list[str]:
         if not run:
             continue
         if japanese or not ("\u4e00" <= run[0] <= "\u9fff"):
-            out.append(_canon(run))
+            out.append(run if run in _TWO_WORDS else _canon(run))
             continue
         out.extend(_canon(w) for w in _segment(run))
-    return out
+    return [part for word in out for part in (map(lemma, _TWO_WORDS[word]) if word in _TWO_WORDS else (word,))]
 
 
 def _kana_verb(run: str) -> str:
@@ -154,6 +157,11 @@ def _segment(run: str) -> list[str]:
                 at += size
                 break
     return out
+
+
+# a word that names two things: 「函数名」 is a function's name
+_TWO_WORDS = {"函数名": ("function", "name"), "变量名": ("variable", "name"), "类名": ("class", "name"),
+              "関数名": ("function", "name"), "変数名": ("variable", "name"), "ブランチ名": ("branch", "name")}
 
 
 def _canon(word: str) -> str:

@@ -88,6 +88,9 @@ _CJK_RUN = re.compile(f"[{_CJK}]")
 # a word of hyphenated letters is one word: "docker-compose" names another tool than "docker compose"
 _COMPOUND = re.compile(r"(?<![\w.-])[a-z]+(?:-[a-z]+)+(?![\w-])")
 # a later Japanese or Chinese clause that gives a reason (「CI で回るので」, 因为…), or states a rule
+# 「X は読みにくいので使わないで」: a reason inside the clause, between the topic and the rule
+_INLINE_REASON_JA = re.compile("(?<=[はを])[^、。はを]{1,24}?ので(?=[^\\s、。])")
+_NEG_ZH_CUT = re.compile("(?=不要|别|別|不能)")  # 「函数名不要用下划线」 is cut before 不要
 _REASON_CJK = re.compile("(?:ので|から|ため|为了|因为|所以|由于|のため)$|^(?:因为|所以|由于|なぜなら)")
 _RULE_CJK = re.compile(NEGATION_JA + "|(?:ください|して|こと|て$|で$|禁止|不要|别|別|请|要|用|使用)")
 _USE_CJK = frozenset({"使用", "用", "use"})
@@ -164,7 +167,7 @@ def claim_key(text: str) -> Key:
     if "(" in folded or "like" in folded or "e.g" in folded or "such as" in folded or "for example" in folded:
         folded = _EXAMPLES.sub(" ", folded)  # examples show the rule; they are not more of it
     # polarity, core, alt, verb, states a rule, only rejects ("not next to the source files"), the clause
-    parts: list[tuple[bool, list[str], list[str], str | None, bool, bool, str]] = []
+    parts: list[tuple[bool, list[str], list[str], str | None, bool, bool, str, frozenset[str]]] = []
     japanese = cjk.is_japanese(folded)
     for n, clause in enumerate(frame.clauses(folded)):
         norm = normalise(_COMPOUND.sub(lambda m: m.group(0).replace("-", "_"), clause))
@@ -175,6 +178,8 @@ def claim_key(text: str) -> Key:
             if parts and _REASON_CJK.search(norm):
                 continue  # 「CI で回るので」: why, not what
             rule = n == 0 or _RULE_CJK.search(norm) is not None
+            if "ので" in norm:
+                norm = _INLINE_REASON_JA.sub("", norm)
             verb = None
         else:
             if n == 0 and frame.is_wrong(norm):
@@ -185,7 +190,7 @@ def claim_key(text: str) -> Key:
             if parts and frame.is_consequence(norm):
                 continue  # "…, or the hooks never run": what happens otherwise
             verb = frame.lead_verb(norm)
-        negated, core, alt = _clause_tokens(norm, japanese)
+        negated, core, alt, topic = _clause_tokens(norm, japanese)
         permitted = not negated and (_PERMIT_CJK.search(norm) if east else frame.permits(norm))
         if not east:
             guarded = _GUARDED.search(norm)
@@ -198,7 +203,7 @@ def claim_key(text: str) -> Key:
         if permitted:
             core = core + [frame.PERMITTED]
         if core or alt:
-            parts.append((negated, core, alt, verb, rule, norm.startswith("not "), norm))
+            parts.append((negated, core, alt, verb, rule, norm.startswith("not "), norm, topic))
     if not parts:
         return Key(False, ())
     # the rule is the first clause that states one; another clause of the other polarity that does the same
@@ -207,8 +212,8 @@ def claim_key(text: str) -> Key:
     if not main[4] and len(parts) > 1 and not _CJK_RUN.search(main[6]) \
             and all(not p[4] and not p[2] and p[3] is None and p[0] == main[0] and len(p[1]) <= 2 for p in parts):
         # "black, line-length 100, always": a rule said as a list of what it names, no clause a rule alone
-        main = (main[0], [t for p in parts for t in p[1]], [], None, False, main[5], main[6])
-    negated, core, alt, verb, _rule, _bare, said = main
+        main = (main[0], [t for p in parts for t in p[1]], [], None, False, main[5], main[6], main[7])
+    negated, core, alt, verb, _rule, _bare, said, topic = main
     core, alt = list(core), list(alt)
     named: list[tuple] = []
     if _PRONOUN.search(said):
@@ -221,7 +226,7 @@ def claim_key(text: str) -> Key:
                     core += [t for t in things if t not in core]
                     named.append(part)
     for part in parts:
-        other_negated, other_core, other_alt, other_verb, other_rule, _other_bare, _other_said = part
+        other_negated, other_core, other_alt, other_verb, other_rule, _other_bare, _other_said, _topic = part
         if part is main or part in named or other_negated == negated or other_alt:
             continue
         if not other_rule and (other_verb is not None or len(other_core) > 2):
@@ -235,8 +240,8 @@ def claim_key(text: str) -> Key:
         # where the rule holds and what it is for stay with the rule, whichever clause said them:
         # "don't use double quotes in typescript, single quotes" rejects double quotes, in TypeScript
         if negated:  # "don't use requests, use httpx": the positive clause states the rule
-            alt = [t for t in core if t not in other_core and not _held(t)]
-            core, negated = list(other_core) + [t for t in core if _held(t) and t not in other_core], False
+            alt = [t for t in core if t not in other_core and not _held(t) and t not in topic]
+            core, negated = list(other_core) + [t for t in core if (_held(t) or t in topic) and t not in other_core], False
             if all(t in _LANGUAGE_WORDS for t in other_core) and any(t in _LANGUAGE_WORDS for t in alt):
                 # "コメントを英語で書かないで、日本語で": the language is swapped; what is written in it stays
                 core += [t for t in alt if t not in _LANGUAGE_WORDS]
@@ -256,8 +261,9 @@ def _held(token: str) -> bool:
     return token[:1] in (SCOPE, PURPOSE) and len(token) > 1
 
 
-def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], list[str]]:
-    """One clause's polarity, content words and the words it rejects ("X instead of Y" → Y)."""
+def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], list[str], frozenset[str]]:
+    """One clause's polarity, content words, the words it rejects ("X instead of Y" → Y) and the words a
+    Chinese clause says before its negation (「函数名不要用下划线」: the topic, not what is rejected)."""
     negated = False
     contrast = _CONTRAST_JA.search(norm)
     if contrast:  # 「テストファイルは src/ ではなく tests/ に」: the topic before は is not what is rejected
@@ -281,6 +287,7 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
     alt: list[str] = []
     weak: list[str] = []  # kept only when nothing else is left: "any は禁止" is about `any`
     topic_words = 0  # the words of a topic (「X は」) that a contrast after it does not reject
+    said_before = 0
     mark = ""  # PURPOSE after "for", SCOPE after "in", nothing after a condition or another preposition
     tokens = core
     raws = _TOKEN.findall(marked.replace("n't", " not").replace("'", ""))
@@ -300,8 +307,13 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
                 del core[topic_words:]
             continue
         if raw[0] >= "\u3040" and re.match(f"[{_CJK}]", raw[0]):
-            for piece in _PARTICLE_SPLIT.split(raw):
+            pieces = _PARTICLE_SPLIT.split(raw)
+            if not japanese and not negated:
+                pieces = [cut for piece in pieces for cut in _NEG_ZH_CUT.split(piece)]
+            for piece in pieces:
                 if _NEG_JA.search(piece) or _NEG_MORE_CJK.search(piece):
+                    if not negated and not japanese and tokens is core:
+                        said_before = len(core)  # 「函数名不要用下划线」: what comes before 不要 is what the rule is about
                     negated = True
                     piece = _NEG_MORE_CJK.sub("", _NEG_JA.sub("", piece))
                 piece = _RENYOU_SHI.sub("", _ENDINGS_JA.sub("", piece)).strip(PARTICLES_JA)
@@ -350,7 +362,7 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
         # 「pytest を走らせずにコミットしない」: never committing without running it is running it before
         negated = False
         core.append(frame.lemma("before"))
-    return negated, core, alt
+    return negated, core, alt, frozenset(core[:said_before] if negated and len(core) > said_before else ())
 
 
 def _names_thing(raws: list[str], at: int) -> bool:

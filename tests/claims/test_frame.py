@@ -34,6 +34,11 @@ PAIRS = [
     ("same", "Never bump the zod version.", "Don't upgrade zod."),
     ("same", "Pin base images to a hash.", "pin base images by sha"),
     ("contradiction", "Always add type hints to public functions.", "Type hints are optional now."),
+    # Chinese: what comes before 不要 is the topic, not what the rule rejects; camel case, snake case, 函数名
+    ("same", "变量名用驼峰命名。", "变量名不要用下划线，用驼峰。"),
+    ("same", "以后变量一律用 camelCase 命名。", "变量名用小驼峰命名。"),
+    # Japanese: a reason inside the clause (〜ので) is not part of the rule
+    ("same", "グローバル変数は使わないで。", "グローバル変数はテストしにくいので使わないで。"),
     # a rule said as a list of the things it names
     ("same", "isort, profile black, always", "Always run isort with profile black."),
     # the language a thing is written in, swapped
