@@ -376,12 +376,19 @@ def _ja_standing(sentence: str, m: re.Match[str]) -> bool:
 
 _cjk(
     "ja.instruction.toki", "instruction",
-    "とき|時|際|場合|前に|後は|あとは|たびに|度に",
+    "とき|時|際|場合|前に|後は|あとは|たびに|度に|てから",
     r"^[^。]{2,40}?(?<![たっ随臨同当一即定常瞬])(?:とき|時|際|場合|前|あと|後|たびに|度に)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
-    + _JA_REQUEST_TAIL,
+    + _JA_REQUEST_TAIL +
+    # a recurring moment makes a plain te-form request a rule too: 「コミット前には pytest を回して」
+    r"|^[^。]{2,40}?(?<![たっ随臨同当一即定常瞬])(?:とき|時|前に|前には|たびに|度に)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
+    r"(?<=[\u3040-\u309f])て(?:ね|よ)?[。!！\s]*$"
+    # a step before a commit, a push or a merge: 「prettier かけてから commit して」
+    r"|^[^。]{2,40}?てから\s*(?:commit|コミット|push|プッシュ|PR|プルリク|merge|マージ|deploy|デプロイ)\s*(?:を)?\s*"
+    r"(?:して|する|しよう|すること|してください|してね|出して|出すこと)(?:ね|よ)?[。!！\s]*$",
     guard=lambda s, m: _ja_standing(s, m) and not re.search(
         r"時間が|暇な|余裕|お手すき|手が空|できる(?:とき|時)|都合|(?:た|だ)(?:とき|時|後|あと|ら)", s),
-    description="「テストを書くときはモックを使わないでください」「コミットする前にlintを実行してください」",
+    description="「テストを書くときはモックを使わないでください」「コミットする前にlintを実行してください」"
+    "「prettier かけてから commit して」",
 )
 _cjk(
     "ja.instruction.reply_style", "instruction",
@@ -594,10 +601,12 @@ _cjk(
 # 「pr名英語に」「コミットメッセージは日本語で」: the language a kind of artifact is written in, said tersely
 _cjk(
     "ja.instruction.written_in", "instruction",
-    "英語|日本語|中国語|英文|和文",
+    "英語|日本語|中国語|英文|和文|english|japanese",
     r"^[\s、,]*(?P<claim>(?:PR|pr|Pr|プルリク(?:エスト)?|コミット(?:メッセージ)?|ブランチ(?:名)?|ドキュメント|コメント|"
-    r"README|readme|返答|回答|返事|説明|ログ|変数名|関数名|issue|Issue|イシュー)[^\s。、？?！!]{0,5}?(?:は|も)?"
-    r"(?:英語|日本語|中国語|英文|和文)(?:で|に)(?:して|書いて|統一して|お願い(?:します)?|してください|書いてください)?)"
+    r"README|readme|返答|回答|返事|説明|ログ|変数名|関数名|issue|Issue|イシュー)"
+    r"(?:\s*(?:description|title|message|messages|本文|タイトル|説明))?[^\s。、？?！!]{0,5}?\s*(?:は|も)?\s*"
+    r"(?:英語|日本語|中国語|英文|和文|English|english|Japanese|japanese)\s*(?:で|に)"
+    r"(?:して|書いて|統一して|お願い(?:します)?|してください|書いてください)?(?:ね|よ)?)"
     r"[。！!]?$",
     guard=lambda s, m: not re.search(r"この|その|これ|それ|今回|さっき", s),
     description="「pr名英語に」「コミットメッセージは英語で」",

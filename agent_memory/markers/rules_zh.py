@@ -32,6 +32,7 @@ _ZH_HYPOTHETICAL_RE = lazy(r"(?:假如|假設|假设|要是).*[会會]")
 # a notice pasted from a platform or a tool: 「平台规则提醒：…」「系统通知：…」
 _ZH_NOTICE_RE = lazy(r"^[^：:，,。]{0,12}(?:提醒|通知|公告|提示|警告)[：:]")
 # the person explaining their goal or reasoning for the work at hand: 「我的需求是…」「因为如果一定要重 build …」
+_ZH_TYPED_RULE_CHARS = 100  # a longer Chinese sentence with 必须 / 都要 / 不要 is a requirement spec, not a rule typed in passing
 _ZH_REASONING_RE = lazy(r"我的(?:需求|逻辑|邏輯|想法|目标|目標)|需求是|逻辑是|邏輯是|我(?:就是)?要把|因为|因為|如果|要是|假如|万一|萬一|你要能")
 _ZH_CLAIM_RE = lazy(
     r"是|应该|應該|才对|才對|要用|用的"
@@ -95,7 +96,8 @@ _cjk(
     # 以后 opening the sentence: 「以后回答简短一点」 (not 以后再说 "later", 以后会 "will", 以后的 "later ...")
     r"|^[\s，,]*(?:那|好|好的|ok|OK)?[，,\s]*(?:以后|以後|今后|今後|往后|往後)[，,\s]*"
     r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S",
-    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實", s),
+    # 「以后遇到长视频，界面实时显示剩余时间」 asks the product for a feature
+    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實|界面|页面|頁面|按钮|按鈕|弹窗|彈窗|用户|用戶", s),
     description="「以后都用pnpm」「以后回答简短一点」",
 )
 _cjk(
@@ -104,7 +106,7 @@ _cjk(
     r"(?:永远|永遠|绝对|絕對|千万|千萬)(?:不要|别|別|不能|不准|不可以|要)"
     r"|(?:永远|永遠)(?:都)?(?:用|使用|以|写|寫|回覆|回复|回答|保持|先|把|在|跑|执行|執行)"
     r"|(?:务必|務必|始终|始終|总是|總是|每次都要|一律)(?:要|用|使用|先|把|在|写|寫|跑|执行|執行)",
-    guard=lambda s, m: not _ZH_REASONING_RE.search(s),
+    guard=lambda s, m: not _ZH_REASONING_RE.search(s) and len(s) <= _ZH_TYPED_RULE_CHARS,
     description="「永远不要直接推到main」",
 )
 _cjk(
@@ -148,7 +150,7 @@ _cjk(
     r"(?:" + _ZH_LEAD + r"|^[\s，,]*[^，,。？?！!不别別禁]{1,15}?)"
     r"(?:不要|别|別|不准|不許|不许|禁止)(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
     # a bare 不要 is how a task is bounded (「不要添加其他组件」); a habit or a whole class of things makes it a rule
-    guard=lambda s, m: _zh_standing(s, m) and bool(_ZH_HABIT_RE.search(s)),
+    guard=lambda s, m: _zh_standing(s, m) and bool(_ZH_HABIT_RE.search(s)) and len(s) <= _ZH_TYPED_RULE_CHARS,
     description="「不要重复确认，直接改就行」「不要擅自提交代码」",
 )
 _cjk(
@@ -157,7 +159,7 @@ _cjk(
     _ZH_LEAD + r"[^，,。？?]{0,20}?(?:必须|必須|一定要|都要|都得|一律)(?!是|在)[^。？?！!]{2,40}",
     # 「你必须告诉我原因」 asks for something now
     guard=lambda s, m: _zh_standing(s, m) and not re.search(r"你(?:们|們)?(?:必须|必須|一定要)|[：:]$", s)
-    and not _ZH_REASONING_RE.search(s),
+    and not _ZH_REASONING_RE.search(s) and len(s) <= _ZH_TYPED_RULE_CHARS,
     description="「提交前必须跑测试」「所有接口都要有类型注解」",
 )
 _cjk(
@@ -181,7 +183,7 @@ _cjk(
     "zh.instruction.suoyou", "instruction",
     "所有|全部|一切",
     r"(?:所有|全部|一切)[^，,。？?]{0,12}?(?:都|一律)(?:要|用|使用|写|寫|得|必须|必須|放在|走)[^。？?！!]{1,40}",
-    guard=lambda s, m: _zh_standing(s, m) and not _ZH_REASONING_RE.search(s),
+    guard=lambda s, m: _zh_standing(s, m) and not _ZH_REASONING_RE.search(s) and len(s) <= _ZH_TYPED_RULE_CHARS,
     description="「所有的提交信息都用英文」",
 )
 

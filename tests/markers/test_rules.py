@@ -238,6 +238,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("それ英語に", None),
         ("README を英語にしたのはなぜ？", None),
         ("今回のコメントは英語で", None),
+        ('PR description は English で書いてね', INS),
+        ('この PR は English で書いて', None),
     ],
     "zh.instruction.before_first": [
         ("改之前先读", INS),
@@ -655,6 +657,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这次先跳过测试吧。", None),
         ('以后用在不同客户身上就像是量身定制的话术。', None),
         ('以后都不主动输出手机的图片，我说了才输出。', INS),
+        ('以后遇到转录较久的视频，界面实时显示剩余时间', None),
     ],
     "zh.instruction.yongyuan": [
         ("永远不要直接推送到main分支。", INS),
@@ -1102,6 +1105,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("このファイルを直すときは注意してください。", None),
         ("時間があるときに見てください。", None),
         ("ビルドが終わった後にデプロイしてください。", None),
+        ('コミット前には pytest を回して', INS),
+        ('prettier かけてから commit して', INS),
+        ('クロスエコシステム比較を今シナリオ立てて実際に動かしてみて', None),
+        ('名前良くないな、シナリオテストにしておいて', None),
+        ('これを直してからコミットして', None),
     ],
     "ja.instruction.reply_style": [
         ("返答は日本語でお願いします。", INS),
@@ -1198,6 +1206,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('因為如果一定要重 build 我又不想寫在原本的 code 裡面', None),
         ('我的需求是，第一次抓取必须全量抓取客户信息。', None),
         ('不能用的（必须先解决登录）：', None),
+        ('1、对于配音拼音和声调一致，只是文字显示与原文本不一致的，判定不是差异、不做标红；对于标点符号与原文本不一致的，只要断句不错，不判定为差异，所有的提示都要写在报告里并且必须在同一个表格中，表格的每一行对应原文本的一句话，差异的地方用红色标出来，其余保持原样', None),
     ],
     "zh.instruction.zhiqian": [
         ("使用大量工具之前需要先经过我同意。", INS),
