@@ -31,7 +31,7 @@ from ..text import __file__ as _TEXT_SOURCE
 from ..errors import StoreError
 from ..store import Paths
 from . import tables
-from .l1bytes import is_prefix, prefix_hash, read_prefix, remember, tail_lines, whole_lines
+from .l1bytes import identity_text, is_prefix, prefix_hash, read_prefix, remember, tail_lines, whole_lines
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
@@ -332,17 +332,21 @@ def pack(summary: Summary) -> str:
                          int(summary.redacted)])
 
 
-def summaries_packed(packed: Iterable[tuple[int, str]], wordings: Iterable[tuple[int, str, int, str]],
-                     names: Mapping[int, str], shown: Mapping[str, tuple[str, str]]) -> dict[str, Summary]:
-    """Summaries by key text from packed summaries and wording rows (``tables.summary_rows``)."""
+def summaries_packed(packed: Iterable[tuple[int, int, str]], rows: Iterable[tuple[Any, ...]],
+                     wordings: Iterable[tuple[int, str, int, str]], names: Mapping[int, str],
+                     shown: Mapping[str, tuple[str, str]]) -> dict[str, Summary]:
+    """Summaries by key text from packed summaries, the atom rows of keys kept unpacked, and wording rows
+    (``tables.summary_rows``), keys in the order L1 first holds them."""
     loads = json.loads
-    by_id: dict[int, Summary] = {}
-    for key, data in packed:
-        count, ids, offsets, sessions, days, projects, first, kinds, blocks, stated, redacted = loads(data)
-        by_id[key] = Summary(count=count, ids=ids, offsets=offsets, sessions=set(sessions), days=set(days),
-                             projects=set(projects), first=first, kinds=kinds, blocks=blocks, stated=bool(stated),
-                             redacted=bool(redacted))
-    return _named(by_id, wordings, names, shown)
+    found: list[tuple[int, int, Summary]] = []
+    for key, first, data in packed:
+        count, ids, offsets, sessions, days, projects, stamp, kinds, blocks, stated, redacted = loads(data)
+        found.append((first, key, Summary(count=count, ids=ids, offsets=offsets, sessions=set(sessions),
+                                          days=set(days), projects=set(projects), first=stamp, kinds=kinds,
+                                          blocks=blocks, stated=bool(stated), redacted=bool(redacted))))
+    found.extend((summary.offsets[0], key, summary) for key, summary in _fold(rows).items())
+    found.sort(key=lambda item: item[0])  # where each key's first atom is in L1: distinct for distinct keys
+    return _named({key: summary for _first, key, summary in found}, wordings, names, shown)
 
 
 def _save_summaries(con: Any, keys: Iterable[int], new: Iterable[int], rows: list[tuple[Any, ...]]) -> None:
@@ -353,7 +357,8 @@ def _save_summaries(con: Any, keys: Iterable[int], new: Iterable[int], rows: lis
     folded = _fold([row for row in rows if row[0] in fresh])
     if older:
         folded.update(_fold(tables.rows_of_keys(con, older)))
-    tables.save_summaries(con, [(key, summary.offsets[0], pack(summary)) for key, summary in folded.items()])
+    tables.save_summaries(con, [(key, summary.offsets[0], pack(summary)) for key, summary in folded.items()
+                                if summary.count > 1])
 
 
 def _named(by_id: dict[int, Summary], wordings: Iterable[tuple[int, str, int, str]], names: Mapping[int, str],
@@ -450,9 +455,11 @@ def catch_up(paths: Paths, similarity: float) -> int:
                 if new:
                     _relate(con, new, similarity, fresh=size == 0)
                 seen.update(tail)
-                tables.set_covered(con, size + len(tail), seen.hexdigest())
+                # the whole file, under the store lock: a reader that finds it as it is now need not hash it
+                whole = size + len(tail) == os.stat(paths.atoms).st_size
+                tables.set_covered(con, size + len(tail), seen.hexdigest(), identity_text(paths.atoms) if whole else "")
                 con.execute("COMMIT")
-                if size + len(tail) == os.stat(paths.atoms).st_size:  # the whole file, under the store lock
+                if whole:
                     remember(paths.atoms, size + len(tail), seen)
             except BaseException:
                 con.execute("ROLLBACK")

@@ -73,6 +73,14 @@ def _identity(path: Path) -> tuple[int, ...]:
     return (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
 
 
+def identity_text(path: Path) -> str:
+    """The file's identity (device, inode, size, modification and change times) as text; "" when it cannot be read."""
+    try:
+        return ":".join(map(str, _identity(path)))
+    except OSError:
+        return ""
+
+
 def remember(path: Path, size: int, digest: Any) -> None:
     """A writer that just hashed all ``size`` bytes of the file as it now stands keeps the answer."""
     with contextlib.suppress(OSError):

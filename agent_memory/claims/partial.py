@@ -13,7 +13,7 @@ from ..errors import StoreError
 from ..store import Paths
 from . import tables
 from .cache import L1View, code_version, summaries_packed
-from .l1bytes import prefix_hash, tail_lines
+from .l1bytes import identity_text, prefix_hash, tail_lines
 from .key import Key
 from .relations import Relations, buckets_of
 
@@ -54,6 +54,14 @@ class Partial:
             con.close()
             return None
         found = cls(paths, con, size, digest)
+        try:
+            known = tables.covered_identity(con)
+        except sqlite3.Error:
+            known = ""
+        if known and known == identity_text(paths.atoms):
+            # L1 is the very file the writer counted whole (same device, inode, size and times): nothing to hash
+            found._covers = True
+            return found
         # hashing and reading the file let the interpreter go: the hash costs the pass little beside its reads
         found._check = threading.Thread(target=found._hash, name="claim tables prefix", daemon=True)
         found._check.start()

@@ -2,8 +2,9 @@
 
 ``L1/claims.db`` (derived, rebuildable from L1 at any time) holds one row per claim key (its
 identity, claim id and shown wording), one flat row per atom (``atoms``: what the gates count,
-no quote, no transcript path), each key's atom rows folded into one packed row (``summaries``: what a pass
-builds a claim from, read without touching the atom rows), each key's wordings, the blocking buckets as (bucket, key) rows,
+no quote, no transcript path), the atom rows of each key of more than one atom folded into one packed
+row (``summaries``: what a pass builds a claim from, read without touching the atom rows), each key's
+wordings, the blocking buckets as (bucket, key) rows,
 the candidate pairs that are more than two claims (``pairs``) and each key's evidence as the gate
 statement (``claims/evidence.py``) counts it (``evidence``, recounted only for keys that gained atoms). A writer (ingest, ``promote
 --write``) under the store lock folds in only the atoms after the covered prefix of L1 (named by
@@ -39,7 +40,7 @@ CREATE TABLE texts (key INTEGER NOT NULL, text TEXT NOT NULL, count INTEGER NOT 
 CREATE TABLE buckets (bucket INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (bucket, key)) WITHOUT ROWID;
 CREATE TABLE pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL,
                     ab INTEGER NOT NULL, ba INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
-CREATE TABLE summaries (key INTEGER PRIMARY KEY, first INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE TABLE summaries (key INTEGER PRIMARY KEY, first INTEGER NOT NULL, data TEXT NOT NULL);  -- keys of 2+ atoms
 CREATE TABLE evidence (claim TEXT NOT NULL, key INTEGER NOT NULL, shown TEXT NOT NULL, observations INTEGER NOT NULL,
                        sessions INTEGER NOT NULL, days INTEGER NOT NULL, stated INTEGER NOT NULL,
                        redacted INTEGER NOT NULL, PRIMARY KEY (claim, key)) WITHOUT ROWID;
@@ -134,6 +135,7 @@ def reset(con: sqlite3.Connection) -> None:
     for table in ("keys", "atoms", "texts", "buckets", "pairs", "summaries", "evidence"):
         con.execute(f"DELETE FROM {table}")
     con.execute("UPDATE meta SET value = '0' WHERE name = 'l1_bytes'")
+    con.execute("DELETE FROM meta WHERE name = 'l1_identity'")
     con.execute("COMMIT")
 
 
@@ -372,27 +374,40 @@ def rows_of_keys(con: sqlite3.Connection, keys: Iterable[int]) -> list[tuple[Any
 
 
 def save_summaries(con: sqlite3.Connection, packed: Iterable[tuple[int, int, str]]) -> None:
-    """Keys' atom rows as a pass reads them: (key id, where in L1 its first atom is, the rows folded, packed)."""
+    """Keys' atom rows as a pass reads them, for keys of more than one atom (a key of one is its atom row): (key id,
+    where in L1 its first atom is, the rows folded, packed)."""
     con.executemany("INSERT OR REPLACE INTO summaries VALUES (?, ?, ?)", packed)
 
 
-def summary_rows(con: sqlite3.Connection, keys: Iterable[int] | None = None) -> tuple[list[tuple[int, str]],
-                                                                                    list[tuple[Any, ...]]]:
-    """The packed summaries of these keys (of every key when None), in the order L1 first holds them, and their
-    wordings (``all_wordings`` shape)."""
-    if keys is None:
-        return (con.execute("SELECT key, data FROM summaries ORDER BY first").fetchall(),
-                con.execute("SELECT key, text, count, stamp FROM texts").fetchall())
-    _pick(con, keys)
-    packed = con.execute("SELECT key, data FROM summaries WHERE key IN (SELECT id FROM temp.picked) "
-                         "ORDER BY first").fetchall()
-    texts = con.execute("SELECT key, text, count, stamp FROM texts WHERE key IN (SELECT id FROM temp.picked)").fetchall()
-    con.execute("DELETE FROM temp.picked")
-    return packed, texts
+def summary_rows(con: sqlite3.Connection, keys: Iterable[int] | None = None) -> tuple[
+        list[tuple[int, int, str]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """For these keys (every key when None): the packed summaries of those of more than one atom (key id, where its
+    first atom is, data), the atom rows of the others (``rows_of_keys`` shape; one atom each, kept once) and
+    their wordings (``all_wordings`` shape)."""
+    where = ""
+    if keys is not None:
+        _pick(con, keys)
+        where = "WHERE key IN (SELECT id FROM temp.picked)"
+    packed = con.execute(f"SELECT key, first, data FROM summaries {where}").fetchall()
+    rows = con.execute("SELECT key, id, offset, kind, ts, day, session, project, block, stated, redacted FROM atoms "
+                       f"WHERE key NOT IN (SELECT key FROM summaries {where}) {where.replace('WHERE', 'AND')} "
+                       "ORDER BY rowid").fetchall()
+    texts = con.execute(f"SELECT key, text, count, stamp FROM texts {where}").fetchall()
+    if keys is not None:
+        con.execute("DELETE FROM temp.picked")
+    return packed, rows, texts
 
 
-def set_covered(con: sqlite3.Connection, size: int, digest: str) -> None:
-    con.executemany("UPDATE meta SET value = ? WHERE name = ?", [(str(size), "l1_bytes"), (digest, "l1_sha1")])
+def set_covered(con: sqlite3.Connection, size: int, digest: str, identity: str = "") -> None:
+    """The tables now cover L1's first ``size`` bytes, whose SHA-1 is ``digest``; ``identity``: the file's identity
+    (``l1bytes.identity_text``) when those bytes are the whole file, else ""."""
+    con.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                    [("l1_bytes", str(size)), ("l1_sha1", digest), ("l1_identity", identity)])
+
+
+def covered_identity(con: sqlite3.Connection) -> str:
+    """The identity L1 had when the tables were last brought up to the whole of it ("" when not known)."""
+    return meta(con).get("l1_identity", "")
 
 
 def set_shown(con: sqlite3.Connection, shown: Mapping[int, str]) -> None:

@@ -96,6 +96,22 @@ def test_a_rewritten_L1_is_not_read_through_the_cache(tmp_path: Path) -> None:
     assert plan(rewritten).proposals[0].text == "Always squash COMMITS"
 
 
+def test_a_rewritten_L1_with_its_old_times_is_not_read_through_the_tables_by_the_dry_run(tmp_path: Path) -> None:
+    import os
+
+    days = (("s1", "2026-03-01"), ("s2", "2026-03-02"), ("s3", "2026-03-03"))
+    paths = make_store(tmp_path / "a", [atom("Always squash commits", s, d) for s, d in days])
+    _refresh(paths)
+    before = paths.atoms.stat()
+    # same length, other words, the modification time put back: the tables knew the file by another identity
+    rewritten = make_store(tmp_path / "a", [atom("Always squash COMMITS", s, d) for s, d in days])
+    os.utime(rewritten.atoms, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert rewritten.atoms.stat().st_size == _covered(paths)
+    fresh = make_store(tmp_path / "b", [atom("Always squash COMMITS", s, d) for s, d in days])
+    assert [p.text for p in plan(rewritten, every=False).proposals] == ["Always squash COMMITS"]
+    assert _everything(plan(rewritten, every=False)) == _everything(plan(fresh, every=False))
+
+
 @pytest.mark.parametrize("damage", [
     lambda body: b"",
     lambda body: body[: len(body) // 2],
