@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from ..claims import cache as claimcache
 from ..claims.cache import L1View, Summary
@@ -102,12 +102,22 @@ def merge_similarity(config: dict[str, Any]) -> float:
     return float(config["identity"]["merge_similarity"])
 
 
-def _join(groups: list[Any], same: dict[int, set[int]], similarity: float) -> tuple[dict[int, int], dict[int, set[int]]]:
+def _join(groups: list[Any], same: dict[int, set[int]], similarity: float,
+          kinds: Mapping[tuple[str, str], str] | None = None) -> tuple[dict[int, int], dict[int, set[int]]]:
     """Clusters of wordings joined along their "same" links, taken in the order of their keys' texts (so
     the result does not depend on the order atoms arrived in). Near-identity is not transitive: a link that
     would put two wordings that can never be one claim (``relate.apart``: a clash, another polarity, value,
     condition, language or place) in one cluster is not taken, and its two ends are reported ambiguous.
+    ``kinds``: how pairs already related stand (``relate``'s kind, by the two keys' texts in order).
     Returns each group's cluster head and, per group, the groups a refused link led to."""
+    known = kinds or {}
+
+    def apart_keys(x: Key, y: Key) -> bool:
+        # ``apart`` relates the two keys first: a pair known to be one claim is never apart, a contradiction
+        # always (``relate``'s kind does not depend on the order of the two)
+        kind = known.get((x.text, y.text) if x.text < y.text else (y.text, x.text))
+        return kind == "contradiction" if kind in ("same", "contradiction") else apart(x, y, similarity)
+
     head = list(range(len(groups)))
     members: dict[int, list[int]] = {i: [i] for i in range(len(groups))}
     refused: dict[int, set[int]] = defaultdict(set)
@@ -125,7 +135,7 @@ def _join(groups: list[Any], same: dict[int, set[int]], similarity: float) -> tu
         if a == b:
             continue
         if len(members[a]) * len(members[b]) > _JOIN_LIMIT or any(
-                apart(groups[x].key, groups[y].key, similarity) for x in members[a] for y in members[b]):
+                apart_keys(groups[x].key, groups[y].key) for x in members[a] for y in members[b]):
             refused[i].add(j)
             refused[j].add(i)
             continue
@@ -166,7 +176,7 @@ def build_claims(paths: Paths, config: dict[str, Any], view: L1View | None = Non
     for i in (position[k] for k in splits if k in position):
         for j in same.pop(i, set()):  # a person said this wording is a claim of its own
             same[j].discard(i)
-    owner, refused = _join(groups, same, similarity)
+    owner, refused = _join(groups, same, similarity, {pair: rel[0] for pair, rel in relations.pairs.items()})
     forced = {position[k] for keys in merges for k in keys if k in position}  # a person said: never ambiguous
     if merges:  # a person said these claims are one: their clusters join
         parent: dict[int, int] = {}
@@ -229,7 +239,7 @@ def _claim_of(groups: list[_Group], view: L1View) -> Claim:
         summary = Summary()
         for group in groups:
             summary.merge(group.summary)
-    keys = sorted({g.key.text for g in groups})
+    keys = sorted({g.key.text for g in groups}) if len(groups) > 1 else [groups[0].key.text]
     if adopted:
         best = sorted(adopted, key=lambda g: (g.tier != "L3", g.key.text))[0]
         record = best.record or {}
@@ -240,10 +250,10 @@ def _claim_of(groups: list[_Group], view: L1View) -> Claim:
         claim.stated = bool(record.get("stated"))
         claim.verified = bool(record.get("verified"))
     else:
-        head = min(groups, key=lambda g: g.key.text)
+        head = min(groups, key=lambda g: g.key.text) if len(groups) > 1 else groups[0]
         texts, kinds = summary.texts, summary.kinds
         text = summary.shown or shown_text(texts)  # the claim tables keep one key's wording worked out
-        kind = sorted(kinds, key=lambda k: (-kinds[k], k))[0]
+        kind = min(kinds, key=lambda k: (-kinds[k], k)) if len(kinds) > 1 else next(iter(kinds))
         ident = head.summary.claim_id or short_hash("claim", head.key.text)
         claim = Claim(id=ident, key=head.key, keys=keys, text=text, kind=kind)
     claim.summary = summary
