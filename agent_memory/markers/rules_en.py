@@ -1000,8 +1000,10 @@ _en(
     r"|(?!(?:tests\s+should\s+pass)\b)(?:[a-z][\w-]*\s+)?" + _CODE_NOUNS + r"\s+" + _MODAL_REQ
     + r"\s+(?!be\s+able\b|see\b|get\b)\S"
     # "we need to use a queue here" is the task's need; "you have to use X here" is how work is done
-    r"|(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to)\s+(?:be\s+)?"
-    r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid)\b"
+    r"|(?:(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to)|you'?re\s+supposed\s+to|"
+    # ("we need to use a queue here" is the task's need; "you need to use a verifying double" how work is done)
+    r"you\s+(?:really\s+)?need\s+to)\s+(?:be\s+)?"
+    r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid|work\s+(?:in|from|on))\b"
     r"(?![^?]*\binstead\W*$)(?![^?]*\b(?:a\s+different|another|a\s+better|something)\b)[^?]*)",
     guard=_standing,
     description="'All tests must pass before any commit', 'Handlers have to be idempotent', "
@@ -1280,17 +1282,40 @@ _SETUP_NOUNS = (
     r"(?:shell|terminal|editor|ide|os|distro|browser|laptop|machine|keyboard\s+layout|package\s+manager|"
     r"runtime|database|db|orm|test\s+runner|linter|formatter|bundler|monorepo\s+tool|ci|cloud|registry)"
 )
+_SETUP_NAMES = (
+    r"(?:fish|zsh|bash|nushell|powershell|pwsh|cmd\.exe|windows|macos|mac\s*os|linux|ubuntu|debian|fedora|arch|nixos|wsl2?|"
+    r"vim|neovim|nvim|emacs|helix|vs\s*code|vscode|jetbrains|intellij|pycharm|webstorm|tmux|iterm2?|ghostty|wezterm|"
+    r"apple\s+silicon|an?\s+m[1-4]\s+mac|an?\s+(?:intel\s+)?mac|a\s+windows\s+(?:machine|laptop|pc))"
+)
 _en(
     "en.correction.setup_fact", "correction",
-    "i use|i'm on|im on|i am on|we're on|we are on|rely on|depend on|i run|we run|i work on|i develop on",
+    "i use|i'm on|im on|i am on|i'm using|im using|i am using|i'm running|we're on|we are on|rely on|depend on|i run|we run|i work on|i develop on",
     # ("we use X" is en.instruction.we_use's)
     r"^\W*(?:(?:fyi|btw|also|and|but|no|nope|ok|okay|note)\s*[,:]?\s+)*(?P<claim>(?:i\s+(?:use|run|work\s+on|"
     r"develop\s+on|am\s+on|rely\s+on|depend\s+on)|i'?m\s+on|we\s+(?:rely\s+on|depend\s+on|run|are\s+on)|we'?re\s+on)\s+"
     r"(?!(?:it|this|that|these|those|them|a\s+lot|the\s+same)\b)(?:the\s+|an?\s+)?[A-Za-z][\w.+#/-]*"
     r"(?:\s+[A-Za-z][\w.+#/-]*)?\s+(?:" + _SETUP_NOUNS + r"\b|for\s+(?:all|every|everything|any)\b|"
-    r"(?:everywhere|across\s+(?:all|the\s+(?:repo|project|codebase)))\b)[^?]*)",
+    r"(?:everywhere|across\s+(?:all|the\s+(?:repo|project|codebase)))\b)[^?]*"
+    # a shell, an editor or an OS named alone says as much: "I use fish", "I'm using zsh with oh-my-zsh"
+    r"|(?:i\s+(?:use|run|am\s+on|am\s+using)|i'?m\s+(?:on|using|running))\s+(?:the\s+)?" + _SETUP_NAMES + r"\b(?!\s+(?:to|for)\s+(?:this|it|that)\b)[^?]*"
+    # what the project leans on, said with its purpose: "we rely on Sentry for error tracking"
+    r"|we\s+(?:rely|depend)\s+on\s+(?!(?:it|this|that|these|those|them|you|me)\b)[A-Za-z][\w.+#/-]*(?:\s+[A-Za-z][\w.+#/-]*)?\s+"
+    r"(?:for|to)\s+(?!(?:it|this|that|now)\b)[a-z][^?]*)",
     guard=_standing_fact,
-    description="'I use the fish shell', 'we rely on PostHog for all tracking'",
+    description="'I use the fish shell', 'I use fish', 'we rely on PostHog for all tracking', "
+    "'we rely on Sentry for error tracking'",
+)
+
+# the kind of a project's ids, said flat: "order ids are ULIDs", "user IDs are UUIDs"
+_en(
+    "en.correction.id_kind", "correction",
+    "ids are|id is|ids should be|id should be",
+    r"^\W*(?:(?:no|nope|fyi|btw|also|and|but|note|remember)\s*[,:]?\s+)*(?P<claim>(?:the\s+|our\s+|all\s+)?"
+    r"(?!(?:it|this|that|these|those|its)\b)(?:[\w-]+\s+){0,2}?ids?\s+(?:are|is|should\s+be|must\s+be)\s+(?:always\s+)?"
+    r"(?:uuids?|ulids?|integers?|ints?|bigints?|strings?|snowflakes?|nanoids?|cuids?|ksuids?|numeric|(?:auto-?)?increment(?:ing|ed)?|"
+    r"uuid\s*v\d|v\d\s+uuids?)\b[^?]*)",
+    guard=_standing_fact,
+    description="'order ids are ULIDs', 'user IDs are UUIDs, not integers'",
 )
 
 # a tool, option or API the project has moved off: what the agent must not reach for again

@@ -219,6 +219,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("can you update CLAUDE.md that the header is done?", None),
         ("What should we write in CLAUDE.md that covers the new flow?", None),
     ],
+    "en.correction.id_kind": [
+        ("Order ids are ULIDs.", C),
+        ("user IDs are UUIDs.", C),
+        ("btw all ids should be uuid v7", C),
+        ("Are the ids UUIDs?", None),
+        ("these ids are strings, convert them", None),
+        ("I think the ids are integers", None),
+    ],
     "en.correction.setup_fact": [
         ("I use the fish shell", C),
         ("fyi we rely on PostHog for all tracking", C),
@@ -228,6 +236,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("we rely on the same one", None),
         ("I use Cursor sometimes, maybe VS Code", None),
         ("Do we rely on Sentry for all errors?", None),
+        ('I use fish.', C),
+        ("I'm using zsh with oh-my-zsh.", C),
+        ('We rely on Sentry for error tracking.', C),
+        ('I use vim to edit this file', None),
+        ('we rely on it for now', None),
     ],
     "ja.instruction.written_in": [
         ("pr名英語に", INS),
@@ -802,6 +815,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("All the tests need to pass before we can merge.", None),
         ("All changes must be committed before you finish.", None),
         ('we want to keep the upload step first, then the symbols', None),
+        ('you need to use a verifying double', INS),
+        ("you're supposed to work in the session workspace", INS),
+        ('You need to use instance_double for these specs.', None),
     ],
     "en.instruction.we_use": [
         ("We use uv for dependency management.", INS),
