@@ -271,6 +271,8 @@ _MATERIAL_RE = lazy(
     r"(?:wiki|docs?|readme|handbook|guide|confluence|notion|style\s*guide))\b[^.!?\n]*[:：]"
     r"|\b(?:try|use|go\s+with|implement|apply|do)\s+(?:this|that|the\s+following)(?:\s+(?:approach|option|plan|fix|"
     r"suggestion|idea|one|instead))?\s*[:：]"
+    # "Here's the plan:", "Here is what the other agent wrote:": pasted material follows
+    r"|\bhere(?:'?s|\s+is|\s+are)\s+(?:the\s+|my\s+|our\s+|an?\s+|what\s+|some\s+)?[\w' -]{2,40}[:：]\s*$"
     r"|\b(?:(?:here'?s|this\s+is|i\s+got|got)\s+(?:the\s+|this\s+|an?\s+)?)?(?:error|output|log|logs|stack\s*trace|traceback)"
     r"(?:\s+(?:message|output))?\s*[:：]|\b(?:i\s+)?got\s+this\s*[:：]"
     r"|(?:次の|以下の|下記の)(?:仕様|要件|要求|内容|ルール|文章|テキスト|条件)|(?:仕様|要件|要求|条件)\s*[:：]"
@@ -322,6 +324,8 @@ _PROMPT_RE = lazy(
     r"|(?:Return|Respond\s+with|Reply\s+with|Output)\s+(?:only\s+|either\s+|exactly\s+)?(?:one\s+or\s+more\s+|an?\s+|the\s+)?"
     r"(?:<[a-z]|JSON\b|XML\b|valid\s+(?:JSON|XML|YAML)))"
 )
+# A prompt or rule file pasted whole, front matter and all ("---\ndescription: …\nglobs: …\n---"): its rules are the file's.
+_FRONT_MATTER_RE = lazy(r"(?m)^---[ \t]*\n(?:[ \t]*[\w-]+[ \t]*:[^\n]*\n){1,12}---[ \t]*$")
 # A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>
 _TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)>[\s\S]*?</\1>")
 # A document written in markdown (an agent's summary, a plan, a task spec): a heading, a bold label ("**Root cause:**",
@@ -369,6 +373,8 @@ def pasted_reason(text: str) -> str:
             return "pasted diff"
     if _TEMPLATE_CUE_RE.search(text) and _TEMPLATE_RE.search(text):
         return "pasted template"
+    if "---" in text and _FRONT_MATTER_RE.search(text):
+        return "pasted prompt file"
     if _PROMPT_CUE_RE.search(text) and _PROMPT_RE.search(text):
         return "pasted prompt"
     if _CHECKBOX_CUE_RE.search(text) and len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
@@ -396,7 +402,7 @@ def _unpasted(text: str) -> str:
         text = _blank(text, lead_end, len(text))
     for diff in list(_DIFF_LINE_RE.finditer(text)):
         text = _blank(text, diff.start(), diff.end())
-    if _TEMPLATE_RE.search(text):
+    if _TEMPLATE_RE.search(text) or ("---" in text and _FRONT_MATTER_RE.search(text)):
         return _blank(text, 0, len(text))
     prompt = _PROMPT_RE.search(text)
     if prompt is not None:

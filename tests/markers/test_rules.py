@@ -1461,6 +1461,9 @@ TASK_TURNS = [
     "Add this to the instructions:\n\nYou are Prep Chef GPT — a proactive assistant.\n- Never assume they want meat.",
     "You are working on Phase 2 of the project.\n\nROLE: Specialist\n- Keep costs minimal (use free tiers)",
     "Let's try this approach:\n\nRun in-process for tests and always set runName when calling graph.invoke.",
+    # a rule file pasted whole, front matter and all, and material announced with "here is …:"
+    "---\ndescription: git rules\nglobs: *\n---\n- Never push to main.\n- Always run the tests before committing.",
+    "Here is the plan:\n1. Always run the tests before committing.\n2. Never push to main.",
     # a tool's prompt to a model, sent as a user turn
     "Return either one or more <observation> blocks, or an empty response.\nNever reply with prose such as "
     "'Skipping', or any explanation outside XML.",
