@@ -79,6 +79,10 @@ _PHRASES = [
      " not "),
     (re.compile(r"\bno longer\b"), " not "),
     (re.compile(r"\b(?:is|are|be|s|re) optional\b"), " never "),  # "type hints are optional now" (not a contrast)
+    # "skip X", "forget about X": do not do X ("don't skip the tests" turns it over again)
+    (re.compile(r"\b(?:skip|skips|skipped|skipping|forget about|forgets about)\b"), f" {OFF} "),
+    (re.compile(r"\b(?:don'?t|do not|no need to) bother(?: with| to)?\b"), " never "),
+    (re.compile(r"\b(?:unnecessary|not necessary|not needed|not required)\b"), " never "),
     (re.compile(r"\b(?:get|got|getting) rid of\b|^(?:just )?(?:drop|ditch|stop using|quit using)\b"), " not use "),
     (re.compile(r"\bnext to\b"), " beside "),  # "next" alone may be a branch's name
     # "pass -n auto to pytest" is "run pytest with -n auto"; "the base branch for PRs is develop", "PRs target develop"
@@ -120,7 +124,8 @@ _WEAK = frozenset(
     code codes statement statements call calls clause clauses line lines folder folders directory directories
     dir dirs mode modes setting settings entry entries
     add adds added adding update updates updated updating include includes included including
-    remember note important fyi theyre youre were weve ive id im its thats theres lets whats""".split()
+    remember note important fyi theyre youre were weve ive id im its thats theres lets whats
+    necessary needed required mandatory""".split()
 )
 
 # a later clause that says why, not what: dropped from the frame

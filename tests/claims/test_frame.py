@@ -39,6 +39,12 @@ PAIRS = [
     ("same", "以后变量一律用 camelCase 命名。", "变量名用小驼峰命名。"),
     # Japanese: a reason inside the clause (〜ので) is not part of the rule
     ("same", "グローバル変数は使わないで。", "グローバル変数はテストしにくいので使わないで。"),
+    # a rule lifted in other words: skip it, forget about it, don't bother, no longer necessary
+    ("contradiction", "Always run `make lint` before committing.", "Skip make lint before commits from now on."),
+    ("contradiction", "Always run `make lint` before committing.", "Forget about make lint before committing, CI does it."),
+    ("contradiction", "Always run `make lint` before committing.", "Don't bother running make lint before you commit."),
+    ("contradiction", "Always run `make lint` before committing.", "make lint before commits is no longer necessary"),
+    ("same", "Always run `make lint` before committing.", "Don't skip make lint before committing."),
     # a rule said as a list of the things it names
     ("same", "isort, profile black, always", "Always run isort with profile black."),
     # the language a thing is written in, swapped
