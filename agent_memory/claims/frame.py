@@ -119,7 +119,7 @@ _WEAK = frozenset(
     write writes writing wrote written open opens opened opening create creates created
     repo repository project codebase file files thing things stuff way lot around anywhere everywhere
     in onto under of from by for within inside beside besides alongside through across more
-    a an the i we you they he she it its our your my me us this that these those
+    a an the i we you they he she it its our your my me us this that these those them their
     and or but so then also yes
     code codes statement statements call calls clause clauses line lines folder folders directory directories
     dir dirs mode modes setting settings entry entries

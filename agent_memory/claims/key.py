@@ -105,7 +105,7 @@ _PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|かまわ|いい|
 _EXAMPLES = re.compile(r"\s*\((?:e\.g\.?|eg|like|such as|for example)?[^()]*?(?:,[^()]*)+\)"
                        r"|\s*\((?:e\.g\.?|eg|like|such as|for example)\b[^()]*\)"
                        r"|\s+like\s+`[^`]+`(?:\s*(?:,|or|and|/)\s*`[^`]+`)*"
-                       r"|,?\s+(?:e\.g\.?|such as|for example)\s[^,;.!?]*")
+                       r"|,?\s+(?:e\.g\.?|such as|for example)\s(?:`[^`]*`|[^,;!?`.]|\.(?=\S))*")
 # an action a prerequisite is said before ("merge before CI is green", "commit without running pytest")
 _GUARDED = re.compile(r"\b(?:%s)\w*\s+(?:\S+\s+){0,4}?(?P<cue>before|until|without)\b"
                       % "|".join(sorted(frame.GUARDED)))
