@@ -344,9 +344,23 @@ _QUOTED_AGENT_RE = lazy(
     r"(?:wrote|said|say|mentioned|suggested|claimed|stated|proposed|replied|answered|recommended|concluded)\s*:"
     r"(?:[ \t]*\S[^\n]*|[ \t]*\n(?:[ \t]*\S[^\n]*(?:\n|$))*)"
 )
-_QUOTED_CUE_RE = lazy(r"(?i)(?:wrote|said|say|mentioned|suggested|claimed|stated|proposed|replied|answered|recommended|"
-                      r"concluded)\s*:")
-_DOC_CUE_RE = lazy(r"#|\*\*|\||[\u2705\u274c\u26a0\u2728\U0001F4A1-\U0001F7E2]")
+_QUOTING_VERBS = ("wrote", "said", "say", "mentioned", "suggested", "claimed", "stated", "proposed", "replied", "answered",
+                  "recommended", "concluded")
+# opens on the colon, so the regex engine skips in C to the few colons and looks behind each for a verb
+_QUOTING_COLON_RE = lazy(":(?:" + "|".join(f"(?<={v}:)|(?<={v} :)" for v in _QUOTING_VERBS) + ")", re.IGNORECASE)
+
+
+def _quotes_agent(text: str) -> bool:
+    """Whether the turn quotes the agent back ("you wrote: …", "Claude said:")."""
+    return ":" in text and _QUOTING_COLON_RE.search(text) is not None and _QUOTED_AGENT_RE.search(text) is not None
+
+
+_DOC_EMOJI_RE = lazy(r"[\u2705\u274c\u26a0\u2728\U0001F4A1-\U0001F7E2]")
+
+
+def _doc_cue(text: str) -> bool:
+    """Whether a character a markdown document line needs occurs at all (substring tests; the emoji only past ASCII)."""
+    return "#" in text or "**" in text or "|" in text or (not text.isascii() and _DOC_EMOJI_RE.search(text) is not None)
 _PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
                "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
 # one pass over the turn says whether any check can fire; each check then has its own cue, so a turn with a brace
@@ -381,40 +395,49 @@ def pasted_reason(text: str) -> str:
         return "pasted checklist"
     if "</" in text and _TAG_BLOCK_RE.search(text):
         return "injected tag block"
-    if _DOC_CUE_RE.search(text) and _DOC_LINE_RE.search(text):
+    if _doc_cue(text) and _DOC_LINE_RE.search(text):
         return "pasted markdown document"
-    if _QUOTED_CUE_RE.search(text) and _QUOTED_AGENT_RE.search(text):
+    if _quotes_agent(text):
         return "the agent's words quoted back"
     return ""
 
 
 def _unpasted(text: str) -> str:
-    """The turn with what the person pasted blanked (offsets kept): see ``pasted_reason``."""
+    """The turn with what the person pasted blanked (offsets kept): see ``pasted_reason``.
+
+    Each check runs only where its cue occurs in the turn as given (blanking removes characters, never adds one).
+    """
     if not pasted_reason(text):
         return text
-    screen = _SCREEN_LINE_RE.search(text)
-    if screen is not None:
-        text = _blank(text, screen.start(), len(text))
-    review = _REVIEW_RE.search(text)
-    if review is not None:
-        first_line = text.find("\n")
-        lead_end = first_line if 0 <= first_line < review.start() else 0
-        text = _blank(text, lead_end, len(text))
-    for diff in list(_DIFF_LINE_RE.finditer(text)):
-        text = _blank(text, diff.start(), diff.end())
-    if _TEMPLATE_RE.search(text) or ("---" in text and _FRONT_MATTER_RE.search(text)):
+    if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
+        screen = _SCREEN_LINE_RE.search(text)
+        if screen is not None:
+            text = _blank(text, screen.start(), len(text))
+        review = _REVIEW_RE.search(text)
+        if review is not None:
+            first_line = text.find("\n")
+            lead_end = first_line if 0 <= first_line < review.start() else 0
+            text = _blank(text, lead_end, len(text))
+    if "+" in text or "-" in text:
+        for diff in list(_DIFF_LINE_RE.finditer(text)):
+            text = _blank(text, diff.start(), diff.end())
+    if (_TEMPLATE_CUE_RE.search(text) and _TEMPLATE_RE.search(text)) or ("---" in text and _FRONT_MATTER_RE.search(text)):
         return _blank(text, 0, len(text))
-    prompt = _PROMPT_RE.search(text)
-    if prompt is not None:
-        text = _blank(text, prompt.start(), len(text))
-    boxes = list(_CHECKBOX_RE.finditer(text))
-    for pasted in (*(boxes if len(boxes) >= _CHECKLIST_ITEMS else ()), *_TAG_BLOCK_RE.finditer(text)):
+    if _PROMPT_CUE_RE.search(text):
+        prompt = _PROMPT_RE.search(text)
+        if prompt is not None:
+            text = _blank(text, prompt.start(), len(text))
+    boxes = list(_CHECKBOX_RE.finditer(text)) if _CHECKBOX_CUE_RE.search(text) else []
+    tags = list(_TAG_BLOCK_RE.finditer(text)) if "</" in text else []
+    for pasted in (*(boxes if len(boxes) >= _CHECKLIST_ITEMS else ()), *tags):
         text = _blank(text, pasted.start(), pasted.end())
-    document = _DOC_LINE_RE.search(text)
-    if document is not None:
-        text = _blank(text, document.start(), len(text))
-    for quoted in list(_QUOTED_AGENT_RE.finditer(text)):
-        text = _blank(text, quoted.start(), quoted.end())
+    if _doc_cue(text):
+        document = _DOC_LINE_RE.search(text)
+        if document is not None:
+            text = _blank(text, document.start(), len(text))
+    if _quotes_agent(text):
+        for quoted in list(_QUOTED_AGENT_RE.finditer(text)):
+            text = _blank(text, quoted.start(), quoted.end())
     return text
 
 
