@@ -45,6 +45,9 @@ PAIRS = [
     ("contradiction", "Always run `make lint` before committing.", "Don't bother running make lint before you commit."),
     ("contradiction", "Always run `make lint` before committing.", "make lint before commits is no longer necessary"),
     ("same", "Always run `make lint` before committing.", "Don't skip make lint before committing."),
+    # a configuration file with or without its extension
+    ("same", "Never turn off noImplicitAny in tsconfig.json.", "never turn off noImplicitAny in the tsconfig"),
+    ("distinct", "Never edit settings.json by hand.", "Never edit the settings by hand."),
     # a rule said as a list of the things it names
     ("same", "isort, profile black, always", "Always run isort with profile black."),
     # the language a thing is written in, swapped
