@@ -445,7 +445,7 @@ _en(
     # "X doesn't need to always ask": a habit taken off, not a rule
     # "Always keep the old behaviour when you refactor this function": a pointing word binds it to the task;
     # "the menu should always show Back" asks for a feature
-    guard=lambda s, m: not _EN_NOT_ALWAYS_RE.search(s) and _standing(s, m) and _modal_subject_ok(s, m),
+    guard=lambda s, m: not _EN_NOT_ALWAYS_RE.search(s) and _points_here(s, m) and _modal_subject_ok(s, m),
     description="'Always run X', 'you should always', 'make sure to always', 'we always X'",
 )
 _en(
@@ -455,7 +455,7 @@ _en(
     r"|" + _MODAL + r"never\s+(?!" + _MODAL_BAD_NEXT + r")[\w`]"
     r"|" + _WE + r"never\s+(?!" + _NEVER_BAD_NEXT + r")[\w`]"
     r"|\b(?:don'?t|do\s+not)\s+ever\b|\bnever\s+ever\b)",
-    guard=lambda s, m: _standing(s, m) and _modal_subject_ok(s, m),
+    guard=lambda s, m: _points_here(s, m) and _modal_subject_ok(s, m),
     description="'Never push to main', 'don't ever', 'you should never'",
 )
 _en(
@@ -609,6 +609,21 @@ def _standing(sentence: str, m: re.Match[str]) -> bool:
     # (a clause that opens with "so" or "as" is cut after it, not at it)
     clause = _CLAUSE_END_RE.split(_OPENING_CONNECTOR_RE.sub("", _clause(sentence, m)), 1)[0]
     return not _HERE_AND_NOW_RE.search(clause) and not _NOW_RE.search(clause) and not _TASK_STEP_RE.search(clause)
+
+
+# what an "always" / "never" rule may not point at: one thing of the work at hand ("this function", "for this",
+# "these files", "the same branch"); "it" may stand for the class the rule names ("always pin it to a version")
+_POINTED_RE = lazy(
+    r"\b(?:this(?!\s+(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)\b)|these|those|yet|"
+    r"the\s+(?:same|other|last|next|previous|new\s+one))\b",
+    _I,
+)
+
+
+def _points_here(sentence: str, m: re.Match[str]) -> bool:
+    """The clause of an "always" / "never" rule names no thing of the work at hand (``_POINTED_RE``, the task)."""
+    clause = _CLAUSE_END_RE.split(_OPENING_CONNECTOR_RE.sub("", _clause(sentence, m)), 1)[0]
+    return not _POINTED_RE.search(clause) and not _TASK_STEP_RE.search(clause)
 
 
 def _standing_fact(sentence: str, m: re.Match[str]) -> bool:

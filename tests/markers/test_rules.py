@@ -416,6 +416,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("the app should always start in dark mode", None),
         ('The main branch should always be deployable.', INS),
         ('the center swatch should always be the topmost', None),
+        ('Always pin it to an exact version when you add a dependency.', INS),
     ],
     "en.instruction.never": [
         ("Never force-push to a shared branch.", INS),
@@ -1210,6 +1211,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('不要擅自提交代码。', INS),
         ('不要添加其他组件，不要重复添加。', None),
         ('重构爬虫，不要出现低级错误。', None),
+        ('不要引入新的第三方依赖。', INS),
     ],
     "zh.instruction.bixu": [
         ("提交前必须跑测试。", INS),
