@@ -431,8 +431,6 @@ def catch_up(paths: Paths, similarity: float) -> int:
     L1 that no longer starts with that prefix (rewritten by forget, or by hand) is counted again
     from its first line. An old store's ``claim-cache.json`` goes once the tables stand.
     """
-    from .wording import shown_text
-
     version = code_version()
     # gc paused: counting a whole L1 again (new tables, new claim code) makes a record per atom and key
     with gc_paused(), tables.writing(paths, version, similarity) as con:
@@ -449,7 +447,7 @@ def catch_up(paths: Paths, similarity: float) -> int:
             try:
                 new, touched, rows = tables.add_atoms(con, atoms)
                 worded = tables.wordings_of(con, touched.values())
-                tables.set_shown(con, {ident: shown_text(worded.get(ident, {})) for ident in touched.values()})
+                tables.set_shown(con, {ident: shown_wording(worded.get(ident, {})) for ident in touched.values()})
                 tables.count_evidence(con, touched.values())
                 _save_summaries(con, touched.values(), (touched[text] for text in new), rows)
                 if new:
@@ -468,6 +466,14 @@ def catch_up(paths: Paths, similarity: float) -> int:
     with contextlib.suppress(OSError):
         os.unlink(paths.claim_cache)  # the JSON claim cache these tables replace
     return added
+
+
+def shown_wording(texts: dict[str, list[Any]]) -> str:
+    """``wording.shown_text``: a key of one wording (most keys of a long history) shows it tidied, without ranking
+    it against none (ranking normalises it: a sixth of counting a new set of tables)."""
+    from .wording import shown_text, tidy_wording
+
+    return tidy_wording(next(iter(texts))) if len(texts) == 1 else shown_text(texts)
 
 
 def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> None:

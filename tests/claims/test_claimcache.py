@@ -289,3 +289,11 @@ def test_the_tables_version_reads_every_module_that_makes_a_claim_key(monkeypatc
     assert {"key.py", "frame.py", "cjk.py", "relate.py", "relations.py", "tables.py", "wording.py", "evidence.py",
             "gates.py", "text.py", "shapes.py"} <= names
     assert all(Path(s).is_file() for s in seen)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=60), count=st.integers(1, 5), stamp=st.sampled_from(["", "2026-03-01T10:00:00Z"]))
+def test_a_key_of_one_wording_shows_what_ranking_its_wordings_shows(text: str, count: int, stamp: str) -> None:
+    from agent_memory.claims.wording import shown_text
+
+    assert claimcache.shown_wording({text: [count, stamp]}) == shown_text({text: [count, stamp]})

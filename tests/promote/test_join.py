@@ -55,3 +55,19 @@ def test_apart_keeps_a_prohibition_and_the_choice_that_replaces_it_together() ->
     assert not apart(never, instead)
     assert apart(claim_key("Never push to main."), claim_key("Always push to main."))
     assert apart(claim_key("Use httpx instead of requests."), claim_key("Use httpx instead of requests in the tests."))
+
+
+def test_how_stored_pairs_stand_decides_as_relating_them_again_would() -> None:
+    from agent_memory.claims.relate import relate
+
+    texts = ["Always run ruff before committing.", "always run ruff when committing", "Always run ruff after committing.",
+             "Never run ruff before committing.", "run ruff before you commit", "Use httpx instead of requests.",
+             "Use httpx instead of requests in the tests.", "don't use requests"]
+    groups = _groups(*texts)
+    kinds = {}
+    for i, a in enumerate(groups):
+        for b in groups[i + 1:]:
+            x, y = sorted((a.key, b.key), key=lambda k: k.text)
+            kinds[(x.text, y.text)] = relate(x, y, 0.85).kind
+    link = {i: {j for j in range(len(texts)) if j != i} for i in range(len(texts))}
+    assert _join(groups, link, 0.85, kinds) == _join(groups, link, 0.85)
