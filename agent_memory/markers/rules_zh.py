@@ -124,6 +124,11 @@ _ZH_HERE_RE = lazy(
 _ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|記得|以后|以後|今后|今後)?[，,\s]*"
 
 
+# a request for a piece of work: it opens on what to build or fix, or bounds it against "the other" parts
+_ZH_TASK_RE = lazy(
+    r"^[\s，,]*(?:并|並|然后|然後|再|接着|接著|接下来|接下來)?[，,\s]*(?:重构|重構|实现|實現|修复|修復|添加|新增|创建|創建|新建|"
+    r"写一个|寫一個|做一个|做一個|改一下|优化|優化|完成|开发|開發|加一个|加一個)|其他|其它|低级错误|低級錯誤"
+)
 _ZH_HABIT_RE = lazy(
     # (重复添加 "add twice" is a bug in the work at hand; 重复确认 "keep asking" a habit)
     r"(?:重复|重複|反复|反覆)(?:确认|確認|询问|詢問|问|問|提问|提問|解释|解釋|说明|說明|总结|總結|道歉)|每次|总是|總是|老是|一直|随便|隨便|随意|隨意|擅自|私自|主动|主動|自作主张|自作主張|任何|所有|一律|"
@@ -150,9 +155,13 @@ _cjk(
     "zh.instruction.buyao", "instruction",
     "不要|别|別|不准|不許|不许|禁止",
     r"(?:" + _ZH_LEAD + r"|^[\s，,]*[^，,。？?！!不别別禁]{1,15}?)"
-    r"(?:不要|别|別|不准|不許|不许|禁止)(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
-    # a bare 不要 is how a task is bounded (「不要添加其他组件」); a habit or a whole class of things makes it a rule
-    guard=lambda s, m: _zh_standing(s, m) and bool(_ZH_HABIT_RE.search(s)) and len(s) <= _ZH_TYPED_RULE_CHARS,
+    # (别 inside a word is no "don't": 区别, 识别, 分別, 级别, 类别, 特别, 个别; nor 别人 / 别的 "other")
+    r"(?:不要|(?<![区區识識分级級类類特个個告差性辨鉴鑑派离離])(?:别|別)(?![人的处處])|不准(?![确確])|不許|不许|禁止)"
+    r"(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
+    # 不要 inside a request for a piece of work bounds that work (「重构爬虫，不要出现低级错误」「不要添加其他组件」), unless
+    # a habit or a whole class of things makes it a rule
+    guard=lambda s, m: _zh_standing(s, m) and len(s) <= _ZH_TYPED_RULE_CHARS
+    and (not _ZH_TASK_RE.search(s) or bool(_ZH_HABIT_RE.search(s))),
     description="「不要重复确认，直接改就行」「不要擅自提交代码」",
 )
 _cjk(

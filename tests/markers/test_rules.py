@@ -1212,6 +1212,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('不要添加其他组件，不要重复添加。', None),
         ('重构爬虫，不要出现低级错误。', None),
         ('不要引入新的第三方依赖。', INS),
+        ('不要在代码里打印调试日志。', INS),
+        ('主要区别如下：不要混用两种写法', None),
+        ('分別是怎樣的', None),
+        ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
         ("提交前必须跑测试。", INS),
