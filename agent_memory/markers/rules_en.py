@@ -991,6 +991,21 @@ def _works_here(subject: str) -> bool:
     return True
 
 
+_FIRST_MODAL_RE = lazy(r"\b(?:should|must|shall|needs?|ha(?:ve|s)\s+to|are\s+to|is\s+to|are\s+supposed|gets?|requires?)\b", _I)
+
+
+def _class_subject_ok(sentence: str) -> bool:
+    """For "all X must …": X is not a part of the product (``_works_here``, plural forms included)."""
+    modal = _FIRST_MODAL_RE.search(sentence)
+    if modal is None:
+        return True
+    words = _SUBJECT_LEAD_RE.sub("", sentence[: modal.start()]).split()
+    if not words:
+        return True
+    last = words[-1].strip("`'\".,").lower()
+    return not (_PRODUCT_NOUN_RE.match(last) or _PRODUCT_NOUN_RE.match(last[:-1] if last.endswith("s") else last))
+
+
 def _modal_subject_ok(sentence: str, m: re.Match[str]) -> bool:
     """For "X should always …" (not "make sure to always …"): X is who or what works here (``_works_here``)."""
     if not _MODAL_OPEN_RE.match(sentence, m.start()):
@@ -1020,7 +1035,8 @@ _en(
     r"you\s+(?:really\s+)?need\s+to)\s+(?:be\s+)?"
     r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid|work\s+(?:in|from|on))\b"
     r"(?![^?]*\binstead\W*$)(?![^?]*\b(?:a\s+different|another|a\s+better|something)\b)[^?]*)",
-    guard=_standing,
+    # "All menus should have a back option": what a part of the product must do is a feature request
+    guard=lambda s, m: _standing(s, m) and _class_subject_ok(s),
     description="'All tests must pass before any commit', 'Handlers have to be idempotent', "
     "'you have to use the repository pattern for data access here'",
 )

@@ -819,6 +819,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('you need to use a verifying double', INS),
         ("you're supposed to work in the session workspace", INS),
         ('You need to use instance_double for these specs.', None),
+        ('All menus should have a back option.', None),
+        ('All buttons need a tooltip.', None),
+        ('All commits must be signed.', INS),
     ],
     "en.instruction.we_use": [
         ("We use uv for dependency management.", INS),
