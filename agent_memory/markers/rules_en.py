@@ -1018,10 +1018,15 @@ _MODAL_REQ = (
     r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|are\s+supposed\s+to|"
     r"should\s+(?:always|never|be|follow|use|go|live|stay|have|include|target|start|end|match|reference))"
 )
+# a rule said after an announcement of it: "I also want to mention that all code should pass our CI tests"
+_SAYS_THAT = (
+    r"(?:(?:i|we)\s+(?:also\s+)?(?:want|wanted|would\s+like|'d\s+like)\s+to\s+(?:mention|note|add|say|stress|emphasi[sz]e|"
+    r"point\s+out|be\s+clear)\s+that\s+|note\s+that\s+|fyi,?\s+(?:that\s+)?|that\s+)?"
+)
 _en(
     "en.instruction.must", "instruction",
     "must|have to|has to|need to|needs to|should|supposed to|needs|need a|gets|get a|requires|want to",
-    r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*(?:"
+    r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*" + _SAYS_THAT + r"(?P<claim>(?:"
     r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,3}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|(?:(?:two|three|\d+|at\s+least\s+\w+)\s+)?(?:[\w-]+\s+)?"
     + _GENERIC + r")|gets?\s+(?:a|an|its)|"
     r"requires?\s+(?:a|an))(?:\s+\S|\W*$)"
@@ -1034,7 +1039,7 @@ _en(
     # ("we need to use a queue here" is the task's need; "you need to use a verifying double" how work is done)
     r"you\s+(?:really\s+)?need\s+to)\s+(?:be\s+)?"
     r"(?:use|using|follow|following|stick\s+to|go\s+through|keep|put|write|run|target|pin|prefer|avoid|work\s+(?:in|from|on))\b"
-    r"(?![^?]*\binstead\W*$)(?![^?]*\b(?:a\s+different|another|a\s+better|something)\b)[^?]*)",
+    r"(?![^?]*\binstead\W*$)(?![^?]*\b(?:a\s+different|another|a\s+better|something)\b)[^?]*)[^?]*)",
     # "All menus should have a back option": what a part of the product must do is a feature request
     guard=lambda s, m: _standing(s, m) and _class_subject_ok(s),
     description="'All tests must pass before any commit', 'Handlers have to be idempotent', "
@@ -1079,7 +1084,10 @@ _en(
     "en.preference.i_want", "preference",
     "i want|we want|i need|i'd like|i like|i love|i hate|i dislike|can't stand",
     r"^\W*(?:(?:also|and|but|so|ok|okay|btw|honestly|personally)\s*,?\s+)*(?:"
-    r"(?:i|we)\s+(?:want|like|need)\s+(?P<what>everything|all\s+(?:of\s+)?(?:the\s+)?(?:code|[\w-]+s)|(?:the\s+)?code(?:base)?|"
+    # a class named up front: "for local tests, I want them to be simple and run quickly"
+    r"for\s+(?:all\s+)?(?:[\w-]+\s+){0,2}?" + _GENERIC + r"\s*,\s*(?:i|we)\s+(?:want|like|need|prefer)\s+them\s+to\s+"
+    r"(?:be|stay|run|use|have|follow)\s+\S"
+    r"|(?:i|we)\s+(?:want|like|need)\s+(?P<what>everything|all\s+(?:of\s+)?(?:the\s+)?(?:code|[\w-]+s)|(?:the\s+)?code(?:base)?|"
     r"my\s+[\w-]+|(?:[\w-]+\s+)?" + _GENERIC + r")\s+(?:to\s+(?:be|stay)|in|written\s+in|kept|as)\s+\S"
     r"|(?:i|we)\s+(?:want|like)\s+(?:this|it)\s+(?:to\s+be|to\s+stay)\s+" + _QUALITY
     + r"\b[^?]*\b(?:end\s+to\s+end|everywhere|throughout|all\s+the\s+way)"

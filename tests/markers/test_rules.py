@@ -822,6 +822,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('All menus should have a back option.', None),
         ('All buttons need a tooltip.', None),
         ('All commits must be signed.', INS),
+        ('I also want to mention that all commits must be signed.', INS),
+        ('Note that all handlers must be idempotent.', INS),
+        ('I want to mention that all of them must be fixed today.', None),
     ],
     "en.instruction.we_use": [
         ("We use uv for dependency management.", INS),
@@ -858,6 +861,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I like the new layout.", None),
         ("I want to see the logs.", None),
         ("I like it.", None),
+        ('for local tests, I want them to be simple and run quickly', P),
+        ('For these tests, I want them to be simple.', None),
     ],
     "en.preference.keep_short": [
         ("Keep answers short. I read them on my phone.", P),
