@@ -87,10 +87,10 @@ _PARTICLE_SPLIT = re.compile(PARTICLE_SPLIT_JA)
 _CJK_RUN = re.compile(f"[{_CJK}]")
 # a word of hyphenated letters is one word: "docker-compose" names another tool than "docker compose"
 _COMPOUND = re.compile(r"(?<![\w.-])[a-z]+(?:-[a-z]+)+(?![\w-])")
-# a later Japanese or Chinese clause that gives a reason (「CI で回るので」, 因为…), or states a rule
 # 「X は読みにくいので使わないで」: a reason inside the clause, between the topic and the rule
 _INLINE_REASON_JA = re.compile("(?<=[はを])[^、。はを]{1,24}?ので(?=[^\\s、。])")
 _NEG_ZH_CUT = re.compile("(?=不要|别|別|不能)")  # 「函数名不要用下划线」 is cut before 不要
+# a later Japanese or Chinese clause that gives a reason (「CI で回るので」, 因为…), or states a rule
 _REASON_CJK = re.compile("(?:ので|から|ため|为了|因为|所以|由于|のため)$|^(?:因为|所以|由于|なぜなら)")
 _RULE_CJK = re.compile(NEGATION_JA + "|(?:ください|して|こと|て$|で$|禁止|不要|别|別|请|要|用|使用)")
 _USE_CJK = frozenset({"使用", "用", "use"})
@@ -110,7 +110,7 @@ _EXAMPLES = re.compile(r"\s*\((?:e\.g\.?|eg|like|such as|for example)?[^()]*?(?:
 _GUARDED = re.compile(r"\b(?:%s)\w*\s+(?:\S+\s+){0,4}?(?P<cue>before|until|without)\b"
                       % "|".join(sorted(frame.GUARDED)))
 _BEFORE = frame.lemma("before")
-_LANGUAGE_WORDS = frozenset("english japanese chinese korean german french spanish portugues russian".split())
+_LANGUAGE_WORDS = frozenset("english japanese chinese korean german french spanish portuguese russian".split())
 # a configuration file is named with or without its extension: tsconfig.json, pyproject.toml
 _CONFIG_FILE = re.compile(r"^([a-z][a-z0-9_-]{3,})\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf)$")
 _PRONOUN = re.compile(r"\b(?:it|them)\b")
