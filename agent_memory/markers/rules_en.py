@@ -248,7 +248,8 @@ _FAIL_VERB_RE = lazy(r"\b" + _FAIL_VERB + r"\b", _I)
 _STILL_BROKEN_RE = lazy(
     r"\b(?:still|again|there'?s|there\s+is|there\s+are|line\s+\d+|errors?|fails?|failing|failed|broken|red|"
     r"crash(?:es|ed|ing)?|doesn'?t\s+work|not\s+working|same\s+(?:issue|problem|error)|"
-    r"(?:that|this|the\s+other)\s+one)\b",
+    r"(?:that|this|the\s+other)\s+one|(?:is|are)n'?t\s+there|(?:is|are)\s+not\s+there|missing|(?:don'?t|doesn'?t)\s+exist|"
+    r"not\s+(?:showing|visible|shown|displayed|present|loaded|saved|updated|fixed))\b",
     _I,
 )
 
@@ -313,6 +314,7 @@ _en(
     r"(?!(?:just|only|even|sure|yet|now|always|necessarily|really|quite|working|needed|a\s+problem|"
     r"that|this|the\s+other\s+way)\b)\S",
     guard=lambda s, m: not _EN_CHANGE_ASKED_RE.match(s) and not _EN_POINTED_SUBJECT_RE.match(s)
+    and not re.search(r"\bthe\s+same\b", s, _I)
     and not re.match(r"\s*[a-z]+ing\b", s[m.end() - 1:], _I),
     description="'the port is 5432, not 5433' — a claim set against what it replaces",
 )
@@ -430,6 +432,13 @@ _en(
 )
 
 # instruction
+# "always show explicit guest", "always display the total": what a screen shows is a feature ("always show me the
+# plan" is a way of working)
+_EN_UI_ALWAYS_RE = lazy(
+    r"\balways\s+(?:show|display|render|hide|highlight|list)\s+(?!(?:me|us|your|the\s+(?:plan|diff|changes|output|commands?|"
+    r"full|errors?|tests?|logs?|reasoning|steps|files?|sources?|code)|what|how|why|which|a\s+(?:plan|diff|summary))\b)",
+    _I,
+)
 _EN_NOT_ALWAYS_RE = lazy(
     r"\b(?:doesn'?t|don'?t|does\s+not|do\s+not|not|won'?t|shouldn'?t)\s+(?:need\s+to\s+|have\s+to\s+|necessarily\s+|"
     r"really\s+)?always\b",
@@ -445,7 +454,8 @@ _en(
     # "X doesn't need to always ask": a habit taken off, not a rule
     # "Always keep the old behaviour when you refactor this function": a pointing word binds it to the task;
     # "the menu should always show Back" asks for a feature
-    guard=lambda s, m: not _EN_NOT_ALWAYS_RE.search(s) and _points_here(s, m) and _modal_subject_ok(s, m),
+    guard=lambda s, m: not _EN_NOT_ALWAYS_RE.search(s) and _points_here(s, m) and _modal_subject_ok(s, m)
+    and not _EN_UI_ALWAYS_RE.search(s),
     description="'Always run X', 'you should always', 'make sure to always', 'we always X'",
 )
 _en(
@@ -524,7 +534,7 @@ _en(
     claim="after",
     # "Keep in mind, let's keep the doc short": a proposal for the work at hand follows, not something to keep
     # "Keep in mind that the intended functionality is …": what the task at hand is for, not something to keep
-    guard=lambda s, m: not re.match(r"\W*let'?s\b|\W*(?:the|our|my)\s+(?:intended\s+|expected\s+|desired\s+|main\s+|end\s+)?"
+    guard=lambda s, m: not re.match(r"\W*let'?s\b|[^.!?]*\bwill\b|\W*(?:the|our|my)\s+(?:intended\s+|expected\s+|desired\s+|main\s+|end\s+)?"
                                     r"(?:functionality|behaviou?r|purpose|goal|idea|intent(?:ion)?|point|plan|problem|issue|bug|"
                                     r"task|requirement)s?\b", s[m.end():], _I),
     description="'Remember that X', 'Keep in mind: X'",
@@ -589,7 +599,7 @@ _CLAUSE_END_RE = lazy(r"[,;—–]|\s-\s|\b(?:because|since|as|so)\b", _I)
 
 # the work in hand named as such: "after making the changes", "each step", "before you finish", "before we can merge"
 _TASK_STEP_RE = lazy(
-    r"\b(?:the\s+(?:task|changes?|fix|fixes|step|plan|implementation|feature|refactor(?:ing)?|edits?|work|bug)(?![\w/.-])"
+    r"\b(?:the\s+(?:task|changes?|fix|fixes|step|implementation|feature|refactor(?:ing)?|edits?|work|bug)(?![\w/.-])"
     r"(?!\s+(?:is|are|flags?|workflow|branch(?:es)?|title|description|number|ids?|template|specs?|files?|folder|status|"
     r"list|board|tracker|runner|name)\b)|(?:each|every|this|that)\s+(?:step|phase|stage)\b|"
     r"before\s+(?:you|we)\s+(?:can\s+|are\s+)?(?:finish(?:ed)?|continue|proceed|move\s+on|wrap\s+up|done|hand\s+(?:it|this)\s+back)"
@@ -914,6 +924,13 @@ _en(
     # "Before taking any action, explain how you would solve it": the request after the condition points at the task
     guard=lambda s, m: _standing(s, m) and not _HERE_AND_NOW_RE.search(_IT_RE.sub("", _then_clause(s, m))) and not re.search(
         r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"
+        # how a feature is to behave: "when adding dietary restrictions from bookings …", "…, no need for quick buttons"
+        r"\b(?:before|after|when|once)\s+(?!(?:committing|pushing|merging|deploying|releasing|starting|finishing|coding|"
+        r"testing|debugging|refactoring|implementing|installing|upgrading|publishing|reviewing|rebasing|tagging)\b)[a-z]+ing\s+"
+        r"(?!(?:any|every|each|a|an|new|the\s+(?:code|tests?|repo|branch|pr|build|app|project)|code|tests?|changes|files?|"
+        r"commits?|prs?|pull\s+requests?|branches|dependencies|packages|migrations?|features?|components?|endpoints?|docs|"
+        r"functions?|types?|modules?|scripts?|anything|something|stuff)\b)(?:[a-z-]+\s+){1,3}(?:from|to|into|in|on|for)\b|"
+        r",\s*no\s+need\b|"
         # the order of calls in the code at hand: "add null checks before calling remove()"
         r"\b(?:before|after|when)\s+(?:calling|invoking|accessing|rendering|returning|parsing|fetching|loading|saving|"
         r"processing|initiali[sz]ing|instantiating|mounting|unmounting|dispatching|emitting|reading\s+from|writing\s+to)\b|"
@@ -1068,7 +1085,11 @@ _en(
 _en(
     "en.correction.moved", "correction",
     "moved|switched|migrated",
-    r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually)\s*[,:]?\s+)*(?:we|i)(?:'ve|\s+have)?\s+(?:moved|switched|migrated)\s+"
+    r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually)\s*[,:]?\s+)*(?:we(?:'ve|\s+have)?\s+(?:moved|switched|migrated)|"
+    # (the person's own move is a fact when it names what they left: "I migrated from zsh to fish"; "I switched to
+    # agent finally" reports a step)
+    r"i(?:'ve|\s+have)\s+(?:moved|switched|migrated)\s+(?:the\s+(?:project|repo|codebase|app)|everything|all\s+\w+)|"
+    r"i(?:'ve|\s+have)?\s+(?:moved|switched|migrated)(?=\s+(?:over\s+)?(?:off|away\s+from|from)\s+\S+\s+to\s+))\s+"
     r"(?:over\s+)?(?:off|away\s+from|from|to)\s+(?!(?:the\s+other|another|a\s+different|a\s+new\s+branch|it|this|that)\b)"
     r"(?![^,.]*\b(?:branch|tab|window|folder|directory|file|page|screen|laptop|desk|room|meeting)\b)\S[^?]*",
     guard=_standing_fact,
@@ -1259,6 +1280,7 @@ _en(
     r"(?:\s*[,;—–]\s*(?:because|since|as|otherwise|or\s+else|the|it'?s?|they)\b[^?]*)?\W*$",
     # "it crashes every time" is a failure (tried before), "same as always" no rule
     guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("claim")) and not re.search(
+        r"\b(?:the\s+)?(?:users?|customers?|guests?|players?|visitors?)\b|"
         r"\b(?:happens?|happened|get|gets|got|see|sees|saw|shows?|showed|was|were|did|does|do\s+you|you\s+do|"
         r"same)\b|" + _FAIL_WORDS, m.group("claim"), _I),
     description="'black, line-length 100, always', 'pytest -n auto every time pls', 'don't push to main, ever.'",
@@ -1280,7 +1302,8 @@ _en(
     r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so)\s*[,:]?\s+)*(?!(?:it|this|that|they|he|she|i|you|we)\b)"
     r"(?P<claim>(?:[\w`./-]+\s+){1,5}?(?:stays?|remains?|must\s+(?:stay|remain)|should\s+(?:stay|remain))\s+"
     r"(?:on|off|enabled|disabled|strict|pinned|private|public|untouched|frozen|read-only|in\s+\S+|out\s+of\s+\S+)\b[^?]*)",
-    guard=_standing,
+    # "Guests will stay on the cottage longer": what will happen, and to the product's users
+    guard=lambda s, m: _standing(s, m) and not re.search(r"\bwill\s+(?:stay|remain)\b|\b(?:users?|customers?|guests?|players?)\b", s, _I),
     description="'TypeScript strict mode stays on', 'The API module must stay private'",
 )
 _en(

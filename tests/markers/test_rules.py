@@ -287,6 +287,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         # a change to the work at hand, said after a no
         ("No, it should read from the config file.", None),
         ("no, this should return an empty list", None),
+        ('no, tables are not there', None),
     ],
     "en.correction.actually": [
         ("Actually, the default branch is trunk.", C),
@@ -316,6 +317,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('That path is on my main machine, not in the container.', None),
         ('Zonal painting is black fill, not using the fill params', None),
         ("They're uuids, not integers.", C),
+        ('But for inventory purposes it is the same product, not two.', None),
     ],
     # ------------------------------------------------------------------ en failure
     "en.failure.always_fails": [
@@ -417,6 +419,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('The main branch should always be deployable.', INS),
         ('the center swatch should always be the topmost', None),
         ('Always pin it to an exact version when you add a dependency.', INS),
+        ('yes, always show explicit guest', None),
+        ('Always show me the plan before you edit files.', INS),
     ],
     "en.instruction.never": [
         ("Never force-push to a shared branch.", INS),
@@ -469,6 +473,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Remember when we fixed this last week?", None),
         ("Don't forget to push.", None),
         ('Keep in mind that the intended functionality is the ability to roll back a change.', None),
+        ('Keep in mind that there will be products without default amounts.', None),
     ],
     # ------------------------------------------------------------------ ja
     "ja.correction.chigau": [
@@ -787,6 +792,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('Before you start any task, read the plan in this folder.', None),
         ('Add null checks before calling remove() on graphics objects', None),
         ('Before opening a PR, run the full test suite.', INS),
+        ('When adding dietary restrictions from the bookings table to the planner, read the enter sign as a separator.', None),
+        ('before selecting payment method, no need for quick buttons', None),
+        ('Ask any additional questions before implementing anything', INS),
     ],
     "en.instruction.caps": [
         ("RUN THE LINTER FIRST.", INS),
@@ -851,6 +859,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I switched to the other branch.", None),
         ("We moved the file to src/utils.", None),
         ("I moved it to the new folder.", None),
+        ('I switched to agent finally.', None),
+        ('I moved from npm to pnpm last month.', C),
     ],
     "en.preference.i_want": [
         ("I want everything in TypeScript.", P),
@@ -1018,6 +1028,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Same as always.", None),
         ('pytest -n auto every time pls, the suite is slow otherwise', INS),
         ('the build was green every time, the suite is slow otherwise', None),
+        ('Just let user delete each and ask every time', None),
     ],
     "en.instruction.always_fact": [
         ("Feature branches are always named feat/<ticket>.", INS),
@@ -1034,6 +1045,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Lockfiles must stay in the repo.", INS),
         ("It stays on.", None),
         ("The modal stays open when I click outside.", None),
+        ('Guests will stay on the cottage for a longer time.', None),
     ],
     "en.instruction.shop": [
         ("we're a yarn shop", INS),
