@@ -624,7 +624,9 @@ def _standing(sentence: str, m: re.Match[str]) -> bool:
 # what an "always" / "never" rule may not point at: one thing of the work at hand ("this function", "for this",
 # "these files", "the same branch"); "it" may stand for the class the rule names ("always pin it to a version")
 _POINTED_RE = lazy(
-    r"\b(?:this(?!\s+(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)\b)|these|those|yet|"
+    # ("this key for the sandbox: sk_…" names what follows the colon, it points at nothing of the task)
+    r"\b(?:this(?!\s+(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)\b)(?![^:]*:)|"
+    r"these(?![^:]*:)|those|yet|"
     r"the\s+(?:same|other|last|next|previous|new\s+one))\b",
     _I,
 )

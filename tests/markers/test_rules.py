@@ -421,6 +421,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('Always pin it to an exact version when you add a dependency.', INS),
         ('yes, always show explicit guest', None),
         ('Always show me the plan before you edit files.', INS),
+        ('Always use this key for the payment sandbox: pk_test_example', INS),
     ],
     "en.instruction.never": [
         ("Never force-push to a shared branch.", INS),
