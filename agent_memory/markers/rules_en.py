@@ -314,7 +314,7 @@ _en(
     r"(?!(?:just|only|even|sure|yet|now|always|necessarily|really|quite|working|needed|a\s+problem|"
     r"that|this|the\s+other\s+way)\b)\S",
     guard=lambda s, m: not _EN_CHANGE_ASKED_RE.match(s) and not _EN_POINTED_SUBJECT_RE.match(s)
-    and not re.search(r"\bthe\s+same\b", s, _I)
+    and not re.search(r"\bthe\s+same\b", s, _I) and not _POINTED_RE.search(s[: m.end()])
     and not re.match(r"\s*[a-z]+ing\b", s[m.end() - 1:], _I),
     description="'the port is 5432, not 5433' — a claim set against what it replaces",
 )

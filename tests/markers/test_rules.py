@@ -318,6 +318,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('Zonal painting is black fill, not using the fill params', None),
         ("They're uuids, not integers.", C),
         ('But for inventory purposes it is the same product, not two.', None),
+        ('The key is for this to feel natural, not forced.', None),
     ],
     # ------------------------------------------------------------------ en failure
     "en.failure.always_fails": [
