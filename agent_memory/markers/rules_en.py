@@ -417,7 +417,10 @@ _en(
     "en.preference.rather", "preference",
     r"rather",
     r"\b(?:i'?d|i\s+would|we'?d|we\s+would)\s+(?:much\s+|really\s+|honestly\s+|always\s+)?rather\b",
-    guard=_has_object,
+    # "I'd rather have the product fail loudly than …": how the product behaves is a feature asked for
+    guard=lambda s, m: _has_object(s, m) and not re.search(
+        r"\brather\s+(?:have|make|let|see)\s+(?:the|our|my|this)\s+(?:product|app|application|site|ui|bot|service|system|"
+        r"server|page|screen|tool)\b", s, _I),
     description="'I'd rather X than Y'",
 )
 _en(

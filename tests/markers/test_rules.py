@@ -392,6 +392,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("We'd rather pay for CI minutes than maintain self-hosted runners.", P),
         ("I'd rather not.", None),
         ("Rather than patching it, rewrite the parser?", None),
+        ("I'd much rather have the product fail loudly than fall back to mock mode.", None),
+        ("I'd rather have small PRs than one big one.", P),
     ],
     "en.preference.like_better": [
         ("I like f-strings better than .format().", P),
