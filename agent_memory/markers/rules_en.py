@@ -919,8 +919,9 @@ _en(
     "en.instruction.conditional", "instruction",
     "before|after|when|once|only",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|oh)\s*,?\s+)*(?:"
-    r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:always\s+)?"
-    + _IMPERATIVE + r"[^?]*"
+    # (a polite "can you" after a recurring condition still asks for a habit: "When you run tests, can you avoid …")
+    r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:can\s+you\s+(?:please\s+)?)?"
+    r"(?:always\s+)?" + _IMPERATIVE + r"[^?]*"
     r"|(?:please\s+)?(?:(?:make\s+sure|be\s+sure|ensure)\s+(?:to|you|that\s+you)\s+)?(?!(?:be|go|let|wait|start|stop|get)\b)"
     + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
     + _RECURRING + r"[^?]*"

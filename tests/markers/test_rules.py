@@ -799,6 +799,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('When adding dietary restrictions from the bookings table to the planner, read the enter sign as a separator.', None),
         ('before selecting payment method, no need for quick buttons', None),
         ('Ask any additional questions before implementing anything', INS),
+        ('When you run tests, can you avoid serving an HTML report and just use the terminal logs please.', INS),
+        ('When you are done, can you push it', None),
     ],
     "en.instruction.caps": [
         ("RUN THE LINTER FIRST.", INS),
