@@ -40,6 +40,7 @@ CREATE TABLE texts (key INTEGER NOT NULL, text TEXT NOT NULL, count INTEGER NOT 
 CREATE TABLE buckets (bucket INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (bucket, key)) WITHOUT ROWID;
 CREATE TABLE pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL,
                     ab INTEGER NOT NULL, ba INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+CREATE TABLE l1_file (identity TEXT NOT NULL);  -- L1's identity when the tables last covered all of it
 CREATE TABLE summaries (key INTEGER PRIMARY KEY, first INTEGER NOT NULL, data TEXT NOT NULL);  -- keys of 2+ atoms
 CREATE TABLE evidence (claim TEXT NOT NULL, key INTEGER NOT NULL, shown TEXT NOT NULL, observations INTEGER NOT NULL,
                        sessions INTEGER NOT NULL, days INTEGER NOT NULL, stated INTEGER NOT NULL,
@@ -135,7 +136,7 @@ def reset(con: sqlite3.Connection) -> None:
     for table in ("keys", "atoms", "texts", "buckets", "pairs", "summaries", "evidence"):
         con.execute(f"DELETE FROM {table}")
     con.execute("UPDATE meta SET value = '0' WHERE name = 'l1_bytes'")
-    con.execute("DELETE FROM meta WHERE name = 'l1_identity'")
+    con.execute("DELETE FROM l1_file")
     con.execute("COMMIT")
 
 
@@ -401,13 +402,17 @@ def summary_rows(con: sqlite3.Connection, keys: Iterable[int] | None = None) -> 
 def set_covered(con: sqlite3.Connection, size: int, digest: str, identity: str = "") -> None:
     """The tables now cover L1's first ``size`` bytes, whose SHA-1 is ``digest``; ``identity``: the file's identity
     (``l1bytes.identity_text``) when those bytes are the whole file, else ""."""
-    con.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                    [("l1_bytes", str(size)), ("l1_sha1", digest), ("l1_identity", identity)])
+    con.executemany("UPDATE meta SET value = ? WHERE name = ?", [(str(size), "l1_bytes"), (digest, "l1_sha1")])
+    # apart from meta: it names the file, not what the tables hold (two stores of one L1 hold the same tables)
+    con.execute("DELETE FROM l1_file")
+    if identity:
+        con.execute("INSERT INTO l1_file VALUES (?)", (identity,))
 
 
 def covered_identity(con: sqlite3.Connection) -> str:
     """The identity L1 had when the tables were last brought up to the whole of it ("" when not known)."""
-    return meta(con).get("l1_identity", "")
+    found = con.execute("SELECT identity FROM l1_file").fetchone()
+    return str(found[0]) if found else ""
 
 
 def set_shown(con: sqlite3.Connection, shown: Mapping[int, str]) -> None:

@@ -113,10 +113,12 @@ def _join(groups: list[Any], same: dict[int, set[int]], similarity: float,
     known = kinds or {}
 
     def apart_keys(x: Key, y: Key) -> bool:
-        # ``apart`` relates the two keys first: a pair known to be one claim is never apart, a contradiction
-        # always (``relate``'s kind does not depend on the order of the two)
+        # ``apart`` of two keys of other words relates them first: one claim is never apart, a contradiction
+        # always; a stored pair says which already (``relate``'s kind does not depend on the order of the two)
         kind = known.get((x.text, y.text) if x.text < y.text else (y.text, x.text))
-        return kind == "contradiction" if kind in ("same", "contradiction") else apart(x, y, similarity)
+        if kind in ("same", "contradiction") and x.tokens != y.tokens:
+            return kind == "contradiction"
+        return apart(x, y, similarity)
 
     head = list(range(len(groups)))
     members: dict[int, list[int]] = {i: [i] for i in range(len(groups))}
