@@ -471,6 +471,17 @@ _en(
     guard=lambda s, m: _points_here(s, m) and _modal_subject_ok(s, m),
     description="'Never push to main', 'don't ever', 'you should never'",
 )
+# "Force pushes are forbidden", "emojis are never allowed in commit messages", "git show on big files – BANNED": a
+# prohibition said of a kind of thing rather than to the agent
+_en(
+    "en.instruction.not_allowed", "instruction",
+    "allowed|permitted|forbidden|banned|prohibited|off limits|off-limits",
+    r"^\W*(?!(?:it|this|that|these|those|what|which|there)\b)(?:[\w`.'/()-]+\s+){1,6}?(?:is|are)\s+(?:(?:never|not|no\s+longer)\s+"
+    r"(?:allowed|permitted)|(?:strictly\s+)?(?:forbidden|banned|prohibited|off[\s-]limits))\b"
+    r"|^\W*(?!(?:it|this|that)\b)(?:[\w`.'/()-]+\s+){1,6}?[-–—:]\s*(?:banned|forbidden|prohibited)\b",
+    guard=lambda s, m: _points_here(s, m) and _standing(s, m),
+    description="'Force pushes are forbidden', 'emojis are never allowed in commit messages', 'git show on big files – BANNED'",
+)
 _en(
     "en.instruction.from_now_on", "instruction",
     "from now|from here|henceforth|from this point|starting now|from today",

@@ -153,10 +153,11 @@ def _zh_clause_standing(sentence: str, m: re.Match[str]) -> bool:
 
 _cjk(
     "zh.instruction.buyao", "instruction",
-    "不要|别|別|不准|不許|不许|禁止",
+    "不要|别|別|不准|不許|不许|禁止|不得",
     r"(?:" + _ZH_LEAD + r"|^[\s，,]*[^，,。？?！!不别別禁]{1,15}?)"
     # (别 inside a word is no "don't": 区别, 识别, 分別, 级别, 类别, 特别, 个别; nor 别人 / 别的 "other")
-    r"(?:不要|(?<![区區识識分级級类類特个個告差性辨鉴鑑派离離])(?:别|別)(?![人的处處])|不准(?![确確])|不許|不许|禁止)"
+    r"(?:不要|(?<![区區识識分级級类類特个個告差性辨鉴鑑派离離])(?:别|別)(?![人的处處])|不准(?![确確])|不許|不许|禁止"
+    r"|不得(?![不了已]))"  # 不得 "must not"; 不得不 "have to", 不得了 "terribly", 不得已 "no choice"
     r"(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
     # 不要 inside a request for a piece of work bounds that work (「重构爬虫，不要出现低级错误」「不要添加其他组件」), unless
     # a habit or a whole class of things makes it a rule

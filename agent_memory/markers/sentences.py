@@ -101,6 +101,7 @@ _LOG_LINE_RE = lazy(
     | \[?\d{2}:\d{2}:\d{2}
     | \[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE)\]
     | (?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|PANIC)(?:\s*[:\]|]|\s+\S+\s*:)
+      (?!\s*(?i:never|always|do\ not|don't|must)\b)  # "CRITICAL: NEVER commit …" is a label on a rule
     | [EF]\s{2,}\S
     | (?:FAILED|PASSED|ERROR|FAIL|PASS|SKIPPED|XFAIL)\s+\S+
     | npm\ (?:ERR!|WARN|error)

@@ -426,7 +426,19 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('Always show me the plan before you edit files.', INS),
         ('Always use this key for the payment sandbox: pk_test_example', INS),
     ],
+    "en.instruction.not_allowed": [
+        ("Force pushes are forbidden.", INS),
+        ("Emojis are never allowed in commit messages.", INS),
+        ("Direct pushes to main are not allowed", INS),
+        ("git show on any large file – BANNED", INS),
+        ("secrets in the repo are strictly prohibited", INS),
+        ("That is not allowed.", None),
+        ("it is not allowed to do that", None),
+        ("Why is this not allowed?", None),
+        ("Sorry, pushing is not allowed right now", None),
+    ],
     "en.instruction.never": [
+        ("CRITICAL: NEVER commit without being asked.", INS),
         ("Never force-push to a shared branch.", INS),
         ("Please don't ever commit the .env file.", INS),
         ("Under no circumstances should you run migrations against prod.", INS),
@@ -1224,6 +1236,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ zh standing prohibitions, requirements, reversals
     "zh.instruction.buyao": [
+        ("业务模块不得直接启动调度器。", INS),
+        ("我不得不重写这个函数。", None),
         ("不要重复确认，直接改就行。", INS),
         ("不要在代码里写死配置。", INS),
         ("別用 var 宣告變數。", INS),
