@@ -97,7 +97,7 @@ _USE_CJK = frozenset({"使用", "用", "use"})
 _NEED_NOT_JA = re.compile("(?:し)?なくて(?:も)?(?:いい|よい|良い|大丈夫|構わない|構いません)(?:です)?")
 # more ways Japanese and Chinese say "not" or "no longer" (「もう要りません」, 「やめて」, 不用), "without"
 # (a rule "don't commit without running pytest" is "run pytest before committing"), and "may"
-_NEG_MORE_CJK = re.compile("要りません|要らない|いらない|いりません|不用|无需|無需|没必要|(?:やめ|止め)(?:て|る|ます)?")
+_NEG_MORE_CJK = re.compile("要りません|要らない|いらない|いりません|不用|无需|無需|没必要|不得(?![不了已])|(?:やめ|止め)(?:て|る|ます)?")
 _WITHOUT_CJK = re.compile("ずに|没(?!问题|关系)|未经")
 _PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|かまわ|いい|良い|よい|ok)|可以|没问题|没关系|也行|就行|允许")
 # examples of what a rule names: a parenthesised list ("(feat:, fix:, chore:)"), "like `feat:` or `fix:`",
