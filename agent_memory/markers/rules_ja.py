@@ -466,6 +466,21 @@ _cjk(
     guard=lambda s, m: _ja_standing(s, m) and not re.search(r"(?:という|って|わけでは|ことは|とは限ら)", s),
     description="「.envファイルはコミットしないこと」",
 )
+# 〜すること: the written-rule ending of a rule (「回答は日本語で行うこと」), and 〜は避けて: "avoid X"
+_cjk(
+    "ja.instruction.surukoto", "instruction",
+    "こと",
+    r"^[^。]{2,40}?(?:する|行う|書く|使う|付ける|入れる|守る|従う|揃える|残す|含める|分ける|確認する)こと(?:。|！|!)?\s*$",
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"(?:という|って|わけ|ことは|とは限ら|ことが|ことに|ことを)", s),
+    description="「回答は日本語で行うこと」「コミット前に lint を確認すること」",
+)
+_cjk(
+    "ja.instruction.sakete", "instruction",
+    "避け",
+    r"^[^。]{2,40}?(?:は|を)避け(?:て(?:ください|下さい|ね)?|ること|るように(?:して(?:ください)?)?)(?:よ|ね)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「グローバル変数の使用は避けてください」「any 型は避けて」",
+)
 # the stack and the person's setup: 「パッケージマネージャーはpnpmです」「私はMacを使っています」
 _cjk(
     "ja.correction.setup", "correction",

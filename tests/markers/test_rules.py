@@ -1235,6 +1235,21 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("言語は何ですか？", None),
     ],
     # ------------------------------------------ zh standing prohibitions, requirements, reversals
+    "ja.instruction.surukoto": [
+        ("回答は日本語で行うこと。", INS),
+        ("PR にはスクリーンショットを付けること。", INS),
+        ("コメントは英語で統一すること", INS),
+        ("大事なのはテストを書くことです。", None),
+        ("使うことがあります。", None),
+        ("このファイルを編集することはできますか", None),
+    ],
+    "ja.instruction.sakete": [
+        ("グローバル変数の使用は避けてください。", INS),
+        ("any 型は避けて。", INS),
+        ("ネストした三項演算子は避けること。", INS),
+        ("この問題を避けるにはどうすればいいですか", None),
+        ("今回はその修正を避けてください。", None),
+    ],
     "zh.instruction.buyao": [
         ("业务模块不得直接启动调度器。", INS),
         ("我不得不重写这个函数。", None),
