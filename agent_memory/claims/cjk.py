@@ -74,7 +74,7 @@ CANONICAL = {word: canon for canon, words in _CANONICAL_SOURCE.items() for word 
 WEAK = frozenset(
     """書 書く 置 付 付け 入れ 行 行う お願い 願 全部 全て すべて 配下 必須 常 絶対 必 毎回 今後 以後 覚 自分 中
     以后 内 中 提 直接 直 没 过 教训 的 了 是 进 来 我 更 用 大丈夫 構 構わ 可以 没问题 没关系 也行 允许 写 写成 放 放到 放在 放回 都 全部 所有 一律 必须 先 每次 每个 记得 记住 要 请 一遍 里 里面 下 下面 上 就行 吧 时候
-    的时候 时 统一 一定 一定要 也 再 等 等待 出现 还是 对应 直接 这 那 个 次 遍 在 把 从 到 给 和 与 或 并 及 将 就""".split()
+    的时候 时 统一 一定 一定要 也 再 等 等待 出现 必要 必须 必需 必須 还是 对应 直接 这 那 个 次 遍 在 把 从 到 给 和 与 或 并 及 将 就""".split()
 )
 
 # how Chinese names what a coding agent works with: the longest of these wins where they overlap

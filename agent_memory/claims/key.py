@@ -107,7 +107,9 @@ _EXAMPLES = re.compile(r"\s*\((?:e\.g\.?|eg|like|such as|for example)?[^()]*?(?:
                        r"|\s+like\s+`[^`]+`(?:\s*(?:,|or|and|/)\s*`[^`]+`)*"
                        r"|,?\s+(?:e\.g\.?|such as|for example)\s(?:`[^`]*`|[^,;!?`.]|\.(?=\S))*")
 # an action a prerequisite is said before ("merge before CI is green", "commit without running pytest")
-_GUARDED = re.compile(r"\b(?:%s)\w*\s+(?:\S+\s+){0,4}?(?P<cue>before|until|without)\b"
+# (the action is the clause's verb, "merge before …"; in "squash commits before merging" commits are a thing)
+_GUARDED = re.compile(r"^(?:(?:please|pls|always|never|ever|just|do not|don't|dont|no|you|we|can|may|could|should|must"
+                      r"|it's|it is|is|ok|okay|fine|to)\s+)*(?:%s)\w*\s+(?:\S+\s+){0,4}?(?P<cue>before|until|without)\b"
                       % "|".join(sorted(frame.GUARDED)))
 _BEFORE = frame.lemma("before")
 _LANGUAGE_WORDS = frozenset("english japanese chinese korean german french spanish portuguese russian".split())
@@ -420,6 +422,7 @@ def _atom_key(text: str, reverses: str) -> Key:
         revoked = claim_key(reverses)
         # "Worktrees are no longer needed" names part of the rule it revokes: the revoked rule is the whole
         # frame; "print() is fine for debug output, stop converting…" says more than what it stops
-        if revoked.tokens and set(said.tokens) - frame.SLOTS <= set(revoked.tokens):
+        # (a revoked rule said with the wording's own polarity was read back wrong: the wording is kept)
+        if revoked.tokens and said.negated != revoked.negated and set(said.tokens) - frame.SLOTS <= set(revoked.tokens):
             return Key(not revoked.negated, revoked.tokens)
     return said

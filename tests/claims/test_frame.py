@@ -23,6 +23,8 @@ PAIRS = [
     ("same", "Don't commit without running mypy.", "Always run mypy before committing."),
     ("contradiction", "Never deploy before the smoke tests are green.",
      "You can deploy before the smoke tests are green now."),
+    # the action a prerequisite guards is the clause's verb: in "squash commits before merging" commits are a thing
+    ("contradiction", "Always squash commits before merging.", "Stop squashing commits before merging."),
     # a setting switched off is the setting negated
     ("same", "Keep `noImplicitAny: true` in tsconfig.", "never turn off noImplicitAny in the tsconfig"),
     ("contradiction", "Keep `noImplicitAny: true` in tsconfig.", "Turn noImplicitAny off in tsconfig."),
