@@ -915,7 +915,10 @@ _RECURRING = (
     r"(?:(?:you|we|anyone|someone)\s+(?:\w+\s+)?(?:start|begin|write|add|create|commit|push|open|make|change|"
     r"modify|touch|edit|run|deploy|merge|release|rename|delete|remove|install|upgrade|refactor|finish|"
     r"introduce|implement|submit|ship|generate|update|fix)\s+(?:any|every|each|a|an|new|" + _GENERIC + r")\b|"
-    r"(?:any|every|each|a\s+new|new)\s+\w+|[a-z]+ing\b(?<!thing)(?<!during)(?<!morning)(?<!evening))"
+    r"(?:any|every|each|a\s+new|new)\s+\w+|[a-z]+ing\b(?<!thing)(?<!during)(?<!morning)(?<!evening)|"
+    # an event that recurs: "when a bug appears", "when CI fails", "if a migration is added"
+    r"(?:an?\s+(?:\w+\s+)?\w+|ci|the\s+(?:build|ci|pipeline)|tests?)\s+(?:appears|shows\s+up|fails|breaks|goes\s+red|"
+    r"is\s+(?:added|changed|removed|renamed|merged|created|opened|reported|red))\b)"
 )
 _IT_RE = lazy(r"\b(?:it|them)\b", _I)  # (after a condition, "it" is what the condition named: "when you add an endpoint, document it")
 

@@ -784,6 +784,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The page no longer loads.", None),
     ],
     "en.instruction.conditional": [
+        # an event that recurs
+        ("When a bug appears, write a reproducing test first.", INS),
+        ("When CI fails, check the logs before rerunning.", INS),
+        ("When a user clicks the button, show the modal.", None),
         ("Before you start any task, show me a short plan and wait for my ok.", INS),
         ("When you add a new endpoint, document it in docs/api.md.", INS),
         ("When you finish this, push it.", None),
