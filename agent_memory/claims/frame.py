@@ -250,7 +250,8 @@ _ALIASES = {
     "annotation": "hint", "annotations": "hint", "annotate": "hint",
     "green": "pass",  # "CI is green" is "CI passes"
     "hash": "sha", "credential": "secret", "credentials": "secret", "approve": "approval", "approv": "approval",
-    "approver": "reviewer", "approvers": "reviewer",
+    # two reviewers approving is two approvals
+    "approver": "approval", "approvers": "approval", "reviewer": "approval", "reviewers": "approval",
     # a count said in words is the count: "two approvals" / "2 approvals" ("one" is also a pronoun)
     "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
     "ten": "10",

@@ -112,6 +112,7 @@ _GUARDED = re.compile(r"^(?:(?:please|pls|always|never|ever|just|do not|don't|do
                       r"|it's|it is|is|ok|okay|fine|to)\s+)*(?:%s)\w*\s+(?:\S+\s+){0,4}?(?P<cue>before|until|without)\b"
                       % "|".join(sorted(frame.GUARDED)))
 _BEFORE = frame.lemma("before")
+_DEPLOY, _PRODUCTION = frame.lemma("deploy"), frame.lemma("production")
 _LANGUAGE_WORDS = frozenset("english japanese chinese korean german french spanish portuguese russian".split())
 # a configuration file is named with or without its extension: tsconfig.json, pyproject.toml
 _CONFIG_FILE = re.compile(r"^([a-z][a-z0-9_-]{3,})\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf)$")
@@ -253,6 +254,8 @@ def claim_key(text: str) -> Key:
         else:  # "use pnpm, not npm" / "we're a pnpm shop, don't use npm"
             alt += [t for t in other_core if t not in core and not _held(t)]
             core += [t for t in other_core if t not in core and _held(t)]
+    if _DEPLOY in core:  # production is where a deploy goes unless another place is named
+        core = [t for t in core if t.lstrip(TO + SCOPE) != _PRODUCTION]
     core_set = sorted(set(core))
     alt_set = sorted(set(alt) - set(core_set) - frame.SLOTS)
     if not core_set:

@@ -50,6 +50,10 @@ PAIRS = [
     # a configuration file with or without its extension
     ("same", "Never turn off noImplicitAny in tsconfig.json.", "never turn off noImplicitAny in the tsconfig"),
     ("distinct", "Never edit settings.json by hand.", "Never edit the settings by hand."),
+    # production is where a deploy goes; two reviewers approving are two approvals
+    ("same", "Never deploy on Fridays.", "Don't ship to production on a Friday."),
+    ("distinct", "Never deploy on Fridays.", "Never deploy to staging on Fridays."),
+    ("same", "Every PR needs two approvals before merging.", "Two reviewers must approve before a PR is merged."),
     # a rule said as a list of the things it names
     ("same", "isort, profile black, always", "Always run isort with profile black."),
     # the language a thing is written in, swapped
