@@ -798,13 +798,26 @@ _en(
     description="'I told you not to use mocks in the integration tests' — the rule, said again",
 )
 
+_CONDITION_IT_RE = lazy(r"\b(?:once|after|when|whenever|before|until|if)\s+(?:it|they)\b", _I)
+# a step for every new thing of a kind: "add docstrings to all new functions", "write tests for every new endpoint"
+_en(
+    "en.instruction.every_new", "instruction",
+    "new",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>"
+    r"(?!(?:don'?t|do\s+not|never|no|please|always|make\s+sure)\b)" + _IMPERATIVE
+    + r"[^?]{0,60}?\b(?:all|every|each|any)\s+new\s+[a-z][\w-]*[^?]*)",
+    guard=lambda s, m: _standing(s, m) and _points_here(s, m),
+    description="'Add docstrings to all new functions', 'write tests for every new endpoint'",
+)
 _en(
     "en.instruction.remember_to", "instruction",
     "remember to|don't forget to|do not forget to|never forget to",
     r"^\W*(?:(?:also|and|please|pls|ok|okay|oh|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:remember|don'?t\s+forget|"
     r"do\s+not\s+forget|never\s+forget)\s+to\s+(?:always\s+)?(?P<rule>" + _IMPERATIVE + r"[^?]*)",
-    guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:done|finished|ready|when\s+you'?re|after\s+that)\b", s, _I)
-    and bool(re.search(r"\b(?:before|after|when|whenever|every|each|any|all)\b", m.group("rule"), _I)
+    # ("once it's merged": the "it" of a condition is the thing the step names, as after "when you add an endpoint")
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(_CONDITION_IT_RE.sub("", _clause(s, m)))
+    and not re.search(r"\b(?:done|finished|ready|when\s+you'?re|after\s+that)\b", s, _I)
+    and bool(re.search(r"\b(?:before|after|when|whenever|once|every|each|any|all)\b", m.group("rule"), _I)
              or _RECURS_RE.search(m.group("rule"))),
     description="'Remember to run the tests before committing', 'Remember to pass -n auto to pytest' "
     "(a recurring step, not 'remember to push it')",

@@ -928,7 +928,17 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I said don't touch that file.", None),
         ("I told you it was the cache.", None),
     ],
+    "en.instruction.every_new": [
+        ("Add docstrings to all new functions, please.", INS),
+        ("Write tests for every new endpoint.", INS),
+        ("type-annotate all new functions, please", INS),
+        ("do not create any new unit tests.", None),
+        ("fix all new warnings in this file", None),
+        ("Rename all new files you created to snake_case.", None),
+    ],
     "en.instruction.remember_to": [
+        ("Remember to remove the feature branch once it's merged.", INS),
+        ("Remember to push it when you're done.", None),
         ("Remember to run the tests before committing.", INS),
         ("please don't forget to bump the version when you cut a release", INS),
         ("Remember to update the changelog for every user-facing change.", INS),
