@@ -382,6 +382,16 @@ _en(
     claim="after_or_next",
     description="'Gotcha: ...' (not 'Gotcha, thanks')",
 )
+# "turns out editing merged migrations breaks everyone's DB": what doing a kind of thing does, found the hard way
+_en(
+    "en.lesson.turns_out", "lesson",
+    "turns out|turned out",
+    r"^\W*(?:(?:so|ok|okay|well|ugh|fyi)\s*,?\s+)*(?:it\s+)?turn(?:s|ed)\s+out(?:\s+that)?\s+(?P<claim>[a-z]+ing\s+"
+    r"[^?]{2,80}?\b(?:breaks?|broke|corrupts?|wipes?|deletes?|kills?|hangs?|crash(?:es)?|loses?|drops?|resets?|"
+    r"overwrites?|locks?)\b[^?,;]*)",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("claim")) and _points_here(s, m),
+    description="'turns out editing merged migrations breaks everyone's DB'",
+)
 _en(
     "en.lesson.note_to_self", "lesson",
     "note to self|nb|n.b.|memo|future reference|note for",

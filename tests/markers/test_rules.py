@@ -928,6 +928,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I said don't touch that file.", None),
         ("I told you it was the cache.", None),
     ],
+    "en.lesson.turns_out": [
+        ("turns out editing merged alembic migrations breaks everyone's DB, don't do it", L),
+        ("Turns out running prettier twice breaks the diff.", L),
+        ("ok so it turns out that deleting the lockfile wipes the pinned versions", L),
+        ("turns out the bug was in the parser", None),
+        ("Turns out this change breaks the build.", None),
+    ],
     "en.instruction.every_new": [
         ("Add docstrings to all new functions, please.", INS),
         ("Write tests for every new endpoint.", INS),
