@@ -626,6 +626,15 @@ _cjk(
     guard=lambda s, m: not re.search(r"この|その|これ|それ|今回|さっき", s),
     description="「pr名英語に」「コミットメッセージは英語で」",
 )
+# 「Python は 3.12 を使ってください」「テストは pytest でお願いします」: what a kind of work uses (a topic with は)
+_cjk(
+    "ja.instruction.topic_use", "instruction",
+    "使って|使う|使用して|お願いします",
+    r"^[^。、]{1,20}?は\s*[^。、はを]{1,30}?(?:を使って|を使う|を使用して|でお願いします)(?:ください|下さい|ね)?"
+    r"(?:[、,]\s*[^。]{1,30}?ではありません)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「Python は 3.12 を使ってください」「パッケージのインストールは uv でお願いします」",
+)
 
 # いちいち … しなくていい: a standing arrangement that stops a habit, said without 今後 (「いちいち確認しなくていいよ」)
 _cjk(

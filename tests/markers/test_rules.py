@@ -1256,6 +1256,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("言語は何ですか？", None),
     ],
     # ------------------------------------------ zh standing prohibitions, requirements, reversals
+    "ja.instruction.topic_use": [
+        ("Python は 3.12 を使ってください。", INS),
+        ("Python は 3.12 を使ってください、3.10 ではありません。", INS),
+        ("テストは pytest でお願いします。", INS),
+        ("このファイルは pandas を使ってください。", None),
+        ("今回は古いバージョンを使ってください。", None),
+    ],
     "ja.instruction.surukoto": [
         ("回答は日本語で行うこと。", INS),
         ("PR にはスクリーンショットを付けること。", INS),
