@@ -928,6 +928,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I said don't touch that file.", None),
         ("I told you it was the cache.", None),
     ],
+    "en.instruction.use_for": [
+        ("Use httpx for HTTP calls.", INS),
+        ("use freezegun for date-dependent tests, they flake otherwise", INS),
+        ("Use Redis for caching sessions.", INS),
+        ("Use the new API for this.", None),
+        ("Use grep for now.", None),
+        ("use this for the demo", None),
+    ],
     "en.lesson.turns_out": [
         ("turns out editing merged alembic migrations breaks everyone's DB, don't do it", L),
         ("Turns out running prettier twice breaks the diff.", L),
