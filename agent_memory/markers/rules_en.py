@@ -842,18 +842,6 @@ _en(
     guard=_standing,
     description="'use yarn, not npm', 'Use pathlib instead of os.path' — a tool or style chosen for good",
 )
-# "Use httpx for HTTP calls", "use freezegun for date-dependent tests": a tool chosen for a kind of job
-_en(
-    "en.instruction.use_for", "instruction",
-    "use|prefer",
-    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer)\s+"
-    r"(?!(?:the|a|an|this|that|these|those|it|them|my|your|our|some|any|one|another|same|other)\b)`?[\w.@/+-]+`?"
-    r"(?:\s+(?!for\b)[a-z][\w.-]*)?\s+for\s+(?:all\s+|any\s+|every\s+)?"
-    r"(?!(?:the|this|that|these|those|it|them|my|your|now|today|a|an|me|us)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
-    r"\s*(?:[.!,;]|$)",
-    guard=lambda s, m: _standing(s, m) and _points_here(s, m),
-    description="'Use httpx for HTTP calls', 'use freezegun for date-dependent tests' — a tool for a kind of job",
-)
 _en(
     "en.instruction.everywhere", "instruction",
     "everywhere|throughout|in all|in every|across the",
@@ -913,6 +901,18 @@ _en(
     r"|(?:use\s+)?\d[-\s]space\s+(?:indentation|indents?)(?:\s+please)?[.!]*$)",
     guard=_standing,
     description="'Keep PRs small.', 'Write small functions.', 'Use single quotes for strings in JS.', '2-space indentation'",
+)
+# "Use httpx for HTTP calls", "use freezegun for date-dependent tests": a tool chosen for a kind of job
+_en(
+    "en.instruction.use_for", "instruction",
+    "use|prefer",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer)\s+"
+    r"(?!(?:the|a|an|this|that|these|those|it|them|my|your|our|some|any|one|another|same|other)\b)`?[\w.@/+-]+`?"
+    r"(?:\s+(?!for\b)[a-z][\w.-]*)?\s+for\s+(?:all\s+|any\s+|every\s+)?"
+    r"(?!(?:the|this|that|these|those|it|them|my|your|now|today|a|an|me|us)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
+    r"\s*(?:[.!,;]|$)",
+    guard=lambda s, m: _standing(s, m) and _points_here(s, m),
+    description="'Use httpx for HTTP calls', 'use freezegun for date-dependent tests' — a tool for a kind of job",
 )
 _ARTIFACTS = (
     r"(?:prs|pull\s+requests|commits|migrations|tests|fixtures|components|docs|scripts|configs?|secrets|env\s+vars|"
