@@ -42,6 +42,11 @@ VERB_OF = {form: verb for verb, forms in _VERB_CLASSES.items() for form in forms
 # what a prerequisite is said before: "never merge before CI is green" is "CI green before merging"
 GUARDED = frozenset({"commit", "push", "merge", "deploy", "release", "publish"})
 
+# the languages a rule may ask to write or answer in, as English and Japanese / Chinese name them
+LANGUAGES = frozenset(
+    """english japanese chinese korean german french spanish portuguese russian italian dutch
+    英語 日本語 中国語 韓国語 ドイツ語 フランス語 スペイン語 英文 中文 日文 韓文 英语 汉语 漢語 日语 韩语 韩文 简体中文 繁体中文""".split()
+)
 OFF = "switchedoff"  # the word a switched-off setting leaves: it turns the clause's polarity over
 
 # slots: words a frame names its value by; two wordings that differ only by one are still one claim

@@ -113,7 +113,6 @@ _GUARDED = re.compile(r"^(?:(?:please|pls|always|never|ever|just|do not|don't|do
                       % "|".join(sorted(frame.GUARDED)))
 _BEFORE = frame.lemma("before")
 _DEPLOY, _PRODUCTION = frame.lemma("deploy"), frame.lemma("production")
-_LANGUAGE_WORDS = frozenset("english japanese chinese korean german french spanish portuguese russian".split())
 # a configuration file is named with or without its extension: tsconfig.json, pyproject.toml
 _CONFIG_FILE = re.compile(r"^([a-z][a-z0-9_-]{3,})\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf)$")
 _PRONOUN = re.compile(r"\b(?:it|them)\b")
@@ -247,10 +246,10 @@ def claim_key(text: str) -> Key:
         if negated:  # "don't use requests, use httpx": the positive clause states the rule
             alt = [t for t in core if t not in other_core and not _held(t) and t not in topic]
             core, negated = list(other_core) + [t for t in core if (_held(t) or t in topic) and t not in other_core], False
-            if all(t in _LANGUAGE_WORDS for t in other_core) and any(t in _LANGUAGE_WORDS for t in alt):
+            if all(t in frame.LANGUAGES for t in other_core) and any(t in frame.LANGUAGES for t in alt):
                 # "コメントを英語で書かないで、日本語で": the language is swapped; what is written in it stays
-                core += [t for t in alt if t not in _LANGUAGE_WORDS]
-                alt = [t for t in alt if t in _LANGUAGE_WORDS]
+                core += [t for t in alt if t not in frame.LANGUAGES]
+                alt = [t for t in alt if t in frame.LANGUAGES]
         else:  # "use pnpm, not npm" / "we're a pnpm shop, don't use npm"
             alt += [t for t in other_core if t not in core and not _held(t)]
             core += [t for t in other_core if t not in core and _held(t)]

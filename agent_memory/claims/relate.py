@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Iterable
 
-from .frame import PERMITTED, SLOTS, VERB_OF, is_verb
+from .frame import LANGUAGES, PERMITTED, SLOTS, VERB_OF, is_verb
 from .key import CONTRAST, FROM, PURPOSE, SCOPE, TO, Key, trigram_similarity
 from ..text import CJK as _CJK, HIRAGANA
 
@@ -39,10 +39,7 @@ _UNITS = ("second", "sec", "minute", "min", "hour", "day", "week", "month", "rel
           "worker", "thread", "time", "char", "column", "space", "line", "ms", "mb", "gb", "kb", "percent", "%",
           "秒", "分", "時間", "日", "回", "行", "文字", "天", "次", "个", "小时", "分钟")
 # values of a slot that takes one of them whatever the words around it: the language to write or answer in
-_LANGUAGES = tuple(sorted(
-    """english japanese chinese korean german french spanish portuguese russian italian dutch
-    英語 日本語 中国語 韓国語 ドイツ語 フランス語 スペイン語 英文 中文 日文 韓文 英语 汉语 漢語 日语 韩语 韩文 简体中文 繁体中文""".split(),
-    key=len, reverse=True))
+_LANGUAGES = tuple(sorted(LANGUAGES, key=lambda w: (-len(w), w)))  # the longest name first
 
 _VERBS = frozenset(VERB_OF.values())
 # words of a rule's form, not its subject: "the conventional commits format", "type hints on function signatures"
