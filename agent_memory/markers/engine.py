@@ -79,8 +79,11 @@ def one_off_word(text: str, lang: str = "") -> str:
 
     English words count in every language; another language's own when ``lang`` names it, or all when ``lang`` is "".
     """
-    tables = (_LANG_TABLES[lang],) if lang in _LANG_TABLES else () if lang else tuple(_LANG_TABLES.values())
-    for table in (rules_en, *tables):
+    if not lang:
+        tables = (rules_en, *_LANG_TABLES.values())
+    else:
+        tables = (rules_en, _LANG_TABLES[lang]) if lang in _LANG_TABLES else (rules_en,)
+    for table in tables:
         found = table.ONE_OFF_RE.search(text)
         if found:
             return found.group(0)
