@@ -573,12 +573,14 @@ _en(
 # "before committing"), or a convention ("we use ..."). A definite or pointing object ("the
 # header", "it", "this file") belongs to the current task and never fires.
 
+# "this repo", "this project": the whole the rules are about, not a thing of the task at hand
+_OUR_WHOLE = r"(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)"
 # words that tie a clause to the task at hand (a relative "that" and "this repo" do not)
 _HERE_AND_NOW_RE = lazy(
     r"\b(?:it|these|those|them|yet|again|else|anymore|today|tonight|tomorrow|above|below|my\s+last|your\s+last|"
     r"(?<!\w\ws\s)that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
     r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
-    r"this(?!\s+(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)\b)|"
+    r"this(?!\s+" + _OUR_WHOLE + r"\b)|"
     r"the\s+(?:same|other|last|next|first|second|previous|new\s+one|one|two|three|both))\b",
     _I,
 )
@@ -649,7 +651,7 @@ def _standing(sentence: str, m: re.Match[str]) -> bool:
 # "these files", "the same branch"); "it" may stand for the class the rule names ("always pin it to a version")
 _POINTED_RE = lazy(
     # ("this key for the sandbox: sk_…" names what follows the colon, it points at nothing of the task)
-    r"\b(?:this(?!\s+(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)\b)(?![^:]*:)|"
+    r"\b(?:this(?!\s+" + _OUR_WHOLE + r"\b)(?![^:]*:)|"
     r"these(?![^:]*:)|those|yet|"
     r"the\s+(?:same|other|last|next|previous|new\s+one))\b",
     _I,
