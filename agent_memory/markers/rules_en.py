@@ -1599,6 +1599,14 @@ _EN_EXAMPLE_RE = lazy(r"^\W*(?:for\s+(?:example|instance)|e\.?g\.?|eg)\b", _I)
 _EN_YOU_NEED_NOT_RE = lazy(r"\bno\s+need\s+(?:for\s+you\s+)?to\b|\byourself\b|\byou\s+don'?t\s+(?:need|have)\s+to\b", _I)
 
 
+# Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core
+# (the sentence without its trailing punctuation) rather than the whole sentence.
+_EN_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (_EN_QUESTION_RE, True), (_EN_NEGATED_RE, False), (_EN_REPORTED_RE, False), (_EN_HYPOTHETICAL_RE, False),
+    (_EN_ASSISTANT_RE, False), (_EN_HEDGE_RE, False),
+)
+
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds an English cue in ``sentence`` rules out (``core``: the sentence without its trailing punctuation)."""
     into = _INTO_FILE_RE.match(core) if "." in core and "md" in core.lower() else None
@@ -1608,11 +1616,7 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
             sentence, core = sentence.rstrip(" ?"), core.rstrip(" ?")
     if into is not None:  # "can you update CLAUDE.md that …": the rule after "that" is what is judged
         sentence, core = sentence[into.end():], core[into.end():]
-    if _EN_QUESTION_RE.search(core) or _EN_NEGATED_RE.search(sentence):
-        return EVERYTHING
-    if _EN_REPORTED_RE.search(sentence) or _EN_HYPOTHETICAL_RE.search(sentence):
-        return EVERYTHING
-    if _EN_ASSISTANT_RE.search(sentence) or _EN_HEDGE_RE.search(sentence):
+    if any(pattern.search(core if on_core else sentence) for pattern, on_core in _EN_REFUSALS):
         return EVERYTHING
     if _EN_I_WILL_RE.search(sentence) and not _EN_YOU_NEED_NOT_RE.search(sentence):
         return frozenset({"instruction"})  # a promise of the speaker's, not a rule for the agent

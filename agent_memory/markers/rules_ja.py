@@ -683,13 +683,17 @@ _cjk(
     description="「質問を極力控えて自走してください」「外部ライブラリはできるだけ使わないで」",
 )
 
+# Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core
+# (the sentence without its trailing punctuation) rather than the whole sentence.
+_JA_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (_JA_QUESTION_RE, True), (_JA_NEGATED_RE, False), (_JA_REPORTED_RE, False), (_JA_HYPOTHETICAL_RE, False),
+    (_JA_HEDGE_RE, True), (_JA_ASSISTANT_RE, True),
+)
+
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds a Japanese sentence may not yield: questions, hedges, reports, one-offs, past tense."""
-    if _JA_QUESTION_RE.search(core) or _JA_NEGATED_RE.search(sentence):
-        return EVERYTHING
-    if _JA_REPORTED_RE.search(sentence) or _JA_HYPOTHETICAL_RE.search(sentence):
-        return EVERYTHING
-    if _JA_HEDGE_RE.search(core) or _JA_ASSISTANT_RE.search(core):
+    if any(pattern.search(core if on_core else sentence) for pattern, on_core in _JA_REFUSALS):
         return EVERYTHING
     vetoed: set[str] = set()
     if _JA_THINK_RE.search(sentence):

@@ -376,15 +376,19 @@ _cjk(
     description="「你总是忘记跑测试」「你又忘了更新changelog」",
 )
 
+# Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core
+# (the sentence without its trailing punctuation) rather than the whole sentence.
+_ZH_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (_ZH_QUESTION_RE, True), (_ZH_NEGATED_RE, False), (_ZH_REPORTED_RE, False), (_ZH_HYPOTHETICAL_RE, False),
+    (_ZH_HEDGE_RE, False), (_ZH_NOTICE_RE, False),
+)
+
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds a Chinese sentence may not yield: questions, hedges, reports, hypotheticals, one-offs."""
     if _ZH_BA_RE.search(core) and not _ZH_SUGGEST_RE.search(core):
         return EVERYTHING
-    if _ZH_QUESTION_RE.search(core) or _ZH_NEGATED_RE.search(sentence):
-        return EVERYTHING
-    if _ZH_REPORTED_RE.search(sentence) or _ZH_HYPOTHETICAL_RE.search(sentence):
-        return EVERYTHING
-    if _ZH_HEDGE_RE.search(sentence) or _ZH_NOTICE_RE.search(sentence):
+    if any(pattern.search(core if on_core else sentence) for pattern, on_core in _ZH_REFUSALS):
         return EVERYTHING
     return frozenset()
 
