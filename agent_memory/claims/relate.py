@@ -12,7 +12,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Iterable
+from typing import AbstractSet, Iterable
 
 from .frame import LANGUAGES, PERMITTED, SLOTS, VERB_OF, is_verb
 from .key import CONTRAST, FROM, PURPOSE, SCOPE, TO, Key, trigram_similarity
@@ -255,7 +255,7 @@ def _same_words_other_roles(ca: frozenset[str], cb: frozenset[str]) -> bool:
     """The same words with a role said in one wording and not the other ("update CHANGELOG.md in every PR" /
     "add a line to the changelog for each pull request"); where both say where a thing goes or comes from,
     they must say it alike ("from develop to main" is not "from main to develop")."""
-    if not ca or {_unmarked(w) for w in ca} != {_unmarked(w) for w in cb}:
+    if not ca or _bare_set(ca) != _bare_set(cb):
         return False
     ends_a = {w for w in ca if w[:1] in (TO, FROM)}
     ends_b = {w for w in cb if w[:1] in (TO, FROM)}
@@ -314,16 +314,29 @@ def _unroled(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if w[:1] not in (SCOPE, TO, FROM))
 
 
-def _things(words: frozenset[str]) -> set[str]:
+# A key's frame and the sets made from it are asked for again in every pair the key stands in (a bucket pairs
+# each key with dozens of others): they are made once a frame and kept.
+_PER_FRAME = 1 << 17
+
+
+@lru_cache(maxsize=_PER_FRAME)
+def _things(words: frozenset[str]) -> frozenset[str]:
     """The words of a frame that name something (not its verb, role or what it is for)."""
-    return {_unmarked(w) for w in words if w[:1] != PURPOSE and w not in _VERBS and w not in SLOTS}
+    return frozenset(_unmarked(w) for w in words if w[:1] != PURPOSE and w not in _VERBS and w not in SLOTS)
 
 
-def _bare_set(words: Iterable[str]) -> set[str]:
-    return {_unmarked(w) for w in words}
+def _bare_set(words: Iterable[str]) -> frozenset[str]:
+    if isinstance(words, frozenset):
+        return _bare_frame(words)
+    return frozenset(_unmarked(w) for w in words)
 
 
-def _overlap(xs: set[str], ys: set[str]) -> bool:
+@lru_cache(maxsize=_PER_FRAME)
+def _bare_frame(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(_unmarked(w) for w in words)
+
+
+def _overlap(xs: AbstractSet[str], ys: AbstractSet[str]) -> bool:
     """Whether two sets of words name a common thing (".format" and "str.format" name one method); a verb
     both say counts only where one of them names nothing else ("log it" / "log with the logging module",
     not "pin actions to a SHA" / "pin images to a digest")."""
@@ -337,10 +350,12 @@ def _overlap(xs: set[str], ys: set[str]) -> bool:
                for x in xs for y in ys if "." in x or "." in y)
 
 
+@lru_cache(maxsize=_PER_FRAME)
 def _purpose(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if w.startswith(PURPOSE))
 
 
+@lru_cache(maxsize=_PER_FRAME)
 def _frame(tokens: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
     """What a key does and what it rejects, without the slot words that name no value."""
     core, rejected = _core(tokens), _rejected(tokens)
@@ -371,6 +386,8 @@ def _bare(tokens: Iterable[str]) -> list[str]:
 
 
 def _swapped_contrast(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    if CONTRAST not in a or CONTRAST not in b:
+        return False
     a = tuple(t for t in a if t not in SLOTS)  # "用 merge 就行，不要 rebase" swaps "rebase, 别 merge" as it allows
     b = tuple(t for t in b if t not in SLOTS)
     if CONTRAST not in a or CONTRAST not in b or sorted(_bare(a)) != sorted(_bare(b)):
