@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import AbstractSet, Iterable
 
-from .frame import LANGUAGES, PERMITTED, SLOTS, VERB_OF, is_verb
+from .frame import LANGUAGES, PERMITTED, SLOTS, VERB_OF, is_verb, lemma
 from .key import CONTRAST, FROM, PURPOSE, SCOPE, TO, Key, trigram_similarity
 from ..text import CJK as _CJK, HIRAGANA
 
@@ -31,7 +31,8 @@ _ROLES = (PURPOSE, SCOPE, TO, FROM)
 _SWAP_SLOTS = frozenset("use target with via port version branch base ポート ブランチ バージョン 用 使用".split())
 _SLOT_CUES_JA = re.compile("(?:ブランチ|ポート|バージョン|使う|使用|使って|向け|に対して|へ|に|用)")
 # words that open a condition: a value after them says when the rule applies, not what it is
-_CONDITIONS = frozenset("before after when whenever if unless until while once".split())
+_CONDITIONS = frozenset(w for word in "before after when whenever if unless until while once".split()
+                        for w in (word, lemma(word)))  # keys hold the lemma: "befor", "whil"
 # what makes a number a quantity rather than a name: the word before it, or a unit after it
 _NUMBER_SLOTS = frozenset("port timeout limit max min length width size retry retri version".split())
 _NUMBER_SLOTS_CJK = ("ポート", "ポートは", "端口", "端口是", "は", "を", "に", "为", "是")

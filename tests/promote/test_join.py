@@ -57,6 +57,14 @@ def test_apart_keeps_a_prohibition_and_the_choice_that_replaces_it_together() ->
     assert apart(claim_key("Use httpx instead of requests."), claim_key("Use httpx instead of requests in the tests."))
 
 
+def test_apart_holds_a_rule_and_the_same_rule_under_a_condition_only_one_names() -> None:
+    # keys hold the lemma of a condition word ("befor", "whil"): the check reads it as the condition it is
+    plain = claim_key("Always run the linter.")
+    for narrower in ("Always run the linter before pushing.", "Always run the linter while rebasing.",
+                     "Always run the linter once the build is green."):
+        assert apart(plain, claim_key(narrower)), narrower
+
+
 def test_how_stored_pairs_stand_decides_as_relating_them_again_would() -> None:
     from agent_memory.claims.relate import relate
 
