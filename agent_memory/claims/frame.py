@@ -108,6 +108,8 @@ _PHRASES = [
     # a project's conventional documents are said by name: CHANGELOG.md is "the changelog"
     (re.compile(r"\b(changelog|readme|contributing|license|licence|authors|security|history|news|todo)"
                 r"\.(?:md|txt|rst)\b"), r" \1 "),
+    # "…, no exceptions" says how firmly the rule holds, not a thing it rejects
+    (re.compile(r"\bno exceptions?\b|\bwithout (?:any )?exceptions?\b|\bno excuses\b"), " "),
     (re.compile(r"\bas well\b|\bevery time\b|\beach time\b|\bfor good\b|\bfrom now on\b|\bgoing forward\b"
                 r"|\bin this (?:repo|repository|project|codebase)\b|\bin the (?:repo|repository|project|codebase)\b"), " "),
 ]

@@ -217,6 +217,13 @@ def claim_key(text: str) -> Key:
             and all(not p[4] and not p[2] and p[3] is None and p[0] == main[0] and len(p[1]) <= 2 for p in parts):
         # "black, line-length 100, always": a rule said as a list of what it names, no clause a rule alone
         main = (main[0], [t for p in parts for t in p[1]], [], None, False, main[5], main[6], main[7])
+    at = next((i for i, p in enumerate(parts) if p is main), 0)
+    if main[0] and main[3] is None and not main[2] and len(main[1]) <= 2 and at and not parts[at - 1][0] \
+            and not parts[at - 1][2] and not _CJK_RUN.search(main[6]):
+        # "border widths stay in px, never rem": a bare "never X" after a statement is what the statement
+        # rejects, the statement is the rule
+        before = parts[at - 1]
+        main = (False, before[1], list(main[1]), before[3], True, False, before[6], before[7])
     negated, core, alt, verb, _rule, _bare, said, topic = main
     core, alt = list(core), list(alt)
     named: list[tuple] = []

@@ -138,6 +138,12 @@ PAIRS = [
     ("contradiction", "the staging API runs on port 9090", "the staging API runs on port 9191"),
     # a reversal that takes the value a choice rejected, keeping what it speaks of
     ("contradiction", "No, fixtures go in `tests/fixtures/`, not next to the tests.", "keep fixtures next to the tests from now on"),
+    # a bare "never X" after a statement is what the statement rejects, not a rule of one word
+    ("contradiction", "Spacing tokens stay in px, never em.", "Use em for spacing tokens, not px."),
+    ("distinct", "Border widths stay in px, never em.", "Use em for spacing tokens, not px."),
+    ("same", "Spacing tokens stay in px, never em.", "spacing tokens stay in px"),
+    # "no exceptions" says how firmly a rule holds, it rejects nothing
+    ("same", "remember: a LICENSE header in every source file, no exceptions", "Always put a LICENSE header in every source file."),
 ]
 
 
