@@ -473,7 +473,12 @@ def find_markers(text: str) -> list[Marker]:
         if header is not None and span.line_start and not span.bullet:
             header = None
         if len(sentence) > MAX_SENTENCE_CHARS:
-            continue  # pasted prose: every kind is vetoed, so nothing here fires or opens a header
+            # pasted prose, or a run-on request whose clauses are judged one by one
+            clause = _clause_marker(text, masked, span, lang_of(sentence))
+            if clause is not None and clause.text not in seen:
+                seen.add(clause.text)
+                found.append((i, i, clause))
+            continue
         lowered = sentence.lower()
         found_cues = _CUES.mask(lowered)
         if header is None and not found_cues:
@@ -489,35 +494,20 @@ def find_markers(text: str) -> list[Marker]:
             if not vetoed:
                 header = (header_id, span.line, is_stated(sentence))
                 continue
-        chosen: MarkerRule | None = None
-        match: re.Match[str] | None = None
-        clause_at = 0  # where the kept claim starts in the sentence
         end = span.end
         stated = False
-        for rule in _CUES.of(found_cues & _LANG_BITS[lang]):
-            m = rule.pattern.search(sentence)
-            if m is None:
+        chosen, match, clause_at, extra, hard, vetoed = _choose(sentence, lang, found_cues, hard, vetoed, i, spans, masked)
+        if extra:
+            end = spans[i + 1].end
+            skip_next = True
+        if chosen is None and lang == "en" and _may_run_on(sentence, lowered):
+            # nothing heard in the sentence as a whole: perhaps in one of its clauses
+            clause = _clause_marker(text, masked, span, lang)
+            if clause is not None:
+                if clause.text not in seen:
+                    seen.add(clause.text)
+                    found.append((i, i, clause))
                 continue
-            if hard is None:
-                hard = _hard_vetoed(sentence, lang)
-            if rule.kind in hard or (rule.guard is not None and not rule.guard(sentence, m)):
-                continue
-            if rule.kind in ONE_OFF_KINDS:
-                if vetoed is None:
-                    vetoed = _with_one_off(hard, sentence, lang)
-                if rule.kind in vetoed:
-                    apart = _stands_apart(sentence, m.start(), lang)
-                    if apart is None:
-                        continue
-                    clause_at = apart
-            extra = _claim_end(rule, m, sentence, lang, i, spans, masked)
-            if extra is None:
-                continue
-            chosen, match = rule, m
-            if extra:
-                end = spans[i + 1].end
-                skip_next = True
-            break
         if chosen is None:
             if len(sentence) <= 60 and _stated(sentence, lowered):  # masked is folded: folding again is a no-op
                 if vetoed is None:
@@ -543,6 +533,79 @@ def find_markers(text: str) -> list[Marker]:
         replace(m, stated=True) if not m.stated and (first - 1 in keep_asks or last + 1 in keep_asks) else m
         for first, last, m in found
     ]
+
+
+def _choose(
+    sentence: str, lang: str, found_cues: int, hard: frozenset[str] | None, vetoed: frozenset[str] | None,
+    i: int, spans: list[Span], masked: str,
+) -> tuple[MarkerRule | None, re.Match[str] | None, int, int, frozenset[str] | None, frozenset[str] | None]:
+    """The first rule that holds in a sentence: (rule, match, where its claim starts, 1 when the claim is the next
+    sentence, and the vetoes worked out on the way, None where nothing needed them)."""
+    for rule in _CUES.of(found_cues & _LANG_BITS[lang]):
+        m = rule.pattern.search(sentence)
+        if m is None:
+            continue
+        if hard is None:
+            hard = _hard_vetoed(sentence, lang)
+        if rule.kind in hard or (rule.guard is not None and not rule.guard(sentence, m)):
+            continue
+        clause_at = 0
+        if rule.kind in ONE_OFF_KINDS:
+            if vetoed is None:
+                vetoed = _with_one_off(hard, sentence, lang)
+            if rule.kind in vetoed:
+                apart = _stands_apart(sentence, m.start(), lang)
+                if apart is None:
+                    continue
+                clause_at = apart
+        extra = _claim_end(rule, m, sentence, lang, i, spans, masked)
+        if extra is None:
+            continue
+        return rule, m, clause_at, extra, hard, vetoed
+    return None, None, 0, 0, hard, vetoed
+
+
+# Where a run-on English request starts a clause of its own: "; ", "and also", ", and we …", ", but never …". A
+# sentence that cannot be judged whole (a question in its first clause, over the typed limit) is judged clause by
+# clause: "can you look at why the mock fails; you have to use a verifying double" keeps the rule after the ";".
+_RUN_ON_CUT_RE = lazy(
+    r"\s*;\s+|,?\s+(?:and\s+)?also\s*,?\s+(?=(?:we|you|i|please|always|never|don'?t|do\s+not|make\s+sure|remember)\b)"
+    r"|,\s+(?:and|but|plus)\s+(?=(?:we|you|please|always|never|don'?t|do\s+not|make\s+sure|remember)\b)",
+    I,
+)
+
+
+def _may_run_on(sentence: str, lowered: str) -> bool:
+    """Whether a character or word each cut of ``_RUN_ON_CUT_RE`` needs occurs in the sentence."""
+    return ";" in sentence or "," in sentence or "also" in lowered
+
+
+def _clause_marker(text: str, masked: str, span: Span, lang: str) -> Marker | None:
+    """The first rule heard in one clause of a run-on English sentence, each clause judged as a sentence of its own;
+    None when the sentence has no such clause, says "for now" anywhere, or opens on words whose reach goes past a
+    clause (a report, a hypothetical, "never mind")."""
+    if lang != "en":
+        return None
+    sentence = masked[span.start : span.end]
+    cuts = list(_RUN_ON_CUT_RE.finditer(sentence)) if _may_run_on(sentence, sentence.lower()) else []
+    if not cuts or _one_off(sentence, lang):
+        return None
+    bounds = [0, *(c.end() for c in cuts)]
+    ends = [*(c.start() for c in cuts), len(sentence)]
+    for start, stop in zip(bounds, ends):
+        clause = sentence[start:stop]
+        if not clause.strip() or len(clause) > MAX_SENTENCE_CHARS or rules_en.carries_over(sentence[:start]):
+            continue
+        cues = _CUES.mask(clause.lower())
+        if not cues:
+            continue
+        part = Span(span.start + start, span.start + stop, False, span.line, False, False)
+        chosen, match, clause_at, _, _, _ = _choose(clause, lang, cues, None, None, 0, [part], masked)
+        if chosen is not None:
+            marker = _marker(text, masked, part, clause_at, part.end, chosen, match, False)
+            if marker.text:
+                return marker
+    return None
 
 
 def _bullet_claim(sentence: str) -> bool:

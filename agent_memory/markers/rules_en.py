@@ -42,7 +42,10 @@ ONE_OFF_RE = lazy(
     r"until\s+(?:we|i|the|it|next|further\s+testing)|yet|at\s+the\s+moment|currently|"
     r"for\s+the\s+next\s+(?:hour|few|couple|day|week)|"
     # someone else is at work on the tree: a hold on the task at hand ("another agent is working on …")
-    r"(?:another|the\s+other|a\s+different)\s+(?:agent|session|instance|claude|codex)\s+is\b|"
+    r"(?:another|the\s+other|a\s+different|other)\s+(?:agent|session|instance|claude|codex|process|window|terminal|"
+    r"developer|dev|person)s?\s+(?:is|are)\b|(?:someone|somebody)\s+else\s+is\b|"
+    r"there(?:'s|\s+is|\s+are)\s+(?:another|other)\s+(?:agents?|sessions?|instances?)\b|"
+    r"(?:i|we)\s+have\s+(?:another|other)\s+(?:agents?|sessions?|instances?)\b|"
     r"in\s+this\s+(?:branch|worktree|pr\s+stack)|on\s+this\s+branch)\b",
     _I,
 )
@@ -581,7 +584,8 @@ _HERE_AND_NOW_RE = lazy(
     r"(?<!\w\ws\s)that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
     r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
     r"this(?!\s+" + _OUR_WHOLE + r"\b)|"
-    r"the\s+(?:same|other|last|next|first|second|previous|new\s+one|one|two|three|both))\b",
+    # ("the new toolbar", "the local one": one thing of the task, picked out among others)
+    r"the\s+(?:same|other|last|next|first|second|previous|new|one|two|three|both|[a-z]+\s+one(?!\s+of)))\b",
     _I,
 )
 _NOW_RE = lazy(r"\bnow\b", _I)
@@ -627,7 +631,8 @@ _CLAUSE_END_RE = lazy(r"[,;—–]|\s-\s|\b(?:because|since|as|so)\b", _I)
 _TASK_STEP_RE = lazy(
     r"\b(?:the\s+(?:task|changes?|fix|fixes|step|implementation|feature|refactor(?:ing)?|edits?|work|bug)(?![\w/.-])"
     r"(?!\s+(?:is|are|flags?|workflow|branch(?:es)?|title|description|number|ids?|template|specs?|files?|folder|status|"
-    r"list|board|tracker|runner|name)\b)|(?:each|every|this|that)\s+(?:step|phase|stage)\b|"
+    r"list|board|tracker|runner|name|service|command|module|table|store|queue|model|manager|api|backend|system|types?|schema"
+    r")\b)|(?:each|every|this|that)\s+(?:step|phase|stage)\b|"
     r"before\s+(?:you|we)\s+(?:can\s+|are\s+)?(?:finish(?:ed)?|continue|proceed|move\s+on|wrap\s+up|done|hand\s+(?:it|this)\s+back)"
     r"|before\s+we\s+can\b"
     # what was just done: "every file you touched", "the tests we added"
@@ -653,7 +658,7 @@ _POINTED_RE = lazy(
     # ("this key for the sandbox: sk_…" names what follows the colon, it points at nothing of the task)
     r"\b(?:this(?!\s+" + _OUR_WHOLE + r"\b)(?![^:]*:)|"
     r"these(?![^:]*:)|those|yet|"
-    r"the\s+(?:same|other|last|next|previous|new\s+one))\b",
+    r"the\s+(?:same|other|last|next|previous|new|[a-z]+\s+one(?!\s+of)))\b",
     _I,
 )
 
@@ -754,8 +759,11 @@ _en(
     r"(?:(?:have|need)\s+to\s+(?P<rev3>[a-z][\w-]*\b[^?]*?)|(?!" + _NOT_RULE_VERBS + r")(?P<rev>[a-z][\w-]*\b[^?]*?))"
     r"|(?P<who>we|i)\s+(?:don'?t|do\s+not)\s+(?P<rev2>(?:use|run|deploy|support|ship|maintain|write|host|"
     r"allow|require|keep|target|publish|need)\b[^?]*?))\s+(?:anymore|any\s+more|any\s+longer)\b",
+    # "I don't need the old scripts anymore, delete them": things of the task that can go, not a rule that is lifted
     guard=lambda s, m: not _HERE_AND_NOW_RE.search(
-        (m.group("rev") or m.group("rev2") or m.group("rev3") or "").replace("anymore", "")),
+        (m.group("rev") or m.group("rev2") or m.group("rev3") or "").replace("anymore", ""))
+    and not (re.match(r"need\s+(?:the|those|these|that|this|my|our|your|its)\b", m.group("rev2") or "", _I)
+             and (m.group("who").lower() == "i" or re.search(r"\b(?:delete|remove|drop|clean\s+up|get\s+rid\s+of)\b", s, _I))),
     reverses=lambda s, m: m.group("rev") or m.group("rev3") or f"{m.group('who')} {m.group('rev2')}",
     description="'Don't run the linter before every commit anymore' — reverses 'run the linter before every commit'",
 )
@@ -1595,6 +1603,47 @@ _EN_WISH_FOR_RE = lazy(
 _EN_EXAMPLE_RE = lazy(r"^\W*(?:for\s+(?:example|instance)|e\.?g\.?|eg)\b", _I)
 
 
+# "Never allow the user to submit twice", "it must redirect visitors to the login page": what the software does to the
+# people who use it is a feature asked for, whoever the sentence's subject is
+_EN_PRODUCT_ACT_RE = lazy(
+    r"\b(?:always|never|must|should|shouldn'?t|needs?\s+to|ha(?:s|ve)\s+to|don'?t|do\s+not)\s+(?:not\s+)?"
+    r"(?:allow|let|permit|force|prompt|notify|redirect|send|show|take|bring|lock|log\s+out)\s+(?:the\s+|a\s+|an\s+|our\s+|any\s+)?"
+    r"(?:end\s+|new\s+|logged[\s-]in\s+)?(?:users?|visitors?|customers?|players?|members?|admins?|guests?|people|"
+    r"students?|teachers?|buyers?|sellers?)\b"
+    r"|\bnever\s+(?:show|display|render)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+)?(?:button|menu|modal|popup|banner|"
+    r"page|screen|tab|panel|field|input|label|tooltip|toast|icon|card|row|column|link)s?\b",
+    _I,
+)
+# "Keep going, don't stop after each subtask", "stop asking and just continue": a push to get on with the task at
+# hand; what it forbids binds this run ("Continue to use pnpm" is a rule, not a push)
+_EN_PUSH_ON_RE = lazy(
+    r"^\W*(?:(?:ok|okay|yes|yep|great|good|cool|now|please|so|alright)\W+)*(?:keep\s+going|carry\s+on|go\s+on|proceed|"
+    r"continue(?!\s+(?:to|using|with\s+using)\b))\b"
+    r"|(?:,|\band|\bthen|\bjust)\s+(?:just\s+|please\s+)?(?:keep\s+going|continue|carry\s+on|go\s+on|proceed|"
+    r"finish\s+(?:it|up|all|everything|the\s+\w+))\W*$"
+    r"|\bstop\s+stopping\b",
+    _I,
+)
+# "I prefer the second option", "go with option B", "the approach you suggested is better": an answer that picks
+# one of the choices the agent offered for the task at hand
+_EN_PICK_RE = lazy(
+    r"\b(?:the\s+)?(?:first|second|third|fourth|last|latter|former|other|2nd|3rd)\s+(?:one|option|approach|version|"
+    r"proposal|suggestion|choice|solution|variant|design|layout|idea)s?\b"
+    r"|\boption\s+(?:[a-e1-9]|one|two|three|four)\b"
+    r"|\b(?:you|claude|the\s+agent)\s+(?:just\s+)?(?:gave|suggested|proposed|listed|mentioned|offered|outlined|recommended)\b",
+    _I,
+)
+# "the problem is in the reducer, not the component", "the cause was the cache, not the network": a diagnosis of
+# the bug at hand, not a fact that stays true
+_EN_DIAGNOSIS_RE = lazy(
+    r"^\W*(?:(?:actually|no|nope|ok|okay|so|but|and|hmm|well|i\s+think|i\s+guess|looks\s+like)\s*,?\s+)*"
+    r"(?:the|this|that|your|my|our)\s+(?:real\s+|actual\s+|main\s+|root\s+|only\s+)?(?:problem|issue|bug|error|"
+    r"cause|culprit|fix|difference|reason|question|point|goal|failure|crash|leak|regression|mistake|typo|"
+    r"breakage|change)s?\b",
+    _I,
+)
+
+
 # "I'll manage the server, no need to do that yourself": what the person keeps is an arrangement for the agent
 _EN_YOU_NEED_NOT_RE = lazy(r"\bno\s+need\s+(?:for\s+you\s+)?to\b|\byourself\b|\byou\s+don'?t\s+(?:need|have)\s+to\b", _I)
 
@@ -1605,6 +1654,12 @@ _EN_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (
     (_EN_QUESTION_RE, True), (_EN_NEGATED_RE, False), (_EN_REPORTED_RE, False), (_EN_HYPOTHETICAL_RE, False),
     (_EN_ASSISTANT_RE, False), (_EN_HEDGE_RE, False),
 )
+
+
+def carries_over(before: str) -> bool:
+    """Whether words before a clause reach into it: a report, a hypothetical, "never mind" (a question or a hedge
+    stays in its own clause)."""
+    return bool(_EN_NEGATED_RE.search(before) or _EN_REPORTED_RE.search(before) or _EN_HYPOTHETICAL_RE.search(before))
 
 
 def vetoes(sentence: str, core: str) -> frozenset[str]:
@@ -1620,8 +1675,14 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _EN_I_WILL_RE.search(sentence) and not _EN_YOU_NEED_NOT_RE.search(sentence):
         return frozenset({"instruction"})  # a promise of the speaker's, not a rule for the agent
-    if _EN_PRODUCT_SUBJECT_RE.match(sentence) or _EN_WISH_FOR_RE.match(sentence):
+    if _EN_PRODUCT_SUBJECT_RE.match(sentence) or _EN_WISH_FOR_RE.match(sentence) or _EN_PRODUCT_ACT_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # how the software behaves: a feature request
+    if _EN_PUSH_ON_RE.search(sentence):
+        return frozenset({"instruction"})  # get on with this task
+    if _EN_PICK_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # a choice among the agent's options for this task
+    if _EN_DIAGNOSIS_RE.match(sentence):
+        return frozenset({"correction"})  # where this bug lies
     if _EN_EXAMPLE_RE.match(sentence):
         return EVERYTHING  # an example of something, not the rule itself
     return frozenset()

@@ -121,6 +121,14 @@ def _every_rule(text: str) -> list[Marker]:
                     skip_next = True
                 break
         if chosen is None:
+            # nothing heard in the sentence as a whole: its clauses, each as a sentence of its own
+            clause = engine._clause_marker(text, masked, span, lang)
+            if clause is not None:
+                if clause.text not in seen:
+                    seen.add(clause.text)
+                    found.append((i, i, clause))
+                continue
+        if chosen is None:
             if len(sentence) <= 60 and len(vetoed) < len(KIND_PRIORITY) and is_stated(sentence):
                 keep_asks.add(i)
             if header is None or not span.bullet or "instruction" in vetoed or not engine._bullet_claim(sentence):
@@ -154,6 +162,7 @@ _PIECES = st.one_of(
             "maybe ", "he said ", "what if ", "Should we ", "yet", "I'll ", "lesson learned: ", "TIL ", "fails every time",
             "always crashes on CI", "かもしれない", "と思う", "吗", "也许",
             "\n❯ ", "\n● ", "\n  ⎿ ", "Medium Severity\n", "\n+   // ", "\n-   ", "Suggested fix: ",
+            "; ", " also ", ", and we ", "can you look at it, ", "keep going", "the second option",
         ]
     ),
     st.text(max_size=8),

@@ -302,6 +302,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("actually the real problem is the cache key", None),
     ],
     "en.correction.x_not_y": [
+        ('Actually the bug is in the serializer, not in the view.', None),
+        ('The real issue is the stale cache, not the network.', None),
         # one named thing and what it should become: a change asked for now
         ("it should error if the name is missing, not silently continue", None),
         ("the status should be IN-REVIEW, not DONE", None),
@@ -377,6 +379,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en preference
     "en.preference.prefer": [
+        ('I prefer the third layout you proposed.', None),
+        ("I'd prefer option B over option A.", None),
         ("I prefer pytest fixtures over setUp/tearDown.", P),
         ("Prefer pathlib over os.path for new code.", P),
         ("My preference is tabs for Go and spaces everywhere else.", P),
@@ -404,6 +408,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en instruction
     "en.instruction.always": [
+        ('Can you look at the flaky test, and we always run the suite with --runInBand.', INS),
+        ('Always use the new logger in the new module.', None),
+        ('If the build fails we would retry; always run lint before pushing.', None),
         ("Always run `pnpm lint` before you commit anything.", INS),
         ("Make sure to always bump the version when you cut a release.", INS),
         ("Commit messages should always be in English.", INS),
@@ -438,6 +445,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Sorry, pushing is not allowed right now", None),
     ],
     "en.instruction.never": [
+        ('could you rerun the job; also never skip the smoke tests before a release.', INS),
+        ('Never let the visitors see the admin link on the pricing page.', None),
+        ('You should never force users to log in twice.', None),
+        ('Never push to main, another developer is doing a release.', None),
+        ('Why is the page blank; he said we never cache the HTML.', None),
         ("CRITICAL: NEVER commit without being asked.", INS),
         ("Never force-push to a shared branch.", INS),
         ("Please don't ever commit the .env file.", INS),
@@ -706,6 +718,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ en standing rules without always / never
     "en.instruction.dont": [
+        ("Can you fix the typo; and don't touch the header yet.", None),
         ("Don't add docstrings that only repeat the function name.", INS),
         ("Do NOT edit anything under vendor/, it's synced from upstream.", INS),
         ("Please don't use default exports in new modules.", INS),
@@ -747,6 +760,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('no need to go anywhere', None),
     ],
     "en.instruction.reversal_anymore": [
+        ("I don't need the old fixtures anymore, delete them.", None),
         ("don't run the linter before every commit anymore, CI does it now", INS),
         ("You don't need to ask before running tests anymore.", INS),
         ("Please don't squash merge PRs anymore.", INS),
@@ -756,6 +770,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("It doesn't crash anymore.", None),
     ],
     "en.instruction.reversal_stop": [
+        ('Stop summarizing after each file, just keep going.', None),
         ("Stop mocking the database in the integration tests, use the docker one.", INS),
         ("Please stop adding type: ignore comments.", INS),
         ("stop apologizing and just fix things", INS),
@@ -827,6 +842,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The CI job uses AWS S3 for caching.", None),
     ],
     "en.instruction.must": [
+        ('the build is red again, can you see what broke; you have to use the typed client for every request to the billing API.', INS),
+        ('You must use the task service instead of editing the json file directly.', INS),
         ("All tests must pass before any commit.", INS),
         ("Handlers have to be idempotent.", INS),
         ("you have to use the repository pattern for data access here", INS),
@@ -976,6 +993,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Should we use Redis instead of Memcached?", None),
     ],
     "en.instruction.everywhere": [
+        ('I think the date parser is wrong, but please use ISO dates everywhere.', INS),
         ("Use type hints everywhere.", INS),
         ("Please use named exports throughout the codebase.", INS),
         ("avoid default exports in every module", INS),
