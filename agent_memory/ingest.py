@@ -29,6 +29,7 @@ FLUSH_RECORDS = 5000  # with workers: atoms + chunks held before they are append
 FLUSH_CHARS = 2_000_000  # … or this much of their text (long chunks), …
 FLUSH_SECONDS = 1.0  # … or after this long: the index takes rows while the workers read on
 IN_FLIGHT_PER_WORKER = 2  # files handed out ahead of the writer, per worker
+BARREN_CHARS = 4_000_000  # text of the turns without atoms one ingest remembers, per process
 
 
 @dataclass
@@ -155,6 +156,19 @@ class Folders:
 
     projects: dict[tuple[str, str, str | None], str] = field(default_factory=dict)
     scrubbers: dict[str, Any] = field(default_factory=dict)
+    # A person's turns that hold no atom, by their text: whether a turn holds any is a matter of its text alone
+    # (``atoms_from_turn`` finds markers in it before looking at anything else), and the same few words come
+    # back all through a history ("continue", "ok, commit that", a template pasted every session).
+    barren: set[str] = field(default_factory=set)
+    barren_chars: int = 0
+
+    def holds_none(self, text: str) -> None:
+        """Remember that a person's turn of this text holds no atom (the memory starts again past its budget)."""
+        if self.barren_chars + len(text) > BARREN_CHARS:
+            self.barren.clear()
+            self.barren_chars = 0
+        self.barren.add(text)
+        self.barren_chars += len(text)
 
     def project(self, cwd: str, fallback: str, override: str | None) -> str:
         key = (cwd, fallback, override)
@@ -173,11 +187,16 @@ def read_file(task: FileTask, folders: Folders | None = None) -> FileResult:
     if folders is None:
         folders = Folders()
     atoms: list[dict[str, Any]] = []
+    barren = folders.barren
     for turn in result.turns:
-        if turn.role != "user":
+        if turn.role != "user" or turn.text in barren:
             continue  # only the person's words hold atoms
         cwd = turn.cwd or result.cwd
-        atoms.extend(atoms_from_turn(turn, folders.project(cwd, task.fallback, task.project), cwd, folders.scrubbers))
+        found = atoms_from_turn(turn, folders.project(cwd, task.fallback, task.project), cwd, folders.scrubbers)
+        if found:
+            atoms.extend(found)
+        else:
+            folders.holds_none(turn.text)
     chunks: list[dict[str, Any]] = []
     if task.with_chunks:
         chunks = chunks_from_turns(result.turns, folders.project(result.cwd, task.fallback, task.project))
