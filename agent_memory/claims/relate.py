@@ -516,6 +516,11 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
         aim = core - _purpose(core)
         if aim != core and aim:
             yield ("frame",) + tuple(sorted(_skeleton(t) for t in aim))
+        thing = _unroled(aim)
+        if not rejected and thing != aim and thing:
+            # what a rule takes, without where it holds: meets the choice that rejects it in that place
+            # ("var is fine in Kotlin" / "prefer val over var in Kotlin", ``_takes_rejected``)
+            yield ("frame",) + tuple(sorted(_skeleton(t) for t in thing))
     if rejected:
         yield ("frame",) + tuple(sorted(_skeleton(t) for t in rejected))
         # a thing taken and a thing rejected: meets every choice of one over the other (``_same_choice``)

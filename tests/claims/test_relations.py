@@ -47,3 +47,14 @@ def test_growing_relations_key_by_key_equals_relating_all_candidates(texts: list
         grown = grown.extend(keys[start : start + step], SIMILARITY)
         start += step
         assert grown.pairs == _brute_force(keys[:start], limit)
+
+
+@pytest.mark.parametrize("lift, rule", [
+    ("mutable vars are fine in Kotlin", "Prefer vals over mutable vars in Kotlin."),
+    ("`print()` is fine in scripts", "Use the logger instead of print() in scripts."),
+])
+def test_a_permission_meets_the_choice_that_rejects_what_it_allows(lift: str, rule: str) -> None:
+    # they share a bucket, so they are related at all, and they clash
+    a, b = claim_key(lift), claim_key(rule)
+    assert relations.buckets_of(a) & relations.buckets_of(b), (a.text, b.text)
+    assert relate(a, b, SIMILARITY).kind == "contradiction", (a.text, b.text)
