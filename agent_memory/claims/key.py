@@ -242,6 +242,8 @@ def claim_key(text: str) -> Key:
             continue
         if not other_rule and (other_verb is not None or len(other_core) > 2):
             continue  # a clause that states nothing of its own ("xdist makes the fixtures flaky")
+        if frame.PERMITTED in core:
+            continue  # "unwrap is fine in the library, stop rewriting it": what the old rule made people do
         if verb and other_verb and verb != other_verb:
             continue  # a companion rule ("never push to main, open a PR") is not this rule's alternative
         if verb is None and other_verb is None and len(other_core) > 1 and len(core) > 1 \

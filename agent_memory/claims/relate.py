@@ -271,8 +271,8 @@ def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], 
         return False
     purpose = _purpose(ca)
     subject = ca & cb  # what both speak of ("unit tests"), beside the value they differ on
-    if ca - purpose - subject != ab - _purpose(ab):
-        return False
+    if _dotless(ca - purpose - subject) != _dotless(ab - _purpose(ab)):
+        return False  # (".unwrap" and "unwrap" name one method)
     said = {_unmarked(w) for w in cb | ab}
     if not {_unmarked(w) for w in purpose} <= said:
         return False
@@ -281,6 +281,10 @@ def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], 
     if value and value <= scope_b:
         return True  # "unit tests go in tests/unit/, not next to the source files": the place is the value
     return {w for w in ca if w[:1] == SCOPE} == scope_b
+
+
+def _dotless(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(w.lstrip(".") or w for w in words)
 
 
 def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
@@ -543,4 +547,4 @@ def _skeleton(token: str) -> str:
     if re.match(f"[{_CJK}]", token[:1]):
         # inflections live in hiragana; ASCII values inside a CJK run are blanked
         return re.sub(f"[{HIRAGANA}]", "", token) or token
-    return _unmarked(token)  # "to main" meets a rejected "main"
+    return _unmarked(token).lstrip(".") or token  # "to main" meets a rejected "main", ".unwrap" meets "unwrap"

@@ -142,6 +142,11 @@ PAIRS = [
     ("contradiction", "Spacing tokens stay in px, never em.", "Use em for spacing tokens, not px."),
     ("distinct", "Border widths stay in px, never em.", "Use em for spacing tokens, not px."),
     ("same", "Spacing tokens stay in px, never em.", "spacing tokens stay in px"),
+    # a permission's "stop doing Y" names what the old rule made people do, not an alternative; ".m" is "m"
+    ("contradiction", "expect() is fine in the worker too, stop rewriting every call to `?`.",
+     "Never call `.expect()` in the worker, propagate with `?`."),
+    ("distinct", "expect() is fine in the tests, stop rewriting every call to `?`.",
+     "Never call `.expect()` in the worker, propagate with `?`."),
     # "no exceptions" says how firmly a rule holds, it rejects nothing
     ("same", "remember: a LICENSE header in every source file, no exceptions", "Always put a LICENSE header in every source file."),
 ]

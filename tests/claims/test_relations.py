@@ -52,6 +52,7 @@ def test_growing_relations_key_by_key_equals_relating_all_candidates(texts: list
 @pytest.mark.parametrize("lift, rule", [
     ("mutable vars are fine in Kotlin", "Prefer vals over mutable vars in Kotlin."),
     ("`print()` is fine in scripts", "Use the logger instead of print() in scripts."),
+    ("expect() is fine in the worker", "Never call `.expect()` in the worker, propagate with `?`."),
 ])
 def test_a_permission_meets_the_choice_that_rejects_what_it_allows(lift: str, rule: str) -> None:
     # they share a bucket, so they are related at all, and they clash
