@@ -113,8 +113,6 @@ _GUARDED = re.compile(r"^(?:(?:please|pls|always|never|ever|just|do not|don't|do
                       % "|".join(sorted(frame.GUARDED)))
 _BEFORE = frame.lemma("before")
 _DEPLOY, _PRODUCTION = frame.lemma("deploy"), frame.lemma("production")
-# a configuration file is named with or without its extension: tsconfig.json, pyproject.toml
-_CONFIG_FILE = re.compile(r"^([a-z][a-z0-9_-]{3,})\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf)$")
 _PRONOUN = re.compile(r"\b(?:it|them)\b")
 _OBJECT_TOKEN = re.compile(r"[/_.]|\d")  # a path, file name or identifier among a clause's words
 PURPOSE = "+"  # marks a word of what a rule is for ("for installing packages"); "~" would read as a home folder
@@ -361,9 +359,6 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
             weak.append(raw)
             continue
         word = raw.strip("/") if _IDENT_SPAN.fullmatch(raw) else frame.lemma(raw)
-        config = _CONFIG_FILE.match(word)
-        if config and not frame.is_weak(config.group(1)):
-            word = config.group(1)  # "tsconfig.json" is the tsconfig; "settings.json" keeps its name
         if word == "run" and not _names_thing(raws, at):
             weak.append(word)  # "run ruff" says no more than "ruff before committing"; "docker compose run" does
             continue

@@ -47,8 +47,8 @@ PAIRS = [
     ("contradiction", "Always run `make lint` before committing.", "Don't bother running make lint before you commit."),
     ("contradiction", "Always run `make lint` before committing.", "make lint before commits is no longer necessary"),
     ("same", "Always run `make lint` before committing.", "Don't skip make lint before committing."),
-    # a configuration file with or without its extension
-    ("same", "Never turn off noImplicitAny in tsconfig.json.", "never turn off noImplicitAny in the tsconfig"),
+    # a file is named by its whole name: a name without its extension would read as a value two files swap
+    ("distinct", "Keep tsconfig.json formatted with prettier.", "Keep jsconfig.json formatted with prettier."),
     ("distinct", "Never edit settings.json by hand.", "Never edit the settings by hand."),
     # production is where a deploy goes; two reviewers approving are two approvals
     ("same", "Never deploy on Fridays.", "Don't ship to production on a Friday."),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from agent_memory.claims import claim_key, relate
@@ -19,6 +19,7 @@ _NAMED_BY_NUMBER = ("Never squash migration {}.", "Keep migration {} reversible.
 _PINNED = ("Pin node to {} in .nvmrc.", "Use Python {} for the billing worker.")
 
 
+@example(("Keep {} formatted with black.", ("a000.yaml", "b000.yaml")))
 @given(st.one_of(
     st.tuples(st.sampled_from(_ANY), st.tuples(_PATH, _PATH)),
     st.tuples(st.sampled_from(_NAMED_BY_NUMBER), st.tuples(_NUMBERED, _NUMBERED)),
