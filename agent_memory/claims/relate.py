@@ -390,12 +390,19 @@ def _bare(tokens: Iterable[str]) -> list[str]:
     return [_unmarked(t) for t in tokens]
 
 
+@lru_cache(maxsize=_PER_FRAME)
+def _contrast_words(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A contrast's tokens without slot words ("用 merge 就行，不要 rebase" swaps "rebase, 别 merge" as it allows),
+    and all of them bare and sorted."""
+    kept = tuple(t for t in tokens if t not in SLOTS)
+    return kept, tuple(sorted(_bare(kept)))
+
+
 def _swapped_contrast(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     if CONTRAST not in a or CONTRAST not in b:
         return False
-    a = tuple(t for t in a if t not in SLOTS)  # "用 merge 就行，不要 rebase" swaps "rebase, 别 merge" as it allows
-    b = tuple(t for t in b if t not in SLOTS)
-    if CONTRAST not in a or CONTRAST not in b or sorted(_bare(a)) != sorted(_bare(b)):
+    (a, words_a), (b, words_b) = _contrast_words(a), _contrast_words(b)
+    if words_a != words_b or CONTRAST not in a or CONTRAST not in b:
         return False
     ia, ib = a.index(CONTRAST), b.index(CONTRAST)
     if sorted(_bare(a[:ia])) == sorted(_bare(b[:ib])):
