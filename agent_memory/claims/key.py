@@ -37,12 +37,14 @@ _HIRAGANA = re.compile(f"^[{HIRAGANA}]*$")
 _IDENT = (r"\.?[a-z0-9][a-z0-9_]*(?:[./_-][a-z0-9_]+)*(?:[/_]|\.(?=[a-z_]))[a-z0-9_]+(?:[./_-][a-z0-9_]+)*/?"
           r"|[a-z0-9_]+/(?![a-z0-9_])"
           r"|\.[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*"
-          r"|[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)*|[a-z]+(?:-[a-z]+)*-[0-9][a-z0-9]*(?:-[a-z0-9]+)*")
+          r"|[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)*|[a-z]+(?:-[a-z]+)*-[0-9][a-z0-9]*(?:-[a-z0-9]+)*"
+          # a command-line flag and a bang-word name one thing: "--force", "-n", "!important"
+          r"|--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![a-z0-9_-])|![a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _IDENT_SPAN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])")
 _TOKEN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}|≢|⊤")
 
 _SCAFFOLD = re.compile(
-    r"^(?:\s|[,.:;!、。:：—-])*(?:(?:no|nope|wrong|not quite|incorrect)(?=\s*[,.:;!—-])|"
+    r"^(?:\s|[,.:;!、。:：—-])*(?:(?:no|nope|wrong|not quite|incorrect)(?=\s*(?:[,.:;—-]|!(?![a-z])))|"
     r"(?:that's|thats|that is|it's|this is) (?:wrong|not right|incorrect|not correct)|actually|"
     r"違います|違う|ちがう|そうじゃなくて|そうではなくて|いや|不对|不對|"
     r"remember(?: that)?|please|pls|kindly|note to self|from now on|going forward|"

@@ -53,7 +53,7 @@ _FORM_WORDS = frozenset("format style convention syntax pattern standard signatu
 _QUALIFIERS = frozenset("featur pr new fresh local current whole own exist port".split())  # "on port 3000" / "on 3000"
 _DIGIT = re.compile(r"\d")
 _CJK_START = re.compile(f"[{_CJK}]")
-_OBJECT = re.compile(r"[/_]|\.[a-z]|^\.|^\d+\.\d")  # a path, file name, identifier or version
+_OBJECT = re.compile(r"[/_]|\.[a-z]|^\.|^\d+\.\d|^-|^!")  # a path, file name, identifier, version or flag
 
 
 def _is_value(token: str) -> bool:

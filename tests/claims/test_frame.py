@@ -47,6 +47,10 @@ PAIRS = [
     ("contradiction", "Always run `make lint` before committing.", "Don't bother running make lint before you commit."),
     ("contradiction", "Always run `make lint` before committing.", "make lint before commits is no longer necessary"),
     ("same", "Always run `make lint` before committing.", "Don't skip make lint before committing."),
+    # a flag or a bang-word is one name: two flags are two things, never a value swapped
+    ("distinct", "Always run pytest with -x.", "Always run pytest with -q."),
+    ("same", "Don't use `!important` in CSS.", "no !important in CSS ever"),
+    ("distinct", "Never use `!important` in stylesheets.", "Never use inline styles in stylesheets."),
     # a file is named by its whole name: a name without its extension would read as a value two files swap
     ("distinct", "Keep tsconfig.json formatted with prettier.", "Keep jsconfig.json formatted with prettier."),
     ("distinct", "Never edit settings.json by hand.", "Never edit the settings by hand."),
