@@ -500,7 +500,7 @@ def find_markers(text: str) -> list[Marker]:
         if extra:
             end = spans[i + 1].end
             skip_next = True
-        if chosen is None and lang == "en" and _may_run_on(sentence, lowered):
+        if chosen is None and lang in _RUN_ON_CUTS and _may_run_on(sentence):
             # nothing heard in the sentence as a whole: perhaps in one of its clauses
             clause = _clause_marker(text, masked, span, lang)
             if clause is not None:
@@ -565,39 +565,45 @@ def _choose(
     return None, None, 0, 0, hard, vetoed
 
 
-# Where a run-on English request starts a clause of its own: "; ", "and also", ", and we …", ", but never …". A
+# Where a run-on English request starts a clause of its own: "; ", ", and also", ", and we …", ", but never …". A
 # sentence that cannot be judged whole (a question in its first clause, over the typed limit) is judged clause by
 # clause: "can you look at why the mock fails; you have to use a verifying double" keeps the rule after the ";".
-_RUN_ON_CUT_RE = lazy(
-    r"\s*;\s+|,?\s+(?:and\s+)?also\s*,?\s+(?=(?:we|you|i|please|always|never|don'?t|do\s+not|make\s+sure|remember)\b)"
-    r"|,\s+(?:and|but|plus)\s+(?=(?:we|you|please|always|never|don'?t|do\s+not|make\s+sure|remember)\b)",
-    I,
-)
+# Chinese strings its clauses on commas: 「这个就是源码，你自己分析，不要动源码！」 keeps the last one.
+_RUN_ON_CUTS = {
+    "en": lazy(
+        r";\s+|,\s+(?:and|but|plus)\s+(?=(?:we|you|please|always|never|don'?t|do\s+not|make\s+sure|remember)\b)"
+        r"|,\s+(?:and\s+)?also\s*,?\s+(?=(?:we|you|i|please|always|never|don'?t|do\s+not|make\s+sure|remember)\b)",
+        I,
+    ),
+    "zh": lazy(r"\s*[，,；;]\s*"),
+}
+_CARRIES_OVER = {"en": rules_en.carries_over, "zh": rules_zh.carries_over}
 
 
-def _may_run_on(sentence: str, lowered: str) -> bool:
-    """Whether a character or word each cut of ``_RUN_ON_CUT_RE`` needs occurs in the sentence."""
-    return ";" in sentence or "," in sentence or "also" in lowered
+def _may_run_on(sentence: str) -> bool:
+    """Whether a comma or a semicolon, which every cut of ``_RUN_ON_CUTS`` opens on, occurs in the sentence."""
+    return "," in sentence or ";" in sentence or (not sentence.isascii() and ("，" in sentence or "；" in sentence))
 
 
 def _clause_marker(text: str, masked: str, span: Span, lang: str) -> Marker | None:
-    """The first rule heard in one clause of a run-on English sentence, each clause judged as a sentence of its own;
+    """The first rule heard in one clause of a run-on English or Chinese sentence, each judged as a sentence of its own;
     None when the sentence has no such clause, says "for now" anywhere, or opens on words whose reach goes past a
     clause (a report, a hypothetical, "never mind")."""
-    if lang != "en":
+    cut_re = _RUN_ON_CUTS.get(lang)
+    if cut_re is None:
         return None
     sentence = masked[span.start : span.end]
-    cuts = list(_RUN_ON_CUT_RE.finditer(sentence)) if _may_run_on(sentence, sentence.lower()) else []
+    cuts = list(cut_re.finditer(sentence)) if _may_run_on(sentence) else []
     if not cuts or _one_off(sentence, lang):
         return None
     bounds = [0, *(c.end() for c in cuts)]
     ends = [*(c.start() for c in cuts), len(sentence)]
     for start, stop in zip(bounds, ends):
         clause = sentence[start:stop]
-        if not clause.strip() or len(clause) > MAX_SENTENCE_CHARS or rules_en.carries_over(sentence[:start]):
+        if not clause.strip() or len(clause) > MAX_SENTENCE_CHARS or _CARRIES_OVER[lang](sentence[:start], sentence):
             continue
         cues = _CUES.mask(clause.lower())
-        if not cues:
+        if not cues or lang_of(clause) != lang:
             continue
         part = Span(span.start + start, span.start + stop, False, span.line, False, False)
         chosen, match, clause_at, _, _, _ = _choose(clause, lang, cues, None, None, 0, [part], masked)

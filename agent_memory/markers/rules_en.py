@@ -1656,9 +1656,9 @@ _EN_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (
 )
 
 
-def carries_over(before: str) -> bool:
-    """Whether words before a clause reach into it: a report, a hypothetical, "never mind" (a question or a hedge
-    stays in its own clause)."""
+def carries_over(before: str, sentence: str) -> bool:
+    """Whether words before a clause of ``sentence`` reach into it: a report, a hypothetical, "never mind" (a
+    question or a hedge stays in its own clause)."""
     return bool(_EN_NEGATED_RE.search(before) or _EN_REPORTED_RE.search(before) or _EN_HYPOTHETICAL_RE.search(before))
 
 

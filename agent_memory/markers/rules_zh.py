@@ -20,7 +20,9 @@ _ZH_HEDGE_RE = lazy(
 )
 ONE_OFF_RE = lazy(
     r"这次|這次|暂时|暫時|先这样|先這樣|"
-    r"今天|临时|臨時|目前|现在(?!开始|開始|起)|現在(?!开始|開始|起)"
+    r"今天|临时|臨時|目前|现在(?!开始|開始|起)|現在(?!开始|開始|起)|"
+    # 「你先plan」: what comes first in this piece of work
+    r"(?:你|您|咱们|咱們|我们|我們)先"
 )
 _ZH_NEGATED_RE = lazy(r"算了|不用了|没事|沒事")
 _ZH_REPORTED_RE = lazy(
@@ -88,6 +90,8 @@ _cjk(
     r"|(?:我|我们|我們)?(?:宁愿|寧願|宁可|寧可)|(?:我|我们|我們)偏好",
     description="「我更喜欢用pnpm」",
 )
+# the product's own parts: a sentence about them asks for a feature
+_ZH_PRODUCT_RE = lazy(r"界面|页面|頁面|按钮|按鈕|弹窗|彈窗|用户|用戶")
 _cjk(
     "zh.instruction.yihou", "instruction",
     "以后|以後|今后|今後|现在开始|現在開始|今以后|今以後|往后|往後",
@@ -97,7 +101,7 @@ _cjk(
     r"|^[\s，,]*(?:那|好|好的|ok|OK)?[，,\s]*(?:以后|以後|今后|今後|往后|往後)[，,\s]*"
     r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S",
     # 「以后遇到长视频，界面实时显示剩余时间」 asks the product for a feature
-    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實|界面|页面|頁面|按钮|按鈕|弹窗|彈窗|用户|用戶", s),
+    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實", s) and not _ZH_PRODUCT_RE.search(s),
     description="「以后都用pnpm」「以后回答简短一点」",
 )
 _cjk(
@@ -255,7 +259,8 @@ _cjk(
     "改成|改用|换成|換成|改回|换回|換回|放回|用回|还是|還是",
     r"^[^，,。？?把]{0,20}?(?:改成|改用|换成|換成|改回|换回|換回|放回|用回|(?:还是|還是)(?:用|放在|放到|写在|寫在))"
     r"[^，,。？?把]{1,30}?吧",
-    guard=_zh_clause_standing,
+    # 「改回去吧」 undoes the last change of the work at hand
+    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"(?:改|换|換|放|用)回(?:去|来|來)", s),
     description="「数据库里的时间改成存UTC吧」「配置文件还是放回根目录吧」",
 )
 
@@ -308,7 +313,10 @@ _cjk(
     "zh.instruction.every_time", "instruction",
     "每次|每回|每一次",
     r"(?P<claim>(?:每次|每回|每一次)[^，。,？?！!]{1,20}?(?:都|也)?(?:要|得|需要|必须|必須|记得|記得|请|請)"
-    r"(?!我)[^，。,？?！!]{1,20})",
+    r"(?!我)[^，。,？?！!]{1,20}"
+    # 「你每次部署之前自己查一次」: a step tied to a moment that recurs, said as a bare request
+    r"|(?:你)?(?:每次|每回|每一次)[^，。,？?！!]{1,12}?(?:之前|以前|前|之后|之後|以后|以後|后|後)[，,]?\s*(?:你)?(?:自己|先|都)?"
+    r"(?:查|检查|檢查|跑|运行|運行|执行|執行|测|測|确认|確認|更新|看|读|讀|备份|備份)[^，。,？?！!]{0,15})",
     guard=_zh_every_time_standing,
     description="「每次改完都要跑一下lint」「每次提交前记得更新changelog」",
 )
@@ -339,9 +347,20 @@ _cjk(
     "zh.correction.setup", "correction",
     "我用|我这边|我這邊|我的环境|我的環境|我的系统|我的系統|我的电脑|我的電腦|我们用的是|我們用的是",
     r"^[\s，,]*(?:另外|还有|還有|注意)?[，,\s]*(?P<claim>(?:我|我们|我們)(?:这边|這邊|的环境|的環境|的系统|的系統|的电脑|的電腦)?"
-    r"(?:是|用的是|用的|跑的是|装的是|裝的是)\s*[A-Za-z][\w.+ -]{0,20}?(?:环境|環境|系统|系統|电脑|電腦|shell)?)"
+    r"(?:是|用的是|用的|跑的是|装的是|裝的是)\s*(?:[A-Za-z][\w.+ -]{0,20}?(?:环境|環境|系统|系統|电脑|電腦|shell)?"
+    # a Han name of the machine or the service the work runs on: 「我用的是腾讯云服务器」
+    r"|[\u4e00-\u9fff]{1,8}?(?:服务器|服務器|云|雲|数据库|數據庫|系统|系統|电脑|電腦|环境|環境|终端|終端|编辑器|編輯器)))"
     r"(?:[，,].*)?$",
-    description="「我用的是fish」「我这边是Windows环境」",
+    description="「我用的是fish」「我这边是Windows环境」「我用的是腾讯云服务器」",
+)
+# what the project runs on or is built on (「这个平台是基于腾讯云服务器的」「我们的项目部署在阿里云上」)
+_cjk(
+    "zh.correction.built_on", "correction",
+    "基于|基於|部署在|跑在|运行在|運行在|托管在|託管在",
+    r"^[\s，,]*(?:另外|还有|還有|注意)?[，,\s]*(?P<claim>(?:这个|這個|我们的|我們的|我们|我們|本|整个|整個)?(?:平台|项目|項目|系统|系統|服务|服務|"
+    r"网站|網站|应用|應用|仓库|倉庫|后端|後端|前端)(?:是|都)?(?:基于|基於|部署在|跑在|运行在|運行在|托管在|託管在)\s*[^，。,？?！!]{2,20})",
+    guard=lambda s, m: not re.search(r"吗|嗎|是不是|是否|如果|要是|应该|應該", s),
+    description="「这个平台是基于腾讯云服务器的」「我们的项目部署在阿里云上」",
 )
 # 统一用 …: one way for the whole project (「我们项目统一用tab缩进」)
 _cjk(
@@ -384,13 +403,48 @@ _ZH_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (
 )
 
 
+# 「可以，一定要是真实的」「你加吧，一定要…」「整理汇报版，不要缩减…」: an answer to the agent or a request for a piece
+# of work opens the sentence, and what follows bounds that work
+_ZH_WORK_OPENS_RE = lazy(
+    r"^[\s，,]*(?:可以|好的|好|行|嗯|对|對|是的|ok|OK|没问题|沒問題)(?:[，,！!。~\s]|$)"
+    r"|^(?![^，,。]*(?:改成|改用|换成|換成|改回|换回|換回|放回|用回))[^，,。！!？?]{1,15}吧[，,！!]"
+    r"|^[\s，,]*(?:你|请|請)?(?:整理|生成|输出|輸出|总结|總結|翻译|翻譯|设计|設計|画|畫|加上|做成|做一|写一|寫一|改一)"
+    r"[^，,。！!？?]{1,30}[，,]"
+)
+# 「别看了」「底层架构不要再改了」: stop doing that, said of the work going on
+_ZH_STOP_NOW_RE = lazy(
+    r"(?:别|別|不要)(?!再)[^，,。！!？?]{1,15}(?:了[啊呀吧]?|[啊呀])[！!。.…\s]*(?:[，,]|$)"
+    # 「不要改代码。」「先别写代码」: a hold on this turn's work, as "don't write any code"
+    r"|^[\s]*(?:请|請)?(?:先)?(?:不要|别|別)(?:改|写|寫|修改)(?:任何)?(?:代码|代碼)[。！!.\s]*$"
+)
+# 「我不是让你回忆X，是…」「根本不是软，是电机坏了」: what the person asked for, or what went wrong, made clear
+_ZH_CLARIFIED_RE = lazy(r"我(?:不是|没有|沒有)(?:让|讓|叫|要|说|說)你|根本不是|我的意思")
+_ZH_DURABLE_RE = lazy(r"以后|以後|今后|今後|往后|往後|记住|記住|每次|永远|永遠|再也|一律|从现在|從現在")
+
+
 def vetoes(sentence: str, core: str) -> frozenset[str]:
     """Kinds a Chinese sentence may not yield: questions, hedges, reports, hypotheticals, one-offs."""
     if _ZH_BA_RE.search(core) and not _ZH_SUGGEST_RE.search(core):
         return EVERYTHING
     if any(pattern.search(core if on_core else sentence) for pattern, on_core in _ZH_REFUSALS):
         return EVERYTHING
+    if _ZH_CLARIFIED_RE.search(sentence):
+        return frozenset({"instruction", "correction", "preference"})
+    if (_ZH_WORK_OPENS_RE.search(sentence) or _ZH_STOP_NOW_RE.search(sentence)) and not _ZH_DURABLE_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # bounds the work at hand
     return frozenset()
+
+
+def carries_over(before: str, sentence: str) -> bool:
+    """Whether clauses before another reach into it: a report, a hypothetical, "never mind", a request for the work
+    or an answer to the agent that the later clause only bounds; or the sentence is an item of a requirement spec
+    (「1、…」) or speaks of the product's parts (a feature asked for)."""
+    if re.match(r"\s*\d+\s*[、.．)]", sentence) or _ZH_PRODUCT_RE.search(sentence):
+        return True
+    return bool(_ZH_NEGATED_RE.search(before) or _ZH_REPORTED_RE.search(before) or _ZH_HYPOTHETICAL_RE.search(before)
+                or _ZH_WORK_OPENS_RE.search(before) or _ZH_CLARIFIED_RE.search(before) or _ZH_REASONING_RE.search(before)
+                or _ZH_TASK_RE.search(before)
+                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]", before))
 
 
 

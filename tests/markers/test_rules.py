@@ -116,6 +116,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("尽量避免这个问题", None),
     ],
     "zh.correction.setup": [
+        ('我用的是华为云服务器，', C),
+        ('我们用的是本地数据库', C),
         ("我用的是fish", C),
         ("我这边是Windows环境", C),
         ("我的系统是macOS，注意命令", C),
@@ -180,6 +182,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I'll fix it myself", None),
     ],
     "zh.instruction.every_time": [
+        ('你每次上线之前自己检查一遍日志', INS),
+        ('每次改完配置以后先跑一下测试', INS),
+        ('这次上线之前你检查一下日志', None),
         ("每次改完都要跑一下lint", INS),
         ("每次提交前记得更新changelog", INS),
         ("每次改完代码记得格式化", INS),
@@ -664,6 +669,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("不对吗？", None),
     ],
     "zh.correction.bushi_ershi": [
+        ('我不是让你重写，是让你检查一下', None),
+        ('根本不是网络的问题，是磁盘满了', None),
         ("不是Jest，而是Vitest。", C),
         ("不是npm而是pnpm。", C),
         ("端口是5432，不是5433。", C),
@@ -1305,6 +1312,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        ('这个就是配置文件，你自己看，不要动生产数据库！', INS),
+        ('你别乱删啊！', None),
+        ('标题别改啊，我喜欢原来的', None),
+        ('先别写代码。', None),
+        ('你先写计划，不要直接动代码', None),
+        ('能不能换个配色，别弄得太暗了', None),
         ("业务模块不得直接启动调度器。", INS),
         ("我不得不重写这个函数。", None),
         ("不要重复确认，直接改就行。", INS),
@@ -1327,6 +1340,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        ('又报错了，你看一下，提交前必须跑lint', INS),
+        ('你改吧，一定要保留旧接口', None),
+        ('可以，必须用真实数据', None),
         ("提交前必须跑测试。", INS),
         ("所有接口都要有类型注解。", INS),
         ("新功能一定要写单元测试。", INS),
@@ -1435,7 +1451,15 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这样就行。", None),
         ("帮我改一下就行。", None),
     ],
+    "zh.correction.built_on": [
+        ("我们的项目部署在阿里云上。", C),
+        ("这个网站是基于Next.js的。", C),
+        ("整个后端跑在k8s集群里。", C),
+        ("这个项目是基于什么框架的？", None),
+        ("如果项目部署在阿里云上会更便宜", None),
+    ],
     "zh.instruction.gaicheng": [
+        ('效果不好，把配置改回去吧', None),
         ("日志格式改成 JSON 吧。", INS),
         ("测试框架改用 vitest 吧，jest 太慢了。", INS),
         ("依赖换回 pip 吧。", INS),
