@@ -537,11 +537,14 @@ def find_markers(text: str) -> list[Marker]:
 
 def _choose(
     sentence: str, lang: str, found_cues: int, hard: frozenset[str] | None, vetoed: frozenset[str] | None,
-    i: int, spans: list[Span], masked: str,
+    i: int, spans: list[Span], masked: str, skip: frozenset[str] = frozenset(),
 ) -> tuple[MarkerRule | None, re.Match[str] | None, int, int, frozenset[str] | None, frozenset[str] | None]:
-    """The first rule that holds in a sentence: (rule, match, where its claim starts, 1 when the claim is the next
-    sentence, and the vetoes worked out on the way, None where nothing needed them)."""
-    for rule in _CUES.of(found_cues & _LANG_BITS[lang]):
+    """The first rule that holds in a sentence, ``skip`` left out: (rule, match, where its claim starts, 1 when the
+    claim is the next sentence, and the vetoes worked out on the way, None where nothing needed them)."""
+    rules = _CUES.of(found_cues & _LANG_BITS[lang])
+    if skip:
+        rules = [rule for rule in rules if rule.rule_id not in skip]
+    for rule in rules:
         m = rule.pattern.search(sentence)
         if m is None:
             continue
@@ -578,6 +581,8 @@ _RUN_ON_CUTS = {
     "zh": lazy(r"\s*[，,；;]\s*"),
 }
 _CARRIES_OVER = {"en": rules_en.carries_over, "zh": rules_zh.carries_over}
+# rules that need the whole sentence to be sure of what they hear, never tried on one clause of it
+_NOT_IN_A_CLAUSE = {"en": frozenset[str](), "zh": rules_zh.NOT_IN_A_CLAUSE}
 
 
 def _may_run_on(sentence: str) -> bool:
@@ -600,13 +605,14 @@ def _clause_marker(text: str, masked: str, span: Span, lang: str) -> Marker | No
     ends = [*(c.start() for c in cuts), len(sentence)]
     for start, stop in zip(bounds, ends):
         clause = sentence[start:stop]
-        if not clause.strip() or len(clause) > MAX_SENTENCE_CHARS or _CARRIES_OVER[lang](sentence[:start], sentence):
+        if not clause.strip() or len(clause) > MAX_SENTENCE_CHARS or _CARRIES_OVER[lang](sentence[:start], clause, sentence):
             continue
         cues = _CUES.mask(clause.lower())
         if not cues or lang_of(clause) != lang:
             continue
         part = Span(span.start + start, span.start + stop, False, span.line, False, False)
-        chosen, match, clause_at, _, _, _ = _choose(clause, lang, cues, None, None, 0, [part], masked)
+        chosen, match, clause_at, _, _, _ = _choose(clause, lang, cues, None, None, 0, [part], masked,
+                                                    _NOT_IN_A_CLAUSE[lang])
         if chosen is not None:
             marker = _marker(text, masked, part, clause_at, part.end, chosen, match, False)
             if marker.text:

@@ -1656,8 +1656,8 @@ _EN_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (
 )
 
 
-def carries_over(before: str, sentence: str) -> bool:
-    """Whether words before a clause of ``sentence`` reach into it: a report, a hypothetical, "never mind" (a
+def carries_over(before: str, clause: str, sentence: str) -> bool:
+    """Whether words before ``clause`` of ``sentence`` reach into it: a report, a hypothetical, "never mind" (a
     question or a hedge stays in its own clause)."""
     return bool(_EN_NEGATED_RE.search(before) or _EN_REPORTED_RE.search(before) or _EN_HYPOTHETICAL_RE.search(before))
 

@@ -174,7 +174,8 @@ _cjk(
     "必须|必須|一定要|都要|都得|一律",
     _ZH_LEAD + r"[^，,。？?]{0,20}?(?:必须|必須|一定要|都要|都得|一律)(?!是|在)[^。？?！!]{2,40}",
     # 「你必须告诉我原因」 asks for something now
-    guard=lambda s, m: _zh_standing(s, m) and not re.search(r"你(?:们|們)?(?:必须|必須|一定要)|[：:]$", s)
+    # 「我一定要给你确定规则」「所以我必须保证…」: what the speaker has to do, not a rule for the agent
+    guard=lambda s, m: _zh_standing(s, m) and not re.search(r"你(?:们|們)?(?:必须|必須|一定要)|[：:]$|我(?!们|們)[^，,。]{0,4}(?:必须|必須|一定要|都要|都得)", s)
     and not _ZH_REASONING_RE.search(s) and len(s) <= _ZH_TYPED_RULE_CHARS,
     description="「提交前必须跑测试」「所有接口都要有类型注解」",
 )
@@ -435,11 +436,21 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
     return frozenset()
 
 
-def carries_over(before: str, sentence: str) -> bool:
-    """Whether clauses before another reach into it: a report, a hypothetical, "never mind", a request for the work
-    or an answer to the agent that the later clause only bounds; or the sentence is an item of a requirement spec
-    (「1、…」) or speaks of the product's parts (a feature asked for)."""
-    if re.match(r"\s*\d+\s*[、.．)]", sentence) or _ZH_PRODUCT_RE.search(sentence):
+# Rules never tried on one clause of a run-on sentence: 以后 opening a clause is often only the condition of the
+# next one (「以后抓取数据，…」), a contrast (不是…是…) spans the comma, and 就行 / 也可以 / 风格 / 是 are too weak alone.
+NOT_IN_A_CLAUSE = frozenset({
+    "zh.instruction.yihou", "zh.correction.bushi_ershi", "zh.correction.budui", "zh.instruction.jiuxing",
+    "zh.instruction.fengge", "zh.instruction.shi",
+})
+# a clause that carries on the one before it (then, and, so, rather than): part of that request or reasoning
+_ZH_CARRIES_ON_RE = lazy(r"^\s*(?:然后|然後|并且|並且|而且|而不是|而|所以|因此|也|以及|或者|还有一个|還有一個|同时|同時)")
+
+
+def carries_over(before: str, clause: str, sentence: str) -> bool:
+    """Whether the clauses before ``clause`` reach into it: a report, a hypothetical, "never mind", a request for the
+    work or an answer to the agent that the clause only bounds, or the clause carries on from them (然后, 所以); or
+    the sentence is an item of a requirement spec (「1、…」) or speaks of the product's parts (a feature asked for)."""
+    if re.match(r"\s*\d+\s*[、.．)]", sentence) or _ZH_PRODUCT_RE.search(sentence) or _ZH_CARRIES_ON_RE.match(clause):
         return True
     return bool(_ZH_NEGATED_RE.search(before) or _ZH_REPORTED_RE.search(before) or _ZH_HYPOTHETICAL_RE.search(before)
                 or _ZH_WORK_OPENS_RE.search(before) or _ZH_CLARIFIED_RE.search(before) or _ZH_REASONING_RE.search(before)

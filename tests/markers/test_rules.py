@@ -702,6 +702,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个喜欢按钮要放在右上角。", None),
     ],
     "zh.instruction.yihou": [
+        ('数据不全，以后抓取数据，先问我要不要全量', None),
         ("以后都用pnpm。", INS),
         ("以後請一律使用繁體中文回覆。", INS),
         ("从现在开始，提交信息用英文写。", INS),
@@ -1340,6 +1341,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        ('又失败了，你看一下，所以我必须重新部署', None),
+        ('结果不对，我一定要给老板一个交代', None),
         ('又报错了，你看一下，提交前必须跑lint', INS),
         ('你改吧，一定要保留旧接口', None),
         ('可以，必须用真实数据', None),
