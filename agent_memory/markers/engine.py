@@ -462,6 +462,7 @@ def find_markers(text: str) -> list[Marker]:
     keep_asks: set[int] = set()  # spans that only ask to keep something: "Remember this."
     seen: set[str] = set()
     header: tuple[str, int, bool] | None = None  # (rule id, line, stated) of an open "From now on:"
+    asked_list = False  # the turn asked for what it lists to go into a rule file
     skip_next = False
     for i, span in enumerate(spans):
         if skip_next:
@@ -472,6 +473,8 @@ def find_markers(text: str) -> list[Marker]:
             break  # the rest of the turn is material to work on ("今後は以下のルールで:" lists the person's own)
         if header is not None and span.line_start and not span.bullet:
             header = None
+        if header is None and asked_list and span.bullet and span.line_start:
+            header = (_ASKED_LIST_RULE, span.line, False)  # an item of the list asked into a rule file
         if len(sentence) > MAX_SENTENCE_CHARS:
             # pasted prose, or a run-on request whose clauses are judged one by one
             clause = _clause_marker(text, masked, span, lang_of(sentence))
@@ -481,6 +484,8 @@ def find_markers(text: str) -> list[Marker]:
             continue
         lowered = sentence.lower()
         found_cues = _CUES.mask(lowered)
+        if not asked_list and ("rule" in lowered or ".md" in lowered) and rules_en.LIST_INTO_RULES_RE.search(sentence):
+            asked_list = True
         if header is None and not found_cues:
             continue
         lang = lang_of(sentence)
@@ -514,7 +519,7 @@ def find_markers(text: str) -> list[Marker]:
                     vetoed = _with_one_off(_hard_vetoed(sentence, lang) if hard is None else hard, sentence, lang)
                 if len(vetoed) < len(KIND_PRIORITY):
                     keep_asks.add(i)
-            if header is None or not span.bullet or not _bullet_claim(sentence):
+            if header is None or not span.bullet or not _bullet_claim(sentence, header[0]):
                 continue
             if vetoed is None:
                 vetoed = _with_one_off(_hard_vetoed(sentence, lang) if hard is None else hard, sentence, lang)
@@ -620,9 +625,17 @@ def _clause_marker(text: str, masked: str, span: Span, lang: str) -> Marker | No
     return None
 
 
-def _bullet_claim(sentence: str) -> bool:
+# "Make the list below into my cursor rules: - …": the items of a list a turn asks to be written into a rule or
+# instruction file are the rules (a "Workflow: 1) … 2) …" label item is an outline, a name of two words no rule)
+_ASKED_LIST_RULE = "en.instruction.into_rule_file"
+_LABELLED_ITEM_RE = lazy(r"^\W*[\w /&-]{1,30}:\s")
+
+
+def _bullet_claim(sentence: str, rule_id: str = "") -> bool:
     """A bullet under a durable header: anything with at least two words / four characters."""
     core = TRAIL_RE.sub("", sentence).strip()
+    if rule_id == _ASKED_LIST_RULE:  # a rule of its own, not a label or a name ("Product Manager")
+        return not _LABELLED_ITEM_RE.match(sentence) and len(core.split()) >= 4
     if lang_of(core) == "en":
         return len(core.split()) >= 2
     return len(core) >= 4

@@ -204,6 +204,15 @@ _INTO_RULE = (
     r"(?:that|which|saying|stating|to))\s+(?:that\s+)?"
 )
 _INTO_RULE_RE = lazy(_INTO_RULE, _I)
+# a request to write what the turn lists into a rule or instruction file: "can you draft an update to my cursor rule
+# …", "add these to CLAUDE.md", "propose an update to my @team.mdc rule" (the engine reads the list's items as rules)
+LIST_INTO_RULES_RE = lazy(
+    r"(?:^\W*|\b(?:can|could|will)\s+you\s+(?:please\s+)?|\bplease\s+|\blet'?s\s+)"
+    r"(?:update|add|draft|write(?:\s+up)?|propose|create|edit|amend|append|put)\b[^.?!\n]{0,60}?(?:\bcursor\s+rules?\b|"
+    r"\.mdc\b|\brules?\s+file\b|\b(?:claude|agents|gemini)\.md\b|copilot-instructions|\b(?:my|our|the|your)\s+"
+    r"(?:[\w@./-]+\s+){0,2}(?:cursor\s+|agent\s+|project\s+)?rules?\b)",
+    _I,
+)
 _en(
     "en.instruction.into_rule_file", "instruction",
     "rule",

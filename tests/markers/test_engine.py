@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.markers import RULES, engine, find_markers, is_stated
+from agent_memory.markers import RULES, engine, find_markers, is_stated, rules_en
 from agent_memory.markers.rule import KIND_PRIORITY, MarkerRule, lang_of
 from agent_memory.markers.sentences import HEADING_RE, fold_text, mask, sentence_spans
 from agent_memory.model import Marker
@@ -76,6 +76,7 @@ def _every_rule(text: str) -> list[Marker]:
     keep_asks: set[int] = set()
     seen: set[str] = set()
     header: tuple[str, int, bool] | None = None
+    asked_list = False
     skip_next = False
     for i, span in enumerate(spans):
         if skip_next:
@@ -86,6 +87,10 @@ def _every_rule(text: str) -> list[Marker]:
             break
         if header is not None and span.line_start and not span.bullet:
             header = None
+        if header is None and asked_list and span.bullet and span.line_start:
+            header = ("en.instruction.into_rule_file", span.line, False)
+        if len(sentence) <= engine.MAX_SENTENCE_CHARS and rules_en.LIST_INTO_RULES_RE.search(sentence):
+            asked_list = True
         if header is None and not _any_cue(sentence):
             continue
         lang = lang_of(sentence)
@@ -131,7 +136,7 @@ def _every_rule(text: str) -> list[Marker]:
         if chosen is None:
             if len(sentence) <= 60 and len(vetoed) < len(KIND_PRIORITY) and is_stated(sentence):
                 keep_asks.add(i)
-            if header is None or not span.bullet or "instruction" in vetoed or not engine._bullet_claim(sentence):
+            if header is None or not span.bullet or "instruction" in vetoed or not engine._bullet_claim(sentence, header[0]):
                 continue
             chosen = engine._RULE_BY_ID[header[0]]
             stated = header[2]

@@ -1588,6 +1588,29 @@ def test_header_makes_following_bullets_durable() -> None:
     ]
 
 
+def test_a_list_asked_into_a_rule_file_gives_its_items_as_rules() -> None:
+    text = ("Could you write up an addition to our cursor rules for release prep? Here is what I care about.\n"
+            "1. Mention breaking changes at the top of the notes\n"
+            "2. Regenerate the changelog from merged PR titles\n"
+            "3. Schedule: Monday only\n"
+            "4. Release Captain")
+    found = find_markers(text)
+    assert [(m.rule_id, m.text) for m in found] == [
+        ("en.instruction.into_rule_file", "Mention breaking changes at the top of the notes"),
+        ("en.instruction.into_rule_file", "Regenerate the changelog from merged PR titles"),
+    ]
+
+
+@pytest.mark.parametrize("text", [
+    # a list that is not asked into a rule file, a rule file that is only mentioned or wondered about
+    "Here is my plan for the release:\n1. Mention breaking changes at the top of the notes\n2. Regenerate the changelog",
+    "Your draft in @release.mdc reads well. The steps I see:\n1. Mention breaking changes at the top of the notes",
+    "Would it make sense to put in the cursor rule that the agent acts as:\n1. Release Captain\n2. Changelog Keeper",
+])
+def test_a_list_not_asked_into_a_rule_file_is_no_rule(text: str) -> None:
+    assert find_markers(text) == []
+
+
 # Task requests, feedback on the current output, reports, questions and material to work on:
 # no rule may fire on them.
 TASK_TURNS = [
