@@ -87,6 +87,8 @@ def _is_event_name(word: str) -> bool:
 def _is_hook_message(text: str) -> bool:
     """``PreToolUse:Bash hook error: …``, ``UserPromptSubmit operation blocked by hook: …`` and the like:
     an event name, its matcher, then what happened to the hook."""
+    if "hook" not in text:  # (every one of ``_HOOK_MESSAGES`` names it: most lines are told by this alone)
+        return False
     first = text.split("\n", 1)[0]
     end = 0
     while end < len(first) and first[end].isascii() and first[end].isalpha():
