@@ -326,7 +326,7 @@ class _Writer:
         for name, path, records in (("atoms", self.paths.atoms, self.atoms),
                                     ("chunks", self.paths.chunks, self.chunks)):
             if records:
-                lines = jsonl_lines(records)
+                lines = [line.encode("utf-8") for line in jsonl_lines(records)]  # once: written, then hashed
                 before = self.index.signature_of(name)
                 appended.append(Appended(name, before, append_lines(path, lines), records, lines))
         self.atoms, self.chunks, self.chars = [], [], 0

@@ -245,8 +245,9 @@ def append_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:
     return len(lines)
 
 
-def append_lines(path: Path, lines: list[str]) -> int:
-    """Append lines made by ``jsonl_lines`` (caller holds the lock); returns the byte offset the first one starts at.
+def append_lines(path: Path, lines: list[str] | list[bytes]) -> int:
+    """Append lines made by ``jsonl_lines``, or their UTF-8 (caller holds the lock); returns the byte offset the
+    first one starts at.
 
     A crash can leave a half-written last line; it is cut off here before appending,
     so the log always ends on a whole record.
@@ -254,7 +255,7 @@ def append_lines(path: Path, lines: list[str]) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "ab+") as handle:
         start = _cut_partial_tail(handle)
-        handle.write("".join(lines).encode("utf-8"))
+        handle.write(b"".join(lines) if lines and type(lines[0]) is bytes else "".join(lines).encode("utf-8"))  # type: ignore[arg-type]
         handle.flush()
         os.fsync(handle.fileno())
     return start

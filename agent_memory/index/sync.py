@@ -32,13 +32,14 @@ class Appended:
 
     ``before`` is the file's signature just before the append and ``start`` the byte offset of
     the first line: the index takes the records as they are only if it had read the file to there.
+    ``lines`` are the lines as ``append_lines`` took them: text, or the bytes it wrote.
     """
 
     source: str
     before: str | None
     start: int
     records: list[dict[str, Any]]
-    lines: list[str]
+    lines: list[str] | list[bytes]
 
 
 @dataclass(frozen=True)
@@ -290,7 +291,9 @@ class Index(Searcher):
         known = self._known(source.name)
         sig = _signature(source.path)
         read_to = (known[0], known[1]) if known else (None, 0)
-        data = [line.encode("utf-8") for line in part.lines]  # the bytes append_lines wrote
+        lines = part.lines
+        # the bytes append_lines wrote
+        data = lines if lines and type(lines[0]) is bytes else [line.encode("utf-8") for line in lines]  # type: ignore[union-attr]
         end = part.start + sum(map(len, data))
         ends_there = sig is not None and sig.startswith(f"{end}:")  # the signature is "size:mtime:inode"
         if not source.append_only or read_to != (part.before, part.start) or not ends_there:
