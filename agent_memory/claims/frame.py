@@ -150,7 +150,8 @@ _IMPERATIVES = frozenset(VERB_OF) | frozenset(
     test lint build install update bump link mark prefix split move rename document comment type annotate""".split()
 )
 # an opening that only says the last turn was wrong ("wrong folder", "no"): not the rule
-_WRONG = re.compile(r"^(?:wrong|no|nope|not quite|incorrect)(?: \S+)?$")
+# "wrong folder." says the last turn was wrong; "no tabs" is a rule, only "no" / "nope" alone is not
+_WRONG = re.compile(r"^(?:(?:wrong|not quite|incorrect)(?: \S+)?|no|nope)$")
 
 _MODAL = re.compile(r"\b(?:must|should|never|always|needs? to|has to|have to|(?:is|are|s|re) (?:fine|ok|okay|allowed"
                     r"|acceptable|permitted|not allowed|forbidden|off limits))\b")

@@ -47,6 +47,9 @@ PAIRS = [
     ("contradiction", "Always run `make lint` before committing.", "Don't bother running make lint before you commit."),
     ("contradiction", "Always run `make lint` before committing.", "make lint before commits is no longer necessary"),
     ("same", "Always run `make lint` before committing.", "Don't skip make lint before committing."),
+    # "no X" is a rule even with one word; only "no" / "nope" alone says the last turn was wrong
+    ("same", "no semicolons", "Never use semicolons."),
+    ("contradiction", "no semicolons", "Always use semicolons."),
     # a flag or a bang-word is one name: two flags are two things, never a value swapped
     ("distinct", "Always run pytest with -x.", "Always run pytest with -q."),
     ("same", "Don't use `!important` in CSS.", "no !important in CSS ever"),
