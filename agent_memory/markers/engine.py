@@ -374,6 +374,32 @@ _CHECKBOX_CUE_RE = lazy(r"\[[ xX]\]")
 _PROMPT_CUE_RE = lazy(r"You are|ROLE|YOUR TASK|OBJECTIVE|PERSONA|SYSTEM PROMPT|Return|Respond|Reply|Output")
 
 
+# A prompt written for a model as sections, each a label line over its list ("Core constraint:\n- …", "Usage
+# notes:\n- …", "Document Requirements\n\n- …"): two such sections are a prompt file or a command pasted or expanded
+# into the turn, and its rules are its author's. A durable header ("From now on:") is the person's own and no section.
+_SECTION_RE = lazy(
+    r"(?m)^[ \t]*(?:[A-Z][\w'&/() -]{1,48}:|\(?[A-Z][\w'&/()-]*,?(?:[ \t]+[\w'&/()-]+,?){1,6})[ \t]*\n(?:[ \t]*\n)?"
+    r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+\S"
+)
+_SECTIONS = 2
+
+
+def _prompt_sections(text: str) -> re.Match[str] | None:
+    """The first section of a prompt written as two or more labelled lists, or None."""
+    if "\n" not in text:
+        return None
+    first: re.Match[str] | None = None
+    count = 0
+    for section in _SECTION_RE.finditer(text):
+        if _header_rule(section.group(0).split("\n", 1)[0].strip()) is not None:
+            continue
+        first = first or section
+        count += 1
+        if count >= _SECTIONS:
+            return first
+    return None
+
+
 def _blank(text: str, start: int, end: int) -> str:
     """``text`` with ``[start, end)`` turned to spaces, line breaks kept (so every offset still holds)."""
     return text[:start] + "".join(c if c == "\n" else " " for c in text[start:end]) + text[end:]
@@ -396,6 +422,8 @@ def pasted_reason(text: str) -> str:
         return "pasted prompt"
     if _CHECKBOX_CUE_RE.search(text) and len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
         return "pasted checklist"
+    if _prompt_sections(text) is not None:
+        return "pasted prompt"
     if "</" in text and _TAG_BLOCK_RE.search(text):
         return "injected tag block"
     if _doc_cue(text) and _DOC_LINE_RE.search(text):
@@ -430,6 +458,9 @@ def _unpasted(text: str) -> str:
         prompt = _PROMPT_RE.search(text)
         if prompt is not None:
             text = _blank(text, prompt.start(), len(text))
+    sections = _prompt_sections(text)
+    if sections is not None:
+        text = _blank(text, sections.start(), len(text))
     boxes = list(_CHECKBOX_RE.finditer(text)) if _CHECKBOX_CUE_RE.search(text) else []
     tags = list(_TAG_BLOCK_RE.finditer(text)) if "</" in text else []
     for pasted in (*(boxes if len(boxes) >= _CHECKLIST_ITEMS else ()), *tags):

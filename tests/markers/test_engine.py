@@ -51,6 +51,9 @@ def _plain_unpasted(text: str) -> str:
         text = engine._blank(text, first_line if 0 <= first_line < review.start() else 0, len(text))
     for diff in list(engine._DIFF_LINE_RE.finditer(text)):
         text = engine._blank(text, diff.start(), diff.end())
+    sections = engine._prompt_sections(text)
+    if sections is not None:
+        text = engine._blank(text, sections.start(), len(text))
     document = engine._DOC_LINE_RE.search(text)
     if document is not None:
         text = engine._blank(text, document.start(), len(text))

@@ -726,6 +726,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ en standing rules without always / never
     "en.instruction.dont": [
+        ('Do not create or delete any branches without asking me.', INS),
+        ('Look through the logs and list the slow endpoints; do not write or edit any files.', None),
         ("Can you fix the typo; and don't touch the header yet.", None),
         ("Don't add docstrings that only repeat the function name.", INS),
         ("Do NOT edit anything under vendor/, it's synced from upstream.", INS),
@@ -1609,6 +1611,22 @@ def test_a_list_asked_into_a_rule_file_gives_its_items_as_rules() -> None:
 ])
 def test_a_list_not_asked_into_a_rule_file_is_no_rule(text: str) -> None:
     assert find_markers(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    # a command's prompt expanded into the turn: labelled sections of rules written for a model
+    "Audit the dependency tree.\n\nScope rules:\n- Never upgrade a major version.\n- Do not touch lockfiles.\n\n"
+    "Reporting:\n- Always list each package with its licence.",
+    "Draft a handbook page for new contributors.\n\nWriting Style\n\n- Keep sentences short and direct.\n\n"
+    "Review Process, Approvals and Merging\n\n- Never merge without two approvals.",
+])
+def test_a_prompt_written_as_labelled_sections_is_left_out(text: str) -> None:
+    assert find_markers(text) == []
+
+
+def test_a_durable_header_is_no_prompt_section() -> None:
+    text = "From now on:\n- never merge without two approvals\n\nAnd for docs:\n- keep sentences short"
+    assert [m.text for m in find_markers(text)][:1] == ["never merge without two approvals"]
 
 
 # Task requests, feedback on the current output, reports, questions and material to work on:
