@@ -64,7 +64,9 @@ _cjk(
     r"不是[^，。,]{1,20}[，,]?\s*(?:而是|是)[^，。,]{1,30}"
     r"|是[^，。,]{1,30}[，,]\s*不是[^，。,]{1,30}",
     # 「这是平台的提醒信息，不是售后阶段」「我要的不是这种死框架」 correct a reading of the thing at hand
-    guard=lambda s, m: _zh_standing(s, m) and not _ZH_REASONING_RE.search(s) and not re.search(r"[：:]", s),
+    # 「不是文案的问题，是宽度」「根因不是数量」: where the bug at hand lies
+    guard=lambda s, m: _zh_standing(s, m) and not _ZH_REASONING_RE.search(s) and not re.search(r"[：:]", s)
+    and not re.search(r"问题|問題|原因|根因|报错|報錯|错误|錯誤", s),
     description="「不是Jest，而是Vitest」",
 )
 _cjk(

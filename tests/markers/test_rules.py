@@ -669,6 +669,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("不对吗？", None),
     ],
     "zh.correction.bushi_ershi": [
+        ('不是样式的问题，是数据没加载', None),
+        ('报错的原因不是缓存，是权限', None),
         ('我不是让你重写，是让你检查一下', None),
         ('根本不是网络的问题，是磁盘满了', None),
         ("不是Jest，而是Vitest。", C),
