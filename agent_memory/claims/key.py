@@ -39,7 +39,9 @@ _IDENT = (r"\.?[a-z0-9][a-z0-9_]*(?:[./_-][a-z0-9_]+)*(?:[/_]|\.(?=[a-z_]))[a-z0
           r"|\.[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*"
           r"|[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)*|[a-z]+(?:-[a-z]+)*-[0-9][a-z0-9]*(?:-[a-z0-9]+)*"
           # a command-line flag and a bang-word name one thing: "--force", "-n", "!important"
-          r"|--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![a-z0-9_-])|![a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+          r"|--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![a-z0-9_-])|![a-z][a-z0-9]*(?:-[a-z0-9]+)*"
+          # an operator standing alone is a name too: "==" / "===", "SELECT *" (an arrow says a change, not a name)
+          r"|(?<![=!<>&|?*])(?:===?|!==?|&&|\|\||\?\?|\*)(?![=!<>&|?*\w])")
 _IDENT_SPAN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])")
 _TOKEN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}|≢|⊤")
 

@@ -50,6 +50,9 @@ PAIRS = [
     # "no X" is a rule even with one word; only "no" / "nope" alone says the last turn was wrong
     ("same", "no semicolons", "Never use semicolons."),
     ("contradiction", "no semicolons", "Always use semicolons."),
+    # an operator standing alone names one thing: "==" and "!=" are two rules, "==" / "===" a choice
+    ("same", "不要用 ==，用 ===。", "Use === instead of ==."),
+    ("distinct", "Never use == in tests.", "Never use != in tests."),
     # a flag or a bang-word is one name: two flags are two things, never a value swapped
     ("distinct", "Always run pytest with -x.", "Always run pytest with -q."),
     ("same", "Don't use `!important` in CSS.", "no !important in CSS ever"),
