@@ -1109,12 +1109,14 @@ def _modal_subject_ok(sentence: str, m: re.Match[str]) -> bool:
 # requirements with must / have to, on a class of things or on how work is done here
 _MODAL_REQ = (
     r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|are\s+supposed\s+to|"
-    r"should\s+(?:always|never|be|follow|use|go|live|stay|have|include|target|start|end|match|reference))"
+    r"should\s+(?:always|never|be|follow|use|go|live|stay|have|include|target|start|end|match|reference|pass))"
 )
 # a rule said after an announcement of it: "I also want to mention that all code should pass our CI tests"
 _SAYS_THAT = (
     r"(?:(?:i|we)\s+(?:also\s+)?(?:want|wanted|would\s+like|'d\s+like)\s+to\s+(?:mention|note|add|say|stress|emphasi[sz]e|"
-    r"point\s+out|be\s+clear)\s+that\s+|note\s+that\s+|fyi,?\s+(?:that\s+)?|that\s+)?"
+    r"point\s+out|be\s+clear)\s+that\s+|note\s+that\s+|fyi,?\s+(?:that\s+)?|that\s+"
+    # "This is very important: EVERY TEST SHOULD PASS"
+    r"|(?:this\s+is\s+|it'?s\s+)?(?:very\s+|really\s+|super\s+|extremely\s+)?(?:important|critical|crucial)\s*[:!—–-]\s*)?"
 )
 _en(
     "en.instruction.must", "instruction",
@@ -1141,12 +1143,14 @@ _en(
 _en(
     "en.instruction.we_use", "instruction",
     "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin|"
-    "we don't|we dont|we do not",
-    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?we\s+(?:always\s+|don'?t\s+|do\s+not\s+)?"
-    r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do(?!\s+not\b|n'?t\b)|allow|merge|commit)\s+"
+    "we don't|we dont|we do not|uses|relies on|built with|built on",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?(?:we\s+(?:always\s+|don'?t\s+|do\s+not\s+)?"
+    r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do(?!\s+not\b|n'?t\b)|allow|merge|commit)"
+    # "this repo uses Turborepo", "our codebase relies on zod for every schema": the same said of the whole
+    r"|(?:this|our)\s+(?:project|repo|repository|codebase|monorepo|team)\s+(?:uses|relies\s+on|is\s+built\s+(?:with|on)))\s+"
     r"(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same|any\s+more|anymore)\b)\S[^?]*",
     guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:for|in)\s+(?:this|the)\s+(?:test|fix|task|pr|demo|example)\b|\bto\s+(?:test|debug|reproduce|check)\b", s, _I),
-    description="'We use uv for dependencies', 'we deploy with Helm' — the project's conventions",
+    description="'We use uv for dependencies', 'we deploy with Helm', 'this repo uses Turborepo' — the project's conventions",
 )
 
 # stated facts about the project or the person's setup

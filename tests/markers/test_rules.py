@@ -854,6 +854,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The CI job uses AWS S3 for caching.", None),
     ],
     "en.instruction.must": [
+        ('This is really important: every migration should pass a dry run first.', INS),
+        ('I also want to stress that all code should pass the linter.', INS),
+        ('All the tests should pass now.', None),
+        ('The unit tests should pass after your change.', None),
         ('the build is red again, can you see what broke; you have to use the typed client for every request to the billing API.', INS),
         ('You must use the task service instead of editing the json file directly.', INS),
         ("All tests must pass before any commit.", INS),
@@ -886,6 +890,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('I want to mention that all of them must be fixed today.', None),
     ],
     "en.instruction.we_use": [
+        ('This repo uses Turborepo for the build graph.', INS),
+        ('FYI our codebase relies on zod for every schema.', INS),
+        ('This project uses a lot of memory when it indexes.', None),
+        ('Does this project use pnpm?', None),
         ("We use uv for dependency management.", INS),
         ("we deploy with Helm charts", INS),
         ("We write changelog entries by hand.", INS),
