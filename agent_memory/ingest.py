@@ -29,7 +29,7 @@ FLUSH_RECORDS = 5000  # with workers: atoms + chunks held before they are append
 FLUSH_CHARS = 2_000_000  # … or this much of their text (long chunks), …
 FLUSH_SECONDS = 1.0  # … or after this long: the index takes rows while the workers read on
 IN_FLIGHT_PER_WORKER = 2  # files handed out ahead of the writer, per worker
-BARREN_CHARS = 4_000_000  # text of the turns without atoms one ingest remembers, per process
+BARREN_CHARS = 1_000_000  # text of the turns without atoms one ingest remembers, per process (a few MB at most)
 
 
 @dataclass

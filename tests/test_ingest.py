@@ -398,3 +398,32 @@ def test_a_folder_is_looked_up_once_per_ingest_not_once_per_file(history: Path, 
     report = ingest(_store(tmp_path, "store"), [str(history)])
     assert len(files) > len(set(looked)) and report.atoms_added
     assert sorted(looked) == sorted(set(looked)) and made and sorted(made) == sorted(set(made))
+
+
+@pytest.mark.parametrize("budget", [None, 5])
+def test_words_said_again_give_what_they_gave_the_first_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, budget: int | None
+) -> None:
+    """A turn whose text held no atom is not marked again in the same ingest; one that held atoms always is: a rule
+    said in three sessions is three atoms, the same with the memory of barren turns starting over at every turn."""
+    from agent_formats import claude_transcript
+
+    import agent_memory.ingest as ingest_module
+
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "user"))
+    said = ["ok", "Always run pytest -q before pushing.", "we ship on friday", "ok", "Always run pytest -q before pushing."]
+    files = [str(claude_transcript(tmp_path / "history" / f"s{n}.jsonl", f"s{n}-0000", "/home/alice/src/shop",
+                                   [(f"2026-03-0{n + 1}T10:{i:02d}:00Z", text) for i, text in enumerate(said)]))
+             for n in range(3)]
+    one_by_one = _store(tmp_path, "one-by-one")
+    for path in files:  # a fresh memory for each file
+        ingest(one_by_one, [path])
+    if budget is not None:
+        monkeypatch.setattr(ingest_module, "BARREN_CHARS", budget)
+    together = _store(tmp_path, "together")
+    report = ingest(together, files)
+    atoms = [json.loads(line) for line in together.atoms.read_text(encoding="utf-8").splitlines()]
+    assert sorted({atom["session"] for atom in atoms}) == ["s0-0000", "s1-0000", "s2-0000"]
+    assert report.atoms_added == len(atoms) and len(atoms) % 3 == 0  # the same atoms in each session
+    assert _snapshot(together)["atoms"] == _snapshot(one_by_one)["atoms"]
+    assert _snapshot(together)["chunks"] == _snapshot(one_by_one)["chunks"]
