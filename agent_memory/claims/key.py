@@ -45,6 +45,12 @@ _IDENT = (r"\.?[a-z0-9][a-z0-9_]*(?:[./_-][a-z0-9_]+)*(?:[/_]|\.(?=[a-z_]))[a-z0
 _IDENT_SPAN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])")
 _TOKEN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}|≢|⊤")
 
+_IT_IS = r"(?:it'?s|it is|that'?s|that is|they'?re|they are|we use|use)\s+"
+_NOT_X_BUT_Y = re.compile(
+    rf"^(?:{_IT_IS})?not\s+(?P<x>[^,;.!?]{{1,40}}?)\s*,?\s+(?:but\s+(?:{_IT_IS})?|{_IT_IS})(?P<y>[^,;.!?]{{1,40}}?)"
+    r"(?P<end>[,;.!?]|$)"
+)
+_NOT_X_BUT_Y_ZH = re.compile(r"^不是(?P<x>[^，,。；;！!？?]{1,30})[，,]\s*(?:而)?是(?P<y>[^，,。；;！!？?]{1,30})(?P<end>[，,。；;！!？?]|$)")
 _SCAFFOLD = re.compile(
     r"^(?:\s|[,.:;!、。:：—-])*(?:(?:no|nope|wrong|not quite|incorrect)(?=\s*(?:[,.:;—-]|!(?![a-z])))|"
     r"(?:that's|thats|that is|it's|this is) (?:wrong|not right|incorrect|not correct)|actually|"
@@ -172,6 +178,10 @@ def claim_key(text: str) -> Key:
     folded = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
     if "(" in folded or "like" in folded or "e.g" in folded or "such as" in folded or "for example" in folded:
         folded = _EXAMPLES.sub(" ", folded)  # examples show the rule; they are not more of it
+    if "not" in folded or "不是" in folded:
+        # "it's not npm, it's pnpm", "not npm but pnpm", 「不是 npm，是 pnpm」: the rejected thing said first
+        folded = _NOT_X_BUT_Y.sub(r"\g<y>, not \g<x>\g<end>", folded, count=1)
+        folded = _NOT_X_BUT_Y_ZH.sub(r"是\g<y>不是\g<x>\g<end>", folded, count=1)
     # polarity, core, alt, verb, states a rule, only rejects ("not next to the source files"), the clause
     parts: list[tuple[bool, list[str], list[str], str | None, bool, bool, str, frozenset[str]]] = []
     japanese = cjk.is_japanese(folded)

@@ -50,6 +50,10 @@ PAIRS = [
     # "no X" is a rule even with one word; only "no" / "nope" alone says the last turn was wrong
     ("same", "no semicolons", "Never use semicolons."),
     ("contradiction", "no semicolons", "Always use semicolons."),
+    # the rejected thing said first: "it's not X, it's Y", "not X but Y", 「不是 X，是 Y」
+    ("same", "It's not yarn, it's pnpm.", "Use pnpm, not yarn."),
+    ("same", "不是 yarn，是 pnpm。", "用 pnpm，不要用 yarn。"),
+    ("contradiction", "Not yarn but pnpm.", "Use yarn, not pnpm."),
     # an operator standing alone names one thing: "==" and "!=" are two rules, "==" / "===" a choice
     ("same", "不要用 ==，用 ===。", "Use === instead of ==."),
     ("distinct", "Never use == in tests.", "Never use != in tests."),
