@@ -133,10 +133,24 @@ def words(piece: str, japanese: bool) -> list[str]:
         if not run:
             continue
         if japanese or not ("\u4e00" <= run[0] <= "\u9fff"):
-            out.append(run if run in _TWO_WORDS else _canon(run))
+            out.extend(_compound(run))
             continue
         out.extend(_canon(w) for w in _segment(run))
     return [part for word in out for part in (map(lemma, _TWO_WORDS[word]) if word in _TWO_WORDS else (word,))]
+
+
+def _compound(run: str) -> tuple[str, ...]:
+    """A Japanese run as one word, or, where the whole is no known word but it ends or opens with one of two
+    characters or more, as that word and the rest, cut the same way (「変数名英語」: variable names, in English)."""
+    if run in CANONICAL or run in _TWO_WORDS or len(run) < 3:
+        return (run,) if run in _TWO_WORDS else (_canon(run),)
+    for cut in range(1, len(run) - 1):  # the longest known word the run ends with
+        if run[cut:] in CANONICAL:
+            return (*_compound(run[:cut]), _canon(run[cut:]))
+    for cut in range(len(run) - 1, 1, -1):  # else the longest it opens with
+        if run[:cut] in CANONICAL:
+            return (_canon(run[:cut]), *_compound(run[cut:]))
+    return (run,)
 
 
 def _kana_verb(run: str) -> str:

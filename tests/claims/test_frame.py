@@ -54,6 +54,9 @@ PAIRS = [
     ("same", "It's not yarn, it's pnpm.", "Use pnpm, not yarn."),
     ("same", "不是 yarn，是 pnpm。", "用 pnpm，不要用 yarn。"),
     ("contradiction", "Not yarn but pnpm.", "Use yarn, not pnpm."),
+    # a Japanese run that is no word as a whole is cut at the known word it ends or opens with
+    ("same", "変数名英語で統一", "変数名は英語で統一して"),
+    ("contradiction", "変数名英語で統一", "変数名は日本語で統一して"),
     # an operator standing alone names one thing: "==" and "!=" are two rules, "==" / "===" a choice
     ("same", "不要用 ==，用 ===。", "Use === instead of ==."),
     ("distinct", "Never use == in tests.", "Never use != in tests."),
