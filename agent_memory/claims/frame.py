@@ -57,9 +57,14 @@ _PERMISSION = re.compile(r"\b(?:(?:is|are|s|re|be) (?:fine|ok|okay|allowed|accep
                          r"|can (?:go|be|stay|keep)|feel free|go ahead|it'?s ok(?:ay)? to|fine to|ok(?:ay)? to)\b")
 
 
+# "wherever you can", "if possible", "as much as possible": how far a rule reaches, not a permission
+_AS_FAR_AS = re.compile(r"\b(?:wherever|whenever|where|when|if|as much as|as far as|as often as) (?:you|we|i) "
+                        r"(?:can|could|possibly can)\b|\b(?:wherever|where|if|when(?:ever)?|as much as|as far as) possible\b")
+
+
 def permits(clause: str) -> bool:
     """Whether a clause allows something ("X is fine now", "you can push to main") rather than asks for it."""
-    return bool(_PERMISSION.search(clause))
+    return bool(_PERMISSION.search(_AS_FAR_AS.sub(" ", clause)))
 
 # phrases folded before the words are cut: one thing named one way
 _PHRASES = [
@@ -108,6 +113,7 @@ _PHRASES = [
     # a project's conventional documents are said by name: CHANGELOG.md is "the changelog"
     (re.compile(r"\b(changelog|readme|contributing|license|licence|authors|security|history|news|todo)"
                 r"\.(?:md|txt|rst)\b"), r" \1 "),
+    (_AS_FAR_AS, " "),
     # "…, no exceptions" says how firmly the rule holds, not a thing it rejects
     (re.compile(r"\bno exceptions?\b|\bwithout (?:any )?exceptions?\b|\bno excuses\b"), " "),
     (re.compile(r"\bas well\b|\bevery time\b|\beach time\b|\bfor good\b|\bfrom now on\b|\bgoing forward\b"

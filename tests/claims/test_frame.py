@@ -196,3 +196,11 @@ def test_where_a_thing_goes_or_comes_from_is_part_of_the_claim() -> None:
     assert a != b and relate(a, b).kind == "distinct"
     assert relate(claim_key("Always open PRs against main."), claim_key("PRs should go into develop.")).kind == "contradiction"
     assert claim_key("remember to run black before every commit") == claim_key("Always run black before committing.")
+
+
+def test_how_far_a_rule_reaches_is_no_permission() -> None:
+    # "wherever you can", "if possible": the rule asks as far as it goes; "you can" alone allows
+    for text in ("Use dataclasses wherever you can.", "We should be using dataclasses where possible.",
+                 "Use dataclasses if you can."):
+        assert claim_key(text) == claim_key("Always use dataclasses."), text
+    assert claim_key("You can use dataclasses.") != claim_key("Always use dataclasses.")
