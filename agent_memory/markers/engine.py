@@ -375,10 +375,12 @@ _PROMPT_CUE_RE = lazy(r"You are|ROLE|YOUR TASK|OBJECTIVE|PERSONA|SYSTEM PROMPT|R
 
 
 # A prompt written for a model as sections, each a label line over its list ("Core constraint:\n- …", "Usage
-# notes:\n- …", "Document Requirements\n\n- …"): two such sections are a prompt file or a command pasted or expanded
-# into the turn, and its rules are its author's. A durable header ("From now on:") is the person's own and no section.
+# notes:\n- …", "Document Requirements\n\n- …": a label without a colon stands over a blank line): two such sections
+# are a prompt file or a command pasted or expanded into the turn, and its rules are its author's. A durable header
+# ("From now on:") is the person's own and no section.
 _SECTION_RE = lazy(
-    r"(?m)^[ \t]*(?:[A-Z][\w'&/() -]{1,48}:|\(?[A-Z][\w'&/()-]*,?(?:[ \t]+[\w'&/()-]+,?){1,6})[ \t]*\n(?:[ \t]*\n)?"
+    r"(?m)^[ \t]*(?:[A-Z][\w'&/() -]{1,48}:[ \t]*\n(?:[ \t]*\n)?"
+    r"|\(?[A-Z][\w'&/()-]*,?(?:[ \t]+[\w'&/()-]+,?){1,6}[ \t]*\n[ \t]*\n)"
     r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+\S"
 )
 _SECTIONS = 2
@@ -386,7 +388,8 @@ _SECTIONS = 2
 
 def _prompt_sections(text: str) -> re.Match[str] | None:
     """The first section of a prompt written as two or more labelled lists, or None."""
-    if "\n" not in text:
+    # a label ends in a colon or stands over a blank line: a turn without two of these has no two sections
+    if text.count(":\n") + text.count("\n\n") < _SECTIONS:
         return None
     first: re.Match[str] | None = None
     count = 0
