@@ -113,7 +113,9 @@ _LEAD = (
     r"(?:^|[,;:—–]\s*|\s[-–—]\s+|\(\s*)"
     r"(?:(?:please|pls|plz|and|also|but|so|then|ok|okay|oh|hey|just|again|seriously|"
     r"remember\s+to|make\s+sure\s+(?:to|you|we|that\s+you)|be\s+sure\s+to|ensure\s+(?:you|we)|"
-    r"try\s+to|you\s+should|we\s+should|you\s+must|we\s+must|let'?s|let\s+us)\s*,?\s+)*"
+    r"try\s+to|you\s+should|we\s+should|you\s+must|we\s+must|let'?s|let\s+us|"
+    # "I'd like you to always ask before deleting files"
+    r"i'?d\s+like\s+you\s+to|i\s+would\s+like\s+you\s+to|i\s+(?:want|need)\s+you\s+to)\s*,?\s+)*"
 )
 _FAIL_WORDS = (
     r"fails?|failed|failing|crash(?:es|ed)?|breaks?|broke|errors?|hangs?|hung|times?\s+out|"
@@ -666,7 +668,7 @@ def _standing(sentence: str, m: re.Match[str]) -> bool:
 _POINTED_RE = lazy(
     # ("this key for the sandbox: sk_…" names what follows the colon, it points at nothing of the task)
     r"\b(?:this(?!\s+" + _OUR_WHOLE + r"\b)(?![^:]*:)|"
-    r"these(?![^:]*:)|those|yet|"
+    r"these(?![^:]*:)|those|yet|again|"
     r"the\s+(?:same|other|last|next|previous|new|[a-z]+\s+one(?!\s+of)))\b",
     _I,
 )

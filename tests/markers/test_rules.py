@@ -413,6 +413,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en instruction
     "en.instruction.always": [
+        ("I'd like you to always ask before deleting files.", INS),
+        ('I need you to always run it again.', None),
+        ('I want you to always show the banner on the home page.', None),
         ('Can you look at the flaky test, and we always run the suite with --runInBand.', INS),
         ('Always use the new logger in the new module.', None),
         ('If the build fails we would retry; always run lint before pushing.', None),
@@ -450,6 +453,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Sorry, pushing is not allowed right now", None),
     ],
     "en.instruction.never": [
+        ('I want you to never touch the production database.', INS),
         ('could you rerun the job; also never skip the smoke tests before a release.', INS),
         ('Never let the visitors see the admin link on the pricing page.', None),
         ('You should never force users to log in twice.', None),
