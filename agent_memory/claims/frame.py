@@ -162,8 +162,8 @@ _WRONG = re.compile(r"^(?:(?:wrong|not quite|incorrect)(?: \S+)?|no|nope)$")
 _MODAL = re.compile(r"\b(?:must|should|never|always|needs? to|has to|have to|(?:is|are|s|re) (?:fine|ok|okay|allowed"
                     r"|acceptable|permitted|not allowed|forbidden|off limits))\b")
 _CONDITION_OPENS = re.compile(r"^(?:before|after|when|whenever|if|once|until|unless|while)\b")
-# ("!important" is a name: a "!" right before a word ends nothing)
-_CLAUSE_END = re.compile(r"(?<=[^\s.])[.!?](?=\s|$)|[,;?。！？；，、]|!(?![a-z])|(?<=[^\s`(])!|:(?=\s)|\s[—–-]{1,2}\s"
+# ("!" ends a clause after a word, "now!", or as "!!!"; "!important" and Kotlin's "!!" standing alone are names)
+_CLAUSE_END = re.compile(r"(?<=[^\s.])[.?](?=\s|$)|[,;?。！？；，、]|(?<=[^\s`(!])!+|(?<!\S)!{3,}|!+(?=\s*$)|:(?=\s)|\s[—–-]{1,2}\s"
                          r"|\s(?=(?:because|now that|since (?:we|it|they|the|that|this|i)\b))"
                          r"|\s(?=or (?:else|the|it|they|you|we|everything|nothing)\b[^,.;]*?\b(?:never|won'?t|will|would"
                          r"|can'?t|cannot|breaks?|fails?|end up|gets?)\b)")

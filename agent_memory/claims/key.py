@@ -41,7 +41,7 @@ _IDENT = (r"\.?[a-z0-9][a-z0-9_]*(?:[./_-][a-z0-9_]+)*(?:[/_]|\.(?=[a-z_]))[a-z0
           # a command-line flag and a bang-word name one thing: "--force", "-n", "!important"
           r"|--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![a-z0-9_-])|![a-z][a-z0-9]*(?:-[a-z0-9]+)*"
           # an operator standing alone is a name too: "==" / "===", "SELECT *" (an arrow says a change, not a name)
-          r"|(?<![=!<>&|?*])(?:===?|!==?|&&|\|\||\?\?|\*)(?![=!<>&|?*\w])")
+          r"|(?<![=!<>&|?*])(?:===?|!==?|!!|&&|\|\||\?\?|\*)(?![=!<>&|?*\w])")
 _IDENT_SPAN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])")
 _TOKEN = re.compile(rf"(?<![a-z0-9_./-])(?:{_IDENT})(?![a-z0-9_])|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+|[{_CJK}]+|{CONTRAST}|≢|⊤")
 
@@ -52,7 +52,7 @@ _NOT_X_BUT_Y = re.compile(
 )
 _NOT_X_BUT_Y_ZH = re.compile(r"^不是(?P<x>[^，,。；;！!？?]{1,30})[，,]\s*(?:而)?是(?P<y>[^，,。；;！!？?]{1,30})(?P<end>[，,。；;！!？?]|$)")
 _SCAFFOLD = re.compile(
-    r"^(?:\s|[,.:;!、。:：—-])*(?:(?:no|nope|wrong|not quite|incorrect)(?=\s*(?:[,.:;—-]|!(?![a-z])))|"
+    r"^(?:\s|[,.:;、。:：—-]|!(?![a-z]))*(?:(?:no|nope|wrong|not quite|incorrect)(?=\s*(?:[,.:;—-]|!(?![a-z])))|"
     r"(?:that's|thats|that is|it's|this is) (?:wrong|not right|incorrect|not correct)|actually|"
     r"違います|違う|ちがう|そうじゃなくて|そうではなくて|いや|不对|不對|"
     r"remember(?: that)?|please|pls|kindly|note to self|from now on|going forward|"
@@ -62,8 +62,9 @@ _SCAFFOLD = re.compile(
     re.IGNORECASE,
 )
 _CONJUNCTION_CJK = re.compile(r"^(?:あと|それと|それから|还有|另外|而且)(?=[、，,\s])")
-# what a wording opens with that is not a word; the dot of a file name (".env must never…") is kept
-_LEADING_PUNCTUATION = re.compile(r"^(?:[ ,:;!、。:—-]|\.(?![a-z0-9_]))+")
+# what a wording opens with that is not a word; the dot of a file name (".env must never…") and the bang of a
+# name ("!important is banned") are kept
+_LEADING_PUNCTUATION = re.compile(r"^(?:[ ,:;、。:—-]|!(?![a-z])|\.(?![a-z0-9_]))+")
 _PUNCTUATION = re.compile(r"[^\w\s'.]|(?<!\d)\.|\.(?!\d)")
 _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
 _CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")

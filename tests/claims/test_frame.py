@@ -64,6 +64,8 @@ PAIRS = [
     ("distinct", "Always run pytest with -x.", "Always run pytest with -q."),
     ("same", "Don't use `!important` in CSS.", "no !important in CSS ever"),
     ("distinct", "Never use `!important` in stylesheets.", "Never use inline styles in stylesheets."),
+    ("same", "remember !important is banned in our stylesheets", "Never use `!important` in stylesheets."),
+    ("same", "Never use !! in Kotlin code.", "Never use `!!` in Kotlin."),
     # a file is named by its whole name: a name without its extension would read as a value two files swap
     ("distinct", "Keep tsconfig.json formatted with prettier.", "Keep jsconfig.json formatted with prettier."),
     ("distinct", "Never edit settings.json by hand.", "Never edit the settings by hand."),
