@@ -466,6 +466,7 @@ _EN_UI_ALWAYS_RE = lazy(
     r"full|errors?|tests?|logs?|reasoning|steps|files?|sources?|code)|what|how|why|which|a\s+(?:plan|diff|summary))\b)",
     _I,
 )
+_EN_AGAIN_RE = lazy(r"\bagain\b", _I)
 _EN_NOT_ALWAYS_RE = lazy(
     r"\b(?:doesn'?t|don'?t|does\s+not|do\s+not|not|won'?t|shouldn'?t)\s+(?:need\s+to\s+|have\s+to\s+|necessarily\s+|"
     r"really\s+)?always\b",
@@ -481,8 +482,9 @@ _en(
     # "X doesn't need to always ask": a habit taken off, not a rule
     # "Always keep the old behaviour when you refactor this function": a pointing word binds it to the task;
     # "the menu should always show Back" asks for a feature
+    # ("always run it again" repeats a step of the task; "never … again" is how a rule is said, so only here)
     guard=lambda s, m: not _EN_NOT_ALWAYS_RE.search(s) and _points_here(s, m) and _modal_subject_ok(s, m)
-    and not _EN_UI_ALWAYS_RE.search(s),
+    and not _EN_UI_ALWAYS_RE.search(s) and not _EN_AGAIN_RE.search(s, m.start()),
     description="'Always run X', 'you should always', 'make sure to always', 'we always X'",
 )
 _en(
@@ -668,7 +670,7 @@ def _standing(sentence: str, m: re.Match[str]) -> bool:
 _POINTED_RE = lazy(
     # ("this key for the sandbox: sk_…" names what follows the colon, it points at nothing of the task)
     r"\b(?:this(?!\s+" + _OUR_WHOLE + r"\b)(?![^:]*:)|"
-    r"these(?![^:]*:)|those|yet|again|"
+    r"these(?![^:]*:)|those|yet|"
     r"the\s+(?:same|other|last|next|previous|new|[a-z]+\s+one(?!\s+of)))\b",
     _I,
 )

@@ -453,6 +453,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Sorry, pushing is not allowed right now", None),
     ],
     "en.instruction.never": [
+        ('Never commit generated files again.', INS),
         ('I want you to never touch the production database.', INS),
         ('could you rerun the job; also never skip the smoke tests before a release.', INS),
         ('Never let the visitors see the admin link on the pricing page.', None),
