@@ -658,9 +658,21 @@ _POINTED_RE = lazy(
 )
 
 
+# "the same" the sentence itself defines points at nothing of the task: "X and Y in the same migration", "in the
+# same release that stops reading it", "in the same PR as the change", "in the same PR when you add a key"
+_SAME_DEFINED_RE = lazy(
+    r"\band\s+[^,;?]{1,60}?\s+(?:in|into|within|inside)\s+the\s+same\s+[\w-]+\b"
+    r"|\b(?:in|into|within|inside)\s+the\s+same\s+[\w-]+\s+(?:that|which|as|when|whenever|where)\b",
+    _I,
+)
+
+
 def _points_here(sentence: str, m: re.Match[str]) -> bool:
     """The clause of an "always" / "never" rule names no thing of the work at hand (``_POINTED_RE``, the task)."""
-    clause = _CLAUSE_END_RE.split(_OPENING_CONNECTOR_RE.sub("", _clause(sentence, m)), 1)[0]
+    clause = _OPENING_CONNECTOR_RE.sub("", _clause(sentence, m))
+    if "same" in clause:  # (before the cut: "in the same commit as …" holds a clause-ending "as")
+        clause = _SAME_DEFINED_RE.sub(" ", clause)
+    clause = _CLAUSE_END_RE.split(clause, 1)[0]
     return not _POINTED_RE.search(clause) and not _TASK_STEP_RE.search(clause)
 
 
@@ -678,7 +690,7 @@ _NO_WORK = (
 )
 _EN_HOLD_RE = lazy(
     r"\b(?:don'?t|do\s+not)\s+(?:write|run|create|make|implement|change|touch|edit|modify|start|code|build|add|execute)"
-    r"(?:\s+out)?\s+(?:any(?:thing)?|new|more|actual)\b(?:\s+[\w-]+){0,3}?\s*(?:[.!,;]|$|\s+(?:or|and|yet|now)\b)"
+    r"(?:\s+out)?\s+(?:any(?:thing)?|new|more|actual)\b(?:\s+[\w-]+){0,3}?\s*(?:[.!,;](?!\w)|$|\s+(?:or|and|yet|now)\b)"
     r"(?![^.!?]*\b(?:without|until|unless|before|after|when(?:ever)?|if)\b)"
     r"|" + _NO_WORK,
     _I,
@@ -694,6 +706,8 @@ _en(
     # a moment that recurs: "on a Friday", "without touching the changelog", "with fewer than 2 approvals"
     + r"|[^?,;]{0,40}?\b(?:on\s+(?:a\s+)?(?:fridays?|weekends?|mondays?|holidays?)|without\s+[a-z]+ing|"
     r"with\s+(?:fewer|less)\s+than)\b"
+    # every place at once: "don't import lodash anywhere" ("anywhere else" / "near" stay with the task)
+    + r"|[^?,;]{0,40}?\banywhere\b(?!\s+(?:else|near|close)\b)"
     + r"|(?:me|us|the\s+user)\s+(?:for|to|about|whether|if|before)\s+(?!(?:it|this|that)\b)"
     # the project's own config or its history: "don't disable strict in tsconfig.json", "don't check .env into git"
     + r"|[^?,;]{0,40}?\b(?:in|into|to|from)\s+(?:(?:the\s+)?(?:git|version\s+control|the\s+repo)\b|" + _CONFIG_FILE + r"(?![\w]))"
@@ -900,7 +914,10 @@ _en(
     r"(?:keep|make)\s+(?:all\s+|your\s+)?" + _GENERIC + r"\s+(?:as\s+)?" + _STYLE_QUALITY + r"\b"
     r"|(?:write|use|prefer)\s+(?:only\s+)?" + _STYLE_QUALITY + r"\s+(?:[\w-]+\s+)?" + _GENERIC + r"(?:\s+(?:for|in)\s+"
     + _GENERIC + r"(?:\s+in\s+[\w.+#-]+)?)?\s*(?:please\s*)?[.!]*$"
-    r"|(?:use\s+)?\d[-\s]space\s+(?:indentation|indents?)(?:\s+please)?[.!]*$)",
+    r"|(?:use\s+)?\d[-\s]space\s+(?:indentation|indents?)(?:\s+please)?[.!]*$"
+    # a length limit on a class of things: "keep commit subjects under 50 characters"
+    r"|keep\s+(?:all\s+|your\s+)?(?:[\w-]+\s+){0,2}?" + _GENERIC + r"\s+(?:to|under|below|within|at)\s+(?:most\s+)?"
+    r"(?:\d+|a\s+few|a\s+hundred)\s+(?:characters|chars|lines|words|columns|loc)\b(?:\s*(?:max|maximum|or\s+(?:less|fewer)))?[.!]*$)",
     guard=_standing,
     description="'Keep PRs small.', 'Write small functions.', 'Use single quotes for strings in JS.', '2-space indentation'",
 )
@@ -1266,6 +1283,7 @@ _en(
     "back to|again",
     r"^\W*(?:(?:ok|okay|so|and|also|btw|please|pls|let'?s|go\s+ahead\s+and|just)\s*,?\s+)*(?:"
     r"(?:go|switch|move|revert|change|get)\s+(?:\w+\s+)?back\s+to\s+(?:using\s+)?(?P<rev>[\w`.@/+-]+(?:\s+[\w`.@/+-]+)?)"
+    r"(?:\s+for\s+(?:all\s+)?(?:[\w-]+\s+){0,2}?" + _GENERIC + r")?"
     r"|(?:use|allow|enable|bring\s+back)\s+(?P<rev2>[\w`.@/+()-]+(?:\s+[\w`.@/+()-]+)?)\s+again)\s*(?:[,;.!—–]|$)",
     guard=lambda s, m: not re.match(
         r"(?:the|a|an|my|your|our|it|this|that|them|step|main|master|where|what|how|work|sleep|normal|"

@@ -424,6 +424,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('Always pin it to an exact version when you add a dependency.', INS),
         ('yes, always show explicit guest', None),
         ('Always show me the plan before you edit files.', INS),
+        # "the same" the sentence defines: a relation, not a thing of the task
+        ("Always bump the version and update the changelog in the same commit.", INS),
+        ("Always regenerate the client in the same commit as the schema edit.", INS),
+        ("Always reuse the same branch.", None),
         ('Always use this key for the payment sandbox: pk_test_example', INS),
     ],
     "en.instruction.not_allowed": [
@@ -451,6 +455,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("You should never have done that.", None),
         ("you shouldn't have deleted the fixtures", None),
         ("The TUI should never hide the progress bar.", None),
+        ("Never rename a table and change its columns in the same deploy.", INS),
+        ("Never remove an env var in the same release that still reads it.", INS),
+        ("Never push the fix to the same branch.", None),
     ],
     "en.instruction.from_now_on": [
         ("From now on, open PRs against develop.", INS),
@@ -731,6 +738,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('Do not take any actions beyond analysing and reporting back.', None),
         ("Don't make any changes to our light mode theme.", None),
         ("Don't make any changes to the schema without a migration.", INS),
+        # every place at once, and a file extension after "new" that ends no hold
+        ("don't call print anywhere, the logger is set up for that", INS),
+        ("Don't call os.system anywhere in the backend.", INS),
+        ("Don't create new .js files in src, TypeScript only.", INS),
+        ("don't change anything anywhere else", None),
+        ("Don't put it anywhere.", None),
+        ("Don't add new files.", None),
     ],
     "en.instruction.no_x": [
         ("No emojis in commit messages.", INS),
@@ -1030,6 +1044,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Go back to the previous commit.", None),
         ("Switch back to the main branch.", None),
         ("Run the tests again.", None),
+        ("Switch back to tabs for Makefiles, the linter wants them.", INS),
+        ("go back to the old branch for these experiments", None),
     ],
     "en.instruction.reversal_drop": [
         ("Drop mypy and rely on pyright instead.", INS),
@@ -1160,6 +1176,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Keep the functions small in this file.", None),
         ("Write a small function that parses dates.", None),
         ("Use double quotes here.", None),
+        # a length limit on a class of things, not on one text of the task
+        ("Keep function bodies under 40 lines.", INS),
+        ("keep branch names to 30 chars max", INS),
+        ("Keep the abstract under 150 words.", None),
+        ("Keep it to 20 lines.", None),
+        ("Limit each answer to three sentences.", None),
     ],
     "en.instruction.location": [
         ("PRs go against develop.", INS),
