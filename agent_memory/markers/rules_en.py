@@ -140,7 +140,7 @@ _WE = r"\b(?:let'?s|let\s+us|we|please)\s+"
 _NEVER_BAD_NEXT = (
     r"(?:mind|been|ending|the|a|an|this|that|seen|heard|knew|know|thought|worked|works|"
     r"happened|happens|did|does|was|were|is|are|had|has|finish(?:es|ed)?|got|gets|used\s+to|"
-    r"ever\s+mind|really|actually|said|asked|told|received|returns?|loads?|shows?|"
+    r"ever\s+mind|really|actually|said|asked|told|received|returns|loads?|shows?|"
     r"completes?|completed|ends?|stops?|gonna|going|will|would|could|can|again|have\s+to|"
     r"need\s+to|happens?|occurs?|\d)\b"
 )
@@ -941,7 +941,7 @@ _ARTIFACTS = (
 _en(
     "en.instruction.location", "instruction",
     "go |live |belong|target|are kept|are stored|point to|land in",
-    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but|no)\s*[,:]?\s+)*(?:all\s+)?(?:[\w-]+\s+)?" + _ARTIFACTS
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but|no)\s*[,:]?\s+)*(?:all\s+)?(?:[\w-]+\s+){0,2}" + _ARTIFACTS
     + r"\s+(?:always\s+)?(?:(?:go|live|belong|land|are\s+kept|are\s+stored)\s+(?:in|into|under|against|to|on|at|with)|"
     r"target|point\s+(?:to|at))\s+"
     r"(?!(?:it|this|that|the\s+wrong|wrong|stale|missing|away)\b)\S[^?]*",
@@ -1341,7 +1341,9 @@ _en(
     r"^\W*(?P<claim>no\s+(?!(?:more|longer|need|idea|problem|worries|luck|way|thanks|doubt|matter|one|"
     r"errors?|warnings?|issues?|problems?|changes?|results?|output|difference|updates?|response|"
     r"reply|files?|logs?|questions?)\b)(?:[\w`().-]+\s+){0,3}?" + _GENERIC
-    + r"(?:\s+(?:on|in|at|for|before|after|inside)\s+[\w.-]+){0,2}\s*,?\s*(?:please|pls|plz)\b[^?]*)",
+    + r"(?:\s+(?:on|in|at|for|before|after|inside)\s+[\w.-]+){0,2}\s*,?\s*(?:please|pls|plz)\b[^?]*"
+    # one name that only code has: "no GlobalScope please", "no !important pls", "no `any` please"
+    r"|no\s+(?:(?-i:[A-Za-z][a-z\d]+[A-Z]\w*)|![a-z][\w-]*|`[^`]+`|[a-z_][\w.]*\(\))\s*,?\s*(?:please|pls|plz)\b[^?]*)",
     guard=_standing,
     description="'no deploys on friday please', 'No eslint-disable lines please.'",
 )

@@ -394,6 +394,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Rather than patching it, rewrite the parser?", None),
         ("I'd much rather have the product fail loudly than fall back to mock mode.", None),
         ("I'd rather have small PRs than one big one.", P),
+        # a path's "::" introduces no pasted error
+        ("I'd rather you write to std::io::stdout than use println! in the library.", P),
     ],
     "en.preference.like_better": [
         ("I like f-strings better than .format().", P),
@@ -451,6 +453,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I never said that.", None),
         (".env must never be committed.", INS),
         ("Tests should never hit the network.", INS),
+        ("Never return null from a public API.", INS),
+        ("The call hangs, never returns.", None),
         # a complaint about what was done, and what the product must not do
         ("You should never have done that.", None),
         ("you shouldn't have deleted the fixtures", None),
@@ -1081,6 +1085,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("no default exports please, named ones only", INS),
         ("no changes please", None),
         ("No worries please.", None),
+        # one name only code has
+        ("no HashMap please, BTreeMap keeps the output stable", INS),
+        ("no eval() pls", INS),
+        ("no `var` please", INS),
+        ("no rush please", None),
+        ("No Hurry please.", None),
     ],
     "en.instruction.trailing_always": [
         ("prettier, print-width 100, always", INS),
@@ -1190,6 +1200,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Tests go red when I run them.", None),
         ("My commits go to the wrong branch.", None),
         ("Where do migrations live?", None),
+        ("Rust integration tests live in tests/.", INS),
+        ("My local test fixtures go in the wrong folder", None),
     ],
     "en.preference.x_not_y": [
         ("compare against main, not the current branch", None),
