@@ -1408,6 +1408,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Python で型ヒントを省略しないでください。", INS),
         ("そのファイルは使わないで。", None),
         ("まだコミットしないでください。", None),
+        # a condition that recurs, and a reason or the way instead after a comma
+        ("例外を握りつぶさないでください。", INS),
+        ("テストなしで main にマージしないで。", INS),
+        ("lodash は使わないで、標準の配列メソッドで書いてください。", INS),
+        ("テストなしで。", None),
+        ("そのブランチは使わないで、main から切ってください。", None),
+        ("やっぱりなしで、普通に進めて", None),
     ],
     "ja.instruction.janakute": [
         ("npm じゃなくて pnpm を使って", INS),
@@ -1443,6 +1450,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("ログは残して大丈夫です。", INS),
         ("これを消しても大丈夫ですか？", None),
         ("今回はテストを飛ばしてもいいです。", None),
+        ("生成コードの lint 警告は無視して構いません。", INS),
+        ("これは無視して構いませんか？", None),
     ],
     "zh.instruction.jiuxing": [
         ("密码直接从环境变量读就行。", INS),
