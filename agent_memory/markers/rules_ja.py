@@ -357,7 +357,11 @@ _cjk(
 # 〜は禁止です
 _cjk(
     "ja.instruction.kinshi", "instruction", "禁止|厳禁",
-    r"(?:は|を|の)(?:禁止|厳禁)(?:です|だ|とする|とします|にします|でお願いします)?(?:よ|ね)?[。!！\s]*$",
+    r"(?:は|を|の)(?:禁止|厳禁)(?:です|だ|とする|とします|にします|でお願いします)?(?:よ|ね)?"
+    # what to do instead may follow: 「〜は禁止、原因を直して」
+    r"(?:[。!！\s]*$|[、,][^。]{2,40}[。!！\s]*$)",
+    # 「この操作は禁止」 is about the thing at hand; 「そのまま」 ("as it is") points at nothing
+    guard=lambda s, m: not _JA_HERE_RE.search(s.replace("そのまま", "")),
     description="「mainへの直接pushは禁止です」",
 )
 

@@ -653,6 +653,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("mainへのforce pushは厳禁です。", INS),
         ("禁止ワードのリストを追加して。", None),
         ("禁止されている操作を一覧にしてください。", None),
+        # what to do instead after a comma; a pointing word ties it to the thing at hand
+        ("本番 DB への直接接続は禁止、踏み台を経由してください。", INS),
+        ("生成ファイルをそのまま手で直すのは禁止です。", INS),
+        ("この操作は禁止、やめて", None),
+        ("それは禁止です。", None),
     ],
     # ------------------------------------------------------------------ zh
     "zh.correction.budui": [
@@ -1351,6 +1356,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今天必须完成。", None),
         ("这个函数必须改吗？", None),
         ('因為如果一定要重 build 我又不想寫在原本的 code 裡面', None),
+        # every one of a kind, "at least"
+        ("每个接口至少要有一个集成测试。", INS),
+        ("每条迁移至少得有回滚脚本。", INS),
+        ("这个页面每个按钮至少要有提示。", None),
+        ("至少要跑一次测试。", None),
         ('我的需求是，第一次抓取必须全量抓取客户信息。', None),
         ('不能用的（必须先解决登录）：', None),
         ('1、对于配音拼音和声调一致，只是文字显示与原文本不一致的，判定不是差异、不做标红；对于标点符号与原文本不一致的，只要断句不错，不判定为差异，所有的提示都要写在报告里并且必须在同一个表格中，表格的每一行对应原文本的一句话，差异的地方用红色标出来，其余保持原样', None),
@@ -1401,6 +1411,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("不再报错了。", None),
         ("这个函数不再需要了。", None),
         ("他不再用 Vim 了。", None),
+        # a manner before the verb; "this repo" in the reason names the whole
+        ("不用再手动跑 lint 了，pre-commit 会处理。", INS),
+        ("别再用 moment 了，这个仓库统一用 dayjs。", INS),
+        ("别再改这个文件了，这个项目不需要。", None),
     ],
     "ja.instruction.naide_practice": [
         ("yarn は使わないで。", INS),
