@@ -753,6 +753,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't create new .js files in src, TypeScript only.", INS),
         ("don't change anything anywhere else", None),
         ("Don't put it anywhere.", None),
+        # a flag names a step that recurs; leaving things of a kind behind is a practice
+        ("Don't pass --no-verify to git commit.", INS),
+        ("don't leave debug prints in committed code", INS),
+        ("don't run it with --watch", None),
+        ("Don't leave the page open.", None),
         ("Don't add new files.", None),
     ],
     "en.instruction.no_x": [
@@ -1045,6 +1050,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("It's fine to leave it as it is.", None),
         ("It's ok to delete the branch.", None),
         ("The tests can run now.", None),
+        # an act or a construct allowed for a kind of things
+        ("Rewriting history is fine on personal branches.", INS),
+        ("`as any` is OK in test files.", INS),
+        ("using the old client is ok too.", None),
+        ("Testing this is fine for now", None),
     ],
     "en.instruction.reversal_back": [
         ("Go back to yarn, the workspaces broke with npm.", INS),
