@@ -460,7 +460,7 @@ _EN_NOT_ALWAYS_RE = lazy(
 _en(
     "en.instruction.always", "instruction",
     r"always",
-    r"(?:" + _LEAD + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
+    r"(?:(?:" + _LEAD + r"|^\W*in\s+(?-i:[A-Z][\w#+.]*)\s*,?\s+)always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`#@]"
     r"|" + _MODAL + r"always\s+(?!" + _MODAL_BAD_NEXT + r")[\w`]"
     r"|" + _WE + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
     r"|\balways\s+make\s+sure\b)",
@@ -486,7 +486,7 @@ _en(
 _en(
     "en.instruction.not_allowed", "instruction",
     "allowed|permitted|forbidden|banned|prohibited|off limits|off-limits",
-    r"^\W*(?!(?:it|this|that|these|those|what|which|there)\b)(?:[\w`.'/()-]+\s+){1,6}?(?:is|are)\s+(?:(?:never|not|no\s+longer)\s+"
+    r"^\W*(?!(?:it|this|that|these|those|what|which|there)\b)(?:[\w`.'/()!-]+\s+){1,6}?(?:is|are)\s+(?:(?:never|not|no\s+longer)\s+"
     r"(?:allowed|permitted)|(?:strictly\s+)?(?:forbidden|banned|prohibited|off[\s-]limits))\b"
     r"|^\W*(?!(?:it|this|that)\b)(?:[\w`.'/()-]+\s+){1,6}?[-–—:]\s*(?:banned|forbidden|prohibited)\b",
     guard=lambda s, m: _points_here(s, m) and _standing(s, m),
@@ -703,7 +703,7 @@ _en(
     r"(?:don'?t|do\s+not)\s+(?!ever\b)(?:(?!(?:really|actually|only|early|apply|reply|rely|supply)\b)[a-z]+ly\s+)?"
     # ("leave" is a practice here, "don't leave debug prints in", unless nothing of a kind follows)
     r"(?!" + _NOT_RULE_VERBS.replace("|leave|", "|") + r")[a-z][\w-]*\s+" + _PARTICLES
-    + r"(?:(?:(?!(?:the|a|an|this|that|my|your|our|his|her|their|its|any|some)\b)[a-z][\w./-]*\s+){0,2}" + _GENERIC
+    + r"(?:(?:(?!(?:the|a|an|this|that|my|your|his|her|their|its|any|some)\b)[a-z][\w./-]*\s+){0,2}" + _GENERIC
     # a moment that recurs: "on a Friday", "without touching the changelog", "with fewer than 2 approvals"
     + r"|[^?,;]{0,40}?\b(?:on\s+(?:a\s+)?(?:fridays?|weekends?|mondays?|holidays?)|without\s+[a-z]+ing|"
     r"with\s+(?:fewer|less)\s+than)\b"
@@ -1348,7 +1348,8 @@ _en(
     r"^\W*(?P<claim>no\s+(?!(?:more|longer|need|idea|problem|worries|luck|way|thanks|doubt|matter|one|"
     r"errors?|warnings?|issues?|problems?|changes?|results?|output|difference|updates?|response|"
     r"reply|files?|logs?|questions?)\b)(?:[\w`().-]+\s+){0,3}?" + _GENERIC
-    + r"(?:\s+(?:on|in|at|for|before|after|inside)\s+[\w.-]+){0,2}\s*,?\s*(?:please|pls|plz)\b[^?]*"
+    + r"(?:\s+(?:on|in|at|for|before|after|inside)\s+[\w.-]+){0,2}(?:\s+without\s+(?:an?\s+)?[\w.-]+(?:\s+[\w.-]+)?)?"
+    r"\s*,?\s*(?:please|pls|plz)\b[^?]*"
     # one name that only code has: "no GlobalScope please", "no !important pls", "no `any` please"
     r"|no\s+(?:(?-i:[A-Za-z][a-z\d]+[A-Z]\w*)|![a-z][\w-]*|`[^`]+`|[a-z_][\w.]*\(\))\s*,?\s*(?:please|pls|plz)\b[^?]*)",
     guard=_standing,

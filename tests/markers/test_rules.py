@@ -430,6 +430,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Always bump the version and update the changelog in the same commit.", INS),
         ("Always regenerate the client in the same commit as the schema edit.", INS),
         ("Always reuse the same branch.", None),
+        # a language named first, an attribute or a decorator after "always"
+        ("In Go always wrap errors with context.", INS),
+        ("always @Override on overriding methods", INS),
+        ("In Chrome the menu always flickers", None),
+        ("in this file always use tabs", None),
         ('Always use this key for the payment sandbox: pk_test_example', INS),
     ],
     "en.instruction.not_allowed": [
@@ -442,6 +447,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("it is not allowed to do that", None),
         ("Why is this not allowed?", None),
         ("Sorry, pushing is not allowed right now", None),
+        ("remember !default is banned in SCSS partials", INS),
+        ("Why is !important not allowed?", None),
     ],
     "en.instruction.never": [
         ("CRITICAL: NEVER commit without being asked.", INS),
@@ -758,6 +765,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("don't leave debug prints in committed code", INS),
         ("don't run it with --watch", None),
         ("Don't leave the page open.", None),
+        # "our <things>" is the project's kind of things
+        ("don't run our containers as root", INS),
+        ("Don't break our build.", None),
         ("Don't add new files.", None),
     ],
     "en.instruction.no_x": [
@@ -1106,6 +1116,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("no `var` please", INS),
         ("no rush please", None),
         ("No Hurry please.", None),
+        ("no commits without a ticket number please", INS),
+        ("no, without the flag please", None),
     ],
     "en.instruction.trailing_always": [
         ("prettier, print-width 100, always", INS),
