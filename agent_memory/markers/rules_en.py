@@ -988,7 +988,7 @@ def _then_clause(sentence: str, m: re.Match[str]) -> str:
 
 _en(
     "en.instruction.conditional", "instruction",
-    "before|after|when|once|only",
+    "before|after|when|once|only|twice|every |daily|weekly|monthly|nightly",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|oh)\s*,?\s+)*(?:"
     # (a polite "can you" after a recurring condition still asks for a habit: "When you run tests, can you avoid …")
     r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:can\s+you\s+(?:please\s+)?)?"
@@ -997,7 +997,10 @@ _en(
     + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
     + _RECURRING + r"[^?]*"
     r"|only\s+(?:ever\s+)?(?!(?:fix|do|change|look)\b)(?:touch|edit|access|modify|talk\s+to|" + _IMPERATIVE + ")"
-    + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*)",
+    + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*"
+    # a step on a period: "rotate the API keys every 90 days", "prune old branches weekly"
+    r"|(?:please\s+)?(?!(?:be|go|let|wait|start|stop|get|don'?t|do\s+not|never|no|please|make\s+sure)\b)" + _IMPERATIVE
+    + r"[^?]{0,60}?\b(?:" + _PERIOD + r")\s*(?:[.!,;]|$)[^?]*)",
     # "Before taking any action, explain how you would solve it": the request after the condition points at the task
     guard=lambda s, m: _standing(s, m) and not _HERE_AND_NOW_RE.search(_IT_RE.sub("", _then_clause(s, m))) and not re.search(
         r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"

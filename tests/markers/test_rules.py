@@ -822,6 +822,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The page no longer loads.", None),
     ],
     "en.instruction.conditional": [
+        # a step on a period
+        ("prune stale branches weekly", INS),
+        ("Update dependencies once a month, on Mondays.", INS),
+        ("Send me a weekly report.", None),
+        ("check the logs every day this week", None),
+        ("run it every day", None),
         # an event that recurs
         ("When a bug appears, write a reproducing test first.", INS),
         ("When CI fails, check the logs before rerunning.", INS),
