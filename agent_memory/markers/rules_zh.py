@@ -376,6 +376,16 @@ _cjk(
     guard=lambda s, m: not _ZH_POINT_RE.search(m.group("claim")),
     description="「你总是忘记跑测试」「你又忘了更新changelog」",
 )
+# a step owed whenever a kind of thing changes: 「接口改了记得更新文档」「依赖升级了要记得跑一遍 e2e」
+_cjk(
+    "zh.instruction.changed_remember", "instruction",
+    "记得|記得",
+    r"^[\s，,]*(?P<claim>(?!你|我|他|她|这|這|那)[^，,。？?！!]{1,20}?(?:改了|改完|变了|變了|动了|動了|更新了|加了|新增了|升级了|升級了)"
+    # (「改了记得告诉我」 asks to hear about the work at hand)
+    r"[，,\s]*(?:就|要|都)?(?:记得|記得)(?!告诉我|告訴我|跟我说|跟我說|通知我|说一声|說一聲)[^。？?！!]{2,40})",
+    guard=lambda s, m: not _ZH_POINT_RE.search(m.group("claim")),
+    description="「接口改了记得更新文档」",
+)
 
 # Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core
 # (the sentence without its trailing punctuation) rather than the whole sentence.

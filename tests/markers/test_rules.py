@@ -1431,6 +1431,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("你有空的时候看一下。", None),
         ("运行时报错了。", None),
     ],
+    "zh.instruction.changed_remember": [
+        ("接口改了记得更新文档。", INS),
+        ("依赖升级了要记得跑一遍 e2e", INS),
+        ("schema 变了记得重新生成 client。", INS),
+        ("页面改了记得告诉我", None),
+        ("你改了记得提交", None),
+        ("这个文件改了记得提交", None),
+    ],
     "zh.instruction.reversal_buzai": [
         ("以后不再用 Docker Compose 了，改用 Podman。", INS),
         ("别再加 console.log 了。", INS),
@@ -1457,6 +1465,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("テストなしで。", None),
         ("そのブランチは使わないで、main から切ってください。", None),
         ("やっぱりなしで、普通に進めて", None),
+        # an English verb with する names a practice too
+        ("本番にいきなり deploy しないでください、先にステージングで確認して。", INS),
+        ("まだ push しないでください。", None),
+        ("それを delete しないで", None),
     ],
     "ja.instruction.janakute": [
         ("npm じゃなくて pnpm を使って", INS),
