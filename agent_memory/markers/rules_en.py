@@ -931,7 +931,7 @@ _en(
     r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer)\s+"
     r"(?!(?:the|a|an|this|that|these|those|it|them|my|your|our|some|any|one|another|same|other)\b)`?[\w.@/+-]+`?"
     r"(?:\s+(?!for\b)[a-z][\w.-]*)?\s+for\s+(?:all\s+|any\s+|every\s+)?"
-    r"(?!(?:the|this|that|these|those|it|them|my|your|now|today|a|an|me|us)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
+    r"(?!(?:the|this|that|these|those|it|them|my|your|now|today|a|an|me|us)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
     r"\s*(?:[.!,;]|$)",
     guard=lambda s, m: _standing(s, m) and _points_here(s, m),
     description="'Use httpx for HTTP calls', 'use freezegun for date-dependent tests' — a tool for a kind of job",
@@ -1124,7 +1124,7 @@ _en(
     "en.instruction.must", "instruction",
     "must|have to|has to|need to|needs to|should|supposed to|needs|need a|gets|get a|requires|want to",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*" + _SAYS_THAT + r"(?P<claim>(?:"
-    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,3}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|(?:(?:two|three|\d+|at\s+least\s+\w+)\s+)?(?:[\w-]+\s+)?"
+    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w`-]+\s+){0,3}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|(?:(?:two|three|\d+|at\s+least\s+\w+)\s+)?(?:[\w-]+\s+)?"
     + _GENERIC + r")|gets?\s+(?:a|an|its)|"
     r"requires?\s+(?:a|an))(?:\s+\S|\W*$)"
     # a class of the work's own things: "Handlers have to be idempotent" (not "Passwords must be 12 characters",

@@ -899,6 +899,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('I also want to mention that all commits must be signed.', INS),
         ('Note that all handlers must be idempotent.', INS),
         ('I want to mention that all of them must be fixed today.', None),
+        # a code element named in backticks is a kind of code, not a part of the product
+        ("Every `<form>` needs a CSRF token.", INS),
+        ("Every `useEffect` needs a cleanup function.", INS),
+        ("Every button needs a tooltip.", None),
     ],
     "en.instruction.we_use": [
         ("We use uv for dependency management.", INS),
@@ -979,6 +983,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Use the new API for this.", None),
         ("Use grep for now.", None),
         ("use this for the demo", None),
+        ("Use Moshi for classes parsed from JSON.", INS),
+        ("use zod for forms on the signup page", None),
     ],
     "en.lesson.turns_out": [
         ("turns out editing merged alembic migrations breaks everyone's DB, don't do it", L),
