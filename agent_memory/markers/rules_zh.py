@@ -331,7 +331,9 @@ def _zh_unpointed(sentence: str, m: re.Match[str]) -> bool:
 _cjk(
     "zh.instruction.as_far_as_possible", "instruction",
     "尽量|盡量|尽可能|盡可能",
-    r"(?P<claim>(?:尽量|盡量|尽可能|盡可能)(?:不要|别|別|避免|少用|不用|不)[^，。,？?！!]{1,20})",
+    r"(?P<claim>(?:尽量|盡量|尽可能|盡可能)(?:不要|别|別|避免|少用|不用|不)[^，。,？?！!]{1,20}"
+    # a kind kept small or short: 「PR 尽量小」「commit message 尽量短」 (not 「尽量小一点」, the thing at hand)
+    r"|^[\s，,]*[A-Za-z\u4e00-\u9fff][^，,。？?！!]{0,14}?\s*(?:尽量|盡量)(?:小|短|少|简洁|簡潔)(?![一点點些])(?=[，,。！!\s]|$))",
     guard=_zh_unpointed,
     description="「尽量避免使用全局变量」「尽可能少用第三方库」",
 )

@@ -114,6 +114,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("写代码时盡量不用魔法数字", INS),
         ("尽量快点", None),
         ("尽量避免这个问题", None),
+        # a kind kept small or short
+        ("函数尽量短。", INS),
+        ("commit message 尽量简洁", INS),
+        ("这个函数尽量短。", None),
+        ("图片尽量小一点", None),
     ],
     "zh.correction.setup": [
         ("我用的是fish", C),
