@@ -853,11 +853,13 @@ _en(
 )
 _en(
     "en.instruction.use_instead", "instruction",
-    "instead of|rather than|over|, not",
+    "instead of|rather than|over|, not|unless",
     r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh|just)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer|pick|choose|go\s+with|"
     r"stick\s+(?:to|with)|(?:write|call|import|run|put|keep|place|store|pin)(?!\s+(?:the|my|your)\b))\s+"
     r"(?!(?:the\s+other|another|a\s+different|it|this|that|these|those|them)\b)"
-    r"[\w`'./@+%<> -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over)\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
+    r"[\w`'./@+%<> -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over"
+    # the one exception that needs the other: "use val unless you really need to reassign"
+    r"|unless\s+(?:you|we)\s+(?:really\s+|absolutely\s+|actually\s+)?(?:need|have|must))\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
     guard=_standing,
     description="'use yarn, not npm', 'Use pathlib instead of os.path' — a tool or style chosen for good",
 )

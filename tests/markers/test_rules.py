@@ -1029,6 +1029,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("use it instead of the old one", None),
         ("Write the migration in SQL, not in the ORM.", None),
         ("Should we use Redis instead of Memcached?", None),
+        # the one exception that needs the other
+        ("Use const unless you need to reassign.", INS),
+        ("Prefer composition unless we really need inheritance.", INS),
+        ("use the default unless you need it", None),
+        ("use it unless you have to", None),
     ],
     "en.instruction.everywhere": [
         ("Use type hints everywhere.", INS),
