@@ -276,8 +276,9 @@ _MATERIAL_RE = lazy(
     r"suggestion|idea|one|instead))?\s*[:：]"
     # "Here's the plan:", "Here is what the other agent wrote:": pasted material follows
     r"|\bhere(?:'?s|\s+is|\s+are)\s+(?:the\s+|my\s+|our\s+|an?\s+|what\s+|some\s+)?[\w' -]{2,40}[:：]\s*$"
-    r"|\b(?:(?:here'?s|this\s+is|i\s+got|got)\s+(?:the\s+|this\s+|an?\s+)?)?(?:error|output|log|logs|stack\s*trace|traceback)"
-    r"(?:\s+(?:message|output))?\s*[:：]|\b(?:i\s+)?got\s+this\s*[:：]"
+    # (not a path's "::": "std::error::Error")
+    r"|(?<!:)\b(?:(?:here'?s|this\s+is|i\s+got|got)\s+(?:the\s+|this\s+|an?\s+)?)?(?:error|output|log|logs|stack\s*trace|traceback)"
+    r"(?:\s+(?:message|output))?\s*[:：](?!:)|\b(?:i\s+)?got\s+this\s*[:：]"
     r"|(?:次の|以下の|下記の)(?:仕様|要件|要求|内容|ルール|文章|テキスト|条件)|(?:仕様|要件|要求|条件)\s*[:：]"
     r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]",
     I,

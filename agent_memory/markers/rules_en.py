@@ -145,7 +145,7 @@ _WE = r"\b(?:let'?s|let\s+us|we|please)\s+"
 _NEVER_BAD_NEXT = (
     r"(?:mind|been|ending|the|a|an|this|that|seen|heard|knew|know|thought|worked|works|"
     r"happened|happens|did|does|was|were|is|are|had|has|finish(?:es|ed)?|got|gets|used\s+to|"
-    r"ever\s+mind|really|actually|said|asked|told|received|returns?|loads?|shows?|"
+    r"ever\s+mind|really|actually|said|asked|told|received|returns|loads?|shows?|"
     r"completes?|completed|ends?|stops?|gonna|going|will|would|could|can|again|have\s+to|"
     r"need\s+to|happens?|occurs?|\d)\b"
 )
@@ -475,7 +475,7 @@ _EN_NOT_ALWAYS_RE = lazy(
 _en(
     "en.instruction.always", "instruction",
     r"always",
-    r"(?:" + _LEAD + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
+    r"(?:(?:" + _LEAD + r"|^\W*in\s+(?-i:[A-Z][\w#+.]*)\s*,?\s+)always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`#@]"
     r"|" + _MODAL + r"always\s+(?!" + _MODAL_BAD_NEXT + r")[\w`]"
     r"|" + _WE + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
     r"|\balways\s+make\s+sure\b)",
@@ -502,7 +502,7 @@ _en(
 _en(
     "en.instruction.not_allowed", "instruction",
     "allowed|permitted|forbidden|banned|prohibited|off limits|off-limits",
-    r"^\W*(?!(?:it|this|that|these|those|what|which|there)\b)(?:[\w`.'/()-]+\s+){1,6}?(?:is|are)\s+(?:(?:never|not|no\s+longer)\s+"
+    r"^\W*(?!(?:it|this|that|these|those|what|which|there)\b)(?:[\w`.'/()!-]+\s+){1,6}?(?:is|are)\s+(?:(?:never|not|no\s+longer)\s+"
     r"(?:allowed|permitted)|(?:strictly\s+)?(?:forbidden|banned|prohibited|off[\s-]limits))\b"
     r"|^\W*(?!(?:it|this|that)\b)(?:[\w`.'/()-]+\s+){1,6}?[-–—:]\s*(?:banned|forbidden|prohibited)\b",
     guard=lambda s, m: _points_here(s, m) and _standing(s, m),
@@ -676,9 +676,21 @@ _POINTED_RE = lazy(
 )
 
 
+# "the same" the sentence itself defines points at nothing of the task: "X and Y in the same migration", "in the
+# same release that stops reading it", "in the same PR as the change", "in the same PR when you add a key"
+_SAME_DEFINED_RE = lazy(
+    r"\band\s+[^,;?]{1,60}?\s+(?:in|into|within|inside)\s+the\s+same\s+[\w-]+\b"
+    r"|\b(?:in|into|within|inside)\s+the\s+same\s+[\w-]+\s+(?:that|which|as|when|whenever|where)\b",
+    _I,
+)
+
+
 def _points_here(sentence: str, m: re.Match[str]) -> bool:
     """The clause of an "always" / "never" rule names no thing of the work at hand (``_POINTED_RE``, the task)."""
-    clause = _CLAUSE_END_RE.split(_OPENING_CONNECTOR_RE.sub("", _clause(sentence, m)), 1)[0]
+    clause = _OPENING_CONNECTOR_RE.sub("", _clause(sentence, m))
+    if "same" in clause:  # (before the cut: "in the same commit as …" holds a clause-ending "as")
+        clause = _SAME_DEFINED_RE.sub(" ", clause)
+    clause = _CLAUSE_END_RE.split(clause, 1)[0]
     return not _POINTED_RE.search(clause) and not _TASK_STEP_RE.search(clause)
 
 
@@ -698,7 +710,7 @@ _EN_HOLD_RE = lazy(
     r"\b(?:don'?t|do\s+not)\s+(?:write|run|create|make|implement|change|touch|edit|modify|start|code|build|add|execute)"
     # ("do not write or edit any files")
     r"(?:\s*(?:,|or|and)\s+(?:write|run|create|make|change|touch|edit|modify|delete|remove|add|execute))?"
-    r"(?:\s+out)?\s+(?:any(?:thing)?|new|more|actual)\b(?:\s+[\w-]+){0,3}?\s*(?:[.!,;]|$|\s+(?:or|and|yet|now)\b)"
+    r"(?:\s+out)?\s+(?:any(?:thing)?|new|more|actual)\b(?:\s+[\w-]+){0,3}?\s*(?:[.!,;](?!\w)|$|\s+(?:or|and|yet|now)\b)"
     r"(?![^.!?]*\b(?:without|until|unless|before|after|when(?:ever)?|if)\b)"
     r"|" + _NO_WORK,
     _I,
@@ -709,14 +721,19 @@ _en(
     "don't|dont|do not|don’t",
     r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?P<claim>(?:(?:please|pls|and|also|but|so|ok|okay|seriously|again)\s*,?\s+)*"
     r"(?:don'?t|do\s+not)\s+(?!ever\b)(?:(?!(?:really|actually|only|early|apply|reply|rely|supply)\b)[a-z]+ly\s+)?"
-    r"(?!" + _NOT_RULE_VERBS + r")[a-z][\w-]*\s+" + _PARTICLES
-    + r"(?:(?:(?!(?:the|a|an|this|that|my|your|our|his|her|their|its|any|some)\b)[a-z][\w./-]*\s+){0,2}" + _GENERIC
+    # ("leave" is a practice here, "don't leave debug prints in", unless nothing of a kind follows)
+    r"(?!" + _NOT_RULE_VERBS.replace("|leave|", "|") + r")[a-z][\w-]*\s+" + _PARTICLES
+    + r"(?:(?:(?!(?:the|a|an|this|that|my|your|his|her|their|its|any|some)\b)[a-z][\w./-]*\s+){0,2}" + _GENERIC
     # a moment that recurs: "on a Friday", "without touching the changelog", "with fewer than 2 approvals"
     + r"|[^?,;]{0,40}?\b(?:on\s+(?:a\s+)?(?:fridays?|weekends?|mondays?|holidays?)|without\s+[a-z]+ing|"
     r"with\s+(?:fewer|less)\s+than)\b"
+    # every place at once: "don't import lodash anywhere" ("anywhere else" / "near" stay with the task)
+    + r"|[^?,;]{0,40}?\banywhere\b(?!\s+(?:else|near|close)\b)"
     + r"|(?:me|us|the\s+user)\s+(?:for|to|about|whether|if|before)\s+(?!(?:it|this|that)\b)"
     # the project's own config or its history: "don't disable strict in tsconfig.json", "don't check .env into git"
     + r"|[^?,;]{0,40}?\b(?:in|into|to|from)\s+(?:(?:the\s+)?(?:git|version\s+control|the\s+repo)\b|" + _CONFIG_FILE + r"(?![\w]))"
+    # a command-line flag names a step that recurs: "don't pass --force to the deploy script"
+    + r"|[^?,;]{0,40}?(?<![\w-])--[a-z][\w-]+"
     + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
     r"(?:ask|say|confirm|approve)))[^?]*)",
     # "don't commit anything, another agent is working": a bare "anything" is a hold on the task at hand
@@ -859,11 +876,13 @@ _en(
 )
 _en(
     "en.instruction.use_instead", "instruction",
-    "instead of|rather than|over|, not",
+    "instead of|rather than|over|, not|unless",
     r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh|just)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer|pick|choose|go\s+with|"
     r"stick\s+(?:to|with)|(?:write|call|import|run|put|keep|place|store|pin)(?!\s+(?:the|my|your)\b))\s+"
     r"(?!(?:the\s+other|another|a\s+different|it|this|that|these|those|them)\b)"
-    r"[\w`'./@+%<> -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over)\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
+    r"[\w`'./@+%<> -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over"
+    # the one exception that needs the other: "use val unless you really need to reassign"
+    r"|unless\s+(?:you|we)\s+(?:really\s+|absolutely\s+|actually\s+)?(?:need|have|must))\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
     guard=_standing,
     description="'use yarn, not npm', 'Use pathlib instead of os.path' — a tool or style chosen for good",
 )
@@ -923,7 +942,10 @@ _en(
     r"(?:keep|make)\s+(?:all\s+|your\s+)?" + _GENERIC + r"\s+(?:as\s+)?" + _STYLE_QUALITY + r"\b"
     r"|(?:write|use|prefer)\s+(?:only\s+)?" + _STYLE_QUALITY + r"\s+(?:[\w-]+\s+)?" + _GENERIC + r"(?:\s+(?:for|in)\s+"
     + _GENERIC + r"(?:\s+in\s+[\w.+#-]+)?)?\s*(?:please\s*)?[.!]*$"
-    r"|(?:use\s+)?\d[-\s]space\s+(?:indentation|indents?)(?:\s+please)?[.!]*$)",
+    r"|(?:use\s+)?\d[-\s]space\s+(?:indentation|indents?)(?:\s+please)?[.!]*$"
+    # a length limit on a class of things: "keep commit subjects under 50 characters"
+    r"|keep\s+(?:all\s+|your\s+)?(?:[\w-]+\s+){0,2}?" + _GENERIC + r"\s+(?:to|under|below|within|at)\s+(?:most\s+)?"
+    r"(?:\d+|a\s+few|a\s+hundred)\s+(?:characters|chars|lines|words|columns|loc)\b(?:\s*(?:max|maximum|or\s+(?:less|fewer)))?[.!]*$)",
     guard=_standing,
     description="'Keep PRs small.', 'Write small functions.', 'Use single quotes for strings in JS.', '2-space indentation'",
 )
@@ -934,7 +956,7 @@ _en(
     r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer)\s+"
     r"(?!(?:the|a|an|this|that|these|those|it|them|my|your|our|some|any|one|another|same|other)\b)`?[\w.@/+-]+`?"
     r"(?:\s+(?!for\b)[a-z][\w.-]*)?\s+for\s+(?:all\s+|any\s+|every\s+)?"
-    r"(?!(?:the|this|that|these|those|it|them|my|your|now|today|a|an|me|us)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
+    r"(?!(?:the|this|that|these|those|it|them|my|your|now|today|a|an|me|us)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
     r"\s*(?:[.!,;]|$)",
     guard=lambda s, m: _standing(s, m) and _points_here(s, m),
     description="'Use httpx for HTTP calls', 'use freezegun for date-dependent tests' — a tool for a kind of job",
@@ -947,7 +969,7 @@ _ARTIFACTS = (
 _en(
     "en.instruction.location", "instruction",
     "go |live |belong|target|are kept|are stored|point to|land in",
-    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but|no)\s*[,:]?\s+)*(?:all\s+)?(?:[\w-]+\s+)?" + _ARTIFACTS
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but|no)\s*[,:]?\s+)*(?:all\s+)?(?:[\w-]+\s+){0,2}" + _ARTIFACTS
     + r"\s+(?:always\s+)?(?:(?:go|live|belong|land|are\s+kept|are\s+stored)\s+(?:in|into|under|against|to|on|at|with)|"
     r"target|point\s+(?:to|at))\s+"
     r"(?!(?:it|this|that|the\s+wrong|wrong|stale|missing|away)\b)\S[^?]*",
@@ -991,7 +1013,7 @@ def _then_clause(sentence: str, m: re.Match[str]) -> str:
 
 _en(
     "en.instruction.conditional", "instruction",
-    "before|after|when|once|only",
+    "before|after|when|once|only|twice|every |daily|weekly|monthly|nightly",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|oh)\s*,?\s+)*(?:"
     # (a polite "can you" after a recurring condition still asks for a habit: "When you run tests, can you avoid …")
     r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:can\s+you\s+(?:please\s+)?)?"
@@ -1000,7 +1022,10 @@ _en(
     + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
     + _RECURRING + r"[^?]*"
     r"|only\s+(?:ever\s+)?(?!(?:fix|do|change|look)\b)(?:touch|edit|access|modify|talk\s+to|" + _IMPERATIVE + ")"
-    + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*)",
+    + r"[^?]{0,80}?\b(?:when|if|after|once|through|via|from|with|in)\b[^?]*"
+    # a step on a period: "rotate the API keys every 90 days", "prune old branches weekly"
+    r"|(?:please\s+)?(?!(?:be|go|let|wait|start|stop|get|don'?t|do\s+not|never|no|please|make\s+sure)\b)" + _IMPERATIVE
+    + r"[^?]{0,60}?\b(?:" + _PERIOD + r")\s*(?:[.!,;]|$)[^?]*)",
     # "Before taking any action, explain how you would solve it": the request after the condition points at the task
     guard=lambda s, m: _standing(s, m) and not _HERE_AND_NOW_RE.search(_IT_RE.sub("", _then_clause(s, m))) and not re.search(
         r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"
@@ -1126,7 +1151,7 @@ _en(
     "en.instruction.must", "instruction",
     "must|have to|has to|need to|needs to|should|supposed to|needs|need a|gets|get a|requires|want to",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|remember|note)\s*[,:]?\s+)*" + _SAYS_THAT + r"(?P<claim>(?:"
-    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w-]+\s+){0,3}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|(?:(?:two|three|\d+|at\s+least\s+\w+)\s+)?(?:[\w-]+\s+)?"
+    r"(?:all|every|each|any)\s+(?!of\b)(?:[\w`-]+\s+){0,3}?(?:" + _MODAL_REQ + r"|needs?\s+(?:a|an|its|their|(?:(?:two|three|\d+|at\s+least\s+\w+)\s+)?(?:[\w-]+\s+)?"
     + _GENERIC + r")|gets?\s+(?:a|an|its)|"
     r"requires?\s+(?:a|an))(?:\s+\S|\W*$)"
     # a class of the work's own things: "Handlers have to be idempotent" (not "Passwords must be 12 characters",
@@ -1275,7 +1300,11 @@ _en(
     r"(?:it'?s|it\s+is)\s+" + _PERMIT + r"\s+to\s+(?P<act>[a-z][^?]*)"
     r"|(?!(?:it|this|that|these|those|they|you|we|i|everything|all|the)\b)(?:[\w`.()/-]+\s+){0,3}?" + _GENERIC
     + r"\s+(?:(?:are|is)\s+" + _PERMIT + r"\s+(?:for|in|on|inside|when|if)\b"
-    r"|(?:can|may)\s+(?:go|be\s+(?:merged|pushed|written|kept|used)|skip|stay|keep|use|land)\b)[^?]*))",
+    r"|(?:can|may)\s+(?:go|be\s+(?:merged|pushed|written|kept|used)|skip|stay|keep|use|land)\b)[^?]*"
+    # an act or a construct allowed for a kind of things: "editing snapshots by hand is fine for small fixes",
+    # "`any` is OK in tests"
+    r"|(?:(?!(?:nothing|everything|something|anything|thing|morning|evening)\b)[a-z]+ing\b(?:\s+[\w`.()/-]+){0,5}?|`[^`]+`)\s+"
+    r"(?:is|are)\s+" + _PERMIT + r"\s+(?:for|in|on|inside)\s+(?:(?:all|any)\s+)?(?:[\w-]+\s+){0,2}?" + _GENERIC + r"[^?]*))",
     # a permission for a class of things ("docs-only changes", "the CLI entry points"), not for the thing at hand
     guard=lambda s, m: (not m.group("act") and _standing(s, m)) or bool(
         m.group("act") and not _HERE_AND_NOW_RE.search(m.group("act")) and not _NOW_RE.search(m.group("act"))
@@ -1293,6 +1322,7 @@ _en(
     "back to|again",
     r"^\W*(?:(?:ok|okay|so|and|also|btw|please|pls|let'?s|go\s+ahead\s+and|just)\s*,?\s+)*(?:"
     r"(?:go|switch|move|revert|change|get)\s+(?:\w+\s+)?back\s+to\s+(?:using\s+)?(?P<rev>[\w`.@/+-]+(?:\s+[\w`.@/+-]+)?)"
+    r"(?:\s+for\s+(?:all\s+)?(?:[\w-]+\s+){0,2}?" + _GENERIC + r")?"
     r"|(?:use|allow|enable|bring\s+back)\s+(?P<rev2>[\w`.@/+()-]+(?:\s+[\w`.@/+()-]+)?)\s+again)\s*(?:[,;.!—–]|$)",
     guard=lambda s, m: not re.match(
         r"(?:the|a|an|my|your|our|it|this|that|them|step|main|master|where|what|how|work|sleep|normal|"
@@ -1350,7 +1380,10 @@ _en(
     r"^\W*(?P<claim>no\s+(?!(?:more|longer|need|idea|problem|worries|luck|way|thanks|doubt|matter|one|"
     r"errors?|warnings?|issues?|problems?|changes?|results?|output|difference|updates?|response|"
     r"reply|files?|logs?|questions?)\b)(?:[\w`().-]+\s+){0,3}?" + _GENERIC
-    + r"(?:\s+(?:on|in|at|for|before|after|inside)\s+[\w.-]+){0,2}\s*,?\s*(?:please|pls|plz)\b[^?]*)",
+    + r"(?:\s+(?:on|in|at|for|before|after|inside)\s+[\w.-]+){0,2}(?:\s+without\s+(?:an?\s+)?[\w.-]+(?:\s+[\w.-]+)?)?"
+    r"\s*,?\s*(?:please|pls|plz)\b[^?]*"
+    # one name that only code has: "no GlobalScope please", "no !important pls", "no `any` please"
+    r"|no\s+(?:(?-i:[A-Za-z][a-z\d]+[A-Z]\w*)|![a-z][\w-]*|`[^`]+`|[a-z_][\w.]*\(\))\s*,?\s*(?:please|pls|plz)\b[^?]*)",
     guard=_standing,
     description="'no deploys on friday please', 'No eslint-disable lines please.'",
 )

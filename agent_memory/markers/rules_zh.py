@@ -173,8 +173,9 @@ _cjk(
 )
 _cjk(
     "zh.instruction.bixu", "instruction",
-    "必须|必須|一定要|都要|都得|一律",
-    _ZH_LEAD + r"[^，,。？?]{0,20}?(?:必须|必須|一定要|都要|都得|一律)(?!是|在)[^。？?！!]{2,40}",
+    "必须|必須|一定要|都要|都得|一律|至少",
+    _ZH_LEAD + r"(?:[^，,。？?]{0,20}?(?:必须|必須|一定要|都要|都得|一律)"
+    r"|(?:每个|每個|每条|每條|每次)[^，,。？?]{1,12}?至少(?:要|得|需要))(?!是|在)[^。？?！!]{2,40}",
     # 「你必须告诉我原因」 asks for something now
     # 「我一定要给你确定规则」「所以我必须保证…」: what the speaker has to do, not a rule for the agent
     guard=lambda s, m: _zh_standing(s, m) and not re.search(r"你(?:们|們)?(?:必须|必須|一定要)|[：:]$|我(?!们|們)[^，,。]{0,4}(?:必须|必須|一定要|都要|都得)", s)
@@ -279,9 +280,9 @@ _cjk(
     "zh.instruction.reversal_buzai", "instruction",
     "不再|别再|別再|不用再|不要再|再也不",
     r"(?P<clause>(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)\s*"
-    r"(?:全部|都|每次|总是|總是)?(?:用|使用|写|寫|加|跑|执行|執行|提交|生成|创建|建立|部署|依赖|依賴|需要|支持|支援|维护|維護|做|改|问|問|"
+    r"(?:全部|都|每次|总是|總是)?(?:手动|手動|自己|单独|單獨)?(?:用|使用|写|寫|加|跑|执行|執行|提交|生成|创建|建立|部署|依赖|依賴|需要|支持|支援|维护|維護|做|改|问|問|"
     r"确认|確認|添加|引入|装|裝|安装|安裝|换|換|关联|關聯|放|填|运行|運行)[^。？?！!]{1,40})",
-    guard=lambda s, m: not re.search(r"这|這|那个|那個|它|[他她]不再", s),
+    guard=lambda s, m: not re.search(r"(?:这|這)(?!(?:个|個)\s*(?:项目|項目|仓库|倉庫|repo))|那个|那個|它|[他她]不再", s),
     reverses=_zh_reversed,
     description="「以后不再用 Docker Compose 了」— reverses 「用 Docker Compose」",
 )
@@ -341,7 +342,9 @@ def _zh_unpointed(sentence: str, m: re.Match[str]) -> bool:
 _cjk(
     "zh.instruction.as_far_as_possible", "instruction",
     "尽量|盡量|尽可能|盡可能",
-    r"(?P<claim>(?:尽量|盡量|尽可能|盡可能)(?:不要|别|別|避免|少用|不用|不)[^，。,？?！!]{1,20})",
+    r"(?P<claim>(?:尽量|盡量|尽可能|盡可能)(?:不要|别|別|避免|少用|不用|不)[^，。,？?！!]{1,20}"
+    # a kind kept small or short: 「PR 尽量小」「commit message 尽量短」 (not 「尽量小一点」, the thing at hand)
+    r"|^[\s，,]*[A-Za-z\u4e00-\u9fff][^，,。？?！!]{0,14}?\s*(?:尽量|盡量)(?:小|短|少|简洁|簡潔)(?![一点點些])(?=[，,。！!\s]|$))",
     guard=_zh_unpointed,
     description="「尽量避免使用全局变量」「尽可能少用第三方库」",
 )
@@ -396,6 +399,16 @@ _cjk(
     r"你(?:总是|總是|老是|又|每次都)(?:忘记|忘記|忘了)(?P<claim>[^，。,？?！!]{2,20})",
     guard=lambda s, m: not _ZH_POINT_RE.search(m.group("claim")),
     description="「你总是忘记跑测试」「你又忘了更新changelog」",
+)
+# a step owed whenever a kind of thing changes: 「接口改了记得更新文档」「依赖升级了要记得跑一遍 e2e」
+_cjk(
+    "zh.instruction.changed_remember", "instruction",
+    "记得|記得",
+    r"^[\s，,]*(?P<claim>(?!你|我|他|她|这|這|那)[^，,。？?！!]{1,20}?(?:改了|改完|变了|變了|动了|動了|更新了|加了|新增了|升级了|升級了)"
+    # (「改了记得告诉我」 asks to hear about the work at hand)
+    r"[，,\s]*(?:就|要|都)?(?:记得|記得)(?!告诉我|告訴我|跟我说|跟我說|通知我|说一声|說一聲)[^。？?！!]{2,40})",
+    guard=lambda s, m: not _ZH_POINT_RE.search(m.group("claim")),
+    description="「接口改了记得更新文档」",
 )
 
 # Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core

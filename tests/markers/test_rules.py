@@ -114,6 +114,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("写代码时盡量不用魔法数字", INS),
         ("尽量快点", None),
         ("尽量避免这个问题", None),
+        # a kind kept small or short
+        ("函数尽量短。", INS),
+        ("commit message 尽量简洁", INS),
+        ("这个函数尽量短。", None),
+        ("图片尽量小一点", None),
     ],
     "zh.correction.setup": [
         ('我用的是华为云服务器，', C),
@@ -403,6 +408,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Rather than patching it, rewrite the parser?", None),
         ("I'd much rather have the product fail loudly than fall back to mock mode.", None),
         ("I'd rather have small PRs than one big one.", P),
+        # a path's "::" introduces no pasted error
+        ("I'd rather you write to std::io::stdout than use println! in the library.", P),
     ],
     "en.preference.like_better": [
         ("I like f-strings better than .format().", P),
@@ -439,6 +446,15 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('Always pin it to an exact version when you add a dependency.', INS),
         ('yes, always show explicit guest', None),
         ('Always show me the plan before you edit files.', INS),
+        # "the same" the sentence defines: a relation, not a thing of the task
+        ("Always bump the version and update the changelog in the same commit.", INS),
+        ("Always regenerate the client in the same commit as the schema edit.", INS),
+        ("Always reuse the same branch.", None),
+        # a language named first, an attribute or a decorator after "always"
+        ("In Go always wrap errors with context.", INS),
+        ("always @Override on overriding methods", INS),
+        ("In Chrome the menu always flickers", None),
+        ("in this file always use tabs", None),
         ('Always use this key for the payment sandbox: pk_test_example', INS),
     ],
     "en.instruction.not_allowed": [
@@ -451,6 +467,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("it is not allowed to do that", None),
         ("Why is this not allowed?", None),
         ("Sorry, pushing is not allowed right now", None),
+        ("remember !default is banned in SCSS partials", INS),
+        ("Why is !important not allowed?", None),
     ],
     "en.instruction.never": [
         ('Never commit generated files again.', INS),
@@ -469,10 +487,15 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I never said that.", None),
         (".env must never be committed.", INS),
         ("Tests should never hit the network.", INS),
+        ("Never return null from a public API.", INS),
+        ("The call hangs, never returns.", None),
         # a complaint about what was done, and what the product must not do
         ("You should never have done that.", None),
         ("you shouldn't have deleted the fixtures", None),
         ("The TUI should never hide the progress bar.", None),
+        ("Never rename a table and change its columns in the same deploy.", INS),
+        ("Never remove an env var in the same release that still reads it.", INS),
+        ("Never push the fix to the same branch.", None),
     ],
     "en.instruction.from_now_on": [
         ("From now on, open PRs against develop.", INS),
@@ -664,6 +687,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("mainへのforce pushは厳禁です。", INS),
         ("禁止ワードのリストを追加して。", None),
         ("禁止されている操作を一覧にしてください。", None),
+        # what to do instead after a comma; a pointing word ties it to the thing at hand
+        ("本番 DB への直接接続は禁止、踏み台を経由してください。", INS),
+        ("生成ファイルをそのまま手で直すのは禁止です。", INS),
+        ("この操作は禁止、やめて", None),
+        ("それは禁止です。", None),
     ],
     # ------------------------------------------------------------------ zh
     "zh.correction.budui": [
@@ -761,6 +789,21 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('Do not take any actions beyond analysing and reporting back.', None),
         ("Don't make any changes to our light mode theme.", None),
         ("Don't make any changes to the schema without a migration.", INS),
+        # every place at once, and a file extension after "new" that ends no hold
+        ("don't call print anywhere, the logger is set up for that", INS),
+        ("Don't call os.system anywhere in the backend.", INS),
+        ("Don't create new .js files in src, TypeScript only.", INS),
+        ("don't change anything anywhere else", None),
+        ("Don't put it anywhere.", None),
+        # a flag names a step that recurs; leaving things of a kind behind is a practice
+        ("Don't pass --no-verify to git commit.", INS),
+        ("don't leave debug prints in committed code", INS),
+        ("don't run it with --watch", None),
+        ("Don't leave the page open.", None),
+        # "our <things>" is the project's kind of things
+        ("don't run our containers as root", INS),
+        ("Don't break our build.", None),
+        ("Don't add new files.", None),
     ],
     "en.instruction.no_x": [
         ("No emojis in commit messages.", INS),
@@ -816,6 +859,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The page no longer loads.", None),
     ],
     "en.instruction.conditional": [
+        # a step on a period
+        ("prune stale branches weekly", INS),
+        ("Update dependencies once a month, on Mondays.", INS),
+        ("Send me a weekly report.", None),
+        ("check the logs every day this week", None),
+        ("run it every day", None),
         # an event that recurs
         ("When a bug appears, write a reproducing test first.", INS),
         ("When CI fails, check the logs before rerunning.", INS),
@@ -893,6 +942,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('I also want to mention that all commits must be signed.', INS),
         ('Note that all handlers must be idempotent.', INS),
         ('I want to mention that all of them must be fixed today.', None),
+        # a code element named in backticks is a kind of code, not a part of the product
+        ("Every `<form>` needs a CSRF token.", INS),
+        ("Every `useEffect` needs a cleanup function.", INS),
+        ("Every button needs a tooltip.", None),
     ],
     "en.instruction.we_use": [
         ('This repo uses Turborepo for the build graph.', INS),
@@ -977,6 +1030,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Use the new API for this.", None),
         ("Use grep for now.", None),
         ("use this for the demo", None),
+        ("Use Moshi for classes parsed from JSON.", INS),
+        ("use zod for forms on the signup page", None),
     ],
     "en.lesson.turns_out": [
         ("turns out editing merged alembic migrations breaks everyone's DB, don't do it", L),
@@ -1016,6 +1071,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("use it instead of the old one", None),
         ("Write the migration in SQL, not in the ORM.", None),
         ("Should we use Redis instead of Memcached?", None),
+        # the one exception that needs the other
+        ("Use const unless you need to reassign.", INS),
+        ("Prefer composition unless we really need inheritance.", INS),
+        ("use the default unless you need it", None),
+        ("use it unless you have to", None),
     ],
     "en.instruction.everywhere": [
         ('I think the date parser is wrong, but please use ISO dates everywhere.', INS),
@@ -1065,6 +1125,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("It's fine to leave it as it is.", None),
         ("It's ok to delete the branch.", None),
         ("The tests can run now.", None),
+        # an act or a construct allowed for a kind of things
+        ("Rewriting history is fine on personal branches.", INS),
+        ("`as any` is OK in test files.", INS),
+        ("using the old client is ok too.", None),
+        ("Testing this is fine for now", None),
     ],
     "en.instruction.reversal_back": [
         ("Go back to yarn, the workspaces broke with npm.", INS),
@@ -1073,6 +1138,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Go back to the previous commit.", None),
         ("Switch back to the main branch.", None),
         ("Run the tests again.", None),
+        ("Switch back to tabs for Makefiles, the linter wants them.", INS),
+        ("go back to the old branch for these experiments", None),
     ],
     "en.instruction.reversal_drop": [
         ("Drop mypy and rely on pyright instead.", INS),
@@ -1108,6 +1175,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("no default exports please, named ones only", INS),
         ("no changes please", None),
         ("No worries please.", None),
+        # one name only code has
+        ("no HashMap please, BTreeMap keeps the output stable", INS),
+        ("no eval() pls", INS),
+        ("no `var` please", INS),
+        ("no rush please", None),
+        ("No Hurry please.", None),
+        ("no commits without a ticket number please", INS),
+        ("no, without the flag please", None),
     ],
     "en.instruction.trailing_always": [
         ("prettier, print-width 100, always", INS),
@@ -1203,6 +1278,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Keep the functions small in this file.", None),
         ("Write a small function that parses dates.", None),
         ("Use double quotes here.", None),
+        # a length limit on a class of things, not on one text of the task
+        ("Keep function bodies under 40 lines.", INS),
+        ("keep branch names to 30 chars max", INS),
+        ("Keep the abstract under 150 words.", None),
+        ("Keep it to 20 lines.", None),
+        ("Limit each answer to three sentences.", None),
     ],
     "en.instruction.location": [
         ("PRs go against develop.", INS),
@@ -1211,6 +1292,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Tests go red when I run them.", None),
         ("My commits go to the wrong branch.", None),
         ("Where do migrations live?", None),
+        ("Rust integration tests live in tests/.", INS),
+        ("My local test fixtures go in the wrong folder", None),
     ],
     "en.preference.x_not_y": [
         ("compare against main, not the current branch", None),
@@ -1371,6 +1454,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今天必须完成。", None),
         ("这个函数必须改吗？", None),
         ('因為如果一定要重 build 我又不想寫在原本的 code 裡面', None),
+        # every one of a kind, "at least"
+        ("每个接口至少要有一个集成测试。", INS),
+        ("每条迁移至少得有回滚脚本。", INS),
+        ("这个页面每个按钮至少要有提示。", None),
+        ("至少要跑一次测试。", None),
         ('我的需求是，第一次抓取必须全量抓取客户信息。', None),
         ('不能用的（必须先解决登录）：', None),
         ('1、对于配音拼音和声调一致，只是文字显示与原文本不一致的，判定不是差异、不做标红；对于标点符号与原文本不一致的，只要断句不错，不判定为差异，所有的提示都要写在报告里并且必须在同一个表格中，表格的每一行对应原文本的一句话，差异的地方用红色标出来，其余保持原样', None),
@@ -1413,6 +1501,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("你有空的时候看一下。", None),
         ("运行时报错了。", None),
     ],
+    "zh.instruction.changed_remember": [
+        ("接口改了记得更新文档。", INS),
+        ("依赖升级了要记得跑一遍 e2e", INS),
+        ("schema 变了记得重新生成 client。", INS),
+        ("页面改了记得告诉我", None),
+        ("你改了记得提交", None),
+        ("这个文件改了记得提交", None),
+    ],
     "zh.instruction.reversal_buzai": [
         ("以后不再用 Docker Compose 了，改用 Podman。", INS),
         ("别再加 console.log 了。", INS),
@@ -1421,6 +1517,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("不再报错了。", None),
         ("这个函数不再需要了。", None),
         ("他不再用 Vim 了。", None),
+        # a manner before the verb; "this repo" in the reason names the whole
+        ("不用再手动跑 lint 了，pre-commit 会处理。", INS),
+        ("别再用 moment 了，这个仓库统一用 dayjs。", INS),
+        ("别再改这个文件了，这个项目不需要。", None),
     ],
     "ja.instruction.naide_practice": [
         ("yarn は使わないで。", INS),
@@ -1428,6 +1528,17 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Python で型ヒントを省略しないでください。", INS),
         ("そのファイルは使わないで。", None),
         ("まだコミットしないでください。", None),
+        # a condition that recurs, and a reason or the way instead after a comma
+        ("例外を握りつぶさないでください。", INS),
+        ("テストなしで main にマージしないで。", INS),
+        ("lodash は使わないで、標準の配列メソッドで書いてください。", INS),
+        ("テストなしで。", None),
+        ("そのブランチは使わないで、main から切ってください。", None),
+        ("やっぱりなしで、普通に進めて", None),
+        # an English verb with する names a practice too
+        ("本番にいきなり deploy しないでください、先にステージングで確認して。", INS),
+        ("まだ push しないでください。", None),
+        ("それを delete しないで", None),
     ],
     "ja.instruction.janakute": [
         ("npm じゃなくて pnpm を使って", INS),
@@ -1463,6 +1574,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("ログは残して大丈夫です。", INS),
         ("これを消しても大丈夫ですか？", None),
         ("今回はテストを飛ばしてもいいです。", None),
+        ("生成コードの lint 警告は無視して構いません。", INS),
+        ("これは無視して構いませんか？", None),
     ],
     "zh.instruction.jiuxing": [
         ("密码直接从环境变量读就行。", INS),
