@@ -272,6 +272,9 @@ _MATERIAL_RE = lazy(
     r"\b(?:the\s+following|as\s+follows|below|summari[sz]e|translate|rewrite|proofread|paraphrase|"
     r"(?:user\s+)?stor(?:y|ies)|acceptance\s+criteria|requirements?|spec(?:ification)?s?|from\s+(?:our|the|their)\s+"
     r"(?:wiki|docs?|readme|handbook|guide|confluence|notion|style\s*guide))\b[^.!?\n]*[:：]"
+    # "can you help me categorize and structure the feedback?": the notes that follow are material to sort
+    r"|\b(?:categori[sz]e|organi[sz]e|structure|sort|group|triage|cluster)\s+(?:and\s+[a-z]+\s+)?(?:the|this|my|these|our)\s+"
+    r"(?:[\w-]+\s+)?(?:feedback|notes|ideas|thoughts|comments|requests)\b"
     r"|\b(?:try|use|go\s+with|implement|apply|do)\s+(?:this|that|the\s+following)(?:\s+(?:approach|option|plan|fix|"
     r"suggestion|idea|one|instead))?\s*[:：]"
     # "Here's the plan:", "Here is what the other agent wrote:": pasted material follows
@@ -283,8 +286,8 @@ _MATERIAL_RE = lazy(
     r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]",
     I,
 )
-# every branch of _MATERIAL_RE needs a colon, 下 or 次: a sentence without any is not material
-_MATERIAL_CUE_RE = lazy("[:：下次]")
+# every branch of _MATERIAL_RE needs a colon, 下 or 次, or names notes to sort: a sentence without any is not material
+_MATERIAL_CUE_RE = lazy(r"[:：下次]|feedback|notes|ideas|thoughts|comments|requests", I)
 
 
 def _marker(text: str, masked: str, span: Span, clause_at: int, end: int, rule: MarkerRule,

@@ -16,9 +16,10 @@ __all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim"
 # ---------------------------------------------------------------------------- vetoes
 
 _EN_QUESTION_RE = lazy(
-    r"\?\W*$|^\W*(?:(?:ok|okay|so|and|but|also|hey|hmm|then|btw)\s*,?\s+)*"
+    # ("No, I meant, why don't we keep it in the cache": a question after a "no, I meant" lead-in)
+    r"\?\W*$|^\W*(?:(?:ok|okay|so|and|but|also|hey|hmm|then|btw|no|nope|i\s+mean|i\s+meant)\s*,?\s+)*"
     r"(?:should|shall|do|does|did|can|could|would|will|is|are|was|were|am|have|has|may|"
-    r"why|what(?!\s+(?:i|we)\s+(?:just\s+)?(?:learned|found\s+out)\b)|how|where|which|who|whom|whose|"
+    r"why\s+(?:don'?t|doesn'?t|can'?t|won'?t|wouldn'?t|isn'?t|aren'?t)|why|what(?!\s+(?:i|we)\s+(?:just\s+)?(?:learned|found\s+out)\b)|how|where|which|who|whom|whose|"
     r"isn't|aren't|don't|doesn't|won't|wouldn't|"
     r"shouldn't|can't|couldn't)\s+(?:we|i|you|it|they|this|that|there|he|she|the|a|an|my|"
     r"our|your|these|those|all|any)\b",
@@ -287,7 +288,9 @@ _en(
     claim="after",
     # "No, there's still an error on line 40" reports the state of the task, it corrects no belief; "No, it should
     # read from the config" asks for a change to the work at hand
-    guard=lambda s, m: not _STILL_BROKEN_RE.search(s) and not _EN_CHANGE_ASKED_RE.match(s[m.end():]),
+    # "No. We just want a working package that does one thing": after the no, the one deliverable asked for
+    guard=lambda s, m: not _STILL_BROKEN_RE.search(s) and not _EN_CHANGE_ASKED_RE.match(s[m.end():])
+    and not re.match(r"\W*(?:all\s+(?:we|i)\s+(?:want|need)\s+is|(?:we|i)\s+(?:just\s+|only\s+|simply\s+|really\s+)?(?:want|need))\s+(?:an?|one)\b", s[m.end():], _I),
     description="'No, the default branch is main' — a flat no followed by a claim",
 )
 _en(
@@ -443,7 +446,9 @@ _en(
     r"\b(?:i'?d|i\s+would|we'?d|we\s+would)\s+(?:much\s+|really\s+|honestly\s+|always\s+)?rather\b",
     # "I'd rather have the product fail loudly than …": how the product behaves is a feature asked for
     guard=lambda s, m: _has_object(s, m) and not re.search(
-        r"\brather\s+(?:have|make|let|see)\s+(?:the|our|my|this)\s+(?:product|app|application|site|ui|bot|service|system|"
+        # "This is nice but I'd rather have a list": a verdict on the output just shown, then what it should become
+        r"\b(?:this|that|it)(?:'s|\s+is|\s+looks)\s+(?:\w+\s+)?(?:nice|good|great|fine|ok|okay|cool|neat|better|close)\b"
+        r"[^.!?]{0,20}?\bbut\s+(?:i|we)\b|\brather\s+(?:have|make|let|see)\s+(?:the|our|my|this)\s+(?:product|app|application|site|ui|bot|service|system|"
         r"server|page|screen|tool)\b", s, _I),
     description="'I'd rather X than Y'",
 )
@@ -574,7 +579,8 @@ _en(
     claim="after",
     # "Keep in mind, let's keep the doc short": a proposal for the work at hand follows, not something to keep
     # "Keep in mind that the intended functionality is …": what the task at hand is for, not something to keep
-    guard=lambda s, m: not re.match(r"\W*let'?s\b|[^.!?]*\bwill\b|\W*(?:the|our|my)\s+(?:intended\s+|expected\s+|desired\s+|main\s+|end\s+)?"
+    # "Do it! Remember, keep it simple": a cheer for the work just approved ("it" is that work), no rule to keep
+    guard=lambda s, m: not re.match(r"\W*let'?s\b|[^.!?]*\bwill\b|\W*(?:keep|make|get|do|finish|ship)\s+it\b|\W*(?:the|our|my)\s+(?:intended\s+|expected\s+|desired\s+|main\s+|end\s+)?"
                                     r"(?:functionality|behaviou?r|purpose|goal|idea|intent(?:ion)?|point|plan|problem|issue|bug|"
                                     r"task|requirement)s?\b", s[m.end():], _I),
     description="'Remember that X', 'Keep in mind: X'",
@@ -739,6 +745,8 @@ _en(
     # "don't commit anything, another agent is working": a bare "anything" is a hold on the task at hand
     guard=lambda s, m: _standing(s, m) and not re.search(
         r"\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:anything|everything)\s*(?:[,;.!—–]|$)"
+        # "don't mess things up", "don't screw stuff up": a caution about the work at hand, no practice named
+        r"|\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:things|stuff)\s+up\b"
         r"|\bany\s+of\s+(?:the|these|those|this|that|my|your|our)\b", s, _I)
     and not _EN_HOLD_RE.search(s),
     description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",
@@ -806,7 +814,9 @@ _en(
     r"(?:stop|quit)\s+(?P<rev>(?!(?:working|doing|trying|waiting|talking|looking|being|thinking|going|stopping|pausing|"
     r"everything|anything|nothing|there|here|it|that|this|now|right|for)\b)[a-z]+ing\b"
     r"(?:\s+(?!(?:it|that|this|them|those|these|now|yet)\b)[^,;.!?]+?)?)(?=\s*(?:[,;.!]|$|\s+and\s+|\s+—))",
-    guard=_standing,
+    # "stop fucking with the permissions": exasperation at what the agent is doing right now
+    guard=lambda s, m: _standing(s, m) and not re.match(
+        r"(?:fucking|effing|screwing|messing|mucking|fooling|dicking|farting|fiddling|faffing)\b", m.group("rev"), _I),
     reverses=_reverse_stop,
     description="'Stop mocking the database in the integration tests' — reverses 'mock the database ...'",
 )
@@ -1053,7 +1063,11 @@ def _caps_imperative(sentence: str, m: re.Match[str]) -> bool:
     words = re.findall(r"[A-Za-z']+", sentence)
     caps = [w for w in words if len(w) >= 2 and w.isupper()]
     return len(caps) >= 2 and len(words) >= 2 and not re.search(
-        r"\b(?:IT|THAT|THIS|THEM|THESE|THOSE|YET|AGAIN|NOW|HERE|ALREADY)\b", sentence)
+        r"\b(?:IT|THAT|THIS|THEM|THESE|THOSE|YET|AGAIN|NOW|HERE|ALREADY)\b"
+        # "EXPLAIN WHY", "TELL ME WHAT HAPPENED": a shouted demand for an answer about what just happened
+        r"|^\W*(?:PLEASE\s+)?(?:EXPLAIN|SHOW|TELL)\s+(?:ME\s+|US\s+)?(?:WHY|WHAT|HOW|WHERE|WHO|WHICH)\b"
+        # "READ THE SERVER JSON from @https://…": a step on one file or address the person points at
+        r"|(?<![\w.])@[\w./:-]", sentence)
 
 
 _CAPS_VERBS = (
@@ -1327,8 +1341,9 @@ _en(
     guard=lambda s, m: not re.match(
         r"(?:the|a|an|my|your|our|it|this|that|them|step|main|master|where|what|how|work|sleep|normal|"
         r"default|before|previous|original|square)\b", (m.group("rev") or m.group("rev2") or ""), _I)
-    and not re.search(r"\b(?:branch|commit|page|tab|screen|file|step|version|line|state|plan|task)\b",
-                      m.group("rev") or m.group("rev2") or "", _I),
+    and not re.search(r"\b(?:branch|commit|page|tab|screen|file|step|version|line|state|plan|task)\b"
+                      # "go back to app 1", "back to option B": one of the task's numbered or lettered items
+                      r"|^[\w-]+\s+(?:\d+|[a-z])$", m.group("rev") or m.group("rev2") or "", _I),
     reverses=lambda s, m: f"don't use {m.group('rev') or m.group('rev2')}",
     description="'Go back to npm', 'Switch back to requests', 'Use docker-compose again' — lifts a rule against it",
 )

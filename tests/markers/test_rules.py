@@ -284,6 +284,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('thats still wrong. the following is the only right way', None),
     ],
     "en.correction.no": [
+        ("No. All we want is a tiny CLI that does ONE job.", None),
+        ("Nope, I just need a script that renames the files.", None),
+        ("No, I meant, why don't we cache the token after login.", None),
         ("No, the default branch is main.", C),
         ("nope, the config lives in ~/.config/app/settings.toml", C),
         ("No — we deploy with Helm, the Terraform module is only for the VPC.", C),
@@ -401,6 +404,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Do you prefer Jest or Vitest?", None),
     ],
     "en.preference.rather": [
+        ("That looks good but I'd rather have the rows grouped by day:", None),
+        ("This is fine but we'd rather see a table here.", None),
         ("I'd rather have one small PR per fix than a giant one.", P),
         ("I would rather keep the config in TOML than in YAML.", P),
         ("We'd rather pay for CI minutes than maintain self-hosted runners.", P),
@@ -527,6 +532,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("In this PR, always use the new logger.", None),
     ],
     "en.instruction.remember": [
+        ("Go ahead! Remember, keep it lean and focused!", None),
+        ("Remember, make it fast.", None),
         ("Keep in mind, let's keep the doc simple, succinct, and to the point.", None),
         ("Remember that the staging database is wiped every Sunday night.", INS),
         ("Keep in mind that the CI runners only have 4GB of RAM.", INS),
@@ -761,6 +768,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ en standing rules without always / never
     "en.instruction.dont": [
+        ("Rewrite the module as we agreed. Don't mess things up", None),
+        ("please don't screw stuff up this time", None),
         ('Do not create or delete any branches without asking me.', INS),
         ('Look through the logs and list the slow endpoints; do not write or edit any files.', None),
         ("Can you fix the typo; and don't touch the header yet.", None),
@@ -830,6 +839,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("It doesn't crash anymore.", None),
     ],
     "en.instruction.reversal_stop": [
+        ("Stop messing with the file modes of ~/.ssh/config, just leave them", None),
+        ("stop fucking around with the retry logic", None),
         ('Stop summarizing after each file, just keep going.', None),
         ("Stop mocking the database in the integration tests, use the docker one.", INS),
         ("Please stop adding type: ignore comments.", INS),
@@ -900,6 +911,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('When you are done, can you push it', None),
     ],
     "en.instruction.caps": [
+        ("it crashed on the second run. EXPLAIN WHY", None),
+        ("TELL ME WHAT CHANGED", None),
+        ("1. FETCH THE PRICE LIST from @prices.json and cache it.", None),
+        ("EXPLAIN THE TRADEOFFS BEFORE YOU PICK A LIBRARY.", INS),
         ("RUN THE LINTER FIRST.", INS),
         ("USE PNPM.", INS),
         ("ASK ME FIRST!!", INS),
@@ -1132,6 +1147,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Testing this is fine for now", None),
     ],
     "en.instruction.reversal_back": [
+        ("ok let's go back to screen 2", None),
+        ("switch back to variant B", None),
         ("Go back to yarn, the workspaces broke with npm.", INS),
         ("Switch back to unittest please.", INS),
         ("Use moment.js again, date-fns is missing the locale we need.", INS),
@@ -1844,6 +1861,10 @@ TASK_TURNS = [
     "after updating, summarize what you changed",
     "stop stopping! Continue",
     "fix the failing test",
+    # notes handed over to be sorted are material, not the person's rules
+    "Here is a pile of feedback from our users. Can you group and prioritize the feedback?\nPrefer dark mode to light\n"
+    "Never show ads during checkout",
+    "Why don't we keep the session in redis.",
 ]
 
 
