@@ -181,7 +181,7 @@ def _en(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
 # "can you update CLAUDE.md that we always run fmt with lint": a request to write a rule into an instruction file.
 # The request is phrased as a question, but the clause after "that" is the person's rule; the question veto
 # reads only that clause (a real question still ends in "?").
-_INSTRUCTION_FILE = r"(?:claude|agents|gemini|copilot-instructions)\.md"
+_INSTRUCTION_FILE = r"(?:claude|agents|gemini|conventions|copilot-instructions)\.md"  # (CONVENTIONS.md: aider's)
 _INTO_FILE = (
     r"^\W*(?:(?:ok|okay|also|and|then|now)\s*,?\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
     r"(?:update|add\s+(?:a\s+(?:note|line|rule)\s+)?(?:to|in)|note\s+in|write\s+(?:down\s+)?(?:in|into|to)|"
@@ -191,7 +191,7 @@ _INTO_FILE = (
 _INTO_FILE_RE = lazy(_INTO_FILE, _I)
 _en(
     "en.instruction.into_instruction_file", "instruction",
-    "claude.md|agents.md|gemini.md|copilot-instructions.md",
+    "claude.md|agents.md|gemini.md|conventions.md|copilot-instructions.md",
     _INTO_FILE + r"(?P<claim>[^?]{8,})",
     guard=lambda s, m: _standing(s, m),
     description="'can you update CLAUDE.md that we should always run fmt together with lint'",
@@ -212,7 +212,7 @@ _INTO_RULE_RE = lazy(_INTO_RULE, _I)
 LIST_INTO_RULES_RE = lazy(
     r"(?:^\W*|\b(?:can|could|will)\s+you\s+(?:please\s+)?|\bplease\s+|\blet'?s\s+)"
     r"(?:update|add|draft|write(?:\s+up)?|propose|create|edit|amend|append|put)\b[^.?!\n]{0,60}?(?:\bcursor\s+rules?\b|"
-    r"\.mdc\b|\brules?\s+file\b|\b(?:claude|agents|gemini)\.md\b|copilot-instructions|\b(?:my|our|the|your)\s+"
+    r"\.mdc\b|\brules?\s+file\b|\b(?:claude|agents|gemini|conventions)\.md\b|copilot-instructions|\b(?:my|our|the|your)\s+"
     r"(?:[\w@./-]+\s+){0,2}(?:cursor\s+|agent\s+|project\s+)?rules?\b)",
     _I,
 )
@@ -1465,6 +1465,92 @@ _en(
     r"(?!(?:broken|failing|red|wrong|missing|empty|gone|down|different|the\s+same)\b)\S[^?]*)",
     guard=_standing,
     description="'base branch for every PR is develop pls'",
+)
+def _standing_part(part: str) -> bool:
+    """``_standing`` and ``_points_here`` on the part of a claim after its opener ("it's important to", "ensure that")."""
+    clause = _CLAUSE_END_RE.split(part, 1)[0]
+    return not (_HERE_AND_NOW_RE.search(clause) or _NOW_RE.search(clause) or _TASK_STEP_RE.search(clause)
+                or _POINTED_RE.search(clause))
+
+
+def _of_product(subject: str) -> bool:
+    """Whether a class subject ("each button", "all pages") names a part of the product, not of the work."""
+    last = subject.split()[-1].strip("`.,").lower()
+    return bool(_PRODUCT_NOUN_RE.match(last) or _PRODUCT_NOUN_RE.match(last[:-1] if last.endswith("s") else last))
+
+
+# "Ensure that every .py file has a module docstring", "make sure each sentence is on its own line": what every
+# thing of a kind is to be like, said as a check (not a state of the work: "make sure all tests are passing")
+_EVERY_IS_STATE = (
+    r"(?:passing|green|fixed|done|working|updated|up\s+to\s+date|correct|there|present|covered|gone|removed|deleted|"
+    r"committed|pushed|merged|saved|finished|complete|ok|okay|fine|good|running|installed|in\s+place)\b"
+)
+_en(
+    "en.instruction.ensure_every", "instruction",
+    "ensure|make sure|be sure",
+    # ("Suggest edits and make sure each sentence is on its own line": the second request stands apart)
+    r"(?:" + _LEAD + r"|\band\s+)(?P<claim>(?:ensure|make\s+sure|be\s+sure)\s+(?:that\s+)?(?P<rule>(?:every|each|all)\s+(?!of\b|the\b)"
+    r"(?P<subject>(?:[\w.`-]+\s+){0,6}?[\w.`-]+)\s+(?:is|are|has|have|gets?|uses?|stays?|follows?|lives?|goes|ends?|"
+    r"starts?|includes?|contains?|carries|carry)\s+(?!(?:not\s+)?" + _EVERY_IS_STATE + r")\S[^?]*))",
+    # "make sure each button has a tooltip": a part of the product is a feature request
+    guard=lambda s, m: _standing_part(m.group("rule")) and not _of_product(m.group("subject")),
+    description="'Ensure that every .py file has a module docstring', 'make sure each sentence is on its own line'",
+)
+# "Keep all scaffolding modular", "keep each commit with working code", "keep every file under 300 lines"
+_en(
+    "en.instruction.keep_every", "instruction",
+    "keep",
+    _LEAD + r"(?P<claim>(?:always\s+)?keep\s+(?:all|every|each)\s+(?!of\b|the\b|my\b|your\b|these\b|those\b)"
+    r"(?P<subject>(?:[\w.`-]+\s+){0,2}?[\w.`-]+)\s+(?!in\s+mind\b)(?:in|on|under|below|within|with|aligned|as|at|"
+    r"[a-z][\w-]*(?:-[\w-]+)?\s+and\s+[a-z]|small|short|simple|focused|modular|separate|sorted|typed|tested|"
+    r"documented|private|pure|atomic|minimal|consistent|compatible|stable|green|passing|working|readable|"
+    r"self-contained|backward|backwards)\b[^?]*)",
+    guard=lambda s, m: _standing(s, m) and _points_here(s, m) and not _of_product(m.group("subject")),
+    description="'Keep all scaffolding agent-first and modular', 'keep each commit with working code'",
+)
+# "it's really important to keep changes small": a practice stressed as mattering, on a class of things
+_en(
+    "en.instruction.important_to", "instruction",
+    "important|crucial|critical|essential|vital",
+    r"(?:^|[,;:—–]\s*|\b(?:but|and|so)\s+)(?P<claim>(?:it'?s|it\s+is)\s+(?:(?:really|very|super|extremely|so|"
+    r"absolutely)\s+)?(?:important|crucial|critical|essential|vital)\s+(?:to\s+|that\s+(?:you|we)\s+)(?P<rule>(?:always\s+)?"
+    r"(?!(?:understand|know|note|remember|see|get|have|be|fix|finish)\b)" + _IMPERATIVE
+    + r"\s+" + _PARTICLES + r"(?:(?!(?:the|a|an|this|that|my|your|its|our)\b)[a-z][\w./-]*\s+){0,2}?" + _GENERIC + r"[^?]*))",
+    guard=lambda s, m: _standing_part(m.group("rule")),
+    description="'it's really important to keep changes small and simple', 'it is crucial to pin all dependencies'",
+)
+# "In every source file you create or edit, add a header with its path": a step for each thing of a kind as it is
+# made (the present tense recurs; "every file you touched" is the work just done)
+_MAKE_VERB = r"(?:create|write|add|edit|touch|make|open|change|modify|generate|author|update)"
+_en(
+    "en.instruction.in_every_you_make", "instruction",
+    "every|each|any ",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|so)\s*,?\s+)*(?P<claim>(?:in|for|to|on|with|at\s+the\s+top\s+of)\s+"
+    r"(?:every|each|any)\s+(?:[\w.`-]+\s+){0,2}?(?:you|we)\s+" + _MAKE_VERB + r"(?:\s+or\s+" + _MAKE_VERB + r")?\s*,\s*"
+    r"(?:please\s+)?(?:always\s+)?(?P<rule>(?!(?:don'?t|do\s+not|never|no|please)\b)" + _IMPERATIVE + r"[^?]*))",
+    guard=lambda s, m: _standing_part(m.group("rule")),
+    description="'In every source file you create or edit, add a header with its path'",
+)
+# "Just a reminder that we use pnpm here", "I remind you the main directive that we rely on task-master": a rule
+# the person has stated before, said again
+_en(
+    "en.instruction.remind_you", "instruction",
+    "remind",
+    r"(?:^\W*|[,;:]\s+)(?:(?:also|and|so|ok|okay|btw|again|but)\s*,?\s+)*(?:(?:just\s+)?(?:a\s+)?(?:friendly\s+|quick\s+|gentle\s+)?"
+    r"reminder\s*(?:that\b|[:,—–-])|i\s+(?:(?:want|would\s+like|'d\s+like|have|need)\s+to\s+|must\s+)?(?:again\s+)?remind\s+you\s+"
+    r"(?:again\s+)?(?:of\s+)?(?:(?:the|our|my)\s+(?:[\w-]+\s+)?(?:directive|rule|convention|policy|principle|agreement)\s+)?"
+    r"(?:that\b|[:,—–-])?)\s*(?P<claim>[^?]{8,})",
+    guard=lambda s, m: _standing_part(m.group("claim")),
+    description="'Just a reminder that we use pnpm here', 'I remind you the main directive that we rely on X'",
+)
+# "Periodically run the full suite and react to the results", "regularly rebase on main": a step that recurs
+_en(
+    "en.instruction.periodically", "instruction",
+    "periodically|regularly|every so often|from time to time|every now and then|every once in a while",
+    _LEAD + r"(?P<claim>(?:periodically|regularly|every\s+so\s+often|from\s+time\s+to\s+time|every\s+now\s+and\s+then|"
+    r"every\s+once\s+in\s+a\s+while)\s*,?\s+(?:do\s*:|(?!(?:don'?t|do\s+not|never|no|please)\b)" + _IMPERATIVE + r")[^?]*)",
+    guard=lambda s, m: _standing(s, m) and _points_here(s, m),
+    description="'Periodically run the full test suite and react to the results', 'regularly rebase on main'",
 )
 
 

@@ -17,6 +17,55 @@ INS, C, P, L, F = "instruction", "correction", "preference", "lesson", "failure"
 # A None row must produce no marker at all: it is a near miss for that rule.
 RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     # ------------------------------------------------- shapes real sessions use without a marker word
+    "en.instruction.ensure_every": [
+        ("Ensure that every migration has a down step.", INS),
+        ("make sure each module starts with a short docstring", INS),
+        ("Please make sure all shell scripts use set -euo pipefail.", INS),
+        ("make sure all tests are passing", None),
+        ("Draft the page and make sure each heading is in sentence case.", INS),
+        ("Fix the bug and make sure all tests are passing.", None),
+        ("Ensure every button has a hover state.", None),
+        ("make sure every file you touched has a header", None),
+        ("make sure each of these is saved", None),
+    ],
+    "en.instruction.keep_every": [
+        ("Keep every module under 400 lines.", INS),
+        ("keep each PR focused and small", INS),
+        ("- Keep all public functions typed and documented", INS),
+        ("keep all the changes you made", None),
+        ("keep all of them", None),
+        ("Keep all pages responsive.", None),
+    ],
+    "en.instruction.important_to": [
+        ("It's really important to keep diffs small and easy to review.", INS),
+        ("it is crucial to pin all dependencies", INS),
+        ("But it's essential that we run migrations before deploying.", INS),
+        ("it's important to fix this before the demo", None),
+        ("It's important to keep the header short.", None),
+        ("it's important to understand all options first", None),
+    ],
+    "en.instruction.remind_you": [
+        ("Just a reminder that we deploy with the Makefile.", INS),
+        ("I remind you that all commits here are signed.", INS),
+        ("About the docs, I remind you the rule that we write docs in British English.", INS),
+        ("remind me to call the vendor tomorrow", None),
+        ("Just a reminder that the demo is today.", None),
+        ("I remind you that it is still broken.", None),
+    ],
+    "en.instruction.periodically": [
+        ("Periodically run the whole suite and act on what fails.", INS),
+        ("regularly rebase feature branches on main", INS),
+        ("Every so often, prune stale branches.", INS),
+        ("Periodically, I check the logs.", None),
+        ("regularly check on it", None),
+    ],
+    "en.instruction.in_every_you_make": [
+        ("In every file you create, add the license header at the top.", INS),
+        ("For each component you write, add a story.", INS),
+        ("in each migration we add, include a rollback", INS),
+        ("In every file you touched, add a header.", None),
+        ("In every file you create, fix this bug.", None),
+    ],
     "en.correction.deprecated_for": [
         ("brews is being phased out in favor of homebrew_casks, check the docs for more info", C),
         ("the v1 endpoint is deprecated in favor of v2", C),
