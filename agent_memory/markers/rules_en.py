@@ -1139,7 +1139,8 @@ def _class_subject_ok(sentence: str) -> bool:
     if not words:
         return True
     last = words[-1].strip("`'\".,").lower()
-    return not (_PRODUCT_NOUN_RE.match(last) or _PRODUCT_NOUN_RE.match(last[:-1] if last.endswith("s") else last))
+    return not (_PRODUCT_NOUN_RE.match(last) or _PRODUCT_NOUN_RE.match(last[:-1] if last.endswith("s") else last)
+                or _PRODUCT_DATA_RE.match(last))
 
 
 def _modal_subject_ok(sentence: str, m: re.Match[str]) -> bool:
@@ -1473,10 +1474,20 @@ def _standing_part(part: str) -> bool:
                 or _POINTED_RE.search(clause))
 
 
+# what the product holds or shows: "make sure every item is in the list", "ensure all fields are validated"
+_PRODUCT_DATA_RE = lazy(
+    r"(?:item|entry|entries|row|element|record|field|value|card|column|image|link|cell|option|order|post|"
+    r"product|icon|tab|section|slide)s?$",
+    _I,
+)
+
+
 def _of_product(subject: str) -> bool:
-    """Whether a class subject ("each button", "all pages") names a part of the product, not of the work."""
+    """Whether a class subject ("each button", "all pages", "every item") names a part of the product or its data,
+    not of the work."""
     last = subject.split()[-1].strip("`.,").lower()
-    return bool(_PRODUCT_NOUN_RE.match(last) or _PRODUCT_NOUN_RE.match(last[:-1] if last.endswith("s") else last))
+    return bool(_PRODUCT_NOUN_RE.match(last) or _PRODUCT_NOUN_RE.match(last[:-1] if last.endswith("s") else last)
+                or _PRODUCT_DATA_RE.match(last))
 
 
 # "Ensure that every .py file has a module docstring", "make sure each sentence is on its own line": what every
@@ -1488,8 +1499,8 @@ _EVERY_IS_STATE = (
 _en(
     "en.instruction.ensure_every", "instruction",
     "ensure|make sure|be sure",
-    # ("Suggest edits and make sure each sentence is on its own line": the second request stands apart)
-    r"(?:" + _LEAD + r"|\band\s+)(?P<claim>(?:ensure|make\s+sure|be\s+sure)\s+(?:that\s+)?(?P<rule>(?:every|each|all)\s+(?!of\b|the\b)"
+    # (not after "and": "implement X and make sure each page has a title" checks the work just asked for)
+    _LEAD + r"(?P<claim>(?:ensure|make\s+sure|be\s+sure)\s+(?:that\s+)?(?P<rule>(?:every|each|all)\s+(?!of\b|the\b)"
     r"(?P<subject>(?:[\w.`-]+\s+){0,6}?[\w.`-]+)\s+(?:is|are|has|have|gets?|uses?|stays?|follows?|lives?|goes|ends?|"
     r"starts?|includes?|contains?|carries|carry)\s+(?!(?:not\s+)?" + _EVERY_IS_STATE + r")\S[^?]*))",
     # "make sure each button has a tooltip": a part of the product is a feature request
@@ -1540,7 +1551,10 @@ _en(
     r"reminder\s*(?:that\b|[:,—–-])|i\s+(?:(?:want|would\s+like|'d\s+like|have|need)\s+to\s+|must\s+)?(?:again\s+)?remind\s+you\s+"
     r"(?:again\s+)?(?:of\s+)?(?:(?:the|our|my)\s+(?:[\w-]+\s+)?(?:directive|rule|convention|policy|principle|agreement)\s+)?"
     r"(?:that\b|[:,—–-])?)\s*(?P<claim>[^?]{8,})",
-    guard=lambda s, m: _standing_part(m.group("claim")),
+    # "I remind you that I asked for a table": what was said in this session, about the task at hand
+    guard=lambda s, m: _standing_part(m.group("claim")) and not re.match(
+        r"\W*(?:i|you|we)\s+(?:already\s+|just\s+|clearly\s+)?(?:asked|said|told|wanted|requested|mentioned|promised|agreed|"
+        r"decided|discussed)\b", m.group("claim"), _I),
     description="'Just a reminder that we use pnpm here', 'I remind you the main directive that we rely on X'",
 )
 # "Periodically run the full suite and react to the results", "regularly rebase on main": a step that recurs

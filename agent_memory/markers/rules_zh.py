@@ -282,7 +282,10 @@ _cjk(
     r"(?P<clause>(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)\s*"
     r"(?:全部|都|每次|总是|總是)?(?:手动|手動|自己|单独|單獨)?(?:用|使用|写|寫|加|跑|执行|執行|提交|生成|创建|建立|部署|依赖|依賴|需要|支持|支援|维护|維護|做|改|问|問|"
     r"确认|確認|添加|引入|装|裝|安装|安裝|换|換|关联|關聯|放|填|运行|運行)[^。？?！!]{1,40})",
-    guard=lambda s, m: not re.search(r"(?:这|這)(?!(?:个|個)\s*(?:项目|項目|仓库|倉庫|repo))|那个|那個|它|[他她]不再", s),
+    # 「底层架构不要再改了」: the verb alone, its object named before it, asks to stop the change under way
+    # (「不用再改了」 lifts a rule: it stays)
+    guard=lambda s, m: not re.search(r"(?:这|這)(?!(?:个|個)\s*(?:项目|項目|仓库|倉庫|repo))|那个|那個|它|[他她]不再", s)
+    and not re.search(r"(?:别再|別再|不要再)\s*[\u4e00-\u9fff]{1,2}?(?:了|啦)[啊呀吧！!。\s]*$", m.group("clause")),
     reverses=_zh_reversed,
     description="「以后不再用 Docker Compose 了」— reverses 「用 Docker Compose」",
 )
