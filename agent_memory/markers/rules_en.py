@@ -426,6 +426,9 @@ def _has_object(sentence: str, m: re.Match[str]) -> bool:
     cue = re.search(r"\b(?:prefer(?:ence\s+is)?|rather)\b", sentence[m.start() :], _I)
     rest = sentence[m.start() + cue.end() :] if cue else sentence[m.end() :]
     words = [w for w in (w.strip(".") for w in re.findall(r"[\w`'./-]+", rest)) if w and w.lower() not in _FILLER_WORDS]
+    # "I'd prefer a dropdown here": a pick for the place at hand (a closing "here" after the choice)
+    if words and words[-1].lower() == "here" and not re.search(r"\bwe\s+(?:\S+\s+){1,6}here\b|\baround\s+here\b", rest, _I):
+        return False
     return len(words) >= (1 if cue and cue.group(0).lower().startswith("prefer") else 2)
 
 

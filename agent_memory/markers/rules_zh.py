@@ -451,7 +451,16 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return frozenset({"instruction", "correction", "preference"})
     if (_ZH_WORK_OPENS_RE.search(sentence) or _ZH_STOP_NOW_RE.search(sentence)) and not _ZH_DURABLE_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # bounds the work at hand
+    if _ZH_PRODUCT_SUBJECT_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # how the product behaves: a feature asked for
     return frozenset()
+
+
+# 「用户必须先登录才能使用」「所有页面都要加上返回按钮」: a part of the product as the subject of a requirement is a feature
+_ZH_PRODUCT_SUBJECT_RE = lazy(
+    r"^[\s，,]*(?:所有|每个|每個|全部|每一个|每一個)?(?:的)?\s*(?:界面|页面|頁面|按钮|按鈕|弹窗|彈窗|用户|用戶|菜单|菜單|"
+    r"首页|首頁|列表|表单|表單|侧边栏|側邊欄)[^，,。]{0,6}?(?:必须|必須|都要|都得|需要|应该|應該|总是|總是|永远|永遠|一定要)"
+)
 
 
 # Rules never tried on one clause of a run-on sentence: 以后 opening a clause is often only the condition of the

@@ -443,6 +443,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en preference
     "en.preference.prefer": [
+        ("I'd prefer a toggle here.", None),
         ('I prefer the third layout you proposed.', None),
         ("I'd prefer option B over option A.", None),
         ("I prefer pytest fixtures over setUp/tearDown.", P),
@@ -455,6 +456,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Do you prefer Jest or Vitest?", None),
     ],
     "en.preference.rather": [
+        ("I'd rather have a bar chart here.", None),
+        ("I'd rather we keep helpers in utils/ here.", P),
         ("That looks good but I'd rather have the rows grouped by day:", None),
         ("This is fine but we'd rather see a table here.", None),
         ("I'd rather have one small PR per fix than a giant one.", P),
@@ -675,6 +678,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("好きなライブラリを使ってください。", None),
     ],
     "ja.instruction.kanarazu": [
+        ("ユーザーは必ずメール認証を済ませてから使える仕様です。", None),
+        ("ボタンは必ず二回押せないようにしてください。", None),
         ("PRを出す前に必ず`pnpm lint`を通してください。", INS),
         ("コミットメッセージは必ず英語で書くこと。", INS),
         ("依存関係を追加するときは必ず理由をPRに書いてください。", INS),
@@ -683,6 +688,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("とりあえず必ず動くようにしておいて。", None),
     ],
     "ja.instruction.tsuneni": [
+        ("フッターは常に下に固定されるようにして。", None),
         ("常に型ヒントを付けてください。", INS),
         ("常にブランチを切ってから作業すること。", INS),
         ("常に最新版を使ってください。", INS),
@@ -1511,6 +1517,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        ("用户必须先绑定手机号才能下单。", None),
+        ("所有页面都要有面包屑导航。", None),
         ('又失败了，你看一下，所以我必须重新部署', None),
         ('结果不对，我一定要给老板一个交代', None),
         ('又报错了，你看一下，提交前必须跑lint', INS),
