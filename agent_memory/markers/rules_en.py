@@ -1784,6 +1784,19 @@ _EN_PRODUCT_ACT_RE = lazy(
     r"page|screen|tab|panel|field|input|label|tooltip|toast|icon|card|row|column|link)s?\b",
     _I,
 )
+# "Create a script that always backs up the db first", "Implement retry logic: always retry 3 times": the spec of a
+# thing to build, its behaviour in a relative clause or after the colon of the request
+_EN_BUILD_SPEC_RE = lazy(
+    r"^\W*(?:(?:please|pls|now|next|ok|okay|also|and|then)\s*,?\s+)*(?:can\s+you\s+|could\s+you\s+)?"
+    r"(?:create|write|build|make|implement|generate|code|design|develop)\s+(?:me\s+|us\s+)?"
+    # (a rule or a note to write holds the person's rule: "write a rule that we always lint first")
+    r"(?!(?:an?|one|the|some)\s+(?:[\w./-]+\s+){0,2}?(?:rules?|guidelines?|instructions?|conventions?|polic(?:y|ies)|notes?|"
+    r"memor(?:y|ies))\b)"
+    r"(?:(?:an?|one|the|some)\s+(?:[\w./-]+\s+){0,3}?(?:that|which|who|so\s+that|to)\b|(?:[\w./-]+\s+){1,4}?[\w./-]+\s*:)",
+    _I,
+)
+# ", always" / "every time" closing a sentence: the request itself is made a standing one
+_EN_TRAILING_STANDING_RE = lazy(r"[,;—–]\s*(?:always|every\s+time|each\s+time|from\s+now\s+on|going\s+forward)\W*$", _I)
 # "Keep going, don't stop after each subtask", "stop asking and just continue": a push to get on with the task at
 # hand; what it forbids binds this run ("Continue to use pnpm" is a rule, not a push)
 _EN_PUSH_ON_RE = lazy(
@@ -1845,7 +1858,8 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _EN_I_WILL_RE.search(sentence) and not _EN_YOU_NEED_NOT_RE.search(sentence):
         return frozenset({"instruction"})  # a promise of the speaker's, not a rule for the agent
-    if _EN_PRODUCT_SUBJECT_RE.match(sentence) or _EN_WISH_FOR_RE.match(sentence) or _EN_PRODUCT_ACT_RE.search(sentence):
+    if (_EN_PRODUCT_SUBJECT_RE.match(sentence) or _EN_WISH_FOR_RE.match(sentence) or _EN_PRODUCT_ACT_RE.search(sentence)
+            or (_EN_BUILD_SPEC_RE.match(sentence) and not _EN_TRAILING_STANDING_RE.search(sentence))):
         return frozenset({"instruction", "preference"})  # how the software behaves: a feature request
     if _EN_PUSH_ON_RE.search(sentence):
         return frozenset({"instruction"})  # get on with this task

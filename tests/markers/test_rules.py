@@ -1264,6 +1264,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("prettier, print-width 100, always", INS),
         ("Keep secrets out of the repo, always.", INS),
         ("run the type checker every time pls", INS),
+        ("Create a PR that targets develop, always.", INS),
         ("Thanks, as always.", None),
         ("It happens every time.", None),
         ("Same as always.", None),
@@ -1928,6 +1929,10 @@ TASK_TURNS = [
     "Here is a pile of feedback from our users. Can you group and prioritize the feedback?\nPrefer dark mode to light\n"
     "Never show ads during checkout",
     "Why don't we keep the session in redis.",
+    # the spec of a thing to build: its behaviour in a relative clause or after the request's colon
+    "Create a helper that always strips trailing slashes from URLs.",
+    "Build me a CLI that never prints colours when piped.",
+    "Implement caching: always keep the last 100 responses.",
 ]
 
 
