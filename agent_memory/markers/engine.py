@@ -286,8 +286,17 @@ _MATERIAL_RE = lazy(
     r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]",
     I,
 )
-# every branch of _MATERIAL_RE needs a colon, 下 or 次, or names notes to sort: a sentence without any is not material
-_MATERIAL_CUE_RE = lazy(r"[:：下次]|feedback|notes|ideas|thoughts|comments|requests", I)
+# every branch of _MATERIAL_RE needs a colon, 下 or 次, or a verb of sorting and the notes it sorts: a sentence
+# without them is not material
+_MATERIAL_CUE_RE = lazy("[:：下次]")
+_NOTES = ("feedback", "notes", "ideas", "thoughts", "comments", "requests")
+_SORTING = ("categori", "organi", "structur", "sort", "group", "triage", "cluster")
+
+
+def _material_cue(sentence: str, lowered: str) -> bool:
+    """Whether ``sentence`` (``lowered``: its lower case) holds what some branch of ``_MATERIAL_RE`` needs."""
+    return bool(_MATERIAL_CUE_RE.search(sentence)) or (
+        any(w in lowered for w in _NOTES) and any(w in lowered for w in _SORTING))
 
 
 def _marker(text: str, masked: str, span: Span, clause_at: int, end: int, rule: MarkerRule,
@@ -507,7 +516,8 @@ def find_markers(text: str) -> list[Marker]:
             skip_next = False
             continue
         sentence = masked[span.start : span.end]
-        if _MATERIAL_CUE_RE.search(sentence) and _MATERIAL_RE.search(sentence) and not is_stated(sentence):
+        lowered = sentence.lower()
+        if _material_cue(sentence, lowered) and _MATERIAL_RE.search(sentence) and not is_stated(sentence):
             break  # the rest of the turn is material to work on ("今後は以下のルールで:" lists the person's own)
         if header is not None and span.line_start and not span.bullet:
             header = None
@@ -520,7 +530,6 @@ def find_markers(text: str) -> list[Marker]:
                 seen.add(clause.text)
                 found.append((i, i, clause))
             continue
-        lowered = sentence.lower()
         found_cues = _CUES.mask(lowered)
         if not asked_list and ("rule" in lowered or ".md" in lowered) and rules_en.LIST_INTO_RULES_RE.search(sentence):
             asked_list = True
