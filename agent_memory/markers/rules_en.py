@@ -330,7 +330,11 @@ _en(
     r"it'?s|that'?s)\s+[^,;.!?]{1,60}?\s+(?:rather\s+than|instead\s+of))\s+"
     r"(?!(?:just|only|even|sure|yet|now|always|necessarily|really|quite|working|needed|a\s+problem|"
     r"that|this|the\s+other\s+way)\b)\S",
+    # "The suppression comment is inaccurate: X is passed from the CLI, not derived from git": a review's finding on
+    # one thing in the code at hand
     guard=lambda s, m: not _EN_CHANGE_ASKED_RE.match(s) and not _EN_POINTED_SUBJECT_RE.match(s)
+    and not re.match(r"\W*the\s+[^:]{1,50}?\s+(?:is|are)\s+(?:now\s+)?(?:inaccurate|incorrect|misleading|outdated|stale|"
+                     r"wrong|out\s+of\s+date|out\s+of\s+sync)\s*:", s, _I)
     and not re.search(r"\bthe\s+same\b", s, _I) and not _POINTED_RE.search(s[: m.end()])
     and not re.match(r"\s*[a-z]+ing\b", s[m.end() - 1:], _I),
     description="'the port is 5432, not 5433' — a claim set against what it replaces",
@@ -1555,9 +1559,12 @@ _en(
     r"(?:again\s+)?(?:of\s+)?(?:(?:the|our|my)\s+(?:[\w-]+\s+)?(?:directive|rule|convention|policy|principle|agreement)\s+)?"
     r"(?:that\b|[:,—–-])?)\s*(?P<claim>[^?]{8,})",
     # "I remind you that I asked for a table": what was said in this session, about the task at hand
+    # ("Just a reminder, the meeting is at 3": an event, no way of working is named)
     guard=lambda s, m: _standing_part(m.group("claim")) and not re.match(
         r"\W*(?:i|you|we)\s+(?:already\s+|just\s+|clearly\s+)?(?:asked|said|told|wanted|requested|mentioned|promised|agreed|"
-        r"decided|discussed)\b", m.group("claim"), _I),
+        r"decided|discussed)\b", m.group("claim"), _I) and bool(re.search(
+        r"\b(?:we|you|always|never|all|every|each|any|must|should|don'?t|do\s+not|uses?|rel(?:y|ies)|keep|prefer|only|no)\b",
+        m.group("claim"), _I)),
     description="'Just a reminder that we use pnpm here', 'I remind you the main directive that we rely on X'",
 )
 # "Periodically run the full suite and react to the results", "regularly rebase on main": a step that recurs

@@ -53,6 +53,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Just a reminder that the demo is today.", None),
         ("I remind you that it is still broken.", None),
         ("I remind you that I asked for a bar chart.", None),
+        ("Just a reminder, the standup is at 10.", None),
     ],
     "en.instruction.periodically": [
         ("Periodically run the whole suite and act on what fails.", INS),
@@ -366,6 +367,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("actually the real problem is the cache key", None),
     ],
     "en.correction.x_not_y": [
+        ("The docstring is misleading: the timeout is read from the env, not from the config file.", None),
         ('Actually the bug is in the serializer, not in the view.', None),
         ('The real issue is the stale cache, not the network.', None),
         # one named thing and what it should become: a change asked for now
