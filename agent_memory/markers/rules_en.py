@@ -443,7 +443,11 @@ _en(
     r"\b(?:i|we)\s+(?:\w+ly\s+|much\s+|do\s+|still\s+)?prefer\b(?!\s+(?:not\s+to\s+)?(?:to\s+)?(?:wait|hold))"
     r"|\b(?:i|we)'?d\s+(?:much\s+|really\s+|strongly\s+)?prefer\b|\b(?:i|we)\s+would\s+(?:much\s+|really\s+)?prefer\b"
     r"|\b(?:my|our)\s+(?:strong\s+|personal\s+|general\s+)?preference\s+is\b"
-    r"|" + _LEAD + r"prefer\s+\S.*\b(?:over|to|rather\s+than|instead\s+of)\s+\S",
+    r"|" + _LEAD + r"prefer\s+\S.*\b(?:over|to|rather\s+than|instead\s+of)\s+\S"
+    # "Prefer functional components.": a kind of thing preferred, said alone
+    r"|^\W*(?:(?:please|pls|also|and|generally|in\s+general)\s*,?\s+)*prefer\s+(?:(?!(?:the|a|an|this|that|my|your|its|our|"
+    r"these|those)\b)[a-z][\w-]*\s+){0,2}?(?!(?:yes|this|its|was|has|does|always|sometimes|perhaps|unless|less)\b)"
+    r"[a-z][a-z'-]*[a-z](?<!ss)(?<!us)(?<!is)s\W*$",
     guard=_has_object,
     description="'I prefer X over Y', 'Prefer X to Y'",
 )
@@ -745,6 +749,8 @@ _en(
     + r"|(?:me|us|the\s+user)\s+(?:for|to|about|whether|if|before)\s+(?!(?:it|this|that)\b)"
     # the project's own config or its history: "don't disable strict in tsconfig.json", "don't check .env into git"
     + r"|[^?,;]{0,40}?\b(?:in|into|to|from)\s+(?:(?:the\s+)?(?:git|version\s+control|the\s+repo)\b|" + _CONFIG_FILE + r"(?![\w]))"
+    # a kind of code it holds for: "don't mock the database in tests", "don't log tokens in production"
+    + r"|[^?,;]{0,40}?\bin\s+(?:(?:unit|integration|e2e|end-to-end)\s+)?(?:tests|production|prod)\b(?![/\w-]|\.\w)"
     # a command-line flag names a step that recurs: "don't pass --force to the deploy script"
     + r"|[^?,;]{0,40}?(?<![\w-])--[a-z][\w-]+"
     + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
@@ -1531,7 +1537,9 @@ _en(
     "en.instruction.important_to", "instruction",
     "important|crucial|critical|essential|vital",
     r"(?:^|[,;:—–]\s*|\b(?:but|and|so)\s+)(?P<claim>(?:it'?s|it\s+is)\s+(?:(?:really|very|super|extremely|so|"
-    r"absolutely)\s+)?(?:important|crucial|critical|essential|vital)\s+(?:to\s+|that\s+(?:you|we)\s+)(?P<rule>(?:always\s+)?"
+    r"absolutely)\s+)?(?:important|crucial|critical|essential|vital)\s+(?:to\s+|that\s+(?:you|we)\s+)(?P<rule>(?:never|never\s+ever)\s+"
+    # ("it's important to never expose the API key": a prohibition needs no class of things)
+    + _IMPERATIVE + r"[^?]*|(?:always\s+)?"
     r"(?!(?:understand|know|note|remember|see|get|have|be|fix|finish)\b)" + _IMPERATIVE
     + r"\s+" + _PARTICLES + r"(?:(?!(?:the|a|an|this|that|my|your|its|our)\b)[a-z][\w./-]*\s+){0,2}?" + _GENERIC + r"[^?]*))",
     guard=lambda s, m: _standing_part(m.group("rule")),

@@ -38,6 +38,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Keep all pages responsive.", None),
     ],
     "en.instruction.important_to": [
+        ("It is vital to never log access tokens.", INS),
         ("It's really important to keep diffs small and easy to review.", INS),
         ("it is crucial to pin all dependencies", INS),
         ("But it's essential that we run migrations before deploying.", INS),
@@ -445,6 +446,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en preference
     "en.preference.prefer": [
+        ("Prefer pure functions.", P),
+        ("Prefer the second option.", None),
+        ("Prefer yes.", None),
         ("I'd prefer a toggle here.", None),
         ('I prefer the third layout you proposed.', None),
         ("I'd prefer option B over option A.", None),
@@ -827,6 +831,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ en standing rules without always / never
     "en.instruction.dont": [
+        ("Don't hit the network in unit tests.", INS),
+        ("Don't change the assertion in tests/test_api.py.", None),
         ("Rewrite the module as we agreed. Don't mess things up", None),
         ("please don't screw stuff up this time", None),
         ('Do not create or delete any branches without asking me.', INS),
