@@ -10,7 +10,8 @@ in a few words, and what of the turn was set aside: one-off words that bound ano
 from __future__ import annotations
 
 from ..model import Marker
-from .engine import one_off_word, pasted_reason
+from .engine import one_off_word
+from .pasted import pasted_reason
 from .rule import I, lazy
 
 _STANDING_WORD_RE = lazy(

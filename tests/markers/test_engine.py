@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.markers import RULES, engine, find_markers, is_stated, rules_en
+from agent_memory.markers import RULES, engine, find_markers, is_stated, rules_en, pasted
 from agent_memory.markers.rule import KIND_PRIORITY, MarkerRule, lang_of
 from agent_memory.markers.sentences import HEADING_RE, fold_text, mask, sentence_spans
 from agent_memory.model import Marker
@@ -42,23 +42,23 @@ def _worth(text: str) -> bool:
 
 def _plain_unpasted(text: str) -> str:
     """engine._unpasted without its cue-word prefilter: screens, review findings, diff lines and documents blanked."""
-    screen = engine._SCREEN_LINE_RE.search(text)
+    screen = pasted._SCREEN_LINE_RE.search(text)
     if screen is not None:
-        text = engine._blank(text, screen.start(), len(text))
-    review = engine._REVIEW_RE.search(text)
+        text = pasted._blank(text, screen.start(), len(text))
+    review = pasted._REVIEW_RE.search(text)
     if review is not None:
         first_line = text.find("\n")
-        text = engine._blank(text, first_line if 0 <= first_line < review.start() else 0, len(text))
-    for diff in list(engine._DIFF_LINE_RE.finditer(text)):
-        text = engine._blank(text, diff.start(), diff.end())
-    sections = engine._prompt_sections(text)
+        text = pasted._blank(text, first_line if 0 <= first_line < review.start() else 0, len(text))
+    for diff in list(pasted._DIFF_LINE_RE.finditer(text)):
+        text = pasted._blank(text, diff.start(), diff.end())
+    sections = pasted._prompt_sections(text)
     if sections is not None:
-        text = engine._blank(text, sections.start(), len(text))
-    document = engine._DOC_LINE_RE.search(text)
+        text = pasted._blank(text, sections.start(), len(text))
+    document = pasted._DOC_LINE_RE.search(text)
     if document is not None:
-        text = engine._blank(text, document.start(), len(text))
-    for quoted in list(engine._QUOTED_AGENT_RE.finditer(text)):
-        text = engine._blank(text, quoted.start(), quoted.end())
+        text = pasted._blank(text, document.start(), len(text))
+    for quoted in list(pasted._QUOTED_AGENT_RE.finditer(text)):
+        text = pasted._blank(text, quoted.start(), quoted.end())
     return text
 
 
@@ -98,7 +98,7 @@ def _every_rule(text: str) -> list[Marker]:
             continue
         lang = lang_of(sentence)
         vetoed = engine._vetoed(sentence, lang)
-        header_id = engine._header_rule(sentence) if span.line_end else None
+        header_id = pasted.header_rule(sentence) if span.line_end else None
         if header_id is not None and not vetoed and i + 1 < len(spans) and spans[i + 1].bullet:
             header = (header_id, span.line, is_stated(sentence))
             continue

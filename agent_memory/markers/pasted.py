@@ -1,0 +1,213 @@
+"""Text the person pasted rather than said, told apart from what they typed.
+
+A screen of an agent or a terminal, a review bot's finding, diff lines, a checklist, a template, a prompt written for
+another model or laid out as labelled lists, a rule file with its front matter, an injected tag block, a markdown
+document, the agent's words quoted back: ``pasted_reason`` names the first such material a turn holds, ``unpasted``
+blanks it (offsets kept, so a marker's text is always the person's own words). Each check runs only where its cue
+occurs, so plain turns pay nothing. Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from . import rules_en, rules_ja, rules_zh
+from .rule import lazy
+
+__all__ = ["header_rule", "pasted_reason", "unpasted"]
+
+# A short line ending in ":" that makes the bullets under it durable ("From now on:").
+_HEADER_RULES: tuple[tuple[re.Pattern[str], str], ...] = (*rules_en.HEADERS, *rules_ja.HEADERS, *rules_zh.HEADERS)
+_HEADER_END_RE = lazy(r"[:：]\s*$")
+
+
+def header_rule(sentence: str) -> str | None:
+    """The rule a header line the person typed opens ("From now on:"), or None: its bullets are theirs, not a
+    pasted section's."""
+    if not _HEADER_END_RE.search(sentence) or len(sentence) > 80:
+        return None
+    for pattern, rule_id in _HEADER_RULES:
+        if pattern.search(sentence):
+            return rule_id
+    return None
+
+
+# Text the person pasted rather than said: an agent's or a terminal's screen (❯ prompt, ● and ⎿ tool lines, box
+# drawing), a review bot's finding ("Medium Severity", "Suggested fix:"), a hook's message, or diff lines. What
+# follows a screen is blanked to the end of the turn, a review leaves only the lead-in line, diff lines go alone.
+_SCREEN_LINE_RE = lazy(r"(?m)^[ \t]*[❯●⎿✻⏺▐╭╰│▝▘]")
+_REVIEW_RE = lazy(
+    r"\b(?:(?:Low|Medium|High|Critical)\s+Severity|Suggested\s+fix:|Useful\?\s+React\s+with|Verdict:|"
+    r"Reviewer:|\(Should\s+Fix\)|Operation\s+stopped\s+by\s+hook)"
+)
+_DIFF_LINE_RE = lazy(r"(?m)^[+-][ \t]{3,}\S.*$")  # (a bullet has one space: "- item")
+# A checklist ("- [ ] Always run lint" and more items) comes from a PR or prompt template, not from the person's own
+# rules; one box alone may be the person's own to-do line.
+_CHECKLIST_ITEMS = 2
+_CHECKBOX_RE = lazy(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\][ \t].*$")
+# A template's placeholders ("{{file}}", "$ARGUMENTS", "{FEATURE_NAME}", "[PROJECT NAME]"): the whole turn is a
+# prompt file pasted or expanded, its rules are the template author's.
+_TEMPLATE_RE = lazy(r"\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS\b|\{[A-Z][A-Z0-9_]{2,}\}|\[[A-Z][A-Z0-9_]*(?: [A-Z0-9_]+)+\]")
+# A prompt written for another model, pasted whole: "You are Prep Chef GPT — …", "ROLE: …", "YOUR TASKS:". What
+# follows its first line is that prompt's rules, not the person's.
+_PROMPT_RE = lazy(
+    r"(?m)^[ \t]*(?:You\s+are\s+(?:an?\s+|the\s+|now\s+|acting\s+as\s+|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+"
+    r"(?:GPT|Bot|AI|Assistant|Agent)\b)|(?:ROLE|YOUR\s+TASKS?|OBJECTIVE|PERSONA|SYSTEM\s+PROMPT)\s*:"
+    # a tool's prompt to a model, opening on the format of its answer: "Return either one or more <observation> blocks"
+    r"|(?:Return|Respond\s+with|Reply\s+with|Output)\s+(?:only\s+|either\s+|exactly\s+)?(?:one\s+or\s+more\s+|an?\s+|the\s+)?"
+    r"(?:<[a-z]|JSON\b|XML\b|valid\s+(?:JSON|XML|YAML)))"
+)
+# A prompt or rule file pasted whole, front matter and all ("---\ndescription: …\nglobs: …\n---"): its rules are the file's.
+_FRONT_MATTER_RE = lazy(r"(?m)^---[ \t]*\n(?:[ \t]*[\w-]+[ \t]*:[^\n]*\n){1,12}---[ \t]*$")
+# A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>
+_TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)>[\s\S]*?</\1>")
+# A document written in markdown (an agent's summary, a plan, a task spec): a heading, a bold label ("**Root cause:**",
+# "- **Files**:"), a table row or a status emoji opening a line. People type prose; these are pasted, and what
+# follows the first one is blanked to the end of the turn (the person's own lead-in above it is kept). A shouted
+# word in bold ("**NEVER** run …", "**IMPORTANT:** …") is the person's emphasis, not a label.
+_DOC_LINE_RE = lazy(
+    r"(?m)^[ \t]*(?:#{1,6}[ \t]+\S|(?:[-*+][ \t]+|\d+[.)][ \t]+)?\*\*(?![A-Z]+:?\*\*)[^*\n]{2,60}(?:\*\*[ \t]*:|:\*\*)"
+    r"|\|[^\n]*\|[ \t]*$|[\u2705\u274c\u26a0\U0001F527\U0001F3AF\U0001F4CB\U0001F680\u2728\U0001F4A1\U0001F50D\U0001F4DD"
+    r"\U0001F7E2\U0001F534])"
+)
+# The agent's words quoted back to it ("you wrote: …", "Claude said:"): the rest of that line, or, when the colon
+# ends the line, the paragraph under it, is the agent's text, not the person's.
+_QUOTED_AGENT_RE = lazy(
+    r"(?im)\b(?:you|claude|cursor|codex|gemini|the\s+(?:agent|assistant|ai|model))(?:'ve|\s+have|\s+just)?\s+"
+    r"(?:wrote|said|say|mentioned|suggested|claimed|stated|proposed|replied|answered|recommended|concluded)\s*:"
+    r"(?:[ \t]*\S[^\n]*|[ \t]*\n(?:[ \t]*\S[^\n]*(?:\n|$))*)"
+)
+_QUOTING_VERBS = ("wrote", "said", "say", "mentioned", "suggested", "claimed", "stated", "proposed", "replied", "answered",
+                  "recommended", "concluded")
+# opens on the colon, so the regex engine skips in C to the few colons and looks behind each for a verb
+_QUOTING_COLON_RE = lazy(":(?:" + "|".join(f"(?<={v}:)|(?<={v} :)" for v in _QUOTING_VERBS) + ")", re.IGNORECASE)
+
+
+def _quotes_agent(text: str) -> bool:
+    """Whether the turn quotes the agent back ("you wrote: …", "Claude said:")."""
+    return ":" in text and _QUOTING_COLON_RE.search(text) is not None and _QUOTED_AGENT_RE.search(text) is not None
+
+
+_DOC_EMOJI_RE = lazy(r"[\u2705\u274c\u26a0\u2728\U0001F4A1-\U0001F7E2]")
+
+
+def _doc_cue(text: str) -> bool:
+    """Whether a character a markdown document line needs occurs at all (substring tests; the emoji only past ASCII)."""
+    return "#" in text or "**" in text or "|" in text or (not text.isascii() and _DOC_EMOJI_RE.search(text) is not None)
+_PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
+               "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
+# one pass over the turn says whether any check can fire; each check then has its own cue, so a turn with a brace
+# or a bracket runs one regex, not all of them
+_PASTE_CUE_RE = lazy("|".join(re.escape(cue) for cue in _PASTE_CUES))
+_TEMPLATE_CUE_RE = lazy(r"[{\[$]")
+_CHECKBOX_CUE_RE = lazy(r"\[[ xX]\]")
+_PROMPT_CUE_RE = lazy(r"You are|ROLE|YOUR TASK|OBJECTIVE|PERSONA|SYSTEM PROMPT|Return|Respond|Reply|Output")
+
+
+# A prompt written for a model as sections, each a label line over its list ("Core constraint:\n- …", "Usage
+# notes:\n- …", "Document Requirements\n\n- …": a label without a colon stands over a blank line): two such sections
+# are a prompt file or a command pasted or expanded into the turn, and its rules are its author's. A durable header
+# ("From now on:") is the person's own and no section.
+_SECTION_RE = lazy(
+    r"(?m)^[ \t]*(?:[A-Z][\w'&/() -]{1,48}:[ \t]*\n(?:[ \t]*\n)?"
+    r"|\(?[A-Z][\w'&/()-]*,?(?:[ \t]+[\w'&/()-]+,?){1,6}[ \t]*\n[ \t]*\n)"
+    r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+\S"
+)
+_SECTIONS = 2
+
+
+@lru_cache(maxsize=4)  # asked of a turn by ``pasted_reason``, then again by ``_unpasted``
+def _prompt_sections(text: str) -> re.Match[str] | None:
+    """The first section of a prompt written as two or more labelled lists, or None."""
+    # a label ends in a colon or stands over a blank line: a turn without two of these has no two sections
+    if text.count(":\n") + text.count("\n\n") < _SECTIONS:
+        return None
+    first: re.Match[str] | None = None
+    count = 0
+    for section in _SECTION_RE.finditer(text):
+        if header_rule(section.group(0).split("\n", 1)[0].strip()) is not None:
+            continue
+        first = first or section
+        count += 1
+        if count >= _SECTIONS:
+            return first
+    return None
+
+
+_NOT_A_LINE_BREAK_RE = lazy(r"[^\n]")
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    """``text`` with ``[start, end)`` turned to spaces, line breaks kept (so every offset still holds)."""
+    return text[:start] + _NOT_A_LINE_BREAK_RE.sub(" ", text[start:end]) + text[end:]
+
+
+def pasted_reason(text: str) -> str:
+    """Why (part of) a turn reads as pasted rather than said, or "" when it does not."""
+    if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
+        if _SCREEN_LINE_RE.search(text):
+            return "pasted terminal or agent screen"
+        if _REVIEW_RE.search(text):
+            return "pasted review finding"
+        if _DIFF_LINE_RE.search(text):
+            return "pasted diff"
+    if _TEMPLATE_CUE_RE.search(text) and _TEMPLATE_RE.search(text):
+        return "pasted template"
+    if "---" in text and _FRONT_MATTER_RE.search(text):
+        return "pasted prompt file"
+    if _PROMPT_CUE_RE.search(text) and _PROMPT_RE.search(text):
+        return "pasted prompt"
+    if _CHECKBOX_CUE_RE.search(text) and len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
+        return "pasted checklist"
+    if _prompt_sections(text) is not None:
+        return "pasted prompt"
+    if "</" in text and _TAG_BLOCK_RE.search(text):
+        return "injected tag block"
+    if _doc_cue(text) and _DOC_LINE_RE.search(text):
+        return "pasted markdown document"
+    if _quotes_agent(text):
+        return "the agent's words quoted back"
+    return ""
+
+
+def unpasted(text: str) -> str:
+    """The turn with what the person pasted blanked (offsets kept): see ``pasted_reason``.
+
+    Each check runs only where its cue occurs in the turn as given (blanking removes characters, never adds one).
+    """
+    if not pasted_reason(text):
+        return text
+    if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
+        screen = _SCREEN_LINE_RE.search(text)
+        if screen is not None:
+            text = _blank(text, screen.start(), len(text))
+        review = _REVIEW_RE.search(text)
+        if review is not None:
+            first_line = text.find("\n")
+            lead_end = first_line if 0 <= first_line < review.start() else 0
+            text = _blank(text, lead_end, len(text))
+    if "+" in text or "-" in text:
+        for diff in list(_DIFF_LINE_RE.finditer(text)):
+            text = _blank(text, diff.start(), diff.end())
+    if (_TEMPLATE_CUE_RE.search(text) and _TEMPLATE_RE.search(text)) or ("---" in text and _FRONT_MATTER_RE.search(text)):
+        return _blank(text, 0, len(text))
+    if _PROMPT_CUE_RE.search(text):
+        prompt = _PROMPT_RE.search(text)
+        if prompt is not None:
+            text = _blank(text, prompt.start(), len(text))
+    sections = _prompt_sections(text)
+    if sections is not None:
+        text = _blank(text, sections.start(), len(text))
+    boxes = list(_CHECKBOX_RE.finditer(text)) if _CHECKBOX_CUE_RE.search(text) else []
+    tags = list(_TAG_BLOCK_RE.finditer(text)) if "</" in text else []
+    for pasted in (*(boxes if len(boxes) >= _CHECKLIST_ITEMS else ()), *tags):
+        text = _blank(text, pasted.start(), pasted.end())
+    if _doc_cue(text):
+        document = _DOC_LINE_RE.search(text)
+        if document is not None:
+            text = _blank(text, document.start(), len(text))
+    if _quotes_agent(text):
+        for quoted in list(_QUOTED_AGENT_RE.finditer(text)):
+            text = _blank(text, quoted.start(), quoted.end())
+    return text
