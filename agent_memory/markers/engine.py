@@ -282,8 +282,15 @@ _SORTING = ("categori", "organi", "structur", "sort", "group", "triage", "cluste
 
 def _material_cue(sentence: str, lowered: str) -> bool:
     """Whether ``sentence`` (``lowered``: its lower case) holds what some branch of ``_MATERIAL_RE`` needs."""
-    return bool(_MATERIAL_CUE_RE.search(sentence)) or (
-        any(w in lowered for w in _NOTES) and any(w in lowered for w in _SORTING))
+    return bool(_MATERIAL_CUE_RE.search(sentence)) or (_holds_one(lowered, _SORTING) and _holds_one(lowered, _NOTES))
+
+
+def _holds_one(lowered: str, words: tuple[str, ...]) -> bool:
+    """Whether one of ``words`` occurs in ``lowered`` (a plain loop: it runs on every sentence of every turn)."""
+    for word in words:
+        if word in lowered:
+            return True
+    return False
 
 
 def _marker(text: str, masked: str, span: Span, clause_at: int, end: int, rule: MarkerRule,
