@@ -241,13 +241,13 @@ def append_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:
     """Append records to an append-only log (caller holds the lock); returns how many."""
     lines = jsonl_lines(records)
     if lines:
-        append_lines(path, lines)
+        append_lines(path, [line.encode("utf-8") for line in lines])
     return len(lines)
 
 
-def append_lines(path: Path, lines: list[str] | list[bytes]) -> int:
-    """Append lines made by ``jsonl_lines``, or their UTF-8 (caller holds the lock); returns the byte offset the
-    first one starts at.
+def append_lines(path: Path, lines: list[bytes]) -> int:
+    """Append the UTF-8 of lines made by ``jsonl_lines`` (caller holds the lock); returns the byte offset the first
+    one starts at.
 
     A crash can leave a half-written last line; it is cut off here before appending,
     so the log always ends on a whole record.
@@ -255,7 +255,7 @@ def append_lines(path: Path, lines: list[str] | list[bytes]) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "ab+") as handle:
         start = _cut_partial_tail(handle)
-        handle.write(b"".join(lines) if lines and type(lines[0]) is bytes else "".join(lines).encode("utf-8"))  # type: ignore[arg-type]
+        handle.write(b"".join(lines))
         handle.flush()
         os.fsync(handle.fileno())
     return start

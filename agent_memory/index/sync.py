@@ -32,14 +32,14 @@ class Appended:
 
     ``before`` is the file's signature just before the append and ``start`` the byte offset of
     the first line: the index takes the records as they are only if it had read the file to there.
-    ``lines`` are the lines as ``append_lines`` took them: text, or the bytes it wrote.
+    ``lines`` are the bytes ``append_lines`` wrote.
     """
 
     source: str
     before: str | None
     start: int
     records: list[dict[str, Any]]
-    lines: list[str] | list[bytes]
+    lines: list[bytes]
 
 
 @dataclass(frozen=True)
@@ -291,9 +291,7 @@ class Index(Searcher):
         known = self._known(source.name)
         sig = _signature(source.path)
         read_to = (known[0], known[1]) if known else (None, 0)
-        lines = part.lines
-        # the bytes append_lines wrote
-        data = lines if lines and type(lines[0]) is bytes else [line.encode("utf-8") for line in lines]  # type: ignore[union-attr]
+        data = part.lines  # the bytes append_lines wrote
         end = part.start + sum(map(len, data))
         ends_there = sig is not None and sig.startswith(f"{end}:")  # the signature is "size:mtime:inode"
         if not source.append_only or read_to != (part.before, part.start) or not ends_there:

@@ -152,7 +152,7 @@ def test_records_taken_while_the_index_is_behind_are_read_from_the_file_with_wha
     with _chunks_index(tmp_path, path) as ix:
         ix.sync()
         append_jsonl(path, records[2:3])  # written by someone else: the index has not read it
-        lines = jsonl_lines(records[3:])
+        lines = [line.encode("utf-8") for line in jsonl_lines(records[3:])]
         before = ix.signature_of("chunks")
         ix.take_appended([Appended("chunks", before, append_lines(path, lines), records[3:], lines)])
         assert [ref for (ref,) in ix.con.execute("SELECT ref FROM docs ORDER BY rowid")] == ["c0", "c1", "c2", "c3"]
@@ -172,7 +172,7 @@ def test_records_taken_from_the_writer_are_the_rows_a_sync_reads_and_need_no_syn
     path = tmp_path / "chunks.jsonl"
     with _chunks_index(tmp_path, path) as ix:
         for part in (records[:2], records[2:]):
-            lines = jsonl_lines(part)
+            lines = [line.encode("utf-8") for line in jsonl_lines(part)]
             before = ix.signature_of("chunks")
             ix.take_appended([Appended("chunks", before, append_lines(path, lines), part, lines)])
         # the index knows it has read the file to its end: the next sync costs a stat
@@ -224,7 +224,7 @@ def test_a_claim_keys_row_has_its_first_atoms_terms_and_a_later_atoms_are_never_
     path = tmp_path / "atoms.jsonl"
     with Index(tmp_path / "index.db", [Source("atoms", path, atom_row, append_only=True)]) as ix:
         for part in (records[:2], records[2:]):  # the key is made by the first append and raised by the second
-            lines = jsonl_lines(part)
+            lines = [line.encode("utf-8") for line in jsonl_lines(part)]
             ix.take_appended([Appended("atoms", ix.signature_of("atoms"), append_lines(path, lines), part, lines)])
         key = ix.con.execute("SELECT key, text, terms, last FROM keys").fetchall()
     assert made == [texts[0]]
@@ -296,7 +296,7 @@ def test_the_ids_the_writer_makes_are_the_ids_a_sync_reads(tmp_path_factory: Any
     records = [{"id": f"c{i}", **others, "text": text} for i, text in enumerate(texts)]
     path = tmp / "chunks.jsonl"
     with Index(tmp / "index.db", [Source("chunks", path, meta_row, append_only=True)]) as ix:
-        lines = jsonl_lines(records)
+        lines = [line.encode("utf-8") for line in jsonl_lines(records)]
         ix.take_appended([Appended("chunks", ix.signature_of("chunks"), append_lines(path, lines), records, lines)])
         taken = sorted(ix.con.execute("SELECT id, ref, at FROM docs").fetchall())
     (tmp / "index.db").unlink()
