@@ -274,15 +274,23 @@ _MATERIAL_RE = lazy(
     I,
 )
 # every branch of _MATERIAL_RE needs a colon, 下 or 次, or a verb of sorting and the notes it sorts: a sentence
-# without them is not material
+# without them is not material. A colon is common ("src/app.py:12", "https://"), so a branch that needs one is tried
+# only where one of its words occurs too (each branch holds one of _MATERIAL_WORDS).
 _MATERIAL_CUE_RE = lazy("[:：下次]")
+_MATERIAL_WORDS = (
+    "follow", "below", "summari", "translate", "rewrite", "proofread", "paraphrase", "stor", "acceptance",
+    "requirement", "spec", "from", "this", "that", "here", "error", "output", "log", "trace",
+    "下", "次の", "仕様", "要件", "要求", "条件", "需求", "规格", "規格",
+)
 _NOTES = ("feedback", "notes", "ideas", "thoughts", "comments", "requests")
 _SORTING = ("categori", "organi", "structur", "sort", "group", "triage", "cluster")
 
 
 def _material_cue(sentence: str, lowered: str) -> bool:
     """Whether ``sentence`` (``lowered``: its lower case) holds what some branch of ``_MATERIAL_RE`` needs."""
-    return bool(_MATERIAL_CUE_RE.search(sentence)) or (_holds_one(lowered, _SORTING) and _holds_one(lowered, _NOTES))
+    if _MATERIAL_CUE_RE.search(sentence) and _holds_one(lowered, _MATERIAL_WORDS):
+        return True
+    return _holds_one(lowered, _SORTING) and _holds_one(lowered, _NOTES)
 
 
 def _holds_one(lowered: str, words: tuple[str, ...]) -> bool:
@@ -469,17 +477,22 @@ def _clause_marker(text: str, masked: str, span: Span, lang: str) -> Marker | No
         return None
     sentence = masked[span.start : span.end]
     cuts = list(cut_re.finditer(sentence)) if _may_run_on(sentence) else []
-    if not cuts or _one_off(sentence, lang):
+    if not cuts:
         return None
     bounds = [0, *(c.end() for c in cuts)]
     ends = [*(c.start() for c in cuts), len(sentence)]
+    one_off: bool | None = None  # worked out once a clause holds a cue: most clauses hold none
     for start, stop in zip(bounds, ends):
         clause = sentence[start:stop]
-        if not clause.strip() or len(clause) > MAX_SENTENCE_CHARS or _CARRIES_OVER[lang](sentence[:start], clause, sentence):
+        if not clause.strip() or len(clause) > MAX_SENTENCE_CHARS:
             continue
         cues = _CUES.mask(clause.lower())
-        if not cues or lang_of(clause) != lang:
+        if not cues or lang_of(clause) != lang or _CARRIES_OVER[lang](sentence[:start], clause, sentence):
             continue
+        if one_off is None:
+            one_off = _one_off(sentence, lang)
+        if one_off:
+            return None
         part = Span(span.start + start, span.start + stop, False, span.line, False, False)
         chosen, match, clause_at, _, _, _ = _choose(clause, lang, cues, None, None, 0, [part], masked,
                                                     _NOT_IN_A_CLAUSE[lang])

@@ -209,7 +209,9 @@ _WORDY = st.one_of(
     st.lists(st.sampled_from(["remember", "REMEMBER", "Remember", "keep", "in", "mind", "from", "now", "on", "here",
                               "going", "forward", "note", "to", "self", "make", "a", "save", "this", "memory",
                               "ſ", "K", "İ", "覚えておいて", "今後", "记住", "从现在", "following", "error", "log",
-                              ":", "：", "次の仕様", "以下需求", "below", " ", "\n"]), max_size=12).map(" ".join),
+                              ":", "：", "次の仕様", "以下需求", "below", " ", "\n", "here's", "the", "plan", "this", "output",
+                              "spec", "stories", "仕様", "要求", "规格", "traceback", "got", "sort", "notes"]),
+                   max_size=12).map(" ".join),
 )
 
 
