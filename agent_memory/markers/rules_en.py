@@ -809,15 +809,17 @@ _en(
     "en.instruction.reversal_anymore", "instruction",
     "anymore|any more|any longer",
     r"^\W*(?:(?:please|pls|and|also|but|so|ok|okay|oh|hey|btw)\s*,?\s+)*(?:(?:you\s+)?(?:don'?t|do\s+not)\s+"
-    r"(?:(?:have|need)\s+to\s+(?P<rev3>[a-z][\w-]*\b[^?]*?)|(?!" + _NOT_RULE_VERBS + r")(?P<rev>[a-z][\w-]*\b[^?]*?))"
+    r"(?:(?:have|need)\s+to\s+(?P<rev3>[a-z][\w-]*\b[^?]*?)|(?!" + _NOT_RULE_VERBS + r")(?P<rev>[a-z][\w-]*\b[^?]*?)"
+    # a concern lifted: "don't worry about commit subject length anymore", "don't bother with type stubs any more"
+    r"|(?:worry|bother)\s+(?:about|with)\s+(?P<rev4>(?!(?:it|this|that|them|me|us)\b)[a-z`][^?]*?))"
     r"|(?P<who>we|i)\s+(?:don'?t|do\s+not)\s+(?P<rev2>(?:use|run|deploy|support|ship|maintain|write|host|"
     r"allow|require|keep|target|publish|need)\b[^?]*?))\s+(?:anymore|any\s+more|any\s+longer)\b",
     # "I don't need the old scripts anymore, delete them": things of the task that can go, not a rule that is lifted
     guard=lambda s, m: not _HERE_AND_NOW_RE.search(
-        (m.group("rev") or m.group("rev2") or m.group("rev3") or "").replace("anymore", ""))
+        (m.group("rev") or m.group("rev2") or m.group("rev3") or m.group("rev4") or "").replace("anymore", ""))
     and not (re.match(r"need\s+(?:the|those|these|that|this|my|our|your|its)\b", m.group("rev2") or "", _I)
              and (m.group("who").lower() == "i" or re.search(r"\b(?:delete|remove|drop|clean\s+up|get\s+rid\s+of)\b", s, _I))),
-    reverses=lambda s, m: m.group("rev") or m.group("rev3") or f"{m.group('who')} {m.group('rev2')}",
+    reverses=lambda s, m: m.group("rev") or m.group("rev3") or m.group("rev4") or f"{m.group('who')} {m.group('rev2')}",
     description="'Don't run the linter before every commit anymore' — reverses 'run the linter before every commit'",
 )
 _en(
@@ -840,8 +842,9 @@ _en(
     r"problems?|issues?|bugs?|failures?|crash(?:es)?|output|data|items?|results?|space|memory|tokens?|credits?|"
     r"time|ideas?|questions?|changes?|files?|it|that|this|of)\b)[a-z`][\w`'./ -]{1,60}?)"
     r"(?:\s*,?\s*(?:please|ever|period|going\s+forward|from\s+now\s+on))?"
-    # what replaces it may follow: "no more os.path.join please, pathlib"
-    r"(?:\s*[,;—–]\s*(?:use\s+|just\s+)?[\w`.()/-]+(?:\s+[\w`.()/-]+)?(?:\s+(?:instead|please|pls))?)?\s*[.!]*$",
+    # what replaces it may follow: "no more os.path.join please, pathlib", "no more ADRs, just explain it in the PR"
+    r"(?:\s*[,;—–]\s*(?:(?:use|just|go\s+with|switch\s+to|prefer)\s+[^?]{1,80}?|[\w`.()/-]+(?:\s+[\w`.()/-]+)?)"
+    r"(?:\s+(?:instead|please|pls))?)?\s*[.!]*$",
     guard=_standing,
     reverses=_reverse_plain,
     description="'No more force pushes.' — reverses 'force pushes'",

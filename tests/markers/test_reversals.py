@@ -41,7 +41,24 @@ REVERSALS = [
     ("Jest はやめて、Vitest に移ってください。", "Jestを使う"),
     ("yarn に戻してください。", "yarnを使わない"),
     ("PR 不用再关联 issue 了。", "关联 issue"),
+    ("Don't worry about commit subject length anymore, long subjects are fine.", "commit subject length"),
+    ("don't bother with type stubs any more", "type stubs"),
+    ("No more ADRs, just explain the decision in the PR description.", "ADRs"),
 ]
+
+# a concern or a request of the moment, not a rule lifted
+NOT_REVERSALS = [
+    "don't worry about it anymore",
+    "Don't worry about that any more, I fixed it.",
+    "no more questions, just do it",
+    "No more changes please, just commit what you have.",
+    "No more placeholders, write the real thing.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_REVERSALS)
+def test_a_concern_of_the_moment_reverses_nothing(text: str) -> None:
+    assert [m for m in find_markers(text) if m.reverses] == []
 
 
 @pytest.mark.parametrize(("text", "revoked"), REVERSALS)
