@@ -1031,6 +1031,9 @@ _RECURRING = (
 _IT_RE = lazy(r"\b(?:it|them)\b", _I)  # (after a condition, "it" is what the condition named: "when you add an endpoint, document it")
 
 
+_LETS_PLAN_RE = re.compile(r"\s*(?:let'?s|let\s+us)\s+(?!(?:always|never|make\s+it\s+a\s+rule)\b)", _I)
+
+
 def _then_clause(sentence: str, m: re.Match[str]) -> str:
     """The request after a leading condition ("Before X, <this>"), up to where its own clause ends."""
     parts = re.split(r"[,;]", sentence[m.start():], maxsplit=2)
@@ -1053,7 +1056,9 @@ _en(
     r"|(?:please\s+)?(?!(?:be|go|let|wait|start|stop|get|don'?t|do\s+not|never|no|please|make\s+sure)\b)" + _IMPERATIVE
     + r"[^?]{0,60}?\b(?:" + _PERIOD + r")\s*(?:[.!,;]|$)[^?]*)",
     # "Before taking any action, explain how you would solve it": the request after the condition points at the task
-    guard=lambda s, m: _standing(s, m) and not _HERE_AND_NOW_RE.search(_IT_RE.sub("", _then_clause(s, m))) and not re.search(
+    guard=lambda s, m: _standing(s, m) and not _HERE_AND_NOW_RE.search(_IT_RE.sub("", _then_clause(s, m)))
+    # "Before implementing, let's write a prompt": a plan for the work at hand, unless it says always / never
+    and not _LETS_PLAN_RE.match(_then_clause(s, m)) and not re.search(
         r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"
         # how a feature is to behave: "when adding dietary restrictions from bookings …", "…, no need for quick buttons"
         r"\b(?:before|after|when|once)\s+(?!(?:committing|pushing|merging|deploying|releasing|starting|finishing|coding|"
@@ -1393,6 +1398,8 @@ _en(
     guard=lambda s, m: not _HERE_AND_NOW_RE.search(re.split(r"[,:;—–]", m.group(0), 1)[-1]),
     description="'I've changed my mind on snapshots, use toMatchSnapshot freely.'",
 )
+# "don't hardcode the names, use this template": what to do instead is pointed at in the work at hand
+_POINTED_INSTEAD_RE = re.compile(r"[,;]\s*(?:(?:just|please|pls)\s+)?[a-z]+(?:\s+(?:to|on|with))?\s+(?:this|that|these|those|the\s+one)\b", _I)
 _en(
     "en.instruction.dont_use_instead", "instruction",
     "don't|dont|do not|don’t",
@@ -1403,7 +1410,7 @@ _en(
     r"create|rely\s+on|let|add|put|keep|log|raise|assert|catch|ask|read)\b[^?]*"
     r"|ever\b[^?]*|[\w`.()%-]+(?:\s+[\w`.()%-]+)?\s+(?:please|pls|instead)\W*$))",
     guard=lambda s, m: not _HERE_AND_NOW_RE.search(_CLAUSE_END_RE.split(m.group("claim"), 1)[0])
-    and not _EN_NO_WORK_RE.search(s),
+    and not _EN_NO_WORK_RE.search(s) and not _POINTED_INSTEAD_RE.search(m.group("claim")),
     description="'Don't use docker-compose, use docker compose', 'don't use .format(), f-strings please'",
 )
 _en(

@@ -148,6 +148,13 @@ _ZH_HABIT_RE = lazy(
 )
 
 
+# A bare 不要 / 别 is as often a hold on the work at hand (「不要改动代码」「不要做后续的推理模块」) or a plea (「不要搞砸了」)
+# as a rule: it is heard when it names how the agent works (the habits above), a tool or a name in Latin letters, or a
+# place that is never to be touched; the firm words 禁止 / 不得 / 不准 / 不许 stand on their own.
+_ZH_WRITTEN_BAN_RE = lazy(r"禁止|不得|不准|不许|不許")
+_ZH_DONT_ANCHOR_RE = lazy(r"[A-Za-z][\w.-]*|生产|生產|线上|線上|正式环境|正式環境|主分支")
+
+
 def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
     return not _ZH_HERE_RE.search(sentence)
 
@@ -168,7 +175,8 @@ _cjk(
     # 不要 inside a request for a piece of work bounds that work (「重构爬虫，不要出现低级错误」「不要添加其他组件」), unless
     # a habit or a whole class of things makes it a rule
     guard=lambda s, m: _zh_standing(s, m) and len(s) <= _ZH_TYPED_RULE_CHARS
-    and (not _ZH_TASK_RE.search(s) or bool(_ZH_HABIT_RE.search(s))),
+    and (not _ZH_TASK_RE.search(s) or bool(_ZH_HABIT_RE.search(s)))
+    and (bool(_ZH_WRITTEN_BAN_RE.search(m.group(0))) or bool(_ZH_HABIT_RE.search(s)) or bool(_ZH_DONT_ANCHOR_RE.search(s))),
     description="「不要重复确认，直接改就行」「不要擅自提交代码」",
 )
 _cjk(

@@ -935,6 +935,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The page no longer loads.", None),
     ],
     "en.instruction.conditional": [
+        ("Before coding, let's sketch the plan in PLAN.md.", None),
+        ("After the refactor, let us update the changelog.", None),
         # a step on a period
         ("prune stale branches weekly", INS),
         ("Update dependencies once a month, on Mondays.", INS),
@@ -1247,6 +1249,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I've changed my mind about this, let's keep it.", None),
     ],
     "en.instruction.dont_use_instead": [
+        ("don't hardcode the colours, use this palette", None),
+        ("Don't write the loop by hand, use that helper I showed you.", None),
         ("Don't use moment, use the Temporal polyfill.", INS),
         ("don't use moment, dayjs please", INS),
         ("don't catch bare Exception; catch the specific error", INS),
@@ -1498,6 +1502,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        ("不要搞砸了。", None),
+        ("请你不要骗我", None),
+        ("不要改动代码", None),
+        ("不要写后面的导出模块", None),
+        ("不要用 moment，用 dayjs。", INS),
         ('这个就是配置文件，你自己看，不要动生产数据库！', INS),
         ('你别乱删啊！', None),
         ('标题别改啊，我喜欢原来的', None),
