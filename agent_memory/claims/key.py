@@ -132,6 +132,7 @@ TO, FROM = ">", "<"  # mark a word of where something goes ("to main") or comes 
 _MARKS = {"for": PURPOSE, "in": SCOPE, "under": SCOPE, "inside": SCOPE, "within": SCOPE,
           "to": TO, "into": TO, "onto": TO, "against": TO, "from": FROM}
 _UNMARKS = frozenset("on at with via by".split())
+_BEFORE_AN_ACT = frozenset({"always", "never", "forever", "constantly"})  # adverbs that open the rule's act
 _COPULA = frozenset("is are was were be being been".split())
 _CONDITION_WORDS = frozenset("when whenever before after if unless until while once during".split())
 _ALT_ENDS = frozenset("in on for at when whenever before after during while under inside within with to".split())
@@ -355,13 +356,19 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
             continue
         if raw in _NEG_EN:
             negated = True
+            if raw in _BEFORE_AN_ACT:
+                mark = ""  # "in Kotlin never declare with var": where it holds ends where the rule starts
             continue
         if raw == frame.OFF:
             negated = not negated  # "don't turn strict off": strict stays on
             continue
         if raw in _COPULA:
             mark = ""  # "the branch for billing is main": the value is no longer what it is for
-        if raw in _STOP or raw in _POSITIVE_ADVERBS or raw in _REVERSAL_WORDS:
+        if raw in _POSITIVE_ADVERBS:
+            if raw in _BEFORE_AN_ACT:
+                mark = ""  # "in Kotlin always declare with val": "declare" is the act, not a place
+            continue
+        if raw in _STOP or raw in _REVERSAL_WORDS:
             continue
         if raw in _MARKS:
             if raw == "to" and at + 1 < len(raws) and frame.is_verb(raws[at + 1]):

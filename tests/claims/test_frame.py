@@ -200,6 +200,15 @@ def test_where_a_thing_goes_or_comes_from_is_part_of_the_claim() -> None:
     assert claim_key("remember to run black before every commit") == claim_key("Always run black before committing.")
 
 
+def test_where_a_rule_holds_ends_where_its_act_begins() -> None:
+    # "in Kotlin always declare …": Kotlin is where it holds, "declare" the act; "for every branch" stays a purpose
+    scope = [t for t in claim_key("In Kotlin always declare with val, not var.").tokens if t.startswith("@")]
+    assert scope == ["@kotlin"]
+    assert _standing("In Kotlin always declare with val, not var.", "Prefer `val` over `var` in Kotlin.") == "same"
+    assert _standing("In Kotlin always declare with val, not var.", "In Scala always declare with val, not var.") == "distinct"
+    assert "+featur" in claim_key("Use a git worktree for every feature branch.").tokens
+
+
 def test_how_far_a_rule_reaches_is_no_permission() -> None:
     # "wherever you can", "if possible": the rule asks as far as it goes; "you can" alone allows
     for text in ("Use dataclasses wherever you can.", "We should be using dataclasses where possible.",
