@@ -1031,7 +1031,7 @@ _RECURRING = (
 _IT_RE = lazy(r"\b(?:it|them)\b", _I)  # (after a condition, "it" is what the condition named: "when you add an endpoint, document it")
 
 
-_LETS_PLAN_RE = re.compile(r"\s*(?:let'?s|let\s+us)\s+(?!(?:always|never|make\s+it\s+a\s+rule)\b)", _I)
+_LETS_PLAN_RE = lazy(r"\s*(?:let'?s|let\s+us)\s+(?!(?:always|never|make\s+it\s+a\s+rule)\b)", _I)
 
 
 def _then_clause(sentence: str, m: re.Match[str]) -> str:
@@ -1399,7 +1399,7 @@ _en(
     description="'I've changed my mind on snapshots, use toMatchSnapshot freely.'",
 )
 # "don't hardcode the names, use this template": what to do instead is pointed at in the work at hand
-_POINTED_INSTEAD_RE = re.compile(r"[,;]\s*(?:(?:just|please|pls)\s+)?[a-z]+(?:\s+(?:to|on|with))?\s+(?:this|that|these|those|the\s+one)\b", _I)
+_POINTED_INSTEAD_RE = lazy(r"[,;]\s*(?:(?:just|please|pls)\s+)?[a-z]+(?:\s+(?:to|on|with))?\s+(?:this|that|these|those|the\s+one)\b", _I)
 _en(
     "en.instruction.dont_use_instead", "instruction",
     "don't|dont|do not|don’t",
