@@ -17,7 +17,6 @@ from collections import Counter
 import gc
 import hashlib
 import json
-from itertools import combinations, repeat
 import os
 import sqlite3
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from .l1bytes import identity_text, is_prefix, prefix_hash, read_prefix, remembe
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
-from .relations import BUCKET_LIMIT, Bucket, PairRelation, Relations, buckets_of, relation
+from .relations import Bucket, PairRelation, Relations, buckets_of, candidate_pairs, partner, relation
 
 CACHE_VERSION = 4
 
@@ -483,7 +482,8 @@ def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> No
         names, old, pairs = {ident: text for text, ident in ids.items()}, {}, {}
     else:
         # only the keys a new key can meet: members of its buckets, and the keys of every pair
-        wanted = set(tables.bucket_members(con, {tables.bucket_id(b) for k in new.values() for b in buckets_of(k)}))
+        wanted = set(tables.bucket_members(con, {tables.bucket_id(side) for k in new.values() for b in buckets_of(k)
+                                                  for side in {b, partner(b)}}))
         wanted |= tables.paired(con)
         names, found = tables.load_some_keys(con, wanted)
         names.update({ident: text for text, ident in ids.items()})
@@ -526,11 +526,8 @@ def related_pairs(keys: Mapping[str, Key], similarity: float,
     Relating the candidate pairs is most of building the tables anew (~800k pairs, ~10 s of CPU at 100k mixed
     atoms); each pair is related on its own, so the pairs split across cores give the same relations.
     """
-    candidates: dict[tuple[str, str], None] = {}  # in the order buckets make them: related in that order, keys
-    for members in (_buckets(keys) if buckets is None else buckets).values():  # stay warm in the CPU's caches
-        if 2 <= len(members) <= BUCKET_LIMIT:
-            candidates.update(zip(combinations(sorted(members), 2), repeat(None)))  # each pair (a, b) with a < b
-    found = list(candidates)
+    # in the order buckets make them: related in that order, keys stay warm in the CPU's caches
+    found = list(dict.fromkeys(candidate_pairs(_buckets(keys) if buckets is None else buckets)))
     workers = _fork_workers(len(found))
     if workers < 2 or not found:
         return {pair: rel for pair in found if (rel := relation(keys[pair[0]], keys[pair[1]], similarity)) is not None}

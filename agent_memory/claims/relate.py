@@ -498,6 +498,12 @@ def replaced_by_correction(correction: Key, other: Key) -> bool:
     return 1 <= len(replaced) <= 2 and (accepted - replaced) | rejected == said
 
 
+# A bucket is a candidate set: its members are paired with each other. A half bucket is one side of a set whose
+# members are paired only across: a hub's members with its spoke's (the same name but for the mark), never two
+# members of one side. ``relations.partner`` names the other side.
+HUB, SPOKE = "<", ">"
+
+
 def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
     """Buckets that hold every key this one could merge or clash with (for candidate pairs)."""
     core = [t for t in key.tokens if t != CONTRAST]
@@ -525,15 +531,27 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
         if len(plain) >= 2:
             yield ("form",) + plain  # meets the same words with form words more or fewer (``_says_more``)
         aim = core - _purpose(core)
+        aim_words = tuple(sorted(_skeleton(t) for t in aim))
         if aim != core and aim:
-            yield ("frame",) + tuple(sorted(_skeleton(t) for t in aim))
+            yield ("frame",) + aim_words
+        if key.negated:  # what a prohibition forbids, in each of its readings, for the rules that do it
+            yield (HUB + "forbid",) + frame_words
+            if aim:
+                yield (HUB + "forbid",) + aim_words
         thing = _unroled(aim)
         if not rejected and thing != aim and thing:
             # what a rule takes, without where it holds: meets the choice that rejects it in that place
-            # ("var is fine in Kotlin" / "prefer val over var in Kotlin", ``_takes_rejected``)
-            yield ("frame",) + tuple(sorted(_skeleton(t) for t in thing))
+            # ("var is fine in Kotlin" / "prefer val over var in Kotlin", ``_takes_rejected``; "never use cypress in
+            # the package" / "use X instead of cypress in the package") and, said by a rule, the prohibition of it
+            # ("prohibits what the rule does"), and only those: two rules taking one thing in two places ("the
+            # payments tests need the fixtures" / "the email tests need the fixtures") are the other buckets' to pair
+            thing_words = tuple(sorted(_skeleton(t) for t in thing))
+            yield (SPOKE + "taken",) + thing_words
+            yield ((HUB if key.negated else SPOKE) + "forbid",) + thing_words
     if rejected:
-        yield ("frame",) + tuple(sorted(_skeleton(t) for t in rejected))
+        rejected_words = tuple(sorted(_skeleton(t) for t in rejected))
+        yield ("frame",) + rejected_words
+        yield (HUB + "taken",) + rejected_words
         # a thing taken and a thing rejected: meets every choice of one over the other (``_same_choice``)
         taken, refused = sorted(_things(core))[:6], sorted(_things(rejected))[:4]
         for x in {n for t in taken for n in _names(t)}:

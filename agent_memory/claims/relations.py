@@ -1,7 +1,7 @@
 """Relations between claim keys: blocking buckets, and every candidate pair that is more than two claims.
 
-Keys are compared only within a bucket (``relate.blocking_keys``); a bucket over ``BUCKET_LIMIT``
-keys is a common word, not a candidate set. Grown key by key, the pairs are exactly those of
+Keys are compared only within a bucket (``relate.blocking_keys``), or across the two halves of one (a hub's
+members with its spoke's); a bucket or a half over ``BUCKET_LIMIT`` keys is a common word, not a candidate set. Grown key by key, the pairs are exactly those of
 relating every candidate pair of the whole key set. Standard library only.
 """
 
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import combinations
 from typing import Iterable, Iterator, Mapping
 
 from .key import Key
-from .relate import blocking_keys, relate, replaced_by_correction
+from .relate import HUB, SPOKE, blocking_keys, relate, replaced_by_correction
 
 BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
 Bucket = tuple[str, ...]
@@ -48,19 +49,22 @@ class Relations:
                 members.append(text)
         keys = {**self.keys, **added}
         buckets = _Layered(touched, self.buckets)
-        affected = {m for b in touched for m in self.buckets.get(b, ())}
+        # a half that grew changes what its other side pairs with: the members of both sides are affected
+        affected = {m for b in touched for side in {b, partner(b)} for m in self.buckets.get(side, ())}
         pairs = {pair: rel for pair, rel in self.pairs.items()
                  if (pair[0] not in affected and pair[1] not in affected) or _still_candidate(pair, keys, touched, buckets)}
         done: set[tuple[str, str]] = set()
-        for members in touched.values():
-            if len(members) < 2 or len(members) > BUCKET_LIMIT:
+        for bucket, members in touched.items():
+            other_side = partner(bucket)
+            others = members if other_side == bucket else buckets.get(other_side)
+            if others is None or not candidate_set(members, None if other_side == bucket else others):
                 continue
             for text in members:
                 if text not in added:
                     continue
-                for other in members:
-                    if other == text or (other in added and other < text):
-                        continue  # a pair of two new keys is related once, from its smaller key
+                for other in others:
+                    if other == text or (other in added and other < text and other_side == bucket):
+                        continue  # a pair of two new keys in one bucket is related once, from its smaller key
                     pair = (text, other) if text < other else (other, text)
                     if pair in done:
                         continue
@@ -85,13 +89,52 @@ def buckets_of(key: Key) -> frozenset[tuple[str, ...]]:
     return frozenset(b for b in blocking_keys(key) if len(b) >= 2)
 
 
+def partner(bucket: Bucket) -> Bucket:
+    """The bucket whose members a member of this one is paired with: itself, or a half's other side."""
+    mark = bucket[0][:1]
+    if mark == HUB:
+        return (SPOKE + bucket[0][1:],) + bucket[1:]
+    if mark == SPOKE:
+        return (HUB + bucket[0][1:],) + bucket[1:]
+    return bucket
+
+
+def candidate_set(members: list[str], others: list[str] | None) -> bool:
+    """Whether a bucket (``others`` None) or a hub with its spoke makes candidates: small enough, and two keys."""
+    if others is None:
+        return 2 <= len(members) <= BUCKET_LIMIT
+    return 1 <= len(members) <= BUCKET_LIMIT and 1 <= len(others) <= BUCKET_LIMIT
+
+
+def candidate_pairs(buckets: Mapping[Bucket, list[str]]) -> Iterator[tuple[str, str]]:
+    """Every candidate pair (a, b), a < b, of these buckets, in the order buckets make them (repeats included):
+    a bucket's members with each other, a hub's members with its spoke's."""
+    for bucket, members in buckets.items():
+        mark = bucket[0][:1]
+        if mark == SPOKE:
+            continue  # paired from its hub
+        if mark == HUB:
+            spoke = buckets.get(partner(bucket))
+            if spoke is None or not candidate_set(members, spoke):
+                continue
+            for a in members:
+                for b in spoke:
+                    if a != b:
+                        yield (a, b) if a < b else (b, a)
+        elif candidate_set(members, None):
+            yield from combinations(sorted(members), 2)
+
+
 def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[Bucket, list[str]],
                      buckets: Mapping[Bucket, list[str]]) -> bool:
-    """A pair stays a candidate while some bucket they share is small enough (buckets only grow)."""
-    shared = buckets_of(keys[pair[0]]) & buckets_of(keys[pair[1]])
-    if not any(b in touched for b in shared):
+    """A pair stays a candidate while some bucket they share, or some hub and spoke they stand on, is small enough
+    (buckets only grow)."""
+    of_a, of_b = buckets_of(keys[pair[0]]), buckets_of(keys[pair[1]])
+    links = [(b, None) for b in of_a & of_b if b[0][:1] not in (HUB, SPOKE)]
+    links += [(b, partner(b)) for b in of_a if b[0][:1] in (HUB, SPOKE) and partner(b) in of_b]
+    if not any(b in touched or (p is not None and p in touched) for b, p in links):
         return True
-    return any(2 <= len(buckets[b]) <= BUCKET_LIMIT for b in shared)
+    return any(candidate_set(buckets[b], None if p is None else buckets[p]) for b, p in links)
 
 
 class _Layered(Mapping[Bucket, list[str]]):

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from ..claims import blocking_keys, candidate
+from ..claims import candidate
 from ..claims import cache as claimcache
-from ..claims.relations import BUCKET_LIMIT
+from ..claims.relations import buckets_of, candidate_pairs
 from ..config import load_config
 from ..errors import UsageError
 from ..promote import Plan, plan
@@ -57,20 +57,17 @@ def candidates(paths: Paths, result: Plan | None = None) -> list[Candidate]:
     buckets: dict[tuple[str, ...], list[str]] = {}
     for text, key in keys.items():
         if text in owner:
-            for bucket in blocking_keys(key):
+            for bucket in buckets_of(key):
                 buckets.setdefault(bucket, []).append(text)
     found: dict[frozenset[str], Candidate] = {}
-    for members in buckets.values():
-        if len(members) < 2 or len(members) > BUCKET_LIMIT:
+    for x, y in dict.fromkeys(candidate_pairs(buckets)):
+        a, b = owner[x], owner[y]
+        pair = frozenset((a.id, b.id))
+        if a is b or pair in found or b.id in a.contested_by or a.retired_for or b.retired_for:
             continue
-        for x, y in combinations(members, 2):
-            a, b = owner[x], owner[y]
-            pair = frozenset((a.id, b.id))
-            if a is b or pair in found or b.id in a.contested_by or a.retired_for or b.retired_for:
-                continue
-            why = candidate(keys[x], keys[y])
-            if why:
-                found[pair] = Candidate(*sorted((a, b), key=lambda c: c.id), why)
+        why = candidate(keys[x], keys[y])
+        if why:
+            found[pair] = Candidate(*sorted((a, b), key=lambda c: c.id), why)
     by_id = result.by_id()
     for claim in result.claims:
         for other in claim.ambiguous_with:
