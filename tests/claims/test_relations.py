@@ -70,3 +70,26 @@ def test_a_permission_meets_the_choice_that_rejects_what_it_allows(lift: str, ru
     assert (relations.buckets_of(a) & relations.buckets_of(b)
             or {relations.partner(x) for x in relations.buckets_of(a)} & relations.buckets_of(b)), (a.text, b.text)
     assert relate(a, b, SIMILARITY).kind == "contradiction", (a.text, b.text)
+
+
+def _candidates(*texts: str) -> set[frozenset[str]]:
+    keys = [claim_key(t) for t in texts]
+    buckets: dict[tuple[str, ...], list[str]] = {}
+    for key in keys:
+        for bucket in relations.buckets_of(key):
+            buckets.setdefault(bucket, []).append(key.text)
+    by_text = {k.text: t for k, t in zip(keys, texts)}
+    return {frozenset((by_text[a], by_text[b])) for a, b in relations.candidate_pairs(buckets)}
+
+
+def test_a_thing_without_its_place_meets_its_prohibition_not_the_same_thing_elsewhere() -> None:
+    rule = "Always open PRs against develop for the hotfix."
+    assert frozenset((rule, "Never open PRs against develop.")) in _candidates(rule, "Never open PRs against develop.")
+    # two rules taking one thing in two places stand in the same spoke, and a spoke pairs only with its hub
+    a = claim_key("Always load the stripe fixtures in the payments tests.")
+    b = claim_key("Always load the stripe fixtures in the email tests.")
+    halves_a = {x for x in relations.buckets_of(a) if x[0][:1] in (relations.HUB, relations.SPOKE)}
+    halves_b = {x for x in relations.buckets_of(b) if x[0][:1] in (relations.HUB, relations.SPOKE)}
+    assert halves_a & halves_b, "they share the thing's spoke"
+    assert not {relations.partner(x) for x in halves_a} & relations.buckets_of(b)
+    assert all(relations.partner(relations.partner(x)) == x != relations.partner(x) for x in halves_a)
