@@ -1943,6 +1943,12 @@ TASK_TURNS = [
     "don't commit anything, another agent is working on something else",
     "after updating, summarize what you changed",
     "stop stopping! Continue",
+    # a concern or a request of the moment, not a rule lifted
+    "don't worry about it anymore",
+    "Don't worry about that any more, I fixed it.",
+    "no more questions, just do it",
+    "No more changes please, just commit what you have.",
+    "No more placeholders, write the real thing.",
     "fix the failing test",
     # notes handed over to be sorted are material, not the person's rules
     "Here is a pile of feedback from our users. Can you group and prioritize the feedback?\nPrefer dark mode to light\n"
