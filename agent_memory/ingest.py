@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator
 from .atoms import atoms_from_turn, chunks_from_turns, project_of
 from .errors import AgentMemoryError, StoreError, UsageError
 from .shapes import STRS
-from .store import Paths, StoreLock, append_lines, ensure_store, jsonl_lines, log_error, read_json, write_json
+from .store import Paths, StoreLock, append_lines, ensure_store, jsonl_bytes, log_error, read_json, write_json
 from .promote.tiers import open_index, register_project
 from .agents.reading import read_transcript
 from .pool import peak_rss_kb
@@ -326,7 +326,7 @@ class _Writer:
         for name, path, records in (("atoms", self.paths.atoms, self.atoms),
                                     ("chunks", self.paths.chunks, self.chunks)):
             if records:
-                lines = [line.encode("utf-8") for line in jsonl_lines(records)]  # once: written, then hashed
+                lines = jsonl_bytes(records)
                 before = self.index.signature_of(name)
                 appended.append(Appended(name, before, append_lines(path, lines), records, lines))
         self.atoms, self.chunks, self.chars = [], [], 0

@@ -237,17 +237,22 @@ def jsonl_lines(records: Iterable[dict[str, Any]]) -> list[str]:
     return ["".join(chunks(r)) + "\n" for r in records]
 
 
+def jsonl_bytes(records: Iterable[dict[str, Any]]) -> list[bytes]:
+    """``jsonl_lines`` as the UTF-8 bytes ``append_lines`` writes (encoded once: written, then hashed by the index)."""
+    chunks = _JSONL_CHUNKS
+    return [("".join(chunks(r)) + "\n").encode("utf-8") for r in records]
+
+
 def append_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:
     """Append records to an append-only log (caller holds the lock); returns how many."""
-    lines = jsonl_lines(records)
+    lines = jsonl_bytes(records)
     if lines:
-        append_lines(path, [line.encode("utf-8") for line in lines])
+        append_lines(path, lines)
     return len(lines)
 
 
 def append_lines(path: Path, lines: list[bytes]) -> int:
-    """Append the UTF-8 of lines made by ``jsonl_lines`` (caller holds the lock); returns the byte offset the first
-    one starts at.
+    """Append lines made by ``jsonl_bytes`` (caller holds the lock); returns the byte offset the first one starts at.
 
     A crash can leave a half-written last line; it is cut off here before appending,
     so the log always ends on a whole record.

@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             if takes:
                 parts = []
                 for name, found in records.items():
-                    lines = [line.encode("utf-8") for line in store.jsonl_lines(found)]
+                    lines = store.jsonl_bytes(found)
                     before = index.signature_of(name)
                     parts.append(sync.Appended(name, before, store.append_lines(targets[name], lines), found, lines))
                 index.take_appended(parts)
