@@ -32,7 +32,7 @@ from ..store import Paths
 from . import tables
 from .l1bytes import identity_text, is_prefix, prefix_hash, read_prefix, remember, tail_lines, whole_lines
 from .key import __file__ as _KEY_SOURCE
-from .key import Key, atom_key
+from .key import Key, atom_key, learn_keys
 from .relate import __file__ as _RELATE_SOURCE
 from .relations import Bucket, PairRelation, Relations, buckets_of, candidate_pairs, partner, relation
 
@@ -375,10 +375,12 @@ def _named(by_id: dict[int, Summary], wordings: Iterable[tuple[int, str, int, st
 def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
     """Everything from every atom (no usable cache); the atoms stay at hand."""
     atoms = parse_atoms(data)
+    make_keys(atoms)
     summaries: dict[str, Summary] = {}
-    new = _summarise(atoms, summaries)
-    view = L1View(summaries, Relations().extend(new, similarity), len(data), hashlib.sha1(data).hexdigest(),
-                  covered=-1, path=paths.atoms)
+    keys = {key.text: key for key in _summarise(atoms, summaries)}
+    buckets = _buckets(keys)
+    relations = Relations(keys, related_pairs(keys, similarity, buckets), buckets)  # Relations().extend(keys), in workers
+    view = L1View(summaries, relations, len(data), hashlib.sha1(data).hexdigest(), covered=-1, path=paths.atoms)
     by_key: dict[str, list[dict[str, Any]]] = {}
     for _offset, atom in atoms:
         key = atom_key(atom).text
@@ -442,6 +444,8 @@ def catch_up(paths: Paths, similarity: float) -> int:
         added = 0
         if tail:
             atoms = parse_atoms(tail, size)
+            if size == 0:
+                make_keys(atoms)
             con.execute("BEGIN")
             try:
                 new, touched, rows = tables.add_atoms(con, atoms)
@@ -515,7 +519,8 @@ def _buckets(keys: Mapping[str, Key]) -> dict[Bucket, list[str]]:
 
 
 PARALLEL_PAIRS = 100_000  # candidate pairs from which a new set of tables relates them in worker processes
-_PAIRS: tuple[list[tuple[str, str]], Mapping[str, Key], float] | None = None  # what forked workers relate
+PARALLEL_KEYS = 10_000  # distinct wordings from which a count of all of L1 makes their claim keys in worker processes
+_FORKED: Any = None  # what forked workers read: set before they fork, so nothing is pickled to them
 
 
 def related_pairs(keys: Mapping[str, Key], similarity: float,
@@ -528,37 +533,64 @@ def related_pairs(keys: Mapping[str, Key], similarity: float,
     """
     # in the order buckets make them: related in that order, keys stay warm in the CPU's caches
     found = list(dict.fromkeys(candidate_pairs(_buckets(keys) if buckets is None else buckets)))
-    workers = _fork_workers(len(found))
+    workers = _fork_workers(len(found), PARALLEL_PAIRS)
     if workers < 2 or not found:
         return {pair: rel for pair in found if (rel := relation(keys[pair[0]], keys[pair[1]], similarity)) is not None}
-    global _PAIRS
-    import multiprocessing
-
-    _PAIRS = (found, keys, similarity)  # the workers are forked after this: they read it, nothing is pickled
-    try:
-        step = -(-len(found) // (workers * 8))
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_relate_slice, [(start, min(start + step, len(found))) for start in range(0, len(found), step)])
-    finally:
-        _PAIRS = None
+    parts = _in_workers(_relate_slice, (found, keys, similarity), len(found), workers)
     return {found[at]: rel for part in parts for at, rel in part}
 
 
-def _fork_workers(pairs: int) -> int:
-    """Worker processes to relate this many candidate pairs with: the cores, where there are enough pairs to pay for
-    starting them and the system forks (not macOS, whose libraries may not survive a fork); else 1."""
+def make_keys(atoms: list[tuple[int, dict[str, Any]]]) -> None:
+    """Make the claim keys of these atoms' wordings ahead of ``atom_key``, in worker processes when there are many
+    and the system can fork (counting all of L1 again: a new set of tables, a pass after an upgrade); else leave
+    them to ``atom_key``. Keys are most of that count after relating (~7 s of CPU at 100k mixed atoms), and the
+    index's workers, forked later, find them made."""
+    wordings = list(dict.fromkeys((str(atom.get("text", "")), str(atom.get("reverses") or "")) for _o, atom in atoms))
+    workers = _fork_workers(len(wordings), PARALLEL_KEYS)
+    if workers < 2:
+        return
+    parts = _in_workers(_keys_slice, wordings, len(wordings), workers)
+    learn_keys(dict(zip(wordings, (Key(negated, tokens) for part in parts for negated, tokens in part))))
+
+
+def _in_workers(work: Any, data: Any, count: int, workers: int) -> list[Any]:
+    """``work`` over slices (start, end) of ``count`` items of ``data``, in forked worker processes that read
+    ``data`` as it was at the fork; each slice's result, in order."""
+    global _FORKED
+    import multiprocessing
+
+    _FORKED = data
+    try:
+        step = -(-count // (workers * 8))
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(work, [(start, min(start + step, count)) for start in range(0, count, step)])
+    finally:
+        _FORKED = None
+
+
+def _fork_workers(items: int, enough: int) -> int:
+    """Worker processes to do ``items`` things with: the cores, where there are ``enough`` to pay for starting them
+    and the system forks (not macOS, whose libraries may not survive a fork); else 1."""
     import multiprocessing
     import sys
 
-    if pairs < PARALLEL_PAIRS or sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
+    if items < enough or sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
         return 1
     return min(os.cpu_count() or 1, 8)
 
 
+def _keys_slice(bounds: tuple[int, int]) -> list[tuple[bool, tuple[str, ...]]]:
+    """In a forked worker: the claim keys of wordings ``bounds`` (start, end), as (negated, tokens)."""
+    out = []
+    for text, reverses in _FORKED[bounds[0]:bounds[1]]:
+        key = atom_key({"text": text, "reverses": reverses})
+        out.append((key.negated, key.tokens))
+    return out
+
+
 def _relate_slice(bounds: tuple[int, int]) -> list[tuple[int, PairRelation]]:
     """In a forked worker: the relations of candidate pairs ``bounds`` (start, end) that are more than two claims."""
-    assert _PAIRS is not None
-    found, keys, similarity = _PAIRS
+    found, keys, similarity = _FORKED
     out = []
     for at in range(*bounds):
         a, b = found[at]

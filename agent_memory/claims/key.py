@@ -440,7 +440,21 @@ def trigram_similarity(a: str, b: str) -> float:
 def atom_key(atom: dict[str, Any]) -> Key:
     """The identity key of one atom: its wording's frame, or for a reversal whose words name no rule of
     their own the negation of the claim it revokes."""
-    return _atom_key(str(atom.get("text", "")), str(atom.get("reverses") or ""))
+    text, reverses = str(atom.get("text", "")), str(atom.get("reverses") or "")
+    if _MADE:
+        made = _MADE.get((text, reverses))
+        if made is not None:
+            return made
+    return _atom_key(text, reverses)
+
+
+# keys made by other processes (the forked workers that key a whole L1 at once), by (text, reverses)
+_MADE: dict[tuple[str, str], Key] = {}
+
+
+def learn_keys(made: dict[tuple[str, str], Key]) -> None:
+    """Keep keys ``_atom_key`` made elsewhere, by (text, reverses), for ``atom_key`` to find."""
+    _MADE.update(made)
 
 
 @lru_cache(maxsize=200_000)

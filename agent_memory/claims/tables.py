@@ -290,8 +290,9 @@ def load_pairs(con: sqlite3.Connection, names: Mapping[int, str]) -> dict[tuple[
 
 def save_relations(con: sqlite3.Connection, ids: Mapping[str, int], new_buckets: dict[int, list[int]],
                    dropped: Iterable[tuple[str, str]], added: Mapping[tuple[str, str], tuple[str, str, bool, bool]]) -> None:
+    # in the table's order: a b-tree filled from one end, not at hashed places all over it
     con.executemany("INSERT OR IGNORE INTO buckets VALUES (?, ?)",
-                    [(b, k) for b, members in new_buckets.items() for k in members])
+                    sorted((b, k) for b, members in new_buckets.items() for k in members))
     con.executemany("DELETE FROM pairs WHERE a = ? AND b = ?", [(ids[a], ids[b]) for a, b in dropped])
     con.executemany("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
                     [(ids[a], ids[b], kind, reason, int(ab), int(ba)) for (a, b), (kind, reason, ab, ba) in added.items()])
