@@ -375,25 +375,45 @@ def _term_words(text: str, limit: int = 0) -> dict[str, str]:
 
         folded = unicodedata.normalize("NFKC", folded)
     found: dict[str, str] = {}
+    memo = _TOKEN_TERMS
     for token in folded.split():
-        # an identifier counts whole (src/cart/v3/handlers.py, getUserName) and by the pieces plain words lose
-        for ident in identifiers(token):
-            found.setdefault(ident.casefold(), ident.casefold())
-            for part in identifier_parts(ident):
-                if len(part) >= 2 and part not in _SKIP and not part.isdecimal():
-                    found.setdefault(part if not part.isalpha() else stem(part), part)
-        token = token.casefold().replace("’", "'").replace("n't", " not").replace("'", "")
-        for word in words(token):
-            runs = _split_runs(word) if word[-1] >= _CJK_FIRST or word[0] >= _CJK_FIRST or not word.isascii() else [(False, word)]
-            for cjk, run in runs:
-                for term in _cjk_terms(run) if cjk else (stem(run),) if run not in _SKIP else ():
-                    if len(term) >= 2 and term not in _SKIP:
-                        found.setdefault(term, term if cjk else run)
+        terms = memo.get(token)
+        if terms is None:
+            terms = _token_terms(token)
+            if len(memo) < _TOKEN_MEMO:
+                memo[token] = terms
+        for term, word in terms:
+            found.setdefault(term, word)
         if limit and len(found) >= limit:
             break
     if limit and len(found) > limit:
         return dict(list(found.items())[:limit])
     return found
+
+
+# a token's terms do not depend on its neighbours, and most tokens of a store are a few common words: each is cut
+# once per process (a plain dict: the prompt hook runs without ``functools``), up to this many tokens
+_TOKEN_MEMO = 1 << 16
+_TOKEN_TERMS: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
+def _token_terms(token: str) -> tuple[tuple[str, str], ...]:
+    """The terms of one whitespace-free token, in order, each with the word it was cut from."""
+    found: list[tuple[str, str]] = []
+    # an identifier counts whole (src/cart/v3/handlers.py, getUserName) and by the pieces plain words lose
+    for ident in identifiers(token):
+        found.append((ident.casefold(), ident.casefold()))
+        for part in identifier_parts(ident):
+            if len(part) >= 2 and part not in _SKIP and not part.isdecimal():
+                found.append((part if not part.isalpha() else stem(part), part))
+    token = token.casefold().replace("’", "'").replace("n't", " not").replace("'", "")
+    for word in words(token):
+        runs = _split_runs(word) if word[-1] >= _CJK_FIRST or word[0] >= _CJK_FIRST or not word.isascii() else [(False, word)]
+        for cjk, run in runs:
+            for term in _cjk_terms(run) if cjk else (stem(run),) if run not in _SKIP else ():
+                if len(term) >= 2 and term not in _SKIP:
+                    found.append((term, term if cjk else run))
+    return tuple(found)
 
 
 def _cjk_terms(run: str) -> list[str]:

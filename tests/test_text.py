@@ -229,3 +229,13 @@ def test_japanese_is_cut_without_re_as_the_patterns_cut_it(value: str) -> None:
 
 def test_a_japanese_prompt_is_cut_into_its_content_words() -> None:
     assert text.content_terms("今後は必ずpnpmを使ってください。テストは禁止しないで") == ["pnpm", "使って", "テスト"]
+
+
+@given(st.lists(st.text(st.sampled_from(_IDENT_ALPHABET + " 要不テスト"), max_size=30), min_size=1, max_size=5))
+def test_a_texts_terms_do_not_depend_on_the_tokens_cut_before_it(texts: list[str]) -> None:
+    last = " ".join(texts)
+    warm = [text.content_terms(t) for t in texts] + [text.content_terms(last)]
+    text._TOKEN_TERMS.clear()
+    assert text.content_terms(last) == warm[-1]
+    text._TOKEN_TERMS.clear()
+    assert [text.content_terms(t) for t in texts] == warm[:-1]
