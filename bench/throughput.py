@@ -113,7 +113,8 @@ def run_ingest(work: Path, megabytes: float, reps: int, data: Path | None, profi
     section.say(
         f"`agent_memory.ingest.ingest()` into a fresh store each run (reading, marker rules, redaction, L1 appends, "
         f"FTS5 index sync — everything `agent-memory ingest` does), against a bare `json.loads` loop over the same "
-        f"lines, alternating, medians of {reps} runs (wall clock, and the CPU time of the process and the workers it forks). The *mixed* corpus "
+        f"lines, alternating, medians of {reps} runs (wall clock, and the CPU time of the process and the workers "
+        f"it forks). The *mixed* corpus "
         f"is task prompts, about 5% of turns carrying a rule or preference, the assistant's prose and 1–6 tool "
         f"outputs of 1–6 KB per turn; the *realistic* one 0–6 tool outputs of 0.2–16 KB and 12% claim turns. "
         f"Goal: ≥ {GOAL_RATIO}× the loop on the mixed corpus, in CPU time.",
