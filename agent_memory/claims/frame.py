@@ -16,6 +16,7 @@ Tables and small functions only; ``key.claim_key`` runs them. Standard library o
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # the verbs of one class say one thing; the class's first word stands for all of them
 _VERB_CLASSES = {
@@ -212,11 +213,84 @@ _DROP_AND = re.compile(r"^(?:just |please |pls )?(?:drop|stop using|quit using|d
 
 
 def fold_phrases(clause: str) -> str:
-    """One clause (normalised: lower case) with the phrases of ``_PHRASES`` folded."""
-    for pattern, replacement in _PHRASES:
+    """One clause (normalised: lower case) with the phrases of ``_PHRASES`` folded.
+
+    A phrase is looked for only in a clause holding one of the words every match of it starts with (``needles``):
+    most clauses hold none of most phrases, and a substring test costs a fraction of a search."""
+    folds = _FOLDS or _make_folds()
+    for pattern, replacement, needles in folds:
+        if needles is not None:
+            for needle in needles:
+                if needle in clause:
+                    break
+            else:
+                continue
         if pattern.search(clause):
             clause = pattern.sub(replacement, clause)
     return clause
+
+
+_FOLDS: list[tuple[re.Pattern[str], str, tuple[str, ...] | None]] = []
+
+
+def _make_folds() -> list[tuple[re.Pattern[str], str, tuple[str, ...] | None]]:
+    _FOLDS[:] = [(pattern, replacement, needles(pattern)) for pattern, replacement in _PHRASES]
+    return _FOLDS
+
+
+def needles(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Strings one of which is in every text ``pattern`` matches in (what a match starts with, after its assertions),
+    or None where the pattern does not say (a class, an optional start, flags that fold case)."""
+    try:  # the parser ``re`` compiles with: its own module from Python 3.11
+        from re import _constants as constants, _parser as parser  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - Python 3.10
+        import sre_constants as constants
+        import sre_parse as parser
+    if pattern.flags & re.IGNORECASE:
+        return None
+    try:
+        found = _starts(list(parser.parse(pattern.pattern, pattern.flags)), constants)
+    except (re.error, TypeError, ValueError, AttributeError):
+        return None
+    if not found or not all(found):
+        return None
+    return tuple(sorted(n for n in found if not any(o != n and o in n for o in found)))  # "go" stands for "going"
+
+
+def _starts(items: list[Any], c: Any) -> set[str] | None:
+    """What every match of this parsed sequence starts with (its first literal run, or each branch's), or None."""
+    for at, (op, arg) in enumerate(items):
+        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue  # takes no characters
+        if op is c.LITERAL:
+            run = []
+            for next_op, next_arg in items[at:]:
+                if next_op is not c.LITERAL:
+                    break
+                run.append(chr(next_arg))
+            said, end = "".join(run), at + len(run)
+            # the parser takes a common start out of alternatives ("drop|ditch" is "d" and "rop|itch"): put it back
+            rest = _starts(items[end:], c) if end < len(items) and items[end][0] in (c.BRANCH, c.SUBPATTERN) else None
+            return {said + more for more in rest} if rest else {said}
+        if op is c.SUBPATTERN:
+            return _starts(list(arg[-1]), c)
+        if op is c.BRANCH:
+            found: set[str] = set()
+            for branch in arg[1]:
+                starts = _starts(list(branch), c)
+                if not starts:
+                    return None
+                found |= starts
+            return found
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            low, _high, item = arg
+            starts = _starts(list(item), c)
+            if starts is None or low >= 1:
+                return starts
+            after = _starts(items[at + 1:], c)  # none of it: what follows starts the match
+            return None if after is None else starts | after
+        return None
+    return None
 
 
 # a later clause that says what happens otherwise ("…, or the hooks never run"): not a rule of its own

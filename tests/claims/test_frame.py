@@ -7,9 +7,13 @@ second clause, a reason clause, a purpose, slot words), not the labelled groups 
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from agent_memory.claims import claim_key, relate
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agent_memory.claims import claim_key, frame, relate
 
 PAIRS = [
     # words of a rule's form, or a verb that only says it is done, said by one wording alone
@@ -215,3 +219,40 @@ def test_how_far_a_rule_reaches_is_no_permission() -> None:
                  "Use dataclasses if you can."):
         assert claim_key(text) == claim_key("Always use dataclasses."), text
     assert claim_key("You can use dataclasses.") != claim_key("Always use dataclasses.")
+
+
+# every phrase's needles are in every text it matches in: a clause without them is rightly passed over
+_FOLDS = [(pattern, frame.needles(pattern)) for pattern, _replacement in frame._PHRASES]
+
+
+@pytest.mark.parametrize("pattern, needles", [fold for fold in _FOLDS if fold[1] is not None],
+                         ids=lambda value: getattr(value, "pattern", "")[:40])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_a_phrase_matches_only_where_its_needles_are(pattern: re.Pattern[str], needles: tuple[str, ...],
+                                                     data: st.DataObject) -> None:
+    text = data.draw(st.from_regex(pattern).filter(lambda t: pattern.search(t) is not None))
+    assert any(needle in text for needle in needles)
+
+
+def test_needles_are_read_off_what_a_match_starts_with() -> None:
+    assert frame.needles(re.compile(r"\b(?:pull|merge) requests?\b")) == ("merge", "pull")
+    assert frame.needles(re.compile(r"\b(?:go|goes|going) back\b")) == ("go",)  # "go" stands for the rest
+    assert frame.needles(re.compile(r"^(?:just )?(?:drop|ditch)\b")) == ("ditch", "drop", "just ")
+    assert frame.needles(re.compile(r"\S+ off\b")) is None  # a class: nothing to look for
+    assert frame.needles(re.compile(r"(?:x)?")) is None  # may match nothing at all
+    assert frame.needles(re.compile(r"off", re.IGNORECASE)) is None
+    assert len([n for _p, n in _FOLDS if n is not None]) >= len(_FOLDS) - 2  # nearly every phrase is passed over
+
+
+def test_folding_with_needles_is_folding_every_phrase() -> None:
+    def every(clause: str) -> str:
+        for pattern, replacement in frame._PHRASES:
+            if pattern.search(clause):
+                clause = pattern.sub(replacement, clause)
+        return clause
+
+    clauses = ["open pull requests against develop", "we'd rather switch the api responses to camelcase",
+               "don't bother with the changelog.md, no exceptions", "just drop freezegun", "turn strict off",
+               "i'd rather wait for ci until merging", "keep the old branches around from now on", "prs go to main"]
+    assert [frame.fold_phrases(c) for c in clauses] == [every(c) for c in clauses]
