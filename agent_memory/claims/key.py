@@ -64,6 +64,7 @@ _SCAFFOLD = re.compile(
 _CONJUNCTION_CJK = re.compile(r"^(?:あと|それと|それから|还有|另外|而且)(?=[、，,\s])")
 # what a wording opens with that is not a word; the dot of a file name (".env must never…") and the bang of a
 # name ("!important is banned") are kept
+_REDACTED = re.compile(r"\[redacted:[^\]]*\]")  # a mark redaction left: the secret it stands for, one word
 _LEADING_PUNCTUATION = re.compile(r"^(?:[ ,:;、。:—-]|!(?![a-z])|\.(?![a-z0-9_]))+")
 _PUNCTUATION = re.compile(r"[^\w\s'.]|(?<!\d)\.|\.(?!\d)")
 _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
@@ -155,12 +156,15 @@ class Key:
 def normalise(text: str) -> str:
     """NFKC, case and width folded, marker scaffolding and filler removed, punctuation as spaces."""
     folded = unicodedata.normalize("NFKC", text).casefold()
-    folded = re.sub(r"\[redacted:[^\]]*\]", " redactedsecret ", folded)
+    if "[redacted:" in folded:
+        folded = _REDACTED.sub(" redactedsecret ", folded)
     folded = folded.replace("’", "'")
     previous = None
+    east = not folded.isascii()  # (conjunctions of Japanese and Chinese are said in CJK characters)
     while previous != folded:
         previous = folded
-        folded = _LEADING_PUNCTUATION.sub("", _CONJUNCTION_CJK.sub("", _SCAFFOLD.sub("", folded)))
+        folded = _LEADING_PUNCTUATION.sub("", _CONJUNCTION_CJK.sub("", _SCAFFOLD.sub("", folded)) if east
+                                          else _SCAFFOLD.sub("", folded))
     folded = _FILLER_PHRASES.sub(" ", folded)
     # punctuation becomes space; apostrophes stay (don't), and so do dots inside numbers (3.11) and
     # identifiers, paths and file names whole (src/cart/v3/handlers.py, us-east-1)
@@ -294,23 +298,26 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
     """One clause's polarity, content words, the words it rejects ("X instead of Y" → Y) and the words a
     Chinese clause says before its negation (「函数名不要用下划线」: the topic, not what is rejected)."""
     negated = False
-    contrast = _CONTRAST_JA.search(norm)
-    if contrast:  # 「テストファイルは src/ ではなく tests/ に」: the topic before は is not what is rejected
-        topic = _TOPIC_JA.search(norm, 0, contrast.start())
-        if topic:
-            norm = norm[: topic.start()] + f" {TOPIC} " + norm[topic.end() :]
-    marked = _CONTRAST_ZH_NOT.sub(f" {CONTRAST} ", _CONTRAST_JA.sub(f" {REJECTED_BEFORE} ", norm))
-    if "用" in marked:
-        marked = _CONTRAST_ZH.sub(rf"\1 {CONTRAST} ", marked)
-    marked = _EMPHASIS_ZH.sub("", marked)
-    marked = _FILLER_CJK.sub("", marked)
-    marked = _USE_JA.sub("使用", marked)
-    marked = _AGAIN_ZH.sub(lambda m: "不要" if m.group(1) == "不" else m.group(1), _SURU_MAE.sub("", marked))
+    east = not norm.isascii()  # the Japanese and Chinese forms below are all said in CJK characters
+    marked = norm
+    if east:
+        contrast = _CONTRAST_JA.search(norm)
+        if contrast:  # 「テストファイルは src/ ではなく tests/ に」: the topic before は is not what is rejected
+            topic = _TOPIC_JA.search(norm, 0, contrast.start())
+            if topic:
+                norm = norm[: topic.start()] + f" {TOPIC} " + norm[topic.end() :]
+        marked = _CONTRAST_ZH_NOT.sub(f" {CONTRAST} ", _CONTRAST_JA.sub(f" {REJECTED_BEFORE} ", norm))
+        if "用" in marked:
+            marked = _CONTRAST_ZH.sub(rf"\1 {CONTRAST} ", marked)
+        marked = _EMPHASIS_ZH.sub("", marked)
+        marked = _FILLER_CJK.sub("", marked)
+        marked = _USE_JA.sub("使用", marked)
+        marked = _AGAIN_ZH.sub(lambda m: "不要" if m.group(1) == "不" else m.group(1), _SURU_MAE.sub("", marked))
     marked = frame.fold_phrases(marked)
-    if "もう" in marked or "なくて" in marked:  # 「もう〜しない」 is "no longer"; 「〜しなくていい」 "need not"
+    if east and ("もう" in marked or "なくて" in marked):  # 「もう〜しない」 is "no longer"; 「〜しなくていい」 "need not"
         marked = _NEED_NOT_JA.sub("しない", marked.replace("もう", " "))
     marked = _CONTRAST_EN.sub(lambda m: _contrast_or_negation(m, marked), marked)
-    if _POSITIVE_JA.search(marked):
+    if east and _POSITIVE_JA.search(marked):
         marked = _POSITIVE_JA.sub(" ", marked)
     core: list[str] = []
     alt: list[str] = []
