@@ -1358,6 +1358,8 @@ _en(
     "back to|again",
     r"^\W*(?:(?:ok|okay|so|and|also|btw|please|pls|let'?s|go\s+ahead\s+and|just)\s*,?\s+)*(?:"
     r"(?:go|switch|move|revert|change|get)\s+(?:\w+\s+)?back\s+to\s+(?:using\s+)?(?P<rev>[\w`.@/+-]+(?:\s+[\w`.@/+-]+)?)"
+    # what it replaces, named: "go back to requests instead of httpx"
+    r"(?:\s+(?:instead\s+of|rather\s+than)\s+(?!(?:the|this|that|it|these|those)\b)[\w`.@/+-]+(?:\s+[\w`.@/+-]+)?)?"
     r"(?:\s+for\s+(?:all\s+)?(?:[\w-]+\s+){0,2}?" + _GENERIC + r")?"
     r"|(?:use|allow|enable|bring\s+back)\s+(?P<rev2>[\w`.@/+()-]+(?:\s+[\w`.@/+()-]+)?)\s+again)\s*(?:[,;.!—–]|$)",
     guard=lambda s, m: not re.match(

@@ -37,6 +37,7 @@ REVERSALS = [
     ("No need to run mypy before pushing anymore.", "run mypy before pushing"),
     ("It's OK to use print statements in scripts now.", "don't use print statements in scripts"),
     ("Go back to yarn, the workspaces broke with npm.", "don't use yarn"),
+    ("Switch back to npm rather than pnpm.", "don't use npm"),
     ("Drop mypy and rely on pyright instead.", "use mypy"),
     ("Jest はやめて、Vitest に移ってください。", "Jestを使う"),
     ("yarn に戻してください。", "yarnを使わない"),

@@ -1226,6 +1226,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Run the tests again.", None),
         ("Switch back to tabs for Makefiles, the linter wants them.", INS),
         ("go back to the old branch for these experiments", None),
+        ("Go back to requests instead of httpx.", INS),
+        ("go back to step 2 instead of step 3", None),
+        ("switch back to the old layout rather than this one", None),
     ],
     "en.instruction.reversal_drop": [
         ("Drop mypy and rely on pyright instead.", INS),
