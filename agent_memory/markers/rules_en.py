@@ -796,8 +796,13 @@ def _gerund_base(word: str) -> str:
 
 
 def _reverse_stop(sentence: str, m: re.Match[str]) -> str:
-    words = m.group("rev").split(None, 1)
-    return " ".join([_gerund_base(words[0]), *words[1:]])
+    return _base_first(m.group("rev"))
+
+
+def _base_first(words: str) -> str:
+    """"running the tests first" -> "run the tests first": what a gerund phrase asks, as a rule says it."""
+    first, *rest = words.split(None, 1)
+    return " ".join([_gerund_base(first), *rest])
 
 
 def _reverse_plain(sentence: str, m: re.Match[str]) -> str:
@@ -811,15 +816,20 @@ _en(
     r"^\W*(?:(?:please|pls|and|also|but|so|ok|okay|oh|hey|btw)\s*,?\s+)*(?:(?:you\s+)?(?:don'?t|do\s+not)\s+"
     r"(?:(?:have|need)\s+to\s+(?P<rev3>[a-z][\w-]*\b[^?]*?)|(?!" + _NOT_RULE_VERBS + r")(?P<rev>[a-z][\w-]*\b[^?]*?)"
     # a concern lifted: "don't worry about commit subject length anymore", "don't bother with type stubs any more"
-    r"|(?:worry|bother)\s+(?:about|with)\s+(?P<rev4>(?!(?:it|this|that|them|me|us)\b)[a-z`][^?]*?))"
+    r"|(?:worry|bother)\s+(?:about|with)\s+(?P<rev4>(?!(?:it|this|that|them|me|us)\b)[a-z`][^?]*?)"
+    # "don't bother adding type hints anymore": what is no longer asked, as a gerund
+    r"|bother\s+(?P<rev5>(?!(?:doing|trying|asking|checking\s+(?:it|this|that)\b))[a-z]+ing\b[^?]*?))"
     r"|(?P<who>we|i)\s+(?:don'?t|do\s+not)\s+(?P<rev2>(?:use|run|deploy|support|ship|maintain|write|host|"
     r"allow|require|keep|target|publish|need)\b[^?]*?))\s+(?:anymore|any\s+more|any\s+longer)\b",
     # "I don't need the old scripts anymore, delete them": things of the task that can go, not a rule that is lifted
     guard=lambda s, m: not _HERE_AND_NOW_RE.search(
-        (m.group("rev") or m.group("rev2") or m.group("rev3") or m.group("rev4") or "").replace("anymore", ""))
+        (m.group("rev") or m.group("rev2") or m.group("rev3") or m.group("rev4") or m.group("rev5") or "")
+        .replace("anymore", ""))
     and not (re.match(r"need\s+(?:the|those|these|that|this|my|our|your|its)\b", m.group("rev2") or "", _I)
              and (m.group("who").lower() == "i" or re.search(r"\b(?:delete|remove|drop|clean\s+up|get\s+rid\s+of)\b", s, _I))),
-    reverses=lambda s, m: m.group("rev") or m.group("rev3") or m.group("rev4") or f"{m.group('who')} {m.group('rev2')}",
+    reverses=lambda s, m: (m.group("rev") or m.group("rev3") or m.group("rev4")
+                           or (_base_first(m.group("rev5")) if m.group("rev5") else None)
+                           or f"{m.group('who')} {m.group('rev2')}"),
     description="'Don't run the linter before every commit anymore' — reverses 'run the linter before every commit'",
 )
 _en(

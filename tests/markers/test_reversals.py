@@ -44,6 +44,7 @@ REVERSALS = [
     ("PR 不用再关联 issue 了。", "关联 issue"),
     ("Don't worry about commit subject length anymore, long subjects are fine.", "commit subject length"),
     ("don't bother with type stubs any more", "type stubs"),
+    ("Don't bother adding type hints to new functions anymore.", "add type hints to new functions"),
     ("No more ADRs, just explain the decision in the PR description.", "ADRs"),
 ]
 

@@ -902,6 +902,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't do that anymore.", None),
         ("I don't know anymore.", None),
         ("It doesn't crash anymore.", None),
+        ("Don't bother adding type hints to new functions anymore.", INS),
+        ("don't bother doing that anymore", None),
+        ("Don't bother checking it anymore.", None),
     ],
     "en.instruction.reversal_stop": [
         ("Stop messing with the file modes of ~/.ssh/config, just leave them", None),
