@@ -379,8 +379,8 @@ def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
     summaries: dict[str, Summary] = {}
     keys = {key.text: key for key in _summarise(atoms, summaries)}
     buckets = _buckets(keys)
-    relations = Relations(keys, related_pairs(keys, similarity, buckets), buckets)  # Relations().extend(keys), in workers
-    view = L1View(summaries, relations, len(data), hashlib.sha1(data).hexdigest(), covered=-1, path=paths.atoms)
+    related = Relations(keys, related_pairs(keys, similarity, buckets), buckets)  # Relations().extend(keys), in workers
+    view = L1View(summaries, related, len(data), hashlib.sha1(data).hexdigest(), covered=-1, path=paths.atoms)
     by_key: dict[str, list[dict[str, Any]]] = {}
     for _offset, atom in atoms:
         key = atom_key(atom).text

@@ -455,12 +455,16 @@ def atom_key(atom: dict[str, Any]) -> Key:
     return _atom_key(text, reverses)
 
 
-# keys made by other processes (the forked workers that key a whole L1 at once), by (text, reverses)
+# keys made by other processes (the forked workers that key a whole L1 at once), by (text, reverses); a long-lived
+# process (the MCP server) that counts several stores keeps at most about as many as ``_atom_key``'s cache
 _MADE: dict[tuple[str, str], Key] = {}
+_MADE_LIMIT = 200_000
 
 
 def learn_keys(made: dict[tuple[str, str], Key]) -> None:
     """Keep keys ``_atom_key`` made elsewhere, by (text, reverses), for ``atom_key`` to find."""
+    if len(_MADE) + len(made) > _MADE_LIMIT:
+        _MADE.clear()
     _MADE.update(made)
 
 
