@@ -571,10 +571,12 @@ def _in_workers(work: Any, data: Any, count: int, workers: int) -> list[Any]:
 def _fork_workers(items: int, enough: int) -> int:
     """Worker processes to do ``items`` things with: the cores, where there are ``enough`` to pay for starting them
     and the system forks (not macOS, whose libraries may not survive a fork); else 1."""
+    if items < enough:
+        return 1  # (before importing multiprocessing: a dry run relating a few new keys does not load it)
     import multiprocessing
     import sys
 
-    if items < enough or sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
+    if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
         return 1
     return min(os.cpu_count() or 1, 8)
 
