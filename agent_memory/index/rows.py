@@ -121,10 +121,12 @@ _SLICING: tuple[Any, str] | None = None  # the source and fallback date forked w
 def fork_workers(size: int) -> int:
     """Worker processes to make a file's rows with: the cores, for a file big enough to pay for starting them
     where the system forks (not macOS, whose libraries may not survive a fork); else 1."""
+    if size < FORK_BYTES:
+        return 1  # (before importing multiprocessing, which a small file's reading does not need)
     import multiprocessing
     import sys
 
-    if size < FORK_BYTES or sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
+    if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
         return 1
     return min(os.cpu_count() or 1, 8)
 
