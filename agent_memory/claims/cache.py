@@ -32,9 +32,10 @@ from ..store import Paths
 from . import tables
 from .l1bytes import identity_text, is_prefix, prefix_hash, read_prefix, remember, tail_lines, whole_lines
 from .key import __file__ as _KEY_SOURCE
-from .key import Key, atom_key, learn_keys
+from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
-from .relations import Bucket, PairRelation, Relations, buckets_of, candidate_pairs, partner, relation
+from .forked import buckets as _buckets, make_keys, related_pairs
+from .relations import Relations, buckets_of, partner
 
 CACHE_VERSION = 4
 
@@ -503,100 +504,3 @@ def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> No
     added = {pair: rel for pair, rel in grown.items() if pairs.get(pair) != rel}
     rows = {tables.bucket_id(bucket): [ids[text] for text in members] for bucket, members in buckets.items()}
     tables.save_relations(con, ids, rows, dropped, added)
-
-
-def _buckets(keys: Mapping[str, Key]) -> dict[Bucket, list[str]]:
-    """The blocking buckets of these keys, with the keys (by text) in each."""
-    buckets: dict[Bucket, list[str]] = {}
-    for text, key in keys.items():
-        for bucket in buckets_of(key):
-            members = buckets.get(bucket)
-            if members is None:
-                buckets[bucket] = [text]
-            else:
-                members.append(text)
-    return buckets
-
-
-PARALLEL_PAIRS = 100_000  # candidate pairs from which a new set of tables relates them in worker processes
-PARALLEL_KEYS = 10_000  # distinct wordings from which a count of all of L1 makes their claim keys in worker processes
-_FORKED: Any = None  # what forked workers read: set before they fork, so nothing is pickled to them
-
-
-def related_pairs(keys: Mapping[str, Key], similarity: float,
-                  buckets: Mapping[Bucket, list[str]] | None = None) -> dict[tuple[str, str], PairRelation]:
-    """``Relations().extend(keys.values(), similarity).pairs``: every candidate pair of these keys that is more than
-    two claims, the candidates related in worker processes when there are many and the system can fork.
-
-    Relating the candidate pairs is most of building the tables anew (~800k pairs, ~10 s of CPU at 100k mixed
-    atoms); each pair is related on its own, so the pairs split across cores give the same relations.
-    """
-    # in the order buckets make them: related in that order, keys stay warm in the CPU's caches
-    found = list(dict.fromkeys(candidate_pairs(_buckets(keys) if buckets is None else buckets)))
-    workers = _fork_workers(len(found), PARALLEL_PAIRS)
-    if workers < 2 or not found:
-        return {pair: rel for pair in found if (rel := relation(keys[pair[0]], keys[pair[1]], similarity)) is not None}
-    parts = _in_workers(_relate_slice, (found, keys, similarity), len(found), workers)
-    return {found[at]: rel for part in parts for at, rel in part}
-
-
-def make_keys(atoms: list[tuple[int, dict[str, Any]]]) -> None:
-    """Make the claim keys of these atoms' wordings ahead of ``atom_key``, in worker processes when there are many
-    and the system can fork (counting all of L1 again: a new set of tables, a pass after an upgrade); else leave
-    them to ``atom_key``. Keys are most of that count after relating (~7 s of CPU at 100k mixed atoms), and the
-    index's workers, forked later, find them made."""
-    wordings = list(dict.fromkeys((str(atom.get("text", "")), str(atom.get("reverses") or "")) for _o, atom in atoms))
-    workers = _fork_workers(len(wordings), PARALLEL_KEYS)
-    if workers < 2:
-        return
-    parts = _in_workers(_keys_slice, wordings, len(wordings), workers)
-    learn_keys(dict(zip(wordings, (Key(negated, tokens) for part in parts for negated, tokens in part))))
-
-
-def _in_workers(work: Any, data: Any, count: int, workers: int) -> list[Any]:
-    """``work`` over slices (start, end) of ``count`` items of ``data``, in forked worker processes that read
-    ``data`` as it was at the fork; each slice's result, in order."""
-    global _FORKED
-    import multiprocessing
-
-    _FORKED = data
-    try:
-        step = -(-count // (workers * 8))
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return pool.map(work, [(start, min(start + step, count)) for start in range(0, count, step)])
-    finally:
-        _FORKED = None
-
-
-def _fork_workers(items: int, enough: int) -> int:
-    """Worker processes to do ``items`` things with: the cores, where there are ``enough`` to pay for starting them
-    and the system forks (not macOS, whose libraries may not survive a fork); else 1."""
-    if items < enough:
-        return 1  # (before importing multiprocessing: a dry run relating a few new keys does not load it)
-    import multiprocessing
-    import sys
-
-    if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return min(os.cpu_count() or 1, 8)
-
-
-def _keys_slice(bounds: tuple[int, int]) -> list[tuple[bool, tuple[str, ...]]]:
-    """In a forked worker: the claim keys of wordings ``bounds`` (start, end), as (negated, tokens)."""
-    out = []
-    for text, reverses in _FORKED[bounds[0]:bounds[1]]:
-        key = atom_key({"text": text, "reverses": reverses})
-        out.append((key.negated, key.tokens))
-    return out
-
-
-def _relate_slice(bounds: tuple[int, int]) -> list[tuple[int, PairRelation]]:
-    """In a forked worker: the relations of candidate pairs ``bounds`` (start, end) that are more than two claims."""
-    found, keys, similarity = _FORKED
-    out = []
-    for at in range(*bounds):
-        a, b = found[at]
-        rel = relation(keys[a], keys[b], similarity)
-        if rel is not None:
-            out.append((at, rel))
-    return out

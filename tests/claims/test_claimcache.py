@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.claims import cache as claimcache
+from agent_memory.claims import forked
 from agent_memory.claims import key as keymod
 from agent_memory.claims import tables
 from agent_memory.ingest import ingest
@@ -259,22 +260,22 @@ def test_new_tables_relate_the_pairs_extending_relations_key_by_key_relates(monk
     from agent_memory.claims.relations import Relations
 
     keys = {key.text: key for key in map(claim_key, _pair_texts()) if key.tokens}
-    monkeypatch.setattr(claimcache, "PARALLEL_PAIRS", many)
+    monkeypatch.setattr(forked, "PARALLEL_PAIRS", many)
     expected = Relations().extend(keys.values(), SIMILARITY).pairs
     assert expected  # the labelled pairs hold contradictions and duplicates
-    assert claimcache.related_pairs(keys, SIMILARITY) == expected
+    assert forked.related_pairs(keys, SIMILARITY) == expected
 
 
 def test_keys_made_in_workers_are_the_keys_atom_key_makes(monkeypatch: pytest.MonkeyPatch) -> None:
     texts = _pair_texts()
     atoms = [(n, {"text": text, "reverses": texts[n - 1] if n % 5 == 0 else None}) for n, text in enumerate(texts)]
     expected = [keymod._atom_key(a["text"], a["reverses"] or "") for _n, a in atoms]
-    if claimcache._fork_workers(len(atoms), 0) < 2:
+    if forked.fork_workers(len(atoms), 0) < 2:
         pytest.skip("no second core, or no fork, on this system: keys are made in this process")
-    monkeypatch.setattr(claimcache, "PARALLEL_KEYS", 0)
+    monkeypatch.setattr(forked, "PARALLEL_KEYS", 0)
     monkeypatch.setattr(keymod, "_MADE", {})
     keymod._atom_key.cache_clear()
-    claimcache.make_keys(atoms)
+    forked.make_keys(atoms)
     assert len(keymod._MADE) == len({(a["text"], a["reverses"] or "") for _n, a in atoms})
     assert keymod._atom_key.cache_info().currsize == 0  # made in the workers, not here
     assert [keymod.atom_key(a) for _n, a in atoms] == expected
@@ -285,8 +286,8 @@ def test_tables_built_with_workers_are_the_tables_built_without(tmp_path: Path, 
     atoms = [atom(text, f"s{i % 4}", f"2026-03-0{1 + i % 3}") for i, text in enumerate(texts)]
     found = []
     for many in (0, 10**9):
-        monkeypatch.setattr(claimcache, "PARALLEL_PAIRS", many)
-        monkeypatch.setattr(claimcache, "PARALLEL_KEYS", many)
+        monkeypatch.setattr(forked, "PARALLEL_PAIRS", many)
+        monkeypatch.setattr(forked, "PARALLEL_KEYS", many)
         monkeypatch.setattr(keymod, "_MADE", {})  # the keys workers made before are not found again
         paths = make_store(tmp_path / str(many), atoms)
         _refresh(paths)
