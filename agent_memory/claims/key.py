@@ -79,7 +79,7 @@ _CONTRAST_ZH = re.compile(r"(用\S*?)\s*(?:不要|别|別|不|而不是)\s*(?=(?
 # emphasis of Chinese rules ("must"), like always / 必ず
 _EMPHASIS_ZH = re.compile("(?:必须|必需|务必|務必|一定要)")
 # "need to" of Chinese rules, and the forms of 使う ("use") one claim is said in
-_FILLER_CJK = re.compile("需要在|需要")
+_FILLER_CJK = re.compile("(?<!不)需要在|(?<!不)需要")  # (「不需要」 is "need not": a negation, kept)
 _USE_JA = re.compile("使(?:って|う|い|わ)")
 # 「プッシュする前に」 is 「プッシュ前に」; 「実行し」 (a verb's stem form) is 「実行」
 _SURU_MAE = re.compile("する(?=前)")
@@ -109,8 +109,10 @@ _USE_CJK = frozenset({"使用", "用", "use"})
 _NEED_NOT_JA = re.compile("(?:し)?なくて(?:も)?(?:いい|よい|良い|大丈夫|構わない|構いません)(?:です)?")
 # more ways Japanese and Chinese say "not" or "no longer" (「もう要りません」, 「やめて」, 不用), "without"
 # (a rule "don't commit without running pytest" is "run pytest before committing"), and "may"
-_NEG_MORE_CJK = re.compile("要りません|要らない|いらない|いりません|不用|无需|無需|没必要|不得(?![不了已])|(?:やめ|止め)(?:て|る|ます)?")
+_NEG_MORE_CJK = re.compile("要りません|要らない|いらない|いりません|不用|不需要|无需|無需|没必要|不得(?![不了已])|(?:やめ|止め)(?:て|る|ます)?")
 _WITHOUT_CJK = re.compile("ずに|没(?!问题|关系)|未经")
+# how a Japanese permission ends (「pushしてもいいです」): said by ``_PERMIT_CJK``, not a word of the rule
+_PERMIT_END_JA = re.compile("(?:し)?(?:ても|でも)(?:大丈夫|構わない|構いません|かまわない|かまいません|いい|良い|よい)(?:です|よ)?$")
 _PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|かまわ|いい|良い|よい|ok)|可以|没问题|没关系|也行|就行|允许")
 # examples of what a rule names: a parenthesised list ("(feat:, fix:, chore:)"), "like `feat:` or `fix:`",
 # "e.g. …" / "such as …" / "for example …" to the end of the clause
@@ -352,7 +354,7 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
                         said_before = len(core)  # 「函数名不要用下划线」: what comes before 不要 is what the rule is about
                     negated = True
                     piece = _NEG_MORE_CJK.sub("", _NEG_JA.sub("", piece))
-                piece = _RENYOU_SHI.sub("", _ENDINGS_JA.sub("", piece)).strip(PARTICLES_JA)
+                piece = _RENYOU_SHI.sub("", _ENDINGS_JA.sub("", _PERMIT_END_JA.sub("", piece))).strip(PARTICLES_JA)
                 if not piece or piece in _PARTICLES_ZH:
                     continue
                 for word in cjk.words(piece, japanese):
@@ -396,6 +398,7 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
             mark = TO  # "PRs target develop": develop is where they go, as "against develop" says
     if not core and not alt:
         core = weak
+    core, alt = _branch_named(core), _branch_named(alt)
     if negated and "without" in core and not _CJK_RUN.search(norm):
         # "don't write functions without type hints": every function has them
         negated = False
@@ -405,6 +408,20 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
         negated = False
         core.append(frame.lemma("before"))
     return negated, core, alt, frozenset(core[:said_before] if negated and len(core) > said_before else ())
+
+
+# the names a repository's long-lived branch goes by: "to the main branch" is "to main"
+_BRANCH_NAMES = frozenset({"main", "master", "develop", "development", "dev", "trunk"})
+
+
+def _branch_named(tokens: list[str]) -> list[str]:
+    """These tokens without a "branch" said after the name of the branch a rule goes to or comes from ("push to the
+    main branch" is "push to main"). Unmarked, the word stays: it is what tells a value swap in 「devブランチに」."""
+    if len(tokens) < 2 or not any(t[-6:] == "branch" for t in tokens):
+        return tokens
+    return [t for i, t in enumerate(tokens)
+            if not (i and tokens[i - 1][:1] in (TO, FROM, SCOPE) and t == tokens[i - 1][:1] + "branch"
+                    and tokens[i - 1][1:] in _BRANCH_NAMES)]
 
 
 def _names_thing(raws: list[str], at: int) -> bool:

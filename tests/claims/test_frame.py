@@ -29,6 +29,12 @@ PAIRS = [
      "You can deploy before the smoke tests are green now."),
     # the action a prerequisite guards is the clause's verb: in "squash commits before merging" commits are a thing
     ("contradiction", "Always squash commits before merging.", "Stop squashing commits before merging."),
+    # the branch a rule goes to, with or without the word "branch"; a Japanese permission's ending; 「不需要」
+    ("contradiction", "Never push directly to the main branch.", "Pushing directly to main is fine now."),
+    ("same", "Never push to the master branch.", "never push to master"),
+    ("contradiction", "mainに直接pushしないでください。", "mainに直接pushしてもいいです。"),
+    ("contradiction", "每次提交前都要跑测试。", "以后提交前不需要跑测试。"),
+    ("contradiction", "必ずdevブランチにPRを出す", "必ずmainブランチにPRを出す"),
     # a setting switched off is the setting negated
     ("same", "Keep `noImplicitAny: true` in tsconfig.", "never turn off noImplicitAny in the tsconfig"),
     ("contradiction", "Keep `noImplicitAny: true` in tsconfig.", "Turn noImplicitAny off in tsconfig."),
