@@ -81,6 +81,7 @@ _EMPHASIS_ZH = re.compile("(?:必须|必需|务必|務必|一定要)")
 # "need to" of Chinese rules, and the forms of 使う ("use") one claim is said in
 _FILLER_CJK = re.compile("(?<!不)需要在|(?<!不)需要")  # (「不需要」 is "need not": a negation, kept)
 _USE_JA = re.compile("使(?:って|う|い|わ)")
+_USE_ZH = re.compile("(?:换|換|改|切)回(?:到|成)?(?=\\s*[A-Za-z])|用回")  # 「换回 npm」 is using npm again
 # 「プッシュする前に」 is 「プッシュ前に」; 「実行し」 (a verb's stem form) is 「実行」
 _SURU_MAE = re.compile("する(?=前)")
 _RENYOU_SHI = re.compile("(?<=[\u4e00-\u9fff])し$")
@@ -112,8 +113,9 @@ _NEED_NOT_JA = re.compile("(?:し)?なくて(?:も)?(?:いい|よい|良い|大�
 _NEG_MORE_CJK = re.compile("要りません|要らない|いらない|いりません|不用|不需要|无需|無需|没必要|不得(?![不了已])|(?:やめ|止め)(?:て|る|ます)?")
 _WITHOUT_CJK = re.compile("ずに|没(?!问题|关系)|未经")
 # how a Japanese permission ends (「pushしてもいいです」): said by ``_PERMIT_CJK``, not a word of the rule
-_PERMIT_END_JA = re.compile("(?:し)?(?:ても|でも)(?:大丈夫|構わない|構いません|かまわない|かまいません|いい|良い|よい)(?:です|よ)?$")
-_PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|かまわ|いい|良い|よい|ok)|可以|没问题|没关系|也行|就行|允许")
+_PERMIT_END_JA = re.compile("(?:(?:し)?(?:ても|でも)(?:大丈夫|構わない|構いません|かまわない|かまいません|いい|良い|よい)"
+                            "|解禁(?:します|しました|とします|にします|にしました)?)(?:です|よ)?$")
+_PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|かまわ|いい|良い|よい|ok)|解禁|可以|没问题|没关系|也行|就行|允许")
 # examples of what a rule names: a parenthesised list ("(feat:, fix:, chore:)"), "like `feat:` or `fix:`",
 # "e.g. …" / "such as …" / "for example …" to the end of the clause
 _EXAMPLES = re.compile(r"\s*\((?:e\.g\.?|eg|like|such as|for example)?[^()]*?(?:,[^()]*)+\)"
@@ -313,7 +315,7 @@ def _clause_tokens(norm: str, japanese: bool = False) -> tuple[bool, list[str], 
             marked = _CONTRAST_ZH.sub(rf"\1 {CONTRAST} ", marked)
         marked = _EMPHASIS_ZH.sub("", marked)
         marked = _FILLER_CJK.sub("", marked)
-        marked = _USE_JA.sub("使用", marked)
+        marked = _USE_ZH.sub("用", _USE_JA.sub("使用", marked))
         marked = _AGAIN_ZH.sub(lambda m: "不要" if m.group(1) == "不" else m.group(1), _SURU_MAE.sub("", marked))
     marked = frame.fold_phrases(marked)
     if east and ("もう" in marked or "なくて" in marked):  # 「もう〜しない」 is "no longer"; 「〜しなくていい」 "need not"

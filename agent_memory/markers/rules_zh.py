@@ -276,6 +276,18 @@ _cjk(
     description="「数据库里的时间改成存UTC吧」「配置文件还是放回根目录吧」",
 )
 
+# 「换回 npm」: back to a tool, named (not 改回去, which undoes the work, nor a branch or a version)
+_cjk(
+    "zh.instruction.reversal_back", "instruction",
+    "换回|換回|改回|用回|切回",
+    r"(?:^|[，,；;]\s*)(?:[^，,。？?！!吗嗎]{0,12}?)(?:以后|以後|今后|今後)?\s*(?:都|还是|還是)?\s*(?:换回|換回|改回|用回|切回)"
+    r"(?:到|成|用|使用)?\s*"
+    r"(?P<rev>[A-Za-z][\w.@/+-]*(?:\s+[A-Za-z][\w.@/+-]*)?)\s*了?[。！!\s]*$",  # (with 吧: 「改成」's rule)
+    guard=lambda s, m: _zh_clause_standing(s, m) and not re.match(r"(?:main|master|develop|HEAD|v?\d)", m.group("rev"), re.I),
+    reverses=lambda s, m: f"不要用 {m.group('rev')}",
+    description="「不用 pnpm 了，换回 npm」— reverses 「不要用 npm」",
+)
+
 
 def _zh_reversed(sentence: str, m: re.Match[str]) -> str:
     clause = re.split(r"[，,。；;！!]", m.group("clause"))[0]

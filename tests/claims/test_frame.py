@@ -35,6 +35,8 @@ PAIRS = [
     ("contradiction", "mainに直接pushしないでください。", "mainに直接pushしてもいいです。"),
     ("contradiction", "每次提交前都要跑测试。", "以后提交前不需要跑测试。"),
     ("contradiction", "必ずdevブランチにPRを出す", "必ずmainブランチにPRを出す"),
+    ("contradiction", "mainに直接pushしないでください。", "mainへの直接pushは解禁します。"),
+    ("contradiction", "以后都用 pnpm，不要用 npm。", "不用 pnpm 了，换回 npm。"),
     # a setting switched off is the setting negated
     ("same", "Keep `noImplicitAny: true` in tsconfig.", "never turn off noImplicitAny in the tsconfig"),
     ("contradiction", "Keep `noImplicitAny: true` in tsconfig.", "Turn noImplicitAny off in tsconfig."),

@@ -1666,6 +1666,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("pnpm はやめて", INS),
         ("それはやめて", None),
         ("これはやめてください。", None),
+        ("コミット前のlintは今後やめてください。", INS),
     ],
     "ja.instruction.reversal_modoshite": [
         ("yarn に戻してください。", INS),
@@ -1682,6 +1683,16 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はテストを飛ばしてもいいです。", None),
         ("生成コードの lint 警告は無視して構いません。", INS),
         ("これは無視して構いませんか？", None),
+        ("mainへの直接pushは解禁します。", INS),
+    ],
+    "zh.instruction.reversal_back": [
+        ("不用 pnpm 了，换回 npm。", INS),
+        ("以后还是换回 yarn。", INS),
+        ("测试框架切回 pytest。", INS),
+        ("换回 main", None),
+        ("改回 v1.2", None),
+        ("还是改回去吧", None),
+        ("这个函数换回 lodash 了吗？", None),
     ],
     "zh.instruction.jiuxing": [
         ("密码直接从环境变量读就行。", INS),
