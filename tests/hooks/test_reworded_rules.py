@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from .conftest import PATIENT, HookEnv, claude_transcript, hook_output
 
 WORDINGS = ["Always use httpx, never requests.", "Don't use requests here, use httpx instead.",
@@ -57,3 +59,33 @@ def test_a_rule_said_two_ways_is_recalled_once_after_promote(env: HookEnv) -> No
     assert subprocess.run([sys.executable, "-m", "agent_memory", "promote", "--write"], cwd=env.root, env=env.vars(),
                           capture_output=True, timeout=120).returncode == 0
     assert len(hints()) == 1
+
+
+# a rule adopted, then reversed in other words (each language's shapes), through the installed hooks
+REVERSED = [
+    ("Always add type hints to new functions.", "Don't bother adding type hints to new functions anymore.", "hints"),
+    ("Always use httpx, never requests.", "Go back to requests instead of httpx.", "httpx"),
+    ("Never push directly to the main branch.", "Pushing directly to main is fine now.", "main"),
+    ("mainに直接pushしないでください。", "mainへの直接pushは解禁します。", "main"),
+    ("以后都用 pnpm，不要用 npm。", "不用 pnpm 了，换回 npm。", "pnpm"),
+    ("每次提交前都要跑测试。", "以后提交前不需要跑测试。", "测试"),
+]
+
+
+@pytest.mark.parametrize("rule, reversal, word", REVERSED, ids=[r[2] + str(n) for n, r in enumerate(REVERSED)])
+def test_an_adopted_rule_reversed_in_other_words_is_contested_at_session_start(env: HookEnv, rule: str, reversal: str,
+                                                                                word: str) -> None:
+    env.config(**PATIENT)
+    for n in range(3):
+        _session_end(env, f"s{n}", f"2025-09-0{n + 1}", rule)
+    adopt = subprocess.run([sys.executable, "-m", "agent_memory", "adopt", "--all"], cwd=env.root, env=env.vars(),
+                           capture_output=True, text=True, timeout=120)
+    assert adopt.returncode == 0, adopt.stderr
+    line = next(l for l in (env.root / "CLAUDE.md").read_text(encoding="utf-8").splitlines() if word in l)
+
+    _session_end(env, "s9", "2025-09-10", reversal)
+    out = env.run("session-start", env.payload("session-start", "claude"))
+    context = hook_output(out.stdout, "claude", "session-start") or ""
+    shown = [re.sub(r" \(since \d{4}-\d{2}\)$", "", l) for l in context.splitlines()]
+    assert line.replace("- ", "- [contested] ", 1) in shown, context
+    assert env.errors() == []
