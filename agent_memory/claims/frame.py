@@ -273,7 +273,7 @@ def _starts(items: list[Any], c: Any) -> set[str] | None:
             rest = _starts(items[end:], c) if end < len(items) and items[end][0] in (c.BRANCH, c.SUBPATTERN) else None
             return {said + more for more in rest} if rest else {said}
         if op is c.SUBPATTERN:
-            return _starts(list(arg[-1]), c)
+            return None if arg[1] & re.IGNORECASE else _starts(list(arg[-1]), c)  # (?i:…): any case
         if op is c.BRANCH:
             found: set[str] = set()
             for branch in arg[1]:

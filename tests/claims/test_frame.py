@@ -250,6 +250,7 @@ def test_needles_are_read_off_what_a_match_starts_with() -> None:
     assert frame.needles(re.compile(r"\S+ off\b")) is None  # a class: nothing to look for
     assert frame.needles(re.compile(r"(?:x)?")) is None  # may match nothing at all
     assert frame.needles(re.compile(r"off", re.IGNORECASE)) is None
+    assert frame.needles(re.compile(r"(?i:off) limits")) is None
     assert len([n for _p, n in _FOLDS if n is not None]) >= len(_FOLDS) - 2  # nearly every phrase is passed over
 
 
