@@ -48,6 +48,8 @@ def related_pairs(keys: Mapping[str, Key], similarity: float,
     if workers < 2 or not found:
         return {pair: rel for pair in found if (rel := relation(keys[pair[0]], keys[pair[1]], similarity)) is not None}
     parts = _in_workers(_relate_slice, (found, keys, similarity), len(found), workers)
+    if parts is None:  # no workers after all: related here
+        return {pair: rel for pair in found if (rel := relation(keys[pair[0]], keys[pair[1]], similarity)) is not None}
     return {found[at]: rel for part in parts for at, rel in part}
 
 
@@ -61,20 +63,32 @@ def make_keys(atoms: list[tuple[int, dict[str, Any]]]) -> None:
     if workers < 2:
         return
     parts = _in_workers(_keys_slice, wordings, len(wordings), workers)
+    if parts is None:
+        return  # no workers after all: ``atom_key`` makes each key when it is asked for
     learn_keys(dict(zip(wordings, (Key(negated, tokens) for part in parts for negated, tokens in part))))
 
 
-def _in_workers(work: Any, data: Any, count: int, workers: int) -> list[Any]:
+# how long the workers may take, beyond a minute (``_TIMEOUT_FLOOR``), per item: hundreds of times what an item takes (keys ~100 µs,
+# pairs ~10 µs); a worker killed (out of memory) leaves its slice undone and the pool waiting for it for ever
+SECONDS_AN_ITEM = 0.002
+_TIMEOUT_FLOOR = 60.0
+
+
+def _in_workers(work: Any, data: Any, count: int, workers: int) -> list[Any] | None:
     """``work`` over slices (start, end) of ``count`` items of ``data``, in forked worker processes that read
-    ``data`` as it was at the fork; each slice's result, in order."""
+    ``data`` as it was at the fork; each slice's result, in order. None when the workers could not be started (no
+    fork to be had) or did not finish in time: the caller does the work itself, so the count still ends."""
     global _FORKED
     import multiprocessing
 
     _FORKED = data
     try:
         step = -(-count // (workers * 8))
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return pool.map(work, [(start, min(start + step, count)) for start in range(0, count, step)])
+        with multiprocessing.get_context("fork").Pool(workers) as pool:  # leaving it stops every worker
+            pending = pool.map_async(work, [(start, min(start + step, count)) for start in range(0, count, step)])
+            return list(pending.get(timeout=_TIMEOUT_FLOOR + count * SECONDS_AN_ITEM))
+    except (OSError, multiprocessing.TimeoutError):
+        return None
     finally:
         _FORKED = None
 

@@ -281,6 +281,47 @@ def test_keys_made_in_workers_are_the_keys_atom_key_makes(monkeypatch: pytest.Mo
     assert [keymod.atom_key(a) for _n, a in atoms] == expected
 
 
+def _slow_slice(bounds: tuple[int, int]) -> list[Any]:
+    import time
+
+    time.sleep(30)  # a worker that never comes back in time (killed, stuck)
+    return []
+
+
+@pytest.mark.parametrize("trouble", ["no fork", "too slow"])
+def test_workers_that_cannot_start_or_finish_leave_the_count_to_this_process(monkeypatch: pytest.MonkeyPatch,
+                                                                             trouble: str) -> None:
+    import multiprocessing
+
+    from agent_memory.claims.key import claim_key
+    from agent_memory.claims.relations import Relations
+
+    if forked.fork_workers(10**9, 0) < 2:
+        pytest.skip("no second core, or no fork, on this system: nothing is forked")
+    keys = {key.text: key for key in map(claim_key, _pair_texts()) if key.tokens}
+    expected = Relations().extend(keys.values(), SIMILARITY).pairs
+    monkeypatch.setattr(forked, "PARALLEL_PAIRS", 0)
+    monkeypatch.setattr(forked, "PARALLEL_KEYS", 0)
+    monkeypatch.setattr(keymod, "_MADE", {})
+    if trouble == "no fork":
+        class NoFork:
+            def Pool(self, _workers: int) -> None:  # noqa: N802 - multiprocessing's name
+                raise OSError(11, "Resource temporarily unavailable")
+
+        real = multiprocessing.get_context
+        monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: NoFork() if method == "fork" else real(method))
+    else:
+        monkeypatch.setattr(forked, "_relate_slice", _slow_slice)
+        monkeypatch.setattr(forked, "_keys_slice", _slow_slice)
+        monkeypatch.setattr(forked, "SECONDS_AN_ITEM", 0.0)
+        monkeypatch.setattr(forked, "_TIMEOUT_FLOOR", 0.5)
+    assert forked.related_pairs(keys, SIMILARITY) == expected
+    atoms = [(n, {"text": text}) for n, text in enumerate(_pair_texts())]
+    forked.make_keys(atoms)
+    assert keymod._MADE == {}  # left to ``atom_key``
+    assert [keymod.atom_key(a) for _n, a in atoms] == [claim_key(a["text"]) for _n, a in atoms]
+
+
 def test_tables_built_with_workers_are_the_tables_built_without(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     texts = _pair_texts()
     atoms = [atom(text, f"s{i % 4}", f"2026-03-0{1 + i % 3}") for i, text in enumerate(texts)]
