@@ -149,17 +149,39 @@ def rows_in_workers(source: Any, start: int, size: int, date: str,
         cuts.append(end)
     _SLICING = (source, date)  # set before the workers fork: they read it, nothing of it is pickled
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        try:
+            pool = multiprocessing.get_context("fork").Pool(workers)
+        except OSError:  # no fork to be had (EAGAIN, ENOMEM): the rows are made here, as a small file's are
+            with open(source.path, "rb") as handle:
+                handle.seek(start)
+                for rows, ids, offset in read_rows(handle, source, start):
+                    yield prepare(source.name, rows, ids, date), offset, None
+            return
+        with pool:
             pending: Any = collections.deque()
             for a, b in zip(cuts, cuts[1:]):
                 if a < b:
                     pending.append(pool.apply_async(_slice_rows, ((a, b),)))
                 if len(pending) > 2 * workers:  # a few slices ahead of the writer, never the whole file
-                    yield pending.popleft().get()
+                    yield _slice_done(pending.popleft())
             while pending:
-                yield pending.popleft().get()
+                yield _slice_done(pending.popleft())
     finally:
         _SLICING = None
+
+
+SLICE_SECONDS = 300.0  # a slice takes well under a second; one killed (out of memory) would be waited for for ever
+
+
+def _slice_done(pending: Any) -> Any:
+    """A slice's rows from its worker; a slice not done in ``SLICE_SECONDS`` is a file that cannot be read now
+    (``OSError``: what is indexed stays, the file is read again next time) rather than a writer waiting for ever."""
+    import multiprocessing
+
+    try:
+        return pending.get(timeout=SLICE_SECONDS)
+    except multiprocessing.TimeoutError:
+        raise OSError("the index's workers did not finish a slice; the file is read again next time") from None
 
 
 def _whole_lines_end(handle: Any, start: int, size: int) -> int:

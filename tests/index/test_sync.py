@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -338,3 +339,40 @@ def test_a_file_made_into_rows_by_forked_workers_is_indexed_as_one_read_here(tmp
         return found
 
     assert built("workers.db", 0) == built("here.db", 1 << 40)
+
+    import multiprocessing
+
+    class NoFork:
+        def Pool(self, _workers: int) -> None:  # noqa: N802 - multiprocessing's name
+            raise OSError(11, "Resource temporarily unavailable")
+
+    real = multiprocessing.get_context
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: NoFork() if method == "fork" else real(method))
+    assert built("no-fork.db", 0) == built("here-again.db", 1 << 40)  # no fork to be had: made here, the same
+
+
+def _stuck_slice(bounds: tuple[int, int]) -> Any:
+    import time
+
+    time.sleep(30)  # a worker killed or stuck: its slice never comes back
+    return [], bounds[1], {}
+
+
+def test_index_workers_that_do_not_finish_leave_the_file_to_be_read_again(tmp_path: Path, monkeypatch: Any) -> None:
+    from agent_memory.index import rows
+    from agent_memory.promote.tiers import index_sources
+
+    from promote.test_promote import atom, make_store
+
+    if rows.fork_workers(1 << 40) < 2:
+        pytest.skip("no second core, or no fork, on this system: nothing is forked")
+    atoms = [atom(f"Always run check number {i} before pushing", f"s{i % 3}", "2026-03-01", line=i) for i in range(60)]
+    paths = make_store(tmp_path, atoms)
+    monkeypatch.setattr(rows, "FORK_BYTES", 0)
+    monkeypatch.setattr(rows, "_SLICE_BYTES", 900)
+    monkeypatch.setattr(rows, "_slice_rows", _stuck_slice)
+    monkeypatch.setattr(rows, "SLICE_SECONDS", 0.5)
+    with Index(tmp_path / "index.db", index_sources(paths)) as ix:
+        first = ix.sync()  # returns: the stuck workers are stopped, nothing waits for ever
+        monkeypatch.undo()
+        assert ix.sync()["added"] + first["added"] == len(atoms)  # read again, whole, the next time
