@@ -115,7 +115,7 @@ _WITHOUT_CJK = re.compile("ずに|没(?!问题|关系)|未经")
 # how a Japanese permission ends (「pushしてもいいです」): said by ``_PERMIT_CJK``, not a word of the rule
 _PERMIT_END_JA = re.compile("(?:(?:し)?(?:ても|でも)(?:大丈夫|構わない|構いません|かまわない|かまいません|いい|良い|よい)"
                             "|解禁(?:します|しました|とします|にします|にしました)?)(?:です|よ)?$")
-_PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|かまわ|いい|良い|よい|ok)|解禁|可以|没问题|没关系|也行|就行|允许")
+_PERMIT_CJK = re.compile("(?:ても|でも)(?:大丈夫|構わ|構い|かまわ|かまい|いい|良い|よい|ok)|解禁|可以|没问题|没关系|也行|就行|允许")
 # examples of what a rule names: a parenthesised list ("(feat:, fix:, chore:)"), "like `feat:` or `fix:`",
 # "e.g. …" / "such as …" / "for example …" to the end of the clause
 _EXAMPLES = re.compile(r"\s*\((?:e\.g\.?|eg|like|such as|for example)?[^()]*?(?:,[^()]*)+\)"

@@ -36,6 +36,7 @@ PAIRS = [
     ("contradiction", "每次提交前都要跑测试。", "以后提交前不需要跑测试。"),
     ("contradiction", "必ずdevブランチにPRを出す", "必ずmainブランチにPRを出す"),
     ("contradiction", "mainに直接pushしないでください。", "mainへの直接pushは解禁します。"),
+    ("contradiction", "any は禁止です。", "any を使っても構いません。"),
     ("contradiction", "以后都用 pnpm，不要用 npm。", "不用 pnpm 了，换回 npm。"),
     # a setting switched off is the setting negated
     ("same", "Keep `noImplicitAny: true` in tsconfig.", "never turn off noImplicitAny in the tsconfig"),
@@ -265,3 +266,8 @@ def test_folding_with_needles_is_folding_every_phrase() -> None:
                "don't bother with the changelog.md, no exceptions", "just drop freezegun", "turn strict off",
                "i'd rather wait for ci until merging", "keep the old branches around from now on", "prs go to main"]
     assert [frame.fold_phrases(c) for c in clauses] == [every(c) for c in clauses]
+
+
+def test_a_japanese_permission_is_a_permission_however_politely_said() -> None:
+    for said in ("any を使ってもいいです。", "any を使っても構いません。", "any を使ってもかまいません。", "any は解禁します。"):
+        assert frame.PERMITTED in claim_key(said).tokens, said
