@@ -34,8 +34,8 @@ from .l1bytes import identity_text, is_prefix, prefix_hash, read_prefix, remembe
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
-from .forked import buckets as _buckets, make_keys, related_pairs
-from .relations import Relations, buckets_of, partner
+from .forked import make_keys, related_pairs
+from .relations import Relations, buckets_of, buckets_of_keys, partner
 
 CACHE_VERSION = 4
 
@@ -379,7 +379,7 @@ def _from_atoms(paths: Paths, data: bytes, similarity: float) -> L1View:
     make_keys(atoms)
     summaries: dict[str, Summary] = {}
     keys = {key.text: key for key in _summarise(atoms, summaries)}
-    buckets = _buckets(keys)
+    buckets = buckets_of_keys(keys)
     related = Relations(keys, related_pairs(keys, similarity, buckets), buckets)  # Relations().extend(keys), in workers
     view = L1View(summaries, related, len(data), hashlib.sha1(data).hexdigest(), covered=-1, path=paths.atoms)
     by_key: dict[str, list[dict[str, Any]]] = {}
@@ -495,7 +495,7 @@ def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> No
         old = {text: key for text, key in found.items() if text not in new}
         pairs = tables.load_pairs(con, names)
         ids.update({text: ident for ident, text in names.items()})
-    buckets = _buckets(new)
+    buckets = buckets_of_keys(new)
     if fresh:
         grown = related_pairs(new, similarity, buckets)
     else:

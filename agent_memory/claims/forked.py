@@ -13,20 +13,7 @@ import os
 from typing import Any, Mapping
 
 from .key import Key, atom_key, learn_keys
-from .relations import Bucket, PairRelation, buckets_of, candidate_pairs, relation
-
-
-def buckets(keys: Mapping[str, Key]) -> dict[Bucket, list[str]]:
-    """The blocking buckets of these keys, with the keys (by text) in each."""
-    found: dict[Bucket, list[str]] = {}
-    for text, key in keys.items():
-        for bucket in buckets_of(key):
-            members = found.get(bucket)
-            if members is None:
-                found[bucket] = [text]
-            else:
-                members.append(text)
-    return found
+from .relations import Bucket, PairRelation, buckets_of_keys, candidate_pairs, relation
 
 
 PARALLEL_PAIRS = 100_000  # candidate pairs from which a new set of tables relates them in worker processes
@@ -43,12 +30,10 @@ def related_pairs(keys: Mapping[str, Key], similarity: float,
     atoms); each pair is related on its own, so the pairs split across cores give the same relations.
     """
     # in the order buckets make them: related in that order, keys stay warm in the CPU's caches
-    found = list(dict.fromkeys(candidate_pairs(buckets(keys) if found_in is None else found_in)))
+    found = list(dict.fromkeys(candidate_pairs(buckets_of_keys(keys) if found_in is None else found_in)))
     workers = fork_workers(len(found), PARALLEL_PAIRS)
-    if workers < 2 or not found:
-        return {pair: rel for pair in found if (rel := relation(keys[pair[0]], keys[pair[1]], similarity)) is not None}
-    parts = _in_workers(_relate_slice, (found, keys, similarity), len(found), workers)
-    if parts is None:  # no workers after all: related here
+    parts = _in_workers(_relate_slice, (found, keys, similarity), len(found), workers) if workers > 1 else None
+    if parts is None:  # too few pairs, or no workers after all: related here
         return {pair: rel for pair in found if (rel := relation(keys[pair[0]], keys[pair[1]], similarity)) is not None}
     return {found[at]: rel for part in parts for at, rel in part}
 
@@ -60,11 +45,9 @@ def make_keys(atoms: list[tuple[int, dict[str, Any]]]) -> None:
     index's workers, forked later, find them made."""
     wordings = list(dict.fromkeys((str(atom.get("text", "")), str(atom.get("reverses") or "")) for _o, atom in atoms))
     workers = fork_workers(len(wordings), PARALLEL_KEYS)
-    if workers < 2:
-        return
-    parts = _in_workers(_keys_slice, wordings, len(wordings), workers)
+    parts = _in_workers(_keys_slice, wordings, len(wordings), workers) if workers > 1 else None
     if parts is None:
-        return  # no workers after all: ``atom_key`` makes each key when it is asked for
+        return  # too few, or no workers after all: ``atom_key`` makes each key when it is asked for
     learn_keys(dict(zip(wordings, (Key(negated, tokens) for part in parts for negated, tokens in part))))
 
 

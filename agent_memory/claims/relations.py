@@ -89,6 +89,19 @@ def buckets_of(key: Key) -> frozenset[tuple[str, ...]]:
     return frozenset(b for b in blocking_keys(key) if len(b) >= 2)
 
 
+def buckets_of_keys(keys: Mapping[str, Key]) -> dict[Bucket, list[str]]:
+    """The blocking buckets of these keys, with the keys (by text) in each."""
+    found: dict[Bucket, list[str]] = {}
+    for text, key in keys.items():
+        for bucket in buckets_of(key):
+            members = found.get(bucket)
+            if members is None:
+                found[bucket] = [text]
+            else:
+                members.append(text)
+    return found
+
+
 def partner(bucket: Bucket) -> Bucket:
     """The bucket whose members a member of this one is paired with: itself, or a half's other side."""
     mark = bucket[0][:1]

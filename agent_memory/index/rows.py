@@ -131,6 +131,12 @@ def fork_workers(size: int) -> int:
     return min(os.cpu_count() or 1, 8)
 
 
+def rows_here(handle: Any, source: Any, start: int, date: str) -> Iterator[tuple[list[Prepared], int, None]]:
+    """``rows_in_workers``' batches made in this process, from ``handle`` at ``start``."""
+    for rows, ids, offset in read_rows(handle, source, start):
+        yield prepare(source.name, rows, ids, date), offset, None
+
+
 def rows_in_workers(source: Any, start: int, size: int, date: str,
                      workers: int) -> Iterator[tuple[list[Prepared], int, dict[str, tuple[str, str]]]]:
     """``read_rows`` of the file's whole lines from ``start``, made a slice at a time by forked workers, in file
@@ -154,8 +160,7 @@ def rows_in_workers(source: Any, start: int, size: int, date: str,
         except OSError:  # no fork to be had (EAGAIN, ENOMEM): the rows are made here, as a small file's are
             with open(source.path, "rb") as handle:
                 handle.seek(start)
-                for rows, ids, offset in read_rows(handle, source, start):
-                    yield prepare(source.name, rows, ids, date), offset, None
+                yield from rows_here(handle, source, start, date)
             return
         with pool:
             pending: Any = collections.deque()

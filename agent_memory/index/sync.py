@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator
 
 from ..text import prompt_terms
 from .prompt import signature
-from .rows import Prepared, Row, RowMaker, cjk_runs, fork_workers, made, prepare, read_rows, row_id, rows_in_workers
+from .rows import Prepared, Row, RowMaker, cjk_runs, fork_workers, made, prepare, row_id, rows_here, rows_in_workers
 from .schema import DDL, DOCS_FILL, DOCS_INDEXES, KEY_UPSERT, SCHEMA_VERSION, drop_all
 from .search import Found, Searcher
 
@@ -234,8 +234,7 @@ class Index(Searcher):
                 date, whole = _mtime_iso(source.path), not grew
                 workers = fork_workers(size - offset) if whole else 1
                 batches = (rows_in_workers(source, offset, size, date, workers) if workers > 1 else
-                           ((prepare(source.name, rows, ids, date), offset, None)
-                            for rows, ids, offset in read_rows(handle, source, offset)))
+                           rows_here(handle, source, offset, date))
                 for prepared, offset, terms in batches:
                     added += self._insert(source.name, prepared, words=not whole, terms=terms)
                     if whole and not new:

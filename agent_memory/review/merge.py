@@ -16,7 +16,7 @@ from typing import Any
 
 from ..claims import candidate
 from ..claims import cache as claimcache
-from ..claims.relations import buckets_of, candidate_pairs
+from ..claims.relations import buckets_of_keys, candidate_pairs
 from ..config import load_config
 from ..errors import UsageError
 from ..promote import Plan, plan
@@ -54,11 +54,7 @@ def candidates(paths: Paths, result: Plan | None = None) -> list[Candidate]:
     view = claimcache.load(paths, float(config["identity"]["merge_similarity"]))
     keys = view.relations.keys
     owner = {text: claim for claim in result.claims for text in claim.keys}
-    buckets: dict[tuple[str, ...], list[str]] = {}
-    for text, key in keys.items():
-        if text in owner:
-            for bucket in buckets_of(key):
-                buckets.setdefault(bucket, []).append(text)
+    buckets = buckets_of_keys({text: key for text, key in keys.items() if text in owner})
     found: dict[frozenset[str], Candidate] = {}
     for x, y in dict.fromkeys(candidate_pairs(buckets)):
         a, b = owner[x], owner[y]
