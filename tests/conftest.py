@@ -9,9 +9,29 @@ examples, which is where new failures are found (and then pinned with ``@example
 """
 
 import os
+from typing import Callable
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("agent-memory", deadline=None)
 settings.register_profile("agent-memory-ci", deadline=None, derandomize=True)
 settings.load_profile("agent-memory-ci" if os.environ.get("CI") else "agent-memory")
+
+
+@pytest.fixture
+def refuse_fork(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Call it to make ``multiprocessing``'s fork context refuse to start a pool, as a system out of processes or
+    memory does (EAGAIN); other start methods stay as they are."""
+    import multiprocessing
+
+    class NoFork:
+        def Pool(self, _workers: int) -> None:  # noqa: N802 - multiprocessing's name
+            raise OSError(11, "Resource temporarily unavailable")
+
+    def refuse() -> None:
+        real = multiprocessing.get_context
+        monkeypatch.setattr(multiprocessing, "get_context",
+                            lambda method=None: NoFork() if method == "fork" else real(method))
+
+    return refuse

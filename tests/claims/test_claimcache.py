@@ -290,9 +290,7 @@ def _slow_slice(bounds: tuple[int, int]) -> list[Any]:
 
 @pytest.mark.parametrize("trouble", ["no fork", "too slow"])
 def test_workers_that_cannot_start_or_finish_leave_the_count_to_this_process(monkeypatch: pytest.MonkeyPatch,
-                                                                             trouble: str) -> None:
-    import multiprocessing
-
+                                                                             refuse_fork: Any, trouble: str) -> None:
     from agent_memory.claims.key import claim_key
     from agent_memory.claims.relations import Relations
 
@@ -304,12 +302,7 @@ def test_workers_that_cannot_start_or_finish_leave_the_count_to_this_process(mon
     monkeypatch.setattr(forked, "PARALLEL_KEYS", 0)
     monkeypatch.setattr(keymod, "_MADE", {})
     if trouble == "no fork":
-        class NoFork:
-            def Pool(self, _workers: int) -> None:  # noqa: N802 - multiprocessing's name
-                raise OSError(11, "Resource temporarily unavailable")
-
-        real = multiprocessing.get_context
-        monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: NoFork() if method == "fork" else real(method))
+        refuse_fork()
     else:
         monkeypatch.setattr(forked, "_relate_slice", _slow_slice)
         monkeypatch.setattr(forked, "_keys_slice", _slow_slice)

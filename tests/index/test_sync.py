@@ -309,7 +309,8 @@ def test_the_ids_the_writer_makes_are_the_ids_a_sync_reads(tmp_path_factory: Any
 # ---------------------------------------------------------------- a large file's rows made by workers
 
 
-def test_a_file_made_into_rows_by_forked_workers_is_indexed_as_one_read_here(tmp_path: Path, monkeypatch: Any) -> None:
+def test_a_file_made_into_rows_by_forked_workers_is_indexed_as_one_read_here(tmp_path: Path, monkeypatch: Any,
+                                                                              refuse_fork: Any) -> None:
     from agent_memory.index import rows
     from agent_memory.promote.tiers import index_sources
 
@@ -340,14 +341,7 @@ def test_a_file_made_into_rows_by_forked_workers_is_indexed_as_one_read_here(tmp
 
     assert built("workers.db", 0) == built("here.db", 1 << 40)
 
-    import multiprocessing
-
-    class NoFork:
-        def Pool(self, _workers: int) -> None:  # noqa: N802 - multiprocessing's name
-            raise OSError(11, "Resource temporarily unavailable")
-
-    real = multiprocessing.get_context
-    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: NoFork() if method == "fork" else real(method))
+    refuse_fork()
     assert built("no-fork.db", 0) == built("here-again.db", 1 << 40)  # no fork to be had: made here, the same
 
 
