@@ -146,6 +146,7 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
     """
     import threading
 
+    from agent_memory.index import rows as rows_module
     from agent_memory.index import sync as index_module
     from agent_memory import ingest as ingest_module
     from agent_memory.ingest import ingest
@@ -157,7 +158,7 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
     for suffix in ("", "-wal", "-shm"):
         Path(str(paths.index) + suffix).unlink(missing_ok=True)
     read_done, may_commit = threading.Event(), threading.Event()
-    original_read = index_module.read_rows
+    original_read = rows_module.read_rows
     reader_thread: list[threading.Thread] = []
 
     def slow_read(*args: object, **kwargs: object) -> object:
@@ -169,7 +170,7 @@ def test_a_reader_committing_a_stale_index_view_never_makes_ingest_write_an_atom
             may_commit.wait(2)
         return found
 
-    monkeypatch.setattr(index_module, "read_rows", slow_read)
+    monkeypatch.setattr(rows_module, "read_rows", slow_read)  # as the index reads a file in this process
 
     def reader() -> None:
         with index_module.Index(paths.index, index_sources(paths)) as index:
