@@ -75,6 +75,8 @@ _PHRASES = [
     (re.compile(r"\b(?:by hand|manually|manual|hand[-_ ]edit(?:ed|ing|s)?)\b"), " by edit byhand "),
     (re.compile(r"\bcheck(?:ed|ing|s)? ((?:\S+ ){0,3}?)in(?:to)? (?:git|the repo|version control)\b"), r" commit \1 "),
     (re.compile(r"\b(?:reach|reaches|reaching|reached) for\b"), " use "),
+    # what is forbidden to import or call is forbidden to use: "don't import moment", "never call unwrap()"
+    (re.compile(r"\b(never|not|don'?t|do not|stop|avoid) (?:import|call)(?:ing)?\b"), r" \1 use "),
     (re.compile(r"\b(?:go|goes|going|went|stick|sticks|sticking|stuck|opt|opts|opting) (?:with|for|to)\b"), " use "),
     (re.compile(r"\b(?:switch|switches|switching|switched|move|moves|moving|moved|revert|reverts|reverting"
                 r"|reverted|go|goes|going) back to\b"), " use "),
@@ -88,6 +90,14 @@ _PHRASES = [
     (re.compile(r"\b(?:off limits|not allowed|forbidden|prohibited|banned|not ok|not okay)\b"), " not "),
     (re.compile(r"\b(?:no need (?:to|for)|don'?t need to|do not need to|needn'?t|not necessary to|unnecessary to)\b"),
      " not "),
+    # a limit said any way is "max N": "50 chars max", "at most 50", "no longer than 50", "under 400 lines"
+    (re.compile(r"\b(?:(?:at most|no more than|not more than|no longer than|not longer than|up to|under|below|within"
+                r"|less than|fewer than|maximum of|max of)(?= \d)|maximum|tops)\b"), " max "),
+    # "never write a subject longer than 50 characters" asks for at most 50: the limit, turned over
+    (re.compile(r"\b(?:never|don'?t|do not|not|no) ((?:\S+ ){0,5}?)(?:longer|more|bigger|larger|over) than (?=\d)"),
+     r" \1 max "),
+    # "the first line of the commit message" is its subject
+    (re.compile(r"\b(?:the |a )?first line of (?:the |a |each |every )?commit(?: message)?\b"), " commit subject "),
     (re.compile(r"\bno longer\b"), " not "),
     (re.compile(r"\b(?:is|are|be|s|re) optional\b"), " never "),  # "type hints are optional now" (not a contrast)
     # "skip X", "forget about X": do not do X ("don't skip the tests" turns it over again)
@@ -330,13 +340,17 @@ def is_wrong(clause: str) -> bool:
 
 # short names people type for the long ones: one thing, one word
 _ALIASES = {
-    "ts": "typescript", "js": "javascript", "py": "python", "k8s": "kubernetes", "kube": "kubernetes",
+    "ts": "typescript", "js": "javascript", "py": "python", "k8s": "kubernetes", "kube": "kubernetes", "tf": "terraform",
     "db": "database", "dbs": "database", "prod": "production", "creds": "credential", "cred": "credential",
     "deps": "dependency", "dep": "dependency", "documentation": "doc", "docs": "doc", "configuration": "config",
     "configs": "config", "msg": "message", "msgs": "message", "func": "function", "funcs": "function",
     "fn": "function", "args": "argument", "arg": "argument", "lib": "library", "libs": "library",
     "pkg": "package", "pkgs": "package", "env": "environment", "vars": "variable", "var": "variable",
     "annotation": "hint", "annotations": "hint", "annotate": "hint",
+    "img": "image", "imgs": "image", "param": "argument", "params": "argument", "parameter": "argument",
+    "parameters": "argument", "char": "character", "chars": "character", "ctx": "context",
+    "stylesheet": "css", "stylesheets": "css", "architectural": "architecture", "title": "subject",
+    "titles": "subject",
     "green": "pass",  # "CI is green" is "CI passes"
     "hash": "sha", "credential": "secret", "credentials": "secret", "approve": "approval", "approv": "approval",
     # two reviewers approving is two approvals
