@@ -181,7 +181,7 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         negative, positive = (a, b) if a.negated else (b, a)
         cn, an = _frame(negative.tokens)
         cp, ap = _frame(positive.tokens)
-        if not an and ap and _bare_set(cn) == _bare_set(ap) | _bare_set(w for w in cp if w[:1] == SCOPE):
+        if not an and ap and _rules_out(cn, cp, ap):
             return _RULED_OUT  # "don't use requests" is what "use httpx instead of requests" rules out
         if same_frame or a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity) \
                 or _same_words_other_roles(ca, cb):
@@ -218,6 +218,18 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     if slot:
         return Relation("contradiction", slot)
     return DISTINCT
+
+
+def _rules_out(cn: frozenset[str], cp: frozenset[str], ap: frozenset[str]) -> bool:
+    """Whether a prohibition forbids what a choice rejects, about the same subject: it names every rejected
+    thing and nothing the choice does not say, and holds wherever the choice holds ("don't use requests" /
+    "use httpx instead of requests"; "never hand-edit the terraform state" / "change the terraform state with
+    `terraform state mv`, not by hand"; not "… in the tests", said by the choice alone)."""
+    forbidden, rejected, said = _bare_set(cn), _bare_set(ap), _bare_set(cp)
+    places = _bare_set(w for w in cp if w[:1] == SCOPE)
+    if not places <= forbidden or not all(_overlap({word}, forbidden) for word in rejected):
+        return False  # (moment.js and moment name one library)
+    return all(word in said or _overlap({word}, rejected) for word in forbidden - rejected)
 
 
 def _one_word_more(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
@@ -293,15 +305,16 @@ def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab:
     rejected, neither takes what the other rejects, and they hold in the same place."""
     if not aa or not ab:
         return False
-    if {w for w in ca if w[:1] == SCOPE} != {w for w in cb if w[:1] == SCOPE}:
+    if not _places_alike(ca, cb):
         return False  # "… in the tests" is a narrower rule
     pa, pb = _purpose(ca), _purpose(cb)
     if pa and pb and pa != pb:
         return False  # "… for CLI parsing" / "… for date handling": two ends
-    ends_a, ends_b = _bare_set(ca - _unroled(ca)), _bare_set(cb - _unroled(cb))
+    placed_a, placed_b = _said_places(ca, cb), _said_places(cb, ca)
+    ends_a, ends_b = _bare_set(ca - _unroled(ca) - placed_a), _bare_set(cb - _unroled(cb) - placed_b)
     if (ends_a or ends_b) and not _overlap(ends_a, ends_b):
         return False  # "open PRs against main, not dev" / "… against next, not dev": another value taken
-    taken_a, taken_b = _things(_unroled(ca)), _things(_unroled(cb))
+    taken_a, taken_b = _things(_unroled(ca) | placed_a), _things(_unroled(cb) | placed_b)
     if not _overlap(taken_a, taken_b) or not _overlap(_things(aa), _things(ab)):
         return False
     if _overlap(taken_a, _things(ab)) or _overlap(taken_b, _things(aa)):
@@ -312,6 +325,22 @@ def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab:
     nouns_b = {w for w in taken_b if not is_verb(w)}
     shared = {w for w in nouns_a if _overlap({w}, nouns_b)} | {w for w in nouns_b if _overlap({w}, nouns_a)}
     return not (nouns_a - shared and nouns_b - shared)
+
+
+def _places_alike(ca: frozenset[str], cb: frozenset[str]) -> bool:
+    """Whether every place one frame says the rule holds in is a word of the other ("reports are rendered in
+    Europe/Berlin" / "reports use Europe/Berlin"): a place said by one alone makes a narrower rule."""
+    for mine, theirs in ((ca, cb), (cb, ca)):
+        said = _bare_set(theirs)
+        if any(w[:1] == SCOPE and _unmarked(w) not in said for w in mine):
+            return False
+    return True
+
+
+def _said_places(words: frozenset[str], other: frozenset[str]) -> frozenset[str]:
+    """The places of one frame the other says as a thing ("rendered in Europe/Berlin" / "use Europe/Berlin")."""
+    said = _bare_set(other)
+    return frozenset(w for w in words if w[:1] == SCOPE and _unmarked(w) in said and "+" + _unmarked(w) not in other)
 
 
 def _unroled(words: frozenset[str]) -> frozenset[str]:
