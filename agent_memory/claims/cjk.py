@@ -67,6 +67,41 @@ _CANONICAL_SOURCE = {
     "snake_case": "下划线 下划线命名 スネークケース",
     "store": "存 存储 保存",
     "pass": "全绿 绿 通过 通過 通 緑 没过",  # CI or the tests "pass" / "are green"
+    # things code is made of, as people name them to a coding agent
+    "template": "模板 模版 テンプレート",
+    "framework": "框架 フレームワーク",
+    "service": "服务 サービス",
+    "integer": "整数 整型",
+    "float": "浮点 浮点数",
+    "field": "字段 フィールド",
+    "resource": "资源 リソース",
+    "plural": "复数 複数形",
+    "singular": "单数 単数形",
+    "render": "渲染 レンダリング",
+    "element": "元素 要素",
+    "level": "级别 日志级别 レベル",
+    "production": "生产 生产环境 线上 本番 本番環境",
+    "staging": "ステージング 预发 预发布",
+    "migration": "マイグレーション 迁移",
+    "tool": "工具 ツール",
+    "style": "样式 スタイル",
+    "api": "接口 API",
+    "path": "路径 パス",
+    "error": "错误 报错 エラー",
+    "argument": "参数 引数",
+    "data": "数据 データ",
+    "dependency": "依赖 依存関係",
+    "retry": "重试 リトライ",
+    "cache": "缓存 キャッシュ",
+    "image": "镜像 イメージ",
+    "container": "容器 コンテナ",
+    "fixture": "フィクスチャ",
+    "default": "默认 デフォルト 初期値",
+    "display": "显示 表示",
+    "route": "路由",
+    "amount": "金额 金額",
+    "noun": "名词 名詞",
+    "try": "試 试 试试 試し",
 }
 CANONICAL = {word: canon for canon, words in _CANONICAL_SOURCE.items() for word in words.split()}
 
@@ -86,7 +121,8 @@ _VOCABULARY = frozenset(CANONICAL) | WEAK | frozenset(
     线上 测试环境 开发 本地时间 不用 不要 别 禁止 不能 可以 没问题 允许 出现 每个 一律 之前 之后
     以后 以前 运行 执行 使用 采用 提交 推送 合并 测试 代码 注释 中文 英文 英语 日文 分支 配置 配置文件 目录 文件 文件夹
     改用 改成 换成 换用 环境变量 变量 密钥 硬编码 数据库 时间 时间戳 日志 函数 命名 描述 标题 说明 截图 修改 改动 更改 删除 删掉 去掉
-    安装 依赖包 消息 信息 审查 评审 嵌套 前缀 开头 名字 检查 确认 源码 源代码 提交代码 合入 发布 上线 测试用例 单测""".split()
+    安装 依赖包 消息 信息 审查 评审 嵌套 前缀 开头 名字 检查 确认 源码 源代码 提交代码 合入 发布 上线 测试用例 单测
+    列表 数组 对象 组件 请求 响应 权限 用户 密码 令牌 单位 小数 整数 后端 前端 服务端 客户端""".split()
 )
 _LONGEST = max(len(w) for w in _VOCABULARY)
 

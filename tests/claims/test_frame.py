@@ -16,6 +16,28 @@ from hypothesis import strategies as st
 from agent_memory.claims import claim_key, frame, relate
 
 PAIRS = [
+    # a limit said any way: "at most N", "N max", "≤ N", "never … longer than N"; "at least" is another rule
+    ("same", "PR descriptions are at most 300 words.", "Never write a PR description longer than 300 words."),
+    ("same", "Keep test names to 60 chars max.", "test names ≤ 60 characters"),
+    ("same", "the first line of a commit message is at most 72 chars", "commit subjects ≤ 72 characters"),
+    ("distinct", "PR descriptions are at most 300 words.", "PR descriptions are at least 300 words."),
+    # a prohibition and the choice that rules out what it forbids, the subject said by both, a library by
+    # its file name; not when the choice alone says where it holds
+    ("same", "Never import lodash.", "Use native array methods instead of lodash."),
+    ("same", "Never push to main.", "Always push to develop, not main."),
+    ("same", "Never use moment.", "Use dayjs instead of moment.js."),
+    ("distinct", "Don't use requests.", "Use httpx instead of requests in the tests."),
+    # a choice's value said as where it holds by one wording ("rendered in X") and as taken by the other
+    ("same", "Log timestamps use America/Chicago, not UTC.",
+     "every log timestamp is rendered in `America/Chicago`, never UTC."),
+    ("same", "Never edit the tf lock file by hand.", "never hand-edit the terraform lock file"),
+    # Chinese and Japanese words of code's things take the English word: 本番 / 线上 / 生产环境 are production
+    ("same", "本番に直接デプロイしないでください。", "Never deploy directly to production."),
+    ("same", "线上不要开 debug 日志。", "不要在生产环境开 debug 日志。"),
+    ("same", "接口路径用复数名词。", "API paths use plural nouns."),
+    ("same", "マイグレーションは必ずステージングで試してください。", "Always try migrations on staging first."),
+    ("distinct", "金额字段一律用整数。", "时间字段一律用整数。"),
+    ("distinct", "线上不要开 debug 日志。", "测试环境不要开 debug 日志。"),
     # words of a rule's form, or a verb that only says it is done, said by one wording alone
     ("same", "Always write Angular commit messages.", "commit messages follow the Angular format"),
     ("same", "Always run mypy before pushing.", "Always run `mypy check` before every push."),
