@@ -395,6 +395,8 @@ def is_verb(word: str) -> bool:
 
 
 _WEAK_VERBS = frozenset("be do have get go make keep put write open create follow stay leave let wait pass".split())
+# the verbs above as a key holds them ("name" → "nam", "create" → "creat")
+VERB_LEMMAS = frozenset(lemma(word) for word in _IMPERATIVES | _WEAK_VERBS)
 
 
 def is_weak(word: str) -> bool:

@@ -12,9 +12,10 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import combinations
 from typing import AbstractSet, Iterable
 
-from .frame import LANGUAGES, PERMITTED, SLOTS, VERB_OF, is_verb, lemma
+from .frame import GUARDED, LANGUAGES, PERMITTED, SLOTS, VERB_LEMMAS, VERB_OF, is_verb, lemma
 from .key import CONTRAST, FROM, PURPOSE, SCOPE, TO, Key, trigram_similarity
 from ..text import CJK as _CJK, HIRAGANA
 
@@ -191,7 +192,8 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         # permission beside a broad prohibition ("docs-only changes may go to main"), is left alone
         forbidden, done = cn - _purpose(cn), cp - _purpose(cp)
         if len(forbidden) >= 2 and forbidden < done and len(done - forbidden) <= 3 and not an and not ap \
-                and PERMITTED not in positive.tokens:
+                and PERMITTED not in positive.tokens and _purpose(cn) <= cp and not _done_first(forbidden, done) \
+                and len(_plain_nouns(done - forbidden)) <= 1:
             return Relation("contradiction", "prohibits what the rule does")
         return DISTINCT
     if same_frame:
@@ -218,6 +220,23 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
     if slot:
         return Relation("contradiction", slot)
     return DISTINCT
+
+
+def _plain_nouns(words: frozenset[str]) -> set[str]:
+    """The words that may name a subject of their own: not an act, a moment, a value, a rule's form, a place
+    or a particle ("the payments worker uses X" is about the payments worker, narrower than "never use X")."""
+    return {w for w in words if w[:1] not in _ROLES and w not in _VERBS and w not in VERB_LEMMAS
+            and w not in _CONDITIONS and w not in _FORM_WORDS and w not in _PARTICLES and not _is_value(w)}
+
+
+def _done_first(forbidden: frozenset[str], done: frozenset[str]) -> bool:
+    """Whether the rule names what is forbidden only as the moment of its own step: "run pytest before pushing
+    to main" is not pushing to main, and "never push to main" does not forbid it."""
+    more = {_unmarked(w) for w in done - forbidden}
+    if not more & _CONDITIONS or more & GUARDED:
+        return False  # ("always squash commits when you merge": the moment is merging, its own step)
+    acts = {w for w in map(_unmarked, forbidden) if w in _VERBS or w in VERB_LEMMAS}
+    return bool(acts) and acts <= GUARDED  # ("never delete merged branches" forbids deleting, not merging)
 
 
 def _rules_out(cn: frozenset[str], cp: frozenset[str], ap: frozenset[str]) -> bool:
@@ -531,6 +550,11 @@ def replaced_by_correction(correction: Key, other: Key) -> bool:
 # members are paired only across: a hub's members with its spoke's (the same name but for the mark), never two
 # members of one side. ``relations.partner`` names the other side.
 HUB, SPOKE = "<", ">"
+# the most words a rule may say for a prohibition of two or more to be matched against it
+_DOES_MORE = 7
+# the most words a rule may say for each thing it names to meet the choices rejecting that thing
+_TAKES_AT_MOST = 4
+_PARTICLES = frozenset("up down out off over away back".split())
 
 
 def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
@@ -567,6 +591,20 @@ def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
             yield (HUB + "forbid",) + frame_words
             if aim:
                 yield (HUB + "forbid",) + aim_words
+            if not rejected and len(aim_words) >= 2:
+                yield (HUB + "does",) + aim_words[:2]  # its first two words, for the rules saying them and more
+        elif not rejected and 2 <= len(aim_words) <= _DOES_MORE:
+            # a rule doing what a prohibition forbids in up to three words more ("stop wrapping errors" / "wrap
+            # every error you propagate up"): any two of its words may be the first two of what is forbidden
+            if PERMITTED not in key.tokens and len(aim_words) >= 3:
+                for pair in combinations(aim_words, 2):
+                    yield (SPOKE + "does",) + pair
+            # and a short rule taking, about its subject, what a choice rejects ("switch the API responses to
+            # camelCase" / "API response fields are snake_case, not camelCase"): any thing it names may be that one
+            if len(aim_words) <= _TAKES_AT_MOST:
+                for word in aim_words:
+                    if word not in _FORM_WORDS and word not in VERB_LEMMAS and word not in _VERBS:
+                        yield (SPOKE + "taken", word)
         thing = _unroled(aim)
         if not rejected and thing != aim and thing:
             # what a rule takes, without where it holds: meets the choice that rejects it in that place

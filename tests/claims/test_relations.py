@@ -93,3 +93,33 @@ def test_a_thing_without_its_place_meets_its_prohibition_not_the_same_thing_else
     assert halves_a & halves_b, "they share the thing's spoke"
     assert not {relations.partner(x) for x in halves_a} & relations.buckets_of(b)
     assert all(relations.partner(relations.partner(x)) == x != relations.partner(x) for x in halves_a)
+
+
+@pytest.mark.parametrize("prohibition, rule", [
+    # a prohibition of two words against a rule doing it in two or three words more
+    ("Stop wrapping errors.", "Always wrap errors with fmt.Errorf when you return them."),
+    ("Don't pin the base images anymore.", "Always pin base images by digest in every Dockerfile."),
+    ("Stop squashing commits.", "Always squash commits when you merge a PR."),
+])
+def test_a_prohibition_meets_a_rule_doing_it_in_more_words(prohibition: str, rule: str) -> None:
+    assert frozenset((prohibition, rule)) in _candidates(prohibition, rule)
+    assert relate(claim_key(prohibition), claim_key(rule), SIMILARITY).kind == "contradiction"
+
+
+def test_a_short_rule_meets_the_choice_rejecting_what_it_takes() -> None:
+    choice, rule = "Event names should be past tense, not imperative.", "Switch event names to imperative."
+    assert frozenset((choice, rule)) in _candidates(choice, rule)
+    assert relate(claim_key(choice), claim_key(rule), SIMILARITY).kind == "contradiction"
+
+
+@pytest.mark.parametrize("prohibition, rule", [
+    # the forbidden step named only as the moment of another ("never push to main" forbids no check before it)
+    ("Never push directly to main.", "Always run the linters before pushing to main."),
+    # a prohibition for one end, a rule for another
+    ("Never use pandas for parsing the logs.", "Use pandas in the notebooks for reports."),
+    # a subject of its own, narrower than what is forbidden
+    ("Never use the ORM for bulk inserts.", "The billing exporter service uses the ORM for bulk inserts."),
+])
+def test_a_rule_narrower_or_earlier_than_a_prohibition_does_not_contest_it(prohibition: str, rule: str) -> None:
+    assert relate(claim_key(prohibition), claim_key(rule), SIMILARITY).kind != "contradiction", \
+        (claim_key(prohibition).text, claim_key(rule).text)
