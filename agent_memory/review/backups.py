@@ -323,6 +323,8 @@ def rollback(paths: Paths) -> dict[str, Any] | None:
                     else:
                         atomic_write(path, copy, expect=current)
                         restored.append(str(path))
+                elif current is None and copy is None:
+                    continue  # the command was cut short before it wrote this file: nothing of it to take back
                 elif record["kind"] == "claims":
                     previous = {str(r["id"]): r for r in (json.loads(x) for x in json_lines((copy or b"").decode("utf-8")) if x.strip())}
                     now_records = {str(r["id"]): r for r in load_claims(path)}
@@ -338,6 +340,11 @@ def rollback(paths: Paths) -> dict[str, Any] | None:
                     for line in record.get("appended", []):
                         if line in lines:
                             lines.remove(line)
+                    if not lines and copy is None:  # the command made the file: it goes again
+                        check_unchanged(path, current)
+                        path.unlink()
+                        removed.append(str(path))
+                        continue
                     atomic_write(path, encode_text("".join(lines)), expect=current)
                     restored.append(str(path))
             for record in regenerate:

@@ -146,6 +146,25 @@ def test_rollback_refuses_to_write_over_an_edit_made_while_it_runs(tmp_path: Pat
     assert claude.read_bytes() == adopted + b"typed meanwhile\n"
 
 
+@pytest.mark.parametrize("written", [True, False], ids=["written", "cut short before writing"])
+def test_rollback_leaves_no_file_where_the_command_made_one(tmp_path: Path, written: bool) -> None:
+    # a decision log and a claims file the command created: rolled back, they are gone again, whether the command
+    # wrote them or was killed before it did (an empty file where there was none is not "as before")
+    store = make_store(tmp_path)
+    line = '{"claim_id": "a1b2c3d4e5f6", "action": "merge"}\n'
+    claim = b'{"id": "a1b2c3d4e5f6", "text": "Use pnpm, not npm"}\n'
+    changes = [backups.Change(store.paths.decisions, "decisions", "project", None, line.encode(), appended=[line]),
+               backups.Change(store.paths.l2, "claims", "project", None, claim, ids=["a1b2c3d4e5f6"])]
+    with backups.locked(store.paths, user=False):
+        assert backups.commit(store.paths, "merge", "test", changes)
+    if not written:
+        store.paths.decisions.unlink()
+        store.paths.l2.unlink()
+    rollback(store.paths)
+    assert not store.paths.decisions.exists()
+    assert not store.paths.l2.exists()
+
+
 # ---------------------------------------------------------------- symlinks out of the project
 
 
