@@ -69,6 +69,11 @@ REVERSED = [
     ("mainに直接pushしないでください。", "mainへの直接pushは解禁します。", "main"),
     ("以后都用 pnpm，不要用 npm。", "不用 pnpm 了，换回 npm。", "pnpm"),
     ("每次提交前都要跑测试。", "以后提交前不需要跑测试。", "测试"),
+    # a reversal naming fewer words than the rule said ("stop wrapping errors" for a rule of wrapping them when
+    # returned, with fmt.Errorf)
+    ("Always wrap errors with fmt.Errorf when you return them.", "Stop wrapping errors, just return them as they are.",
+     "wrap"),
+    ("Always pin base images by digest in every Dockerfile.", "Don't pin the base images anymore.", "digest"),
 ]
 
 
