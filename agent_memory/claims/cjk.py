@@ -24,7 +24,7 @@ _CANONICAL_SOURCE = {
     "branch": "ブランチ 分支",
     "comment": "コメント 注释 註釋",
     "run": "実行 回 走 かけ 掛け 跑 运行 執行 执行",
-    "use": "使用 使 採用 采用 喜欢 更喜欢 偏好 改用 改成 换成 换用 戻 戻す 切り替え 切替",
+    "use": "使用 使 採用 采用 喜欢 更喜欢 偏好 改用 改成 换成 换用 戻 戻す 切り替え 切替 選 選ぶ 選択 选 选择 选用",
     "edit": "変更 修正 編集 修改 改 改动 更改 いじ 触",
     "delete": "削除 消 删除 删 删掉 去掉",
     "check": "確認 检查 確かめ 确认",
@@ -78,13 +78,12 @@ _CANONICAL_SOURCE = {
     "plural": "复数 複数形",
     "singular": "单数 単数形",
     "render": "渲染 レンダリング",
-    "element": "元素 要素",
     "level": "级别 日志级别 レベル",
     "production": "生产 生产环境 线上 本番 本番環境",
     "staging": "ステージング 预发 预发布",
     "migration": "マイグレーション 迁移",
     "tool": "工具 ツール",
-    "style": "样式 スタイル",
+    "style": "样式 风格 スタイル",
     "api": "接口 API",
     "path": "路径 パス",
     "error": "错误 报错 エラー",
@@ -101,14 +100,16 @@ _CANONICAL_SOURCE = {
     "route": "路由",
     "amount": "金额 金額",
     "noun": "名词 名詞",
+    "max": "不超过 不要超过 不得超过 不能超过 最多 至多 以内",  # a limit, as "at most 400 lines"
+    "element": "元素 要素",
     "try": "試 试 试试 試し",
 }
 CANONICAL = {word: canon for canon, words in _CANONICAL_SOURCE.items() for word in words.split()}
 
 # words that say how or how strongly, or where a rule is written down, not what it asks
 WEAK = frozenset(
-    """書 書く 置 付 付け 入れ 行 行う お願い 願 全部 全て すべて 配下 必須 常 絶対 必 毎回 今後 以後 覚 自分 中
-    以后 内 中 提 直接 直 没 过 教训 的 了 是 进 来 我 更 用 大丈夫 構 構わ 可以 没问题 没关系 也行 允许 写 写成 放 放到 放在 放回 都 全部 所有 一律 必须 先 每次 每个 记得 记住 要 请 一遍 里 里面 下 下面 上 就行 吧 时候
+    """書 書く 置 付 付け 入れ 行 行う 出 出す お願い 願 全部 全て すべて 配下 必須 常 絶対 必 毎回 今後 以後 覚 自分 中
+    以后 内 中 提 直接 直 没 过 教训 的 了 是 进 来 我 我们 你们 他们 尽量 最好 单个 控制 控制在 更 用 大丈夫 構 構わ 可以 没问题 没关系 也行 允许 写 写成 放 放到 放在 放回 都 全部 所有 一律 必须 先 每次 每个 记得 记住 要 请 一遍 里 里面 下 下面 上 就行 吧 时候
     的时候 时 统一 一定 一定要 也 再 等 等待 出现 必要 必须 必需 必須 还是 对应 直接 这 那 个 次 遍 在 把 从 到 给 和 与 或 并 及 将 就""".split()
 )
 
@@ -180,6 +181,8 @@ def _compound(run: str) -> tuple[str, ...]:
     characters or more, as that word and the rest, cut the same way (「変数名英語」: variable names, in English)."""
     if run in CANONICAL or run in _TWO_WORDS or len(run) < 3:
         return (run,) if run in _TWO_WORDS else (_canon(run),)
+    if run[-1] in "前後":  # 「依頼前」, 「マージ後」: a step, and before or after it
+        return (*_compound(run[:-1]), _canon(run[-1]))
     for cut in range(1, len(run) - 1):  # the longest known word the run ends with
         if run[cut:] in CANONICAL:
             return (*_compound(run[:cut]), _canon(run[cut:]))

@@ -38,6 +38,13 @@ PAIRS = [
     ("same", "マイグレーションは必ずステージングで試してください。", "Always try migrations on staging first."),
     ("distinct", "金额字段一律用整数。", "时间字段一律用整数。"),
     ("distinct", "线上不要开 debug 日志。", "测试环境不要开 debug 日志。"),
+    # a limit in Chinese (不超过 / 以内 / 最多), a step and 前 / 後 after it, 選ぶ / 选 as "use", filler (尽量, 控制在)
+    ("same", "每个 PR 的改动不超过 300 行。", "PR 的改动最多 300 行。"),
+    ("same", "PR 的改动控制在 300 行以内。", "PR 的改动最多 300 行。"),
+    ("contradiction", "PR 的改动最多 300 行。", "PR 的改动最多 500 行。"),
+    ("same", "マージ前に必ず CI を確認してください。", "マージする前に必ず CI を確認してください。"),
+    ("same", "ベースイメージに alpine を選ばないでください。", "alpine のベースイメージは使わないでください。"),
+    ("same", "以后接口尽量用 REST 风格。", "以后接口用 REST 风格。"),
     # words of a rule's form, or a verb that only says it is done, said by one wording alone
     ("same", "Always write Angular commit messages.", "commit messages follow the Angular format"),
     ("same", "Always run mypy before pushing.", "Always run `mypy check` before every push."),
