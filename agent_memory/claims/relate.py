@@ -302,8 +302,8 @@ def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], 
         return False
     purpose = _purpose(ca)
     subject = ca & cb  # what both speak of ("unit tests"), beside the value they differ on
-    if _dotless(ca - purpose - subject) != _dotless(ab - _purpose(ab)):
-        return False  # (".unwrap" and "unwrap" name one method)
+    if _dotless(_bare_set(ca - purpose - subject)) != _dotless(_bare_set(ab - _purpose(ab))):
+        return False  # (".unwrap" and "unwrap" name one method; "new code in Java" takes what "Kotlin, not Java" rejects)
     said = {_unmarked(w) for w in cb | ab}
     if not {_unmarked(w) for w in purpose} <= said:
         return False
@@ -311,7 +311,8 @@ def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], 
     scope_b = {w for w in cb if w[:1] == SCOPE}
     if value and value <= scope_b:
         return True  # "unit tests go in tests/unit/, not next to the source files": the place is the value
-    return {w for w in ca if w[:1] == SCOPE} == scope_b
+    rejected = _bare_set(ab)  # ("in Java" is where the rule holds and the thing the choice rejects)
+    return {w for w in ca if w[:1] == SCOPE and _unmarked(w) not in rejected} == scope_b
 
 
 def _dotless(words: frozenset[str]) -> frozenset[str]:

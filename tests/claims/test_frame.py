@@ -31,6 +31,9 @@ PAIRS = [
     ("same", "Log timestamps use America/Chicago, not UTC.",
      "every log timestamp is rendered in `America/Chicago`, never UTC."),
     ("same", "Never edit the tf lock file by hand.", "never hand-edit the terraform lock file"),
+    # the thing a choice rejects, taken again as where the rule holds ("in Objective-C"); pixels are px
+    ("contradiction", "No, new iOS code is Swift, not Objective-C.", "Write the new iOS code in Objective-C from now on."),
+    ("same", "Never size icons in pixels.", "Never size icons in px."),
     # Chinese and Japanese words of code's things take the English word: 本番 / 线上 / 生产环境 are production
     ("same", "本番に直接デプロイしないでください。", "Never deploy directly to production."),
     ("same", "线上不要开 debug 日志。", "不要在生产环境开 debug 日志。"),
