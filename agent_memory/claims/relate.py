@@ -50,6 +50,8 @@ _VERBS = frozenset(VERB_OF.values())
 # "pytest passes before committing"); "the main branch" is main, "Python version 3.12" Python 3.12
 _FORM_WORDS = frozenset("format style convention syntax pattern standard signatur typ prefix suffix default"
                         " run check edit pass branch version".split())
+# words that finish a verb rather than name a thing ("propagate it up", "clean them out")
+_PARTICLES = frozenset("up down out off over away back".split())
 # words that narrow how a thing is named without naming another ("the feature branch", "the PR", "a new clone")
 _QUALIFIERS = frozenset("featur pr new fresh local current whole own exist port".split())  # "on port 3000" / "on 3000"
 _DIGIT = re.compile(r"\d")
@@ -360,7 +362,7 @@ def _places_alike(ca: frozenset[str], cb: frozenset[str]) -> bool:
 def _said_places(words: frozenset[str], other: frozenset[str]) -> frozenset[str]:
     """The places of one frame the other says as a thing ("rendered in Europe/Berlin" / "use Europe/Berlin")."""
     said = _bare_set(other)
-    return frozenset(w for w in words if w[:1] == SCOPE and _unmarked(w) in said and "+" + _unmarked(w) not in other)
+    return frozenset(w for w in words if w[:1] == SCOPE and _unmarked(w) in said and PURPOSE + _unmarked(w) not in other)
 
 
 def _unroled(words: frozenset[str]) -> frozenset[str]:
@@ -555,7 +557,6 @@ HUB, SPOKE = "<", ">"
 _DOES_MORE = 7
 # the most words a rule may say for each thing it names to meet the choices rejecting that thing
 _TAKES_AT_MOST = 4
-_PARTICLES = frozenset("up down out off over away back".split())
 
 
 def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
