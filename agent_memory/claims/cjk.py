@@ -103,13 +103,22 @@ _CANONICAL_SOURCE = {
     "max": "不超过 不要超过 不得超过 不能超过 最多 至多 以内",  # a limit, as "at most 400 lines"
     "element": "元素 要素",
     "try": "試 试 试试 試し",
+    "flag": "フラグ",
+    "query": "クエリ 查询",
+    "column": "カラム",
+    "flaky": "不安定",
+    "bug": "バグ",
+    "reproduce": "再現 复现 重现",
+    "base": "ベース",
+    "approval": "レビュアー 审核人 评审人",  # as "reviewer" is in English
+    "*": "アスタリスク",
 }
 CANONICAL = {word: canon for canon, words in _CANONICAL_SOURCE.items() for word in words.split()}
 
 # words that say how or how strongly, or where a rule is written down, not what it asks
 WEAK = frozenset(
     """書 書く 置 付 付け 入れ 行 行う 出 出す お願い 願 全部 全て すべて 配下 必須 常 絶対 必 毎回 今後 以後 覚 自分 中
-    以后 内 中 提 直接 直 没 过 教训 的 了 是 进 来 我 我们 你们 他们 尽量 最好 单个 控制 控制在 更 用 大丈夫 構 構わ 可以 没问题 没关系 也行 允许 写 写成 放 放到 放在 放回 都 全部 所有 一律 必须 先 每次 每个 记得 记住 要 请 一遍 里 里面 下 下面 上 就行 吧 时候
+    以后 内 中 提 直接 直 没 过 教训 的 了 是 进 来 我 我们 你们 他们 尽量 最好 单个 控制 控制在 いきなり そのまま 更 用 大丈夫 構 構わ 可以 没问题 没关系 也行 允许 写 写成 放 放到 放在 放回 都 全部 所有 一律 必须 先 每次 每个 记得 记住 要 请 一遍 里 里面 下 下面 上 就行 吧 时候
     的时候 时 统一 一定 一定要 也 再 等 等待 出现 必要 必须 必需 必須 还是 对应 直接 这 那 个 次 遍 在 把 从 到 给 和 与 或 并 及 将 就""".split()
 )
 
@@ -214,6 +223,7 @@ def _segment(run: str) -> list[str]:
 
 # a word that names two things: 「函数名」 is a function's name
 _TWO_WORDS = {"函数名": ("function", "name"), "变量名": ("variable", "name"), "类名": ("class", "name"),
+              "フィーチャーフラグ": ("feature", "flag"), "功能开关": ("feature", "flag"),
               "関数名": ("function", "name"), "変数名": ("variable", "name"), "ブランチ名": ("branch", "name")}
 
 

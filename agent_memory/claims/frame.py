@@ -350,7 +350,9 @@ _ALIASES = {
     "img": "image", "imgs": "image", "param": "argument", "params": "argument", "parameter": "argument",
     "parameters": "argument", "char": "character", "chars": "character", "ctx": "context",
     "stylesheet": "css", "stylesheets": "css", "architectural": "architecture", "title": "subject",
-    "titles": "subject", "pixel": "px", "pixels": "px",
+    "titles": "subject", "pixel": "px", "pixels": "px", "err": "error", "errs": "error", "int": "integer",
+    "ints": "integer", "migrate": "migration", "migrates": "migration", "migrated": "migration",
+    "migrating": "migration",
     "green": "pass",  # "CI is green" is "CI passes"
     "hash": "sha", "credential": "secret", "credentials": "secret", "approve": "approval", "approv": "approval",
     # two reviewers approving is two approvals

@@ -48,6 +48,10 @@ PAIRS = [
     ("same", "マージ前に必ず CI を確認してください。", "マージする前に必ず CI を確認してください。"),
     ("same", "ベースイメージに alpine を選ばないでください。", "alpine のベースイメージは使わないでください。"),
     ("same", "以后接口尽量用 REST 风格。", "以后接口用 REST 风格。"),
+    # Go's err, a feature flag written in katakana, an asterisk in a query
+    ("same", "Never ignore an err in the handlers.", "Never ignore an error in the handlers."),
+    ("same", "フィーチャーフラグはデフォルトで off にしてください。", "feature flag はデフォルトで off にしてください。"),
+    ("same", "クエリでアスタリスクを使わないでください。", "クエリで * を使わないでください。"),
     # words of a rule's form, or a verb that only says it is done, said by one wording alone
     ("same", "Always write Angular commit messages.", "commit messages follow the Angular format"),
     ("same", "Always run mypy before pushing.", "Always run `mypy check` before every push."),
