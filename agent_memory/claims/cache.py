@@ -236,12 +236,14 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
 def code_version() -> str:
     """Changes whenever claim identity may change: the tables' version and the text of ``claims/key.py``,
     ``claims/frame.py``, ``claims/cjk.py``, ``claims/relate.py``, ``text.py`` (whose stemming claim keys share),
-    ``shapes.py`` (which atoms are counted), ``claims/tables.py``, ``claims/relations.py`` (the pairs they keep),
+    ``shapes.py`` (which atoms are counted), ``claims/tables.py``, ``claims/relations.py`` and
+    ``claims/blocking.py`` (the pairs they keep),
     ``promote/gates.py``, ``claims/wording.py`` (the shown wording and claim id) and ``claims/evidence.py`` (the
     evidence counted)."""
     return _code_version(_KEY_SOURCE or "", _RELATE_SOURCE or "", _TEXT_SOURCE or "", _SHAPES_SOURCE or "",
                          tables.__file__ or "", str(Path(__file__).with_name("relations.py")),
-                         *(str(Path(__file__).with_name(name)) for name in ("frame.py", "cjk.py", "wording.py", "evidence.py")),
+                         *(str(Path(__file__).with_name(name))
+                           for name in ("frame.py", "cjk.py", "wording.py", "evidence.py", "blocking.py")),
                          str(Path(__file__).parents[1] / "promote" / "gates.py"))
 
 

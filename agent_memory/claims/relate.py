@@ -12,7 +12,6 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from itertools import combinations
 from typing import AbstractSet, Iterable
 
 from .frame import GUARDED, LANGUAGES, PERMITTED, SLOTS, VERB_LEMMAS, VERB_OF, is_verb, lemma
@@ -43,12 +42,12 @@ _UNITS = ("second", "sec", "minute", "min", "hour", "day", "week", "month", "rel
 # values of a slot that takes one of them whatever the words around it: the language to write or answer in
 _LANGUAGES = tuple(sorted(LANGUAGES, key=lambda w: (-len(w), w)))  # the longest name first
 
-_VERBS = frozenset(VERB_OF.values())
+CLASS_VERBS = frozenset(VERB_OF.values())
 # words of a rule's form, not its subject: "the conventional commits format", "type hints on function signatures"
 # and the verbs that say only that something is done to what the rule names ("check ruff", "edit the changelog")
 # and the verbs that say only that something is done to what the rule names ("check ruff", "edit the changelog",
 # "pytest passes before committing"); "the main branch" is main, "Python version 3.12" Python 3.12
-_FORM_WORDS = frozenset("format style convention syntax pattern standard signatur typ prefix suffix default"
+FORM_WORDS = frozenset("format style convention syntax pattern standard signatur typ prefix suffix default"
                         " run check edit pass branch version".split())
 # words that finish a verb rather than name a thing ("propagate it up", "clean them out")
 _PARTICLES = frozenset("up down out off over away back".split())
@@ -123,11 +122,11 @@ def candidate(a: Key, b: Key) -> str:
     said for two ends. Only asked of keys ``relate`` finds distinct."""
     if a.negated != b.negated:
         return ""
-    ca, aa = _frame(a.tokens)
-    cb, ab = _frame(b.tokens)
+    ca, aa = frame_of(a.tokens)
+    cb, ab = frame_of(b.tokens)
     if aa and ab and aa != ab:
         return ""
-    ca, cb = ca - _purpose(ca), cb - _purpose(cb)
+    ca, cb = ca - purpose_of(ca), cb - purpose_of(cb)
     small, large = (ca, cb) if len(ca) <= len(cb) else (cb, ca)
     extra = large - small
     if len(small) + len(aa | ab) >= 2 and small < large and len(extra) <= 3 and not any(_is_value(t) for t in extra):
@@ -147,12 +146,12 @@ def apart(a: Key, b: Key, merge_similarity: float = 0.85) -> bool:
     kind = relate(a, b, merge_similarity).kind
     if kind != "distinct":
         return kind == "contradiction"
-    ca, aa = _frame(a.tokens)
-    cb, ab = _frame(b.tokens)
+    ca, aa = frame_of(a.tokens)
+    cb, ab = frame_of(b.tokens)
     if a.negated != b.negated:
         (cn, _an), (_cp, ap) = ((ca, aa), (cb, ab)) if a.negated else ((cb, ab), (ca, aa))
         # a prohibition and a choice that rejects some of what it prohibits may be one rule said two ways
-        if not (ap and _overlap(_things(cn), _things(ap))):
+        if not (ap and _overlap(things_of(cn), things_of(ap))):
             return True
     bare_a, bare_b = _bare_set(ca), _bare_set(cb)
     for mine, theirs in ((bare_a, bare_b), (bare_b, bare_a)):
@@ -160,7 +159,7 @@ def apart(a: Key, b: Key, merge_similarity: float = 0.85) -> bool:
             if (_is_value(word) or word in _CONDITIONS or word in _LANGUAGES) and not _overlap({word}, theirs):
                 return True  # "… 3.12" / "… 3.11", "before pushing" / "after pushing", in English / in German
     for words, theirs in ((ca, bare_b), (cb, bare_a)):
-        if any(w[:1] in (SCOPE, TO, FROM) and _unmarked(w) not in theirs for w in words):
+        if any(w[:1] in (SCOPE, TO, FROM) and unmarked(w) not in theirs for w in words):
             return True  # "… in the tests", "… to develop": where it holds or goes, said by one alone
     return False
 
@@ -171,19 +170,19 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         return SAME
     if not a.tokens or not b.tokens:
         return DISTINCT
-    ca, aa = _frame(a.tokens)
-    cb, ab = _frame(b.tokens)
+    ca, aa = frame_of(a.tokens)
+    cb, ab = frame_of(b.tokens)
     # one frame: the same thing done, said with or without its slot word ("PRs go into develop" / "open PRs
     # against develop") and whatever alternative it names ("use httpx" / "use httpx instead of requests";
     # "not beside the module" / "not next to the source files" is how it was said, not what it asks)
     same_frame = bool(ca) and ca == cb
     # said with or without what it is for ("prefer httpx over requests for HTTP calls"), never for two ends
-    pa, pb = _purpose(ca), _purpose(cb)
+    pa, pb = purpose_of(ca), purpose_of(cb)
     same_aim = bool(ca - pa) and ca - pa == cb - pb and (not pa or not pb) and aa == ab
     if a.negated != b.negated:
         negative, positive = (a, b) if a.negated else (b, a)
-        cn, an = _frame(negative.tokens)
-        cp, ap = _frame(positive.tokens)
+        cn, an = frame_of(negative.tokens)
+        cp, ap = frame_of(positive.tokens)
         if not an and ap and _rules_out(cn, cp, ap):
             return _RULED_OUT  # "don't use requests" is what "use httpx instead of requests" rules out
         if same_frame or a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity) \
@@ -192,9 +191,9 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         # a broad prohibition against a rule that does what it forbids in more words ("stop using -n auto" /
         # "always run pytest with -n auto"); a broad permission beside a narrower prohibition, or a narrower
         # permission beside a broad prohibition ("docs-only changes may go to main"), is left alone
-        forbidden, done = cn - _purpose(cn), cp - _purpose(cp)
+        forbidden, done = cn - purpose_of(cn), cp - purpose_of(cp)
         if len(forbidden) >= 2 and forbidden < done and len(done - forbidden) <= 3 and not an and not ap \
-                and PERMITTED not in positive.tokens and _purpose(cn) <= cp and not _done_first(forbidden, done) \
+                and PERMITTED not in positive.tokens and purpose_of(cn) <= cp and not _done_first(forbidden, done) \
                 and len(_plain_nouns(done - forbidden)) <= 1:
             return Relation("contradiction", "prohibits what the rule does")
         return DISTINCT
@@ -227,17 +226,17 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
 def _plain_nouns(words: frozenset[str]) -> set[str]:
     """The words that may name a subject of their own: not an act, a moment, a value, a rule's form, a place
     or a particle ("the payments worker uses X" is about the payments worker, narrower than "never use X")."""
-    return {w for w in words if w[:1] not in _ROLES and w not in _VERBS and w not in VERB_LEMMAS
-            and w not in _CONDITIONS and w not in _FORM_WORDS and w not in _PARTICLES and not _is_value(w)}
+    return {w for w in words if w[:1] not in _ROLES and w not in CLASS_VERBS and w not in VERB_LEMMAS
+            and w not in _CONDITIONS and w not in FORM_WORDS and w not in _PARTICLES and not _is_value(w)}
 
 
 def _done_first(forbidden: frozenset[str], done: frozenset[str]) -> bool:
     """Whether the rule names what is forbidden only as the moment of its own step: "run pytest before pushing
     to main" is not pushing to main, and "never push to main" does not forbid it."""
-    more = {_unmarked(w) for w in done - forbidden}
+    more = {unmarked(w) for w in done - forbidden}
     if not more & _CONDITIONS or more & GUARDED:
         return False  # ("always squash commits when you merge": the moment is merging, its own step)
-    acts = {w for w in map(_unmarked, forbidden) if w in _VERBS or w in VERB_LEMMAS}
+    acts = {w for w in map(unmarked, forbidden) if w in CLASS_VERBS or w in VERB_LEMMAS}
     return bool(acts) and acts <= GUARDED  # ("never delete merged branches" forbids deleting, not merging)
 
 
@@ -260,13 +259,13 @@ def _one_word_more(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], a
     if aa and ab and aa != ab:
         return False
     small, large = (ca, cb) if len(ca) < len(cb) else (cb, ca)
-    if len(large) - len(small) != 1 or not small < large or len(small - _purpose(small)) < 3:
+    if len(large) - len(small) != 1 or not small < large or len(small - purpose_of(small)) < 3:
         return False  # "use python 3.11" / "use python 3.11 and poetry": two words say too little to add to
     (extra,) = large - small
     if extra not in _QUALIFIERS:
         return False  # "bump the zod version" / "bump the version": a name more is another thing
     return extra[:1] not in _ROLES and not _is_value(extra) and not _CJK_START.match(extra) \
-        and extra not in _CONDITIONS and extra not in _VERBS and not is_verb(extra) \
+        and extra not in _CONDITIONS and extra not in CLASS_VERBS and not is_verb(extra) \
         and extra not in _LANGUAGES
 
 
@@ -280,9 +279,9 @@ def _says_more(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: f
     bare_a, bare_b = _bare_set(ca), _bare_set(cb)
     small, large = (bare_a, bare_b) if len(bare_a) < len(bare_b) else (bare_b, bare_a)
     extra = large - small
-    if not small < large or len(extra) > 3 or len(small) < 2 or not _things(frozenset(small)):
+    if not small < large or len(extra) > 3 or len(small) < 2 or not things_of(frozenset(small)):
         return False
-    return extra <= _FORM_WORDS
+    return extra <= FORM_WORDS
 
 
 def _same_words_other_roles(ca: frozenset[str], cb: frozenset[str]) -> bool:
@@ -302,19 +301,19 @@ def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], 
     for is said by b too, and neither holds in a narrower place."""
     if aa or not ab:
         return False
-    purpose = _purpose(ca)
+    purpose = purpose_of(ca)
     subject = ca & cb  # what both speak of ("unit tests"), beside the value they differ on
-    if _dotless(_bare_set(ca - purpose - subject)) != _dotless(_bare_set(ab - _purpose(ab))):
+    if _dotless(_bare_set(ca - purpose - subject)) != _dotless(_bare_set(ab - purpose_of(ab))):
         return False  # (".unwrap" and "unwrap" name one method; "new code in Java" takes what "Kotlin, not Java" rejects)
-    said = {_unmarked(w) for w in cb | ab}
-    if not {_unmarked(w) for w in purpose} <= said:
+    said = {unmarked(w) for w in cb | ab}
+    if not {unmarked(w) for w in purpose} <= said:
         return False
-    value = cb - subject - _purpose(cb)
+    value = cb - subject - purpose_of(cb)
     scope_b = {w for w in cb if w[:1] == SCOPE}
     if value and value <= scope_b:
         return True  # "unit tests go in tests/unit/, not next to the source files": the place is the value
     rejected = _bare_set(ab)  # ("in Java" is where the rule holds and the thing the choice rejects)
-    return {w for w in ca if w[:1] == SCOPE and _unmarked(w) not in rejected} == scope_b
+    return {w for w in ca if w[:1] == SCOPE and unmarked(w) not in rejected} == scope_b
 
 
 def _dotless(words: frozenset[str]) -> frozenset[str]:
@@ -329,17 +328,17 @@ def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab:
         return False
     if not _places_alike(ca, cb):
         return False  # "… in the tests" is a narrower rule
-    pa, pb = _purpose(ca), _purpose(cb)
+    pa, pb = purpose_of(ca), purpose_of(cb)
     if pa and pb and pa != pb:
         return False  # "… for CLI parsing" / "… for date handling": two ends
     placed_a, placed_b = _said_places(ca, cb), _said_places(cb, ca)
-    ends_a, ends_b = _bare_set(ca - _unroled(ca) - placed_a), _bare_set(cb - _unroled(cb) - placed_b)
+    ends_a, ends_b = _bare_set(ca - unroled(ca) - placed_a), _bare_set(cb - unroled(cb) - placed_b)
     if (ends_a or ends_b) and not _overlap(ends_a, ends_b):
         return False  # "open PRs against main, not dev" / "… against next, not dev": another value taken
-    taken_a, taken_b = _things(_unroled(ca) | placed_a), _things(_unroled(cb) | placed_b)
-    if not _overlap(taken_a, taken_b) or not _overlap(_things(aa), _things(ab)):
+    taken_a, taken_b = things_of(unroled(ca) | placed_a), things_of(unroled(cb) | placed_b)
+    if not _overlap(taken_a, taken_b) or not _overlap(things_of(aa), things_of(ab)):
         return False
-    if _overlap(taken_a, _things(ab)) or _overlap(taken_b, _things(aa)):
+    if _overlap(taken_a, things_of(ab)) or _overlap(taken_b, things_of(aa)):
         return False
     # one names no thing the other does not ("use a dataclass, not a dict" / "model records as dataclasses,
     # not dicts"); each naming its own ("deploy ratings to us-east-1" / "deploy sessions to us-east-1") is two
@@ -354,7 +353,7 @@ def _places_alike(ca: frozenset[str], cb: frozenset[str]) -> bool:
     Europe/Berlin" / "reports use Europe/Berlin"): a place said by one alone makes a narrower rule."""
     for mine, theirs in ((ca, cb), (cb, ca)):
         said = _bare_set(theirs)
-        if any(w[:1] == SCOPE and _unmarked(w) not in said for w in mine):
+        if any(w[:1] == SCOPE and unmarked(w) not in said for w in mine):
             return False
     return True
 
@@ -362,10 +361,10 @@ def _places_alike(ca: frozenset[str], cb: frozenset[str]) -> bool:
 def _said_places(words: frozenset[str], other: frozenset[str]) -> frozenset[str]:
     """The places of one frame the other says as a thing ("rendered in Europe/Berlin" / "use Europe/Berlin")."""
     said = _bare_set(other)
-    return frozenset(w for w in words if w[:1] == SCOPE and _unmarked(w) in said and PURPOSE + _unmarked(w) not in other)
+    return frozenset(w for w in words if w[:1] == SCOPE and unmarked(w) in said and PURPOSE + unmarked(w) not in other)
 
 
-def _unroled(words: frozenset[str]) -> frozenset[str]:
+def unroled(words: frozenset[str]) -> frozenset[str]:
     """A frame's words without those that say where it holds or goes: they are the place, not the thing."""
     return frozenset(w for w in words if w[:1] not in (SCOPE, TO, FROM))
 
@@ -376,20 +375,20 @@ _PER_FRAME = 1 << 17
 
 
 @lru_cache(maxsize=_PER_FRAME)
-def _things(words: frozenset[str]) -> frozenset[str]:
+def things_of(words: frozenset[str]) -> frozenset[str]:
     """The words of a frame that name something (not its verb, role or what it is for)."""
-    return frozenset(_unmarked(w) for w in words if w[:1] != PURPOSE and w not in _VERBS and w not in SLOTS)
+    return frozenset(unmarked(w) for w in words if w[:1] != PURPOSE and w not in CLASS_VERBS and w not in SLOTS)
 
 
 def _bare_set(words: Iterable[str]) -> frozenset[str]:
     if isinstance(words, frozenset):
         return _bare_frame(words)
-    return frozenset(_unmarked(w) for w in words)
+    return frozenset(unmarked(w) for w in words)
 
 
 @lru_cache(maxsize=_PER_FRAME)
 def _bare_frame(words: frozenset[str]) -> frozenset[str]:
-    return frozenset(_unmarked(w) for w in words)
+    return frozenset(unmarked(w) for w in words)
 
 
 def _overlap(xs: AbstractSet[str], ys: AbstractSet[str]) -> bool:
@@ -407,14 +406,14 @@ def _overlap(xs: AbstractSet[str], ys: AbstractSet[str]) -> bool:
 
 
 @lru_cache(maxsize=_PER_FRAME)
-def _purpose(words: frozenset[str]) -> frozenset[str]:
+def purpose_of(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if w.startswith(PURPOSE))
 
 
 @lru_cache(maxsize=_PER_FRAME)
-def _frame(tokens: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+def frame_of(tokens: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
     """What a key does and what it rejects, without the slot words that name no value."""
-    core, rejected = _core(tokens), _rejected(tokens)
+    core, rejected = core_of(tokens), _rejected(tokens)
     return frozenset(core) - SLOTS, frozenset(rejected) - SLOTS
 
 
@@ -432,13 +431,13 @@ def _near(a: tuple[str, ...], b: tuple[str, ...], threshold: float) -> bool:
     return trigram_similarity(" ".join(a), " ".join(b)) >= threshold
 
 
-def _unmarked(token: str) -> str:
+def unmarked(token: str) -> str:
     """A word without the mark of its role ("to main" and a rejected "main" name one value)."""
     return token[1:] if token[:1] in _ROLES and len(token) > 1 else token
 
 
 def _bare(tokens: Iterable[str]) -> list[str]:
-    return [_unmarked(t) for t in tokens]
+    return [unmarked(t) for t in tokens]
 
 
 @lru_cache(maxsize=_PER_FRAME)
@@ -470,7 +469,7 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
     """
     if negated:
         return ""
-    ca, cb = _core(a), _core(b)
+    ca, cb = core_of(a), core_of(b)
     if len(ca) != len(cb):
         # a slot word said in one wording only ("PRs target main" / "open PRs against trunk"): where a thing
         # goes, swapped, is still a swap
@@ -532,7 +531,7 @@ def _rejected(tokens: tuple[str, ...]) -> tuple[str, ...]:
     return tokens[tokens.index(CONTRAST) + 1 :] if CONTRAST in tokens else ()
 
 
-def _core(tokens: tuple[str, ...]) -> tuple[str, ...]:
+def core_of(tokens: tuple[str, ...]) -> tuple[str, ...]:
     """The accepted part of a claim: what precedes a contrast ("use X, not Y" → "use X")."""
     return tokens[: tokens.index(CONTRAST)] if CONTRAST in tokens else tokens
 
@@ -541,104 +540,9 @@ def replaced_by_correction(correction: Key, other: Key) -> bool:
     """A correction "X, not Y" contradicts an earlier claim that says Y in the same frame."""
     if CONTRAST not in correction.tokens or correction.negated != other.negated:
         return False
-    accepted, rejected = set(_bare(_core(correction.tokens))), set(_bare(_rejected(correction.tokens)))
+    accepted, rejected = set(_bare(core_of(correction.tokens))), set(_bare(_rejected(correction.tokens)))
     if not accepted or not rejected:
         return False
-    said = set(_bare(_core(other.tokens)))
+    said = set(_bare(core_of(other.tokens)))
     replaced = accepted - said  # the accepted value, where the other claim said the rejected one
     return 1 <= len(replaced) <= 2 and (accepted - replaced) | rejected == said
-
-
-# A bucket is a candidate set: its members are paired with each other. A half bucket is one side of a set whose
-# members are paired only across: a hub's members with its spoke's (the same name but for the mark), never two
-# members of one side. ``relations.partner`` names the other side.
-HUB, SPOKE = "<", ">"
-# the most words a rule may say for a prohibition of two or more to be matched against it
-_DOES_MORE = 7
-# the most words a rule may say for each thing it names to meet the choices rejecting that thing
-_TAKES_AT_MOST = 4
-
-
-def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
-    """Buckets that hold every key this one could merge or clash with (for candidate pairs)."""
-    core = [t for t in key.tokens if t != CONTRAST]
-    skeleton = tuple(sorted(_skeleton(t) for t in core))
-    yield ("all",) + skeleton
-    yield ("but",) + skeleton  # meets the keys that say one word more ("X, not Y" after "X")
-    if len(skeleton) <= 12:
-        for i in range(len(skeleton)):
-            yield ("but",) + skeleton[:i] + skeleton[i + 1 :]
-    accepted = _core(key.tokens)
-    if accepted != key.tokens and len(accepted) >= 2:
-        yield ("but",) + tuple(sorted(_skeleton(t) for t in accepted[:-1]))
-    # a frame without its slot words, and what a choice rules out: "don't use requests" meets
-    # "use httpx instead of requests", "PRs go into develop" meets "open PRs against develop"
-    core, rejected = _frame(key.tokens)
-    if core:
-        frame_words = tuple(sorted(_skeleton(t) for t in core))
-        yield ("frame",) + frame_words
-        # a frame and the same frame with one word more, whatever alternative each names (``_one_word_more``)
-        yield ("less",) + frame_words
-        if 4 <= len(frame_words) <= 12:
-            for i in range(len(frame_words)):
-                yield ("less",) + frame_words[:i] + frame_words[i + 1 :]
-        plain = tuple(sorted({_skeleton(t) for t in core} - _FORM_WORDS))
-        if len(plain) >= 2:
-            yield ("form",) + plain  # meets the same words with form words more or fewer (``_says_more``)
-        aim = core - _purpose(core)
-        aim_words = tuple(sorted(_skeleton(t) for t in aim))
-        if aim != core and aim:
-            yield ("frame",) + aim_words
-        if key.negated:  # what a prohibition forbids, in each of its readings, for the rules that do it
-            yield (HUB + "forbid",) + frame_words
-            if aim:
-                yield (HUB + "forbid",) + aim_words
-            if not rejected and len(aim_words) >= 2:
-                yield (HUB + "does",) + aim_words[:2]  # its first two words, for the rules saying them and more
-        elif not rejected and 2 <= len(aim_words) <= _DOES_MORE:
-            # a rule doing what a prohibition forbids in up to three words more ("stop wrapping errors" / "wrap
-            # every error you propagate up"): any two of its words may be the first two of what is forbidden
-            if PERMITTED not in key.tokens and len(aim_words) >= 3:
-                for pair in combinations(aim_words, 2):
-                    yield (SPOKE + "does",) + pair
-            # and a short rule taking, about its subject, what a choice rejects ("switch the API responses to
-            # camelCase" / "API response fields are snake_case, not camelCase"): any thing it names may be that one
-            if len(aim_words) <= _TAKES_AT_MOST:
-                for word in aim_words:
-                    if word not in _FORM_WORDS and word not in VERB_LEMMAS and word not in _VERBS:
-                        yield (SPOKE + "taken", word)
-        thing = _unroled(aim)
-        if not rejected and thing != aim and thing:
-            # what a rule takes, without where it holds: meets the choice that rejects it in that place
-            # ("var is fine in Kotlin" / "prefer val over var in Kotlin", ``_takes_rejected``; "never use cypress in
-            # the package" / "use X instead of cypress in the package") and, said by a rule, the prohibition of it
-            # ("prohibits what the rule does"), and only those: two rules taking one thing in two places ("the
-            # payments tests need the fixtures" / "the email tests need the fixtures") are the other buckets' to pair
-            thing_words = tuple(sorted(_skeleton(t) for t in thing))
-            yield (SPOKE + "taken",) + thing_words
-            yield ((HUB if key.negated else SPOKE) + "forbid",) + thing_words
-    if rejected:
-        rejected_words = tuple(sorted(_skeleton(t) for t in rejected))
-        yield ("frame",) + rejected_words
-        yield (HUB + "taken",) + rejected_words
-        # a thing taken and a thing rejected: meets every choice of one over the other (``_same_choice``)
-        taken, refused = sorted(_things(core))[:6], sorted(_things(rejected))[:4]
-        for x in {n for t in taken for n in _names(t)}:
-            for y in {n for t in refused for n in _names(t)}:
-                yield ("choice", x, y)
-
-
-def _names(token: str) -> tuple[str, ...]:
-    """The names ``_overlap`` matches a dotted name by: what it ends in and what it starts with (".format",
-    "str.format" → "format"; "pathlib.path" → "pathlib")."""
-    if "." not in token.strip("."):
-        return (token.lstrip("."),)
-    parts = token.strip(".").split(".")
-    return (parts[-1],) if token.startswith(".") else (parts[0], parts[-1])
-
-
-def _skeleton(token: str) -> str:
-    if re.match(f"[{_CJK}]", token[:1]):
-        # inflections live in hiragana; ASCII values inside a CJK run are blanked
-        return re.sub(f"[{HIRAGANA}]", "", token) or token
-    return _unmarked(token).lstrip(".") or token  # "to main" meets a rejected "main", ".unwrap" meets "unwrap"

@@ -1,6 +1,6 @@
 """Relations between claim keys: blocking buckets, and every candidate pair that is more than two claims.
 
-Keys are compared only within a bucket (``relate.blocking_keys``), or across the two halves of one (a hub's
+Keys are compared only within a bucket (``blocking.blocking_keys``), or across the two halves of one (a hub's
 members with its spoke's); a bucket or a half over ``BUCKET_LIMIT`` keys is a common word, not a candidate set. Grown key by key, the pairs are exactly those of
 relating every candidate pair of the whole key set. Standard library only.
 """
@@ -13,7 +13,8 @@ from itertools import combinations
 from typing import Iterable, Iterator, Mapping
 
 from .key import Key
-from .relate import HUB, SPOKE, blocking_keys, relate, replaced_by_correction
+from .blocking import HUB, SPOKE, blocking_keys
+from .relate import relate, replaced_by_correction
 
 BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
 Bucket = tuple[str, ...]
