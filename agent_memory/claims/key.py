@@ -68,6 +68,16 @@ _REDACTED = re.compile(r"\[redacted:[^\]]*\]")  # a mark redaction left: the sec
 _LEADING_PUNCTUATION = re.compile(r"^(?:[ ,:;、。:—-]|!(?![a-z])|\.(?![a-z0-9_]))+")
 _PUNCTUATION = re.compile(r"[^\w\s'.]|(?<!\d)\.|\.(?!\d)")
 _AT_MOST = re.compile(r"(?:≤|<=)(?= ?\d)")
+# a code span of punctuation alone names an operator ("`?`", "`?.`", "`->`"), which punctuation would erase
+_SYMBOL_SPAN = re.compile(r"`([?!.:<>=-]{1,3})`")
+_NAMED_OPERATORS = re.compile(r"===?|!==?|!!")  # (already one token each, as they are)
+
+
+def _symbol_name(match: re.Match[str]) -> str:
+    symbol = match.group(1)
+    if _NAMED_OPERATORS.fullmatch(symbol):
+        return match.group(0)
+    return " op_" + symbol.encode().hex() + " "
 _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
 _CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")
 _CONTRAST_JA = re.compile("(?:ではなく(?:て)?|じゃなく(?:て)?|でなく|じゃなしに)")  # 「Y ではなく X」: Y is rejected
@@ -193,6 +203,8 @@ def claim_key(text: str) -> Key:
         # "it's not npm, it's pnpm", "not npm but pnpm", 「不是 npm，是 pnpm」: the rejected thing said first
         folded = _NOT_X_BUT_Y.sub(r"\g<y>, not \g<x>\g<end>", folded, count=1)
         folded = _NOT_X_BUT_Y_ZH.sub(r"是\g<y>不是\g<x>\g<end>", folded, count=1)
+    if "`" in folded:
+        folded = _SYMBOL_SPAN.sub(_symbol_name, folded)  # "use `?` instead of .unwrap()": `?` is a name
     if "≤" in folded or "<=" in folded:
         folded = _AT_MOST.sub(" max ", folded)  # "≤ 50 chars" is "50 chars max" (punctuation is cut below)
     # polarity, core, alt, verb, states a rule, only rejects ("not next to the source files"), the clause

@@ -288,8 +288,8 @@ def _same_words_other_roles(ca: frozenset[str], cb: frozenset[str]) -> bool:
     """The same words with a role said in one wording and not the other ("update CHANGELOG.md in every PR" /
     "add a line to the changelog for each pull request"); where both say where a thing goes or comes from,
     they must say it alike ("from develop to main" is not "from main to develop")."""
-    if not ca or _bare_set(ca) != _bare_set(cb):
-        return False
+    if not ca or _dotless(_bare_set(ca)) != _dotless(_bare_set(cb)):
+        return False  # (".unwrap()" and "unwrap" name one method)
     ends_a = {w for w in ca if w[:1] in (TO, FROM)}
     ends_b = {w for w in cb if w[:1] in (TO, FROM)}
     return not ends_a or not ends_b or ends_a == ends_b

@@ -34,6 +34,10 @@ PAIRS = [
     # the thing a choice rejects, taken again as where the rule holds ("in Objective-C"); pixels are px
     ("contradiction", "No, new iOS code is Swift, not Objective-C.", "Write the new iOS code in Objective-C from now on."),
     ("same", "Never size icons in pixels.", "Never size icons in px."),
+    # an operator in a code span is a name ("`?` instead of .unwrap()" takes `?`, it does not take unwrap), and
+    # ".unwrap()" and "unwrap" name one method
+    ("same", "remember: `?` instead of .unwrap() in the parser, always", "Never use .unwrap() in the parser."),
+    ("contradiction", "Never call `.unwrap()` in the parser.", "unwrap is fine in the parser now."),
     # Chinese and Japanese words of code's things take the English word: 本番 / 线上 / 生产环境 are production
     ("same", "本番に直接デプロイしないでください。", "Never deploy directly to production."),
     ("same", "线上不要开 debug 日志。", "不要在生产环境开 debug 日志。"),
