@@ -1481,6 +1481,20 @@ _en(
     r"(?P<what>[\w.+#-]+(?:\s+[\w.+#-]+)?)\s+(?:shop|house)\b[^?]*",
     description="'we're a pnpm shop, don't use npm'",
 )
+# the mark of a standing rule said after it: "don't slap a retry on a flaky test, remember", "every log line needs
+# the request id, don't forget it", "(remember) alt on every image, no exceptions"
+_en(
+    "en.instruction.remember_after", "instruction",
+    "remember|forget|exception",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|so)\s*,?\s+)*(?:remember\s*[:,]?\s+(?=[a-z`])|(?=(?:please\s+|pls\s+)?"
+    r"(?:" + _IMPERATIVE + r"|(?:every|each|all)\s+[a-z][\w-]*)\s))(?P<claim>[^?]{8,}?)\s*(?:[,;—–]|\s-)\s*(?:remember|"
+    r"(?:and\s+)?don'?t\s+forget(?:\s+(?:it|that|this))?|no\s+exceptions?|without\s+(?:any\s+)?exceptions?)\s*[.!]*\s*$",
+    # a kind of thing or a moment that recurs ("on a flaky test", "every image"), not "fix the login bug, remember"
+    guard=lambda s, m: _standing(s, m) and bool(
+        re.search(r"\b(?:a|an|any|every|each|all|never|always|no|before|after|when|whenever)\b", m.group("claim"), _I)
+        or _RECURS_RE.search(m.group("claim"))),
+    description="'don't add retries to flaky tests, remember', 'every log line needs the request id, don't forget it'",
+)
 _en(
     "en.instruction.remember_fact", "instruction",
     "remember",

@@ -1321,6 +1321,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Remember when we used Jenkins?", None),
         ("Remember this is only a demo.", None),
     ],
+    "en.instruction.remember_after": [
+        ("don't stub a network call in a contract test, remember", INS),
+        ("don't pile a sleep onto a slow test, remember", INS),
+        ("remember alt text on every chart, no exceptions", INS),
+        ("fix the login bug, remember", None),
+        ("push it when you're done, remember", None),
+        ("Please update the README, don't forget it", None),
+    ],
     "en.instruction.for_every": [
         ("The reviewer for every PR is the code owner.", INS),
         ("base image for all services is alpine please", INS),
