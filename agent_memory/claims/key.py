@@ -239,6 +239,11 @@ def claim_key(text: str) -> Key:
                 # "never merge before CI is green" asks for CI green before merging; "you can merge before
                 # CI is green" lifts that rule
                 negated = not negated
+            elif guarded and not negated and guarded.group("cue") == "without" and "without" in core:
+                # "merge without squashing", "you can push without running the tests": the step skipped before
+                # the guarded one, prohibited ("never squash before merging")
+                negated, permitted = True, False
+                core = [t for t in core if t != "without"] + ([] if _BEFORE in core else [_BEFORE])
             elif guarded and not negated and _BEFORE not in core:
                 core.append(_BEFORE)  # "don't commit without running pytest": pytest before committing
         if permitted:

@@ -38,6 +38,10 @@ PAIRS = [
     # ".unwrap()" and "unwrap" name one method
     ("same", "remember: `?` instead of .unwrap() in the parser, always", "Never use .unwrap() in the parser."),
     ("contradiction", "Never call `.unwrap()` in the parser.", "unwrap is fine in the parser now."),
+    # a guarded step done "without" another prohibits that other before it
+    ("contradiction", "Always squash commits before merging.", "Merge without squashing from now on."),
+    ("contradiction", "Never deploy without a review.", "Deploy without a review from now on."),
+    ("same", "Never commit without running pytest.", "Always run pytest before committing."),
     # Chinese and Japanese words of code's things take the English word: 本番 / 线上 / 生产环境 are production
     ("same", "本番に直接デプロイしないでください。", "Never deploy directly to production."),
     ("same", "线上不要开 debug 日志。", "不要在生产环境开 debug 日志。"),
