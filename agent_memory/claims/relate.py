@@ -49,6 +49,7 @@ CLASS_VERBS = frozenset(VERB_OF.values())
 # "pytest passes before committing"); "the main branch" is main, "Python version 3.12" Python 3.12
 FORM_WORDS = frozenset("format style convention syntax pattern standard signatur typ prefix suffix default"
                         " run check edit pass branch version".split())
+_BRANCH = frozenset({"branch"})
 # words that finish a verb rather than name a thing ("propagate it up", "clean them out")
 _PARTICLES = frozenset("up down out off over away back".split())
 # words that narrow how a thing is named without naming another ("the feature branch", "the PR", "a new clone")
@@ -186,8 +187,8 @@ def relate(a: Key, b: Key, merge_similarity: float = 0.85) -> Relation:
         if not an and ap and _rules_out(cn, cp, ap):
             return _RULED_OUT  # "don't use requests" is what "use httpx instead of requests" rules out
         if same_frame or a.tokens == b.tokens or _near(a.tokens, b.tokens, merge_similarity) \
-                or _same_words_other_roles(ca, cb):
-            return Relation("contradiction", "negation flip")
+                or _same_words_other_roles(ca, cb) or _same_words_other_roles(ca - _BRANCH, cb - _BRANCH):
+            return Relation("contradiction", "negation flip")  # (「main 分支」 is main, as "the main branch" is)
         # a broad prohibition against a rule that does what it forbids in more words ("stop using -n auto" /
         # "always run pytest with -n auto"); a broad permission beside a narrower prohibition, or a narrower
         # permission beside a broad prohibition ("docs-only changes may go to main"), is left alone

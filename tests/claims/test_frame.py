@@ -42,6 +42,8 @@ PAIRS = [
     ("contradiction", "Always squash commits before merging.", "Merge without squashing from now on."),
     ("contradiction", "Never deploy without a review.", "Deploy without a review from now on."),
     ("same", "Never commit without running pytest.", "Always run pytest before committing."),
+    # 「main 分支」 and "main" are one branch when a permission lifts the prohibition
+    ("contradiction", "不要直接推送到 main 分支。", "以后允许直接推送到 main。"),
     # Chinese and Japanese words of code's things take the English word: 本番 / 线上 / 生产环境 are production
     ("same", "本番に直接デプロイしないでください。", "Never deploy directly to production."),
     ("same", "线上不要开 debug 日志。", "不要在生产环境开 debug 日志。"),
