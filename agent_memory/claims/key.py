@@ -494,6 +494,10 @@ def atom_key(atom: dict[str, Any]) -> Key:
     return _atom_key(text, reverses)
 
 
+# the words that call a rule named before them off (「…这条规则取消了」, 「…というルールは廃止します」)
+_CALLED_OFF = frozenset("取消 作废 作廢 废除 廢除 廃止 撤廃 なし 無し 取りやめ".split())
+
+
 # keys made by other processes (the forked workers that key a whole L1 at once), by (text, reverses); a long-lived
 # process (the MCP server) that counts several stores keeps at most about as many as ``_atom_key``'s cache
 _MADE: dict[tuple[str, str], Key] = {}
@@ -516,5 +520,10 @@ def _atom_key(text: str, reverses: str) -> Key:
         # frame; "print() is fine for debug output, stop converting…" says more than what it stops
         # (a revoked rule said with the wording's own polarity was read back wrong: the wording is kept)
         if revoked.tokens and said.negated != revoked.negated and set(said.tokens) - frame.SLOTS <= set(revoked.tokens):
+            return Key(not revoked.negated, revoked.tokens)
+        more = set(said.tokens) - set(revoked.tokens)
+        if revoked.tokens and said.negated == revoked.negated and more and more <= _CALLED_OFF \
+                and set(revoked.tokens) <= set(said.tokens):
+            # 「提交前跑测试这条规则取消了」 says the whole rule it calls off, and that it is off: the rule, turned over
             return Key(not revoked.negated, revoked.tokens)
     return said

@@ -547,6 +547,16 @@ _cjk(
     reverses=_ja_yamete_reversed,
     description="「uv はやめて」— reverses 「uv を使う」",
 )
+# 「コミット前に lint を回すというルールは廃止します」: a rule named and called off
+_cjk(
+    "ja.instruction.reversal_rule", "instruction",
+    "ルール|決まり|きまり|規則",
+    r"^[\s、,]*(?P<rev>[^、。？?！!]{3,40}?)\s*(?:という|って|の)\s*(?:ルール|決まり|きまり|規則)\s*(?:は|も)?\s*"
+    r"(?:廃止|撤廃|なし|無し|やめ|止め|なくし|取りやめ)(?:します|しました|ます|ました|です|にします|にしました|とします|で)?[。！!\s]*$",
+    guard=lambda s, m: not re.match(r"(?:この|その|あの|さっき|上の)", m.group("rev")),
+    reverses=lambda s, m: m.group("rev"),
+    description="「コミット前に lint を回すというルールは廃止します」— reverses 「コミット前に lint を回す」",
+)
 # 「pip に戻してください」: back to a tool (not 元に戻して, which reverts the work)
 _cjk(
     "ja.instruction.reversal_modoshite", "instruction",

@@ -289,6 +289,17 @@ _cjk(
 )
 
 
+# 「提交前跑测试这条规则取消了」: a rule named and called off
+_cjk(
+    "zh.instruction.reversal_rule", "instruction",
+    "规则|規則|规定|規定",
+    r"^[\s，,]*(?P<rev>[^，,。？?！!]{3,30}?)\s*(?:这条|這條|这个|這個|的)?\s*(?:规则|規則|规定|規定)\s*(?:已经|已經|就)?\s*"
+    r"(?:取消|作废|作廢|废除|廢除|不用了|不要了|不算了)了?[。！!\s]*$",
+    guard=lambda s, m: not re.match(r"(?:这|這|那|它|上面|刚才|剛才)", m.group("rev")),
+    reverses=lambda s, m: m.group("rev"),
+    description="「提交前跑测试这条规则取消了」— reverses 「提交前跑测试」",
+)
+
 def _zh_reversed(sentence: str, m: re.Match[str]) -> str:
     clause = re.split(r"[，,。；;！!]", m.group("clause"))[0]
     clause = re.sub(r"^(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)", "", clause)

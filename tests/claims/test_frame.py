@@ -317,3 +317,14 @@ def test_folding_with_needles_is_folding_every_phrase() -> None:
 def test_a_japanese_permission_is_a_permission_however_politely_said() -> None:
     for said in ("any を使ってもいいです。", "any を使っても構いません。", "any を使ってもかまいません。", "any は解禁します。"):
         assert frame.PERMITTED in claim_key(said).tokens, said
+
+
+@pytest.mark.parametrize("said, called_off, rule", [
+    ("提交前跑测试这条规则取消了。", "提交前跑测试", "每次提交前都要跑测试。"),
+    ("main に直接 push しないというルールはなしにします。", "main に直接 push しない", "main に直接 push しないでください。"),
+])
+def test_a_rule_named_and_called_off_contests_the_rule(said: str, called_off: str, rule: str) -> None:
+    from agent_memory.claims.key import atom_key
+
+    key = atom_key({"text": said, "reverses": called_off})
+    assert relate(key, claim_key(rule)).kind == "contradiction", (key.text, claim_key(rule).text)

@@ -1321,6 +1321,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Remember when we used Jenkins?", None),
         ("Remember this is only a demo.", None),
     ],
+    "ja.instruction.reversal_rule": [
+        ("コミット前に lint を回すというルールは廃止します。", INS),
+        ("main に直接 push しないというルールはなしにします。", INS),
+        ("PR には必ずスクショを付けるという決まりは撤廃します。", INS),
+        ("このルールは廃止します。", None),
+        ("ルールを読んでください。", None),
+    ],
     "en.instruction.remember_after": [
         ("don't stub a network call in a contract test, remember", INS),
         ("don't pile a sleep onto a slow test, remember", INS),
@@ -1692,6 +1699,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("生成コードの lint 警告は無視して構いません。", INS),
         ("これは無視して構いませんか？", None),
         ("mainへの直接pushは解禁します。", INS),
+    ],
+    "zh.instruction.reversal_rule": [
+        ("提交前跑测试这条规则取消了。", INS),
+        ("PR 必须两人审核的规定取消了。", INS),
+        ("合并前必须 rebase 的规则已经废除了。", INS),
+        ("这条规则取消了。", None),
+        ("订单取消了。", None),
+        ("那个规定不用了。", None),
     ],
     "zh.instruction.reversal_back": [
         ("不用 pnpm 了，换回 npm。", INS),
