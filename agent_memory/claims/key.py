@@ -494,8 +494,9 @@ def atom_key(atom: dict[str, Any]) -> Key:
     return _atom_key(text, reverses)
 
 
-# the words that call a rule named before them off (「…这条规则取消了」, 「…というルールは廃止します」)
-_CALLED_OFF = frozenset("取消 作废 作廢 废除 廢除 廃止 撤廃 なし 無し 取りやめ".split())
+# the words that call a rule named with them off (「…这条规则取消了」, 「…というルールは廃止します」, "the rule about
+# X is lifted"), as keys hold them
+_CALLED_OFF = frozenset("取消 作废 作廢 废除 廢除 廃止 撤廃 なし 無し 取りやめ rul about gon lift cancel retir scrap @effect".split())
 
 
 # keys made by other processes (the forked workers that key a whole L1 at once), by (text, reverses); a long-lived
@@ -519,7 +520,8 @@ def _atom_key(text: str, reverses: str) -> Key:
         # "Worktrees are no longer needed" names part of the rule it revokes: the revoked rule is the whole
         # frame; "print() is fine for debug output, stop converting…" says more than what it stops
         # (a revoked rule said with the wording's own polarity was read back wrong: the wording is kept)
-        if revoked.tokens and said.negated != revoked.negated and set(said.tokens) - frame.SLOTS <= set(revoked.tokens):
+        named = set(said.tokens) - _CALLED_OFF  # ("drop the rule about X": X)
+        if revoked.tokens and said.negated != revoked.negated and named - frame.SLOTS <= set(revoked.tokens):
             return Key(not revoked.negated, revoked.tokens)
         more = set(said.tokens) - set(revoked.tokens)
         if revoked.tokens and said.negated == revoked.negated and more and more <= _CALLED_OFF \

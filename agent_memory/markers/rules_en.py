@@ -1363,6 +1363,19 @@ def _reverse_back(sentence: str, m: re.Match[str]) -> str:
     return f"don't use {m.group('rev')}"
 
 
+# "the rule about squashing before merging is lifted", "drop the rule that we never push to main": a rule named and
+# called off
+_en(
+    "en.instruction.reversal_rule", "instruction",
+    "rule",
+    r"^\W*(?:(?:ok|okay|so|also|and|btw|fyi|update)\s*[,:]?\s+)*(?:"
+    r"(?:the\s+)?rule\s+(?:about|that|to|of)\s+(?P<rev>(?!(?:it|this|that|these|those)\b)[^,.;?!]{4,80}?)\s+(?:is|has\s+been)\s+"
+    r"(?:gone|dropped|lifted|cancell?ed|retired|scrapped|no\s+longer\s+in\s+effect)"
+    r"|(?:please\s+)?(?:drop|scrap|retire|lift|cancel)\s+the\s+rule\s+(?:about|that|to)\s+"
+    r"(?P<rev2>(?!(?:it|this|that|these|those)\b)[^,.;?!]{4,80}?))\s*(?:now|from\s+now\s+on)?\s*[.!]*\s*$",
+    reverses=lambda s, m: m.group("rev") or m.group("rev2"),
+    description="'the rule about squashing before merging is lifted', 'drop the rule that we never push to main'",
+)
 _en(
     "en.instruction.reversal_back", "instruction",
     "back to|again",

@@ -322,6 +322,9 @@ def test_a_japanese_permission_is_a_permission_however_politely_said() -> None:
 @pytest.mark.parametrize("said, called_off, rule", [
     ("提交前跑测试这条规则取消了。", "提交前跑测试", "每次提交前都要跑测试。"),
     ("main に直接 push しないというルールはなしにします。", "main に直接 push しない", "main に直接 push しないでください。"),
+    ("the rule about squashing commits before merging is lifted", "squashing commits before merging",
+     "Always squash commits before merging."),
+    ("the rule that we never push to main is no longer in effect", "we never push to main", "Never push to main."),
 ])
 def test_a_rule_named_and_called_off_contests_the_rule(said: str, called_off: str, rule: str) -> None:
     from agent_memory.claims.key import atom_key

@@ -1321,6 +1321,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Remember when we used Jenkins?", None),
         ("Remember this is only a demo.", None),
     ],
+    "en.instruction.reversal_rule": [
+        ("The rule about rebasing before every merge is lifted.", INS),
+        ("drop the rule that we never deploy on Fridays", INS),
+        ("the rule to pin every dependency has been retired", INS),
+        ("the rule is gone", None),
+        ("Drop the rule that it must pass.", None),
+        ("What is the rule about tabs?", None),
+    ],
     "ja.instruction.reversal_rule": [
         ("コミット前に lint を回すというルールは廃止します。", INS),
         ("main に直接 push しないというルールはなしにします。", INS),
