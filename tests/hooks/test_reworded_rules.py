@@ -74,6 +74,10 @@ REVERSED = [
     ("Always wrap errors with fmt.Errorf when you return them.", "Stop wrapping errors, just return them as they are.",
      "wrap"),
     ("Always pin base images by digest in every Dockerfile.", "Don't pin the base images anymore.", "digest"),
+    # a rule named and called off, and a guarded step done without the one the rule asks for
+    ("每次提交前都要跑测试。", "提交前跑测试这条规则取消了。", "测试"),
+    ("Always squash commits before merging.", "The rule about squashing commits before merging is lifted.", "squash"),
+    ("Always squash commits before merging.", "Merge without squashing from now on.", "squash"),
 ]
 
 
