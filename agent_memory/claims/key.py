@@ -78,6 +78,8 @@ def _symbol_name(match: re.Match[str]) -> str:
     if _NAMED_OPERATORS.fullmatch(symbol):
         return match.group(0)
     return " op_" + symbol.encode().hex() + " "
+
+
 _FILLER_PHRASES = re.compile(r"\b(?:need|needs|have|has|want|wants|going|got) to\b|\bmake sure (?:to|that|you)?\b|\bplease\b")
 _CONTRAST_EN = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than|over|than|vs\.?|versus)\s+(?=\S)")
 _CONTRAST_JA = re.compile("(?:ではなく(?:て)?|じゃなく(?:て)?|でなく|じゃなしに)")  # 「Y ではなく X」: Y is rejected
