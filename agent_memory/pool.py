@@ -1,5 +1,6 @@
 """What a long ingest adds around the pipeline, touching none of it: the reader pool (worker processes forked from
-a small clean server), the progress bar and each process's peak memory.
+a small clean server), how many workers a piece of work is worth forking, the progress bar and each process's peak
+memory.
 """
 
 from __future__ import annotations
@@ -95,6 +96,19 @@ class ProgressBar:
                 self.timer = None
             if self.bar is not None:
                 self.bar.stop()
+
+
+def fork_workers(items: int, enough: int) -> int:
+    """Worker processes to do ``items`` things with: the cores, where there are ``enough`` to pay for starting them
+    and the system forks (not macOS, whose libraries may not survive a fork); else 1."""
+    if items < enough:
+        return 1  # (before importing multiprocessing, which a little work does not need)
+    import multiprocessing
+    import sys
+
+    if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return min(os.cpu_count() or 1, 8)
 
 
 def main_importable() -> bool:

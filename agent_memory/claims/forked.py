@@ -9,9 +9,9 @@ Standard library only.
 
 from __future__ import annotations
 
-import os
 from typing import Any, Mapping
 
+from ..pool import fork_workers
 from .key import Key, atom_key, learn_keys
 from .relations import Bucket, PairRelation, buckets_of_keys, candidate_pairs, relation
 
@@ -74,19 +74,6 @@ def _in_workers(work: Any, data: Any, count: int, workers: int) -> list[Any] | N
         return None
     finally:
         _FORKED = None
-
-
-def fork_workers(items: int, enough: int) -> int:
-    """Worker processes to do ``items`` things with: the cores, where there are ``enough`` to pay for starting them
-    and the system forks (not macOS, whose libraries may not survive a fork); else 1."""
-    if items < enough:
-        return 1  # (before importing multiprocessing: a dry run relating a few new keys does not load it)
-    import multiprocessing
-    import sys
-
-    if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return min(os.cpu_count() or 1, 8)
 
 
 def _keys_slice(bounds: tuple[int, int]) -> list[tuple[bool, tuple[str, ...]]]:

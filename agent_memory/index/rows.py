@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from .. import pool
 from ..text import identifier_words, prompt_terms
 from .schema import CJK_CLASS, CJK_JOIN
 
@@ -119,16 +119,8 @@ _SLICING: tuple[Any, str] | None = None  # the source and fallback date forked w
 
 
 def fork_workers(size: int) -> int:
-    """Worker processes to make a file's rows with: the cores, for a file big enough to pay for starting them
-    where the system forks (not macOS, whose libraries may not survive a fork); else 1."""
-    if size < FORK_BYTES:
-        return 1  # (before importing multiprocessing, which a small file's reading does not need)
-    import multiprocessing
-    import sys
-
-    if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return min(os.cpu_count() or 1, 8)
+    """Worker processes to make the rows of ``size`` bytes of a file with (``pool.fork_workers`` from ``FORK_BYTES``)."""
+    return pool.fork_workers(size, FORK_BYTES)
 
 
 def rows_here(handle: Any, source: Any, start: int, date: str) -> Iterator[tuple[list[Prepared], int, None]]:
