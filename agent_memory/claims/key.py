@@ -498,7 +498,8 @@ def atom_key(atom: dict[str, Any]) -> Key:
 
 # the words that call a rule named with them off (「…这条规则取消了」, 「…というルールは廃止します」, "the rule about
 # X is lifted"), as keys hold them
-_CALLED_OFF = frozenset("取消 作废 作廢 废除 廢除 廃止 撤廃 なし 無し 取りやめ rul about gon lift cancel retir scrap @effect".split())
+_CALLED_OFF = frozenset("取消 作废 作廢 废除 廢除 廃止 撤廃 なし 無し 取りやめ".split()) | {SCOPE + "effect"} | frozenset(
+    frame.lemma(word) for word in "rule about gone lifted cancelled canceled retired scrapped dropped".split())
 
 
 # keys made by other processes (the forked workers that key a whole L1 at once), by (text, reverses); a long-lived

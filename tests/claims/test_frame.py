@@ -325,6 +325,8 @@ def test_a_japanese_permission_is_a_permission_however_politely_said() -> None:
     ("the rule about squashing commits before merging is lifted", "squashing commits before merging",
      "Always squash commits before merging."),
     ("the rule that we never push to main is no longer in effect", "we never push to main", "Never push to main."),
+    ("The rule about rebasing before every merge is cancelled.", "rebasing before every merge",
+     "Always rebase before every merge."),
 ])
 def test_a_rule_named_and_called_off_contests_the_rule(said: str, called_off: str, rule: str) -> None:
     from agent_memory.claims.key import atom_key
