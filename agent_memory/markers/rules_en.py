@@ -289,7 +289,7 @@ _en(
     # "No, there's still an error on line 40" reports the state of the task, it corrects no belief; "No, it should
     # read from the config" asks for a change to the work at hand
     # "No. We just want a working package that does one thing": after the no, the one deliverable asked for
-    guard=lambda s, m: not _STILL_BROKEN_RE.search(s) and not _EN_CHANGE_ASKED_RE.match(s[m.end():])
+    guard=lambda s, m: not _STILL_BROKEN_RE.search(s)
     and not re.match(r"\W*(?:all\s+(?:we|i)\s+(?:want|need)\s+is|(?:we|i)\s+(?:just\s+|only\s+|simply\s+|really\s+)?(?:want|need))\s+(?:an?|one)\b", s[m.end():], _I),
     description="'No, the default branch is main' — a flat no followed by a claim",
 )
@@ -311,7 +311,8 @@ _en(
 _EN_CHANGE_ASKED_RE = lazy(
     r"^\W*(?:(?:no|nope|and|also|but|so|ok|okay|then)\s*,?\s+)*(?:it|this|that|(?:the|this|that)\s+(?!(?:tests|files|"
     r"commits|branches|prs|docs|names|ids|logs|dates|times|users)\b)[\w-]+(?:\s+[\w-]+)?)\s+(?:should|must|needs?\s+to|has\s+to|"
-    r"ought\s+to|is\s+supposed\s+to)\s+(?:be|say|show|return|read|print|error|fail|use|go|point)\b",
+    r"ought\s+to|is\s+supposed\s+to)\s+(?:be|say|show|return|read|print|error|fail|use|go|point|include|contain|have|"
+    r"handle|display|render|open|close|save|load|send)\b",
     _I,
 )
 _EN_POINTED_SUBJECT_RE = lazy(r"^\W*(?:(?:no|nope|and|but|so)\s*,?\s+)?(?:that|this|these|those)\s+[\w-]+\s+(?:is|are|was|were)\b", _I)
@@ -1946,7 +1947,29 @@ def has_claim(core: str) -> bool:
     """Whether English words after a correction cue restate a fact, not an action ("No, fix it")."""
     if len(core.split()) < 2 or _EN_EMPTY_CLAIM_RE.search(core) or _EN_REQUEST_START_RE.match(core):
         return False
+    if _EN_CHANGE_ASKED_RE.match(core) or (_EN_TASK_TALK_RE.match(core) and not _EN_CONTRAST_RE.search(core)):
+        return False
     return bool(_EN_CLAIM_RE.search(core))
+
+
+# What follows "No," or "that's wrong" in a reply about the work at hand, not a fact of the project: a thing pointed
+# at ("it's the second one", "that function is called from two places", "those are two different bugs"), the
+# task's own trouble ("the issue is that …"), what is needed or meant now ("we need to handle the empty case too",
+# "I meant the other one"), or how the output looks ("the page is blank now", "the new version is worse"). A
+# contrast keeps its fact ("No, it's Postgres, not MySQL"); "this repo uses pnpm" names the project.
+_EN_TASK_TALK_RE = lazy(
+    r"\W*(?:(?:it|that|this|those|these|they|there|here)(?:'s|'re|\s|$)(?!\s*(?:repo|repository|project|codebase|"
+    r"monorepo|team|company|org|machine|laptop|computer|box)\b)"
+    r"|(?:the|this|that|your|my|our)\s+(?:real\s+|actual\s+|main\s+|root\s+|only\s+)?(?:problem|issue|bug|error|cause|"
+    r"culprit|fix|difference|reason|question|point|goal|idea|plan|failure|crash|mistake|typo|change)s?\b"
+    r"|(?:we|i|you)\s+(?:(?:still|also|just|really|only|actually)\s+)?(?:need|want|wanted|meant|mean|think|thought|"
+    r"don'?t\s+(?:need|want)|do\s+not\s+(?:need|want)|have\s+to|should|must|can|could)\b"
+    r"|[^.!?]*\b(?:is|are|looks?|seems?)\s+(?:still\s+|now\s+|even\s+|much\s+|a\s+lot\s+)?(?:blank|empty|broken|"
+    r"worse|better|off|gone|slower|faster|same|different|fine|ok|okay|weird|ugly|wrong)\b"
+    r"|[^.!?]*\bnow\W*$)",
+    _I,
+)
+_EN_CONTRAST_RE = lazy(r"[,;]\s*not\s+\S|\bnot\s+\S+\s*[,;]|\binstead\s+of\b|\brather\s+than\b", _I)
 
 
 # "remember", "from now on": the person asks for the claim to be kept

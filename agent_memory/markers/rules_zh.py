@@ -199,12 +199,17 @@ _cjk(
     description="「使用大量工具之前需要先经过我同意」「提交前先跑测试」",
 )
 
+_ZH_ONE_PIECE_RE = lazy(
+    r"一[封份个個篇段张張下]|这|這|下面|列出|总结|總結|解释|解釋|翻译|翻譯|生成|整理|说明|說明|介绍|介紹|分析|讲|講"
+)
 _cjk(
     "zh.instruction.yuyan", "instruction",
     "中文|英文|英语|英語|日文|日语|日語",
     r"^[\s，,]*(?:请|請)?(?:[^，,。？?]{0,10}?)(?:都|一律|统一|統一)?(?:用|使用|以)(?:中文|英文|英语|英語|繁體中文|繁体中文|"
     r"简体中文|簡體中文|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|写|寫|交流|沟通|溝通|注释|註釋|命名|描述)?",
-    guard=_zh_standing,
+    # 「用英文写一封邮件」「用中文列出修改点」: one piece of work asked for in a language, not the language of all work
+    guard=lambda s, m: _zh_standing(s, m) and not _ZH_ONE_PIECE_RE.search(s[m.end():])
+    and not re.search(r"一[封份篇段]|这段|這段", m.group(0)),
     description="「请用中文回答」「代码注释用英文写」",
 )
 _cjk(

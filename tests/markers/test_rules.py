@@ -335,6 +335,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("That's wrong, please fix it.", None),
         ("Is that wrong?", None),
         ('thats still wrong. the following is the only right way', None),
+        ("That's wrong, the function should return None.", None),
+        ("that's not right. The total should include tax", None),
+        ("That's incorrect. We use Postgres, not MySQL.", C),
     ],
     "en.correction.no": [
         ("No. All we want is a tiny CLI that does ONE job.", None),
@@ -354,6 +357,20 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("No, it should read from the config file.", None),
         ("no, this should return an empty list", None),
         ('no, tables are not there', None),
+        # a reply about the work at hand: a thing pointed at, the task's trouble, what is needed now, how it looks
+        ("No, it's the second one.", None),
+        ("no, that function is called from two places", None),
+        ("No, those are two different bugs.", None),
+        ("no. the issue is that the modal closes before the save completes", None),
+        ("No, we need to handle the empty case too.", None),
+        ("No, we don't need that.", None),
+        ("no, the page is blank now", None),
+        ("no, the new version is worse", None),
+        # ... unless it names the project or sets a fact against another
+        ("No, this repo uses pnpm.", C),
+        ("No, it's Postgres, not MySQL.", C),
+        ("No, they're UUIDs, not integers.", C),
+        ("No, we use Vitest in this project.", C),
     ],
     "en.correction.actually": [
         ("Actually, the default branch is trunk.", C),
@@ -1378,6 +1395,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("帮我用英文写一封邮件。", None),
         ("用中文解释一下这个错误。", None),
         ("能用英文回答吗？", None),
+        ("用中文写一份部署文档。", None),
+        ("请用中文列出所有的修改点。", None),
+        ("变量命名用英文。", INS),
     ],
     "zh.instruction.suoyou": [
         ("所有的日志都写到 stderr。", INS),
