@@ -461,7 +461,10 @@ _en(
         # "This is nice but I'd rather have a list": a verdict on the output just shown, then what it should become
         r"\b(?:this|that|it)(?:'s|\s+is|\s+looks)\s+(?:\w+\s+)?(?:nice|good|great|fine|ok|okay|cool|neat|better|close)\b"
         r"[^.!?]{0,20}?\bbut\s+(?:i|we)\b|\brather\s+(?:have|make|let|see)\s+(?:the|our|my|this)\s+(?:product|app|application|site|ui|bot|service|system|"
-        r"server|page|screen|tool)\b", s, _I),
+        r"server|page|screen|tool)\b"
+        # "I'd rather keep the current layout", "I'd rather go with option 2": a pick among what is on the table now
+        r"|\brather\s+(?:not\s+)?(?:you\s+|we\s+)?(?:\w+\s+){0,2}?(?:with\s+)?(?:the\s+(?:current|existing|old|new|first|second|"
+        r"third|last|other|previous|original)|this|that|these|those|option\s+\w+|it)\b", s, _I),
     description="'I'd rather X than Y'",
 )
 _en(
@@ -535,7 +538,9 @@ _en(
 _en(
     "en.instruction.going_forward", "instruction",
     "going forward|moving forward|future|next time",
-    r"\b(?:going|moving)\s+forward\b(?!\s+with\b)"
+    # "Going forward, let's focus on the login page": the plan of the work at hand
+    r"\b(?:going|moving)\s+forward\b(?!\s+with\b)(?!\s*,?\s*(?:let'?s|let\s+us|we'?ll|we\s+will|i'?ll|i\s+will|we\s+need\s+to)\s+"
+    r"(?:(?:first\s+|just\s+|now\s+)?(?:focus|work|start|look|tackle|move|continue|finish|get|turn|begin|concentrate))\b)"
     r"|" + _LEAD + r"(?:in\s+(?:the\s+)?future|next\s+time|for\s+(?:all\s+)?future\s+(?:work|changes|prs|"
     r"commits|tasks|sessions))\s*,?\s+(?!(?:we\s+)?(?:might|may|could)\b)"
     # "in the future, I'd like to add auth": a plan for the product, not a way of working

@@ -722,7 +722,7 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         vetoed |= EVERYTHING - {"preference"}
     if _JA_PAST_RE.search(core):
         vetoed |= {"instruction", "preference"}
-    if _JA_PRODUCT_SUBJECT_RE.search(sentence):
+    if _JA_PRODUCT_SUBJECT_RE.search(sentence) or _JA_PRODUCT_ACT_RE.search(sentence):
         vetoed |= {"instruction", "preference"}  # how the product behaves: a feature asked for
     return frozenset(vetoed)
 
@@ -736,6 +736,12 @@ _JA_PRODUCT_SUBJECT_RE = lazy(
 )
 
 
+# 「常に最新のデータを表示するように」「ボタンを押したときに保存するように」「エラーメッセージを日本語にして」: what the
+# product shows, or does on a user's click or load, is a feature asked for
+_JA_PRODUCT_ACT_RE = lazy(
+    r"表示(?:する|される|させる|して|し)|(?:クリック|タップ|押した|押す|読み込み|ロード|開いた|スクロール)(?:した)?(?:とき|時)"
+    r"|(?:エラー)?メッセージ(?:を|は)[^。]{1,12}?に(?:して|する)"
+)
 
 CONNECTOR = r"(?:でも|ただ|ただし|それと|あと|なお|ちなみに|今後|これから|次回から|次から|普段は|基本的に)"
 

@@ -490,7 +490,7 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return frozenset({"instruction", "correction", "preference"})
     if (_ZH_WORK_OPENS_RE.search(sentence) or _ZH_STOP_NOW_RE.search(sentence)) and not _ZH_DURABLE_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # bounds the work at hand
-    if _ZH_PRODUCT_SUBJECT_RE.search(sentence):
+    if _ZH_PRODUCT_SUBJECT_RE.search(sentence) or _ZH_PRODUCT_ACT_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # how the product behaves: a feature asked for
     return frozenset()
 
@@ -499,6 +499,12 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
 _ZH_PRODUCT_SUBJECT_RE = lazy(
     r"^[\s，,]*(?:所有|每个|每個|全部|每一个|每一個)?(?:的)?\s*(?:界面|页面|頁面|按钮|按鈕|弹窗|彈窗|用户|用戶|菜单|菜單|"
     r"首页|首頁|列表|表单|表單|侧边栏|側邊欄)[^，,。]{0,6}?(?:必须|必須|都要|都得|需要|应该|應該|总是|總是|永远|永遠|一定要)"
+)
+# 「每次点击按钮的时候都要刷新列表」「页面加载时要显示loading」: what the product does on a user's click or load, or
+# what it shows, is a feature asked for
+_ZH_PRODUCT_ACT_RE = lazy(
+    r"(?:点击|點擊|单击|單擊|加载|加載|打开|打開|刷新|滚动|滾動|提交表单|提交表單)[^，,。]{0,6}?(?:的)?(?:时候|時候|时|時|后|後)"
+    r"|(?:要|都|需要|必须|必須|应该|應該)(?:先)?(?:显示|顯示|展示|弹出|彈出|跳转|跳轉|刷新)"
 )
 
 

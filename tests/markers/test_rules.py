@@ -492,6 +492,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I'd rather have small PRs than one big one.", P),
         # a path's "::" introduces no pasted error
         ("I'd rather you write to std::io::stdout than use println! in the library.", P),
+        # a pick among what is on the table now
+        ("I'd rather keep the current layout.", None),
+        ("I'd rather go with option 2.", None),
+        ("I'd rather you revert that than patch it.", None),
     ],
     "en.preference.like_better": [
         ("I like f-strings better than .format().", P),
@@ -593,6 +597,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Going forward with the migration — run step 2 next.", None),
         ("Reject dates in the future in the booking form.", None),
         ("In the future we might split this service.", None),
+        ("Going forward, let's focus on the login page.", None),
+        ("Moving forward, we'll start with the parser and then the CLI.", None),
+        ("Going forward, let's keep PRs under 300 lines.", INS),
     ],
     "en.instruction.whenever": [
         ("Whenever you change the GraphQL schema, regenerate the types.", INS),
@@ -2026,6 +2033,12 @@ TASK_TURNS = [
     "Create a helper that always strips trailing slashes from URLs.",
     "Build me a CLI that never prints colours when piped.",
     "Implement caching: always keep the last 100 responses.",
+    # what the product shows, or does on a click or a load
+    "常に最新のデータを表示するようにしてください",
+    "ボタンを押したときに保存するようにしてください",
+    "エラーメッセージを日本語にしてください",
+    "每次点击按钮的时候都要刷新列表",
+    "页面加载时要显示loading",
 ]
 
 
