@@ -955,19 +955,29 @@ _en(
 )
 _en(
     "en.correction.setup", "correction",
-    "i'm on|i am on|we're on|we are on|our |port|the |my ",
+    "i'm on|i am on|we're on|we are on|our |port|the |my |this ",
     r"^\W*(?:(?:no|nope|btw|fyi|also|and|note|actually|oh)\s*[,:]?\s+)*(?:"
     r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:on|using|running)\s+(?!(?:it|the|a|an|my|our|this|that|board|track|break|"
     r"vacation|leave|call|main|master|develop|staging|prod|page|step|line|mobile|phone|holiday)\b)"
     r"[\w.+#-]+(?:\s+v?\d[\w.]*)?\W*$"
-    r"|our\s+[\w-]+(?:\s+[\w-]+)?\s+(?:runs\s+on|is\s+on|uses|lives\s+(?:in|on)|is\s+hosted\s+on|deploys\s+to|"
-    r"is\s+deployed\s+(?:on|to)|is\s+written\s+in|is\s+built\s+with)\s+(?!(?:it|this|that)\b)\S[^?]*"
+    # "Our CI runs on GitHub Actions", "all our services are deployed on Kubernetes", "the project uses Poetry for
+    # dependency management": what the project is built with or runs on, its whole or a layer as the subject
+    # (what the project uses is a convention: en.instruction.we_use)
+    r"|(?:all\s+(?:of\s+)?)?our\s+[\w-]+(?:\s+[\w-]+)?\s+(?:runs?\s+on|is\s+on|uses|lives\s+(?:in|on)|(?:is|are)\s+hosted\s+on|"
+    r"deploys\s+to|(?:is|are)\s+deployed\s+(?:on|to)|(?:is|are)\s+written\s+in|(?:is|are)\s+built\s+with)\s+"
+    r"(?!(?:it|this|that)\b)\S[^?]*"
+    r"|(?:the|this)\s+(?:project|repo|repository|codebase|monorepo|backend|frontend|api|site|website)\s+(?:runs\s+on|"
+    r"(?:is|are)\s+hosted\s+on|deploys\s+to|(?:is|are)\s+deployed\s+(?:on|to)|(?:is|are)\s+written\s+in|(?:is|are)\s+built\s+with)"
+    r"\s+(?!(?:it|this|that|an?|the|some|my|your|love|care|pride|haste|a\s+hurry)\b)[\w`.+#-]+(?:\s+v?\d[\w.]*)?"
+    r"(?:(?:\s*,\s*|\s+and\s+|,\s+and\s+)[\w`.+#-]+){0,4}\W*$"
     r"|(?:our|the|my)\s+(?:[\w-]+\s+)?(?:server|api|app|backend|frontend|database|db|service)\s+(?:(?:runs|listens|is)\s+on\s+port|listens\s+on(?:\s+port)?)\s+:?\d+\W*$"
     r"|(?:our|my|the)\s+(?:default\s+|main\s+|primary\s+)?(?:language|stack|runtime|package\s+manager|test\s+runner|"
-    r"framework|database|orm|linter|formatter|ci|shell|editor|os|cloud|branch)\s+(?:here\s+)?(?:is|are)\s+"
+    r"framework|database|orm|linter|formatter|ci|shell|editor|os|cloud|branch|backend|frontend|bundler|build\s+tool|"
+    r"message\s+broker|auth\s+provider)\s+(?:here\s+)?(?:is|are)\s+"
     r"(?!(?:broken|down|slow|failing|red|empty|wrong|not|still|now|it|this|that|a\s+mess|so|too|very|open|closed|"
     r"frozen|stuck|busy|full|gone|missing|new|old|fine|ok|okay|up|off|on|done|ready|locked|dirty|clean|different|"
-    r"outdated|deprecated|unknown)\b)[\w`.+#-]+(?:\s+v?\d[\w.]*)?\W*$)",
+    r"outdated|deprecated|unknown)\b)[\w`.+#-]+(?:\s+v?\d[\w.]*)?(?:(?:\s*,\s*|\s+and\s+|,\s+and\s+)[\w`.+#-]+(?:\s+v?\d[\w.]*)?){0,4}"
+    r"\W*$)",
     guard=_standing_fact,
     description="'we're on node 20', 'Our CI runs on GitHub Actions.'",
 )
@@ -1228,8 +1238,10 @@ _en(
     r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?(?:we\s+(?:always\s+|don'?t\s+|do\s+not\s+)?"
     r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do(?!\s+not\b|n'?t\b)|allow|merge|commit)"
     # "this repo uses Turborepo", "our codebase relies on zod for every schema": the same said of the whole
-    r"|(?:this|our)\s+(?:project|repo|repository|codebase|monorepo|team)\s+(?:uses|relies\s+on|is\s+built\s+(?:with|on)))\s+"
-    r"(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same|any\s+more|anymore)\b)\S[^?]*",
+    r"|(?:this|our|the)\s+(?:project|repo|repository|codebase|monorepo|team)\s+(?:uses|relies\s+on|is\s+built\s+(?:with|on)))\s+"
+    # ("the project uses the wrong node", "uses 4GB of RAM", "uses way too many dependencies": how it fares now)
+    r"(?!(?:a\s+lot|too|so|many|much|more|less|it|this|that|them|the\s+same|any\s+more|anymore|the\s+wrong|way|lots|tons|"
+    r"up|an?\s+(?:old|outdated|ancient|huge|ton)|\d)\b)\S[^?]*",
     guard=lambda s, m: _standing(s, m) and not re.search(r"\b(?:for|in)\s+(?:this|the)\s+(?:test|fix|task|pr|demo|example)\b|\bto\s+(?:test|debug|reproduce|check)\b", s, _I),
     description="'We use uv for dependencies', 'we deploy with Helm', 'this repo uses Turborepo' — the project's conventions",
 )

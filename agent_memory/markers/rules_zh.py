@@ -415,6 +415,20 @@ _cjk(
     guard=_zh_clause_standing,
     description="「我们项目统一用tab缩进」「日志统一使用structlog」",
 )
+# the project's tools, named (「我们用 pnpm，不用 npm」「这个项目用 Vue 3」「后端用 Django 来写」); not a piece of work
+# done with one (「我们用 React 写一个页面吧」)
+_cjk(
+    "zh.instruction.we_use", "instruction",
+    "用|采用|採用",
+    r"^[\s，,]*(?:另外|还有|還有|注意|其实|其實)?[，,\s]*(?P<claim>(?:我们|我們|咱们|咱們|这个项目|這個項目|本项目|本項目|项目|項目|"
+    r"我们项目|我們項目|我们的项目|我們的項目|后端|後端|前端|团队|團隊)(?:里|裡|中)?(?:都|一直|统一|統一)?(?:用|使用|采用|採用)"
+    r"(?:的是)?\s*[A-Za-z][\w.+#-]*(?:\s+v?\d[\w.]*)?(?:\s*[，,]\s*(?:不用|不使用|而不是|不是)\s*[A-Za-z][\w.+#-]*"
+    r"|\s*(?:来|來|做|作为|作為)?\s*(?:管理|构建|構建|写|寫|开发|開發|部署|打包|测试|測試)[^，。,？?！!]{0,12})?)\s*[。！!]?\s*$",
+    # (「这个项目」 names the project, no thing at hand)
+    guard=lambda s, m: not _ZH_HERE_RE.search(re.sub(r"这个项目|這個項目", "", s))
+    and not re.search(r"一个|一個|吧|吗|嗎|先|这次|這次", s),
+    description="「我们用 pnpm，不用 npm」「这个项目用 Vue 3」",
+)
 # a taste stated as a dislike (「我不喜欢太长的函数」)
 _cjk(
     "zh.preference.dislike", "preference",
