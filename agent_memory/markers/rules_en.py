@@ -1052,7 +1052,10 @@ _RECURRING = (
     r"(?:any|every|each|a\s+new|new)\s+\w+|[a-z]+ing\b(?<!thing)(?<!during)(?<!morning)(?<!evening)|"
     # an event that recurs: "when a bug appears", "when CI fails", "if a migration is added"
     r"(?:an?\s+(?:\w+\s+)?\w+|ci|the\s+(?:build|ci|pipeline)|tests?)\s+(?:appears|shows\s+up|fails|breaks|goes\s+red|"
-    r"is\s+(?:added|changed|removed|renamed|merged|created|opened|reported|red))\b)"
+    r"is\s+(?:added|changed|removed|renamed|merged|created|opened|reported|red))\b|"
+    # "when there's a bug", "after 2 failed attempts": a kind of event, a count of tries
+    r"there(?:'s|\s+is)\s+an?\s+(?!(?:second|minute|moment|chance)\b)[a-z]+\b|"
+    r"(?:\d+|two|three|a\s+few|several)\s+(?:failed\s+|unsuccessful\s+)?(?:attempts|tries|failures|retries)\b)"
 )
 _IT_RE = lazy(r"\b(?:it|them)\b", _I)  # (after a condition, "it" is what the condition named: "when you add an endpoint, document it")
 
@@ -1085,7 +1088,8 @@ _en(
     guard=lambda s, m: _standing(s, m) and not _HERE_AND_NOW_RE.search(_IT_RE.sub("", _then_clause(s, m)))
     # "Before implementing, let's write a prompt": a plan for the work at hand, unless it says always / never
     and not _LETS_PLAN_RE.match(_then_clause(s, m)) and not re.search(
-        r"\b(?:done|ready|finished|back|free|able|available|possible|there)\b|\b(?:you'?re|you\s+are)\s+sure\b|"
+        r"\b(?:done|ready|finished|back(?!\s+up\b)|free|able|available|possible|there(?!'s\s+an?\b|\s+is\s+an?\b))\b|"
+        r"\b(?:you'?re|you\s+are)\s+sure\b|"
         # how a feature is to behave: "when adding dietary restrictions from bookings …", "…, no need for quick buttons"
         r"\b(?:before|after|when|once)\s+(?!(?:committing|pushing|merging|deploying|releasing|starting|finishing|coding|"
         r"testing|debugging|refactoring|implementing|installing|upgrading|publishing|reviewing|rebasing|tagging)\b)[a-z]+ing\s+"

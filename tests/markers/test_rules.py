@@ -981,6 +981,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         # an event that recurs
         ("When a bug appears, write a reproducing test first.", INS),
         ("When CI fails, check the logs before rerunning.", INS),
+        ("When there's a bug, start by writing a test that reproduces it.", INS),
+        ("Ask me for help after 2 failed attempts.", INS),
+        ("back up files before editing", INS),
+        ("When there's a minute, look at the logs.", None),
         ("When a user clicks the button, show the modal.", None),
         ("Before you start any task, show me a short plan and wait for my ok.", INS),
         ("When you add a new endpoint, document it in docs/api.md.", INS),
