@@ -1140,7 +1140,9 @@ _CODE_NOUNS = (
     r"deployments|branches|api\s+keys|credentials|translations|stories|schemas|snapshots|functions|methods|classes|"
     r"modules|files|endpoints|apis|queries|imports|exports|variables|constants|names|comments|docstrings|errors|"
     r"exceptions|changes|builds|jobs|workflows|dependencies|packages|strings|dates|timestamps|ids|"
-    r"services|controllers|views|templates|tables|columns|indexes|events|messages|reviews|tickets|issues)"
+    r"services|controllers|views|templates|tables|columns|indexes|events|messages|reviews|tickets|issues|braces|brackets|"
+    r"semicolons|quotes|lines|headings|identifiers|arguments|parameters|params|props|enums|interfaces|structs|fields|"
+    r"properties|annotations|type\s+hints|assertions|mocks|stubs)"
 )
 # what the product is made of: "the menu should always show Back" asks for a feature, not for a way of working
 _PRODUCT_NOUN_RE = lazy(
@@ -1204,7 +1206,8 @@ def _modal_subject_ok(sentence: str, m: re.Match[str]) -> bool:
 # requirements with must / have to, on a class of things or on how work is done here
 _MODAL_REQ = (
     r"(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|is\s+to|are\s+supposed\s+to|"
-    r"should\s+(?:always|never|be|follow|use|go|live|stay|have|include|target|start|end|match|reference|pass))"
+    r"should\s+(?:(?:not|only|never)\s+)?(?:always|never|be|follow|use|go|live|stay|have|include|target|start|end|match|"
+    r"reference|pass|call|contain|mention|explain|describe))"
 )
 # a rule said after an announcement of it: "I also want to mention that all code should pass our CI tests"
 _SAYS_THAT = (
@@ -1222,7 +1225,7 @@ _en(
     r"requires?\s+(?:a|an))(?:\s+\S|\W*$)"
     # a class of the work's own things: "Handlers have to be idempotent" (not "Passwords must be 12 characters",
     # which specifies the product)
-    r"|(?!(?:tests\s+should\s+pass)\b)(?:[a-z][\w-]*\s+)?" + _CODE_NOUNS + r"\s+" + _MODAL_REQ
+    r"|(?!(?:[\w-]+\s+){0,2}tests\s+should\s+pass\b)(?:[a-z][\w-]*\s+){0,2}?" + _CODE_NOUNS + r"\s+" + _MODAL_REQ
     + r"\s+(?!be\s+able\b|see\b|get\b)\S"
     # "we need to use a queue here" is the task's need; "you have to use X here" is how work is done
     r"|(?:(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to)|you'?re\s+supposed\s+to|"
