@@ -770,6 +770,38 @@ _en(
     and not _EN_HOLD_RE.search(s),
     description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",
 )
+# what people ban outright in a word or two ("No mocks.", "No emojis or em-dashes.", "No terminal execution without my
+# permission"): practices of the agent's work, not things of the task ("no errors", "no changes")
+_BANNED_PRACTICE = (
+    r"(?:emojis?|emoticons|em[\s-]?dashes|mocks?|mocking|stubs?|stubbing|monkey[\s-]?patch(?:es|ing)?|placeholders|todos|"
+    r"force[\s-]?push(?:es|ing)?|magic\s+numbers|globals|global\s+(?:state|variables)|abbreviations|any\s+types|"
+    r"print\s+statements|console\.logs?|inline\s+styles|default\s+exports|trailing\s+whitespace|hard[\s-]?cod(?:ed|ing)(?:\s+\w+)?|"
+    r"workarounds|hacks|shortcuts|fallbacks|silent\s+(?:failures|fallbacks|catches)|bare\s+excepts|wildcard\s+imports|"
+    r"(?:new|extra|external|third[\s-]party)\s+dependencies|(?:code\s+)?modifications|(?:code\s+)?changes|execution|commits|pushes|"
+    r"scope\s+(?:creep|expansion)|(?:terminal|shell)\s+commands|deletions?|file\s+deletions?|refactors|rewrites|"
+    r"disclaimers|apologies|preambles|summaries|co[\s-]?authored[\s-]?by(?:\s+lines)?|ai\s+attribution|semicolons)"
+)
+# (a whole thing of the task can hide behind those words: "No changes in the diff" holds no "without"/"unless")
+_NO_PRACTICE_RE = lazy(
+    r"^\W*no\s+(?:[a-z'-]+\s+){0,2}?" + _BANNED_PRACTICE + r"(?:\s*(?:,|/|\bor\b|\band\b|,\s*or)\s*(?:[a-z'-]+\s+){0,2}?"
+    + _BANNED_PRACTICE + r")*(?:\s+(?:without|unless|beyond|outside|before)\b[^?]*)?\s*[.!]*$",
+    _I,
+)
+_CHANGE_WORDS_RE = lazy(r"\b(?:changes|modifications|execution|commits|pushes|deletions?|refactors|rewrites)\b", _I)
+
+
+def _no_practice(sentence: str) -> bool:
+    """Whether ``sentence`` bans a practice outright; changes, commits and the like only with a condition or a kind
+    ("No unauthorized code modifications", "No commits without my approval"; not "No changes.")."""
+    m = _NO_PRACTICE_RE.match(sentence)
+    if m is None:
+        return False
+    if _CHANGE_WORDS_RE.search(sentence):
+        return bool(re.search(r"\b(?:without|unless|beyond|outside|before|unauthori[sz]ed|unrequested|unasked|unapproved|"
+                              r"unnecessary|unrelated|surprise)\b", sentence, _I))
+    return True
+
+
 _en(
     "en.instruction.no_x", "instruction",
     "no ",
@@ -1475,6 +1507,13 @@ _en(
     r"|no\s+(?:(?-i:[A-Za-z][a-z\d]+[A-Z]\w*)|![a-z][\w-]*|`[^`]+`|[a-z_][\w.]*\(\))\s*,?\s*(?:please|pls|plz)\b[^?]*)",
     guard=_standing,
     description="'no deploys on friday please', 'No eslint-disable lines please.'",
+)
+_en(
+    "en.instruction.no_practice", "instruction",
+    "no ",
+    r"^\W*(?P<claim>no\s+[^?]+)",
+    guard=lambda s, m: _no_practice(s) and _standing(s, m),
+    description="'No mocks.', 'No emojis or em-dashes.', 'No terminal execution without explicit user permission'",
 )
 _en(
     "en.instruction.trailing_always", "instruction",

@@ -911,6 +911,18 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't break our build.", None),
         ("Don't add new files.", None),
     ],
+    "en.instruction.no_practice": [
+        ("No mocks.", INS),
+        ("No emojis or em-dashes.", INS),
+        ("No monkeypatching", INS),
+        ("No unauthorized code modifications", INS),
+        ("No terminal execution without explicit user permission", INS),
+        ("No commits without my approval.", INS),
+        ("No changes.", None),
+        ("No commits.", None),
+        ("No mocks in this test, it needs the real db.", None),
+        ("No more placeholders, write the real thing.", None),
+    ],
     "en.instruction.no_x": [
         ("No emojis in commit messages.", INS),
         ("No print statements in production code.", INS),
