@@ -1172,9 +1172,7 @@ _CODE_NOUNS = (
     r"deployments|branches|api\s+keys|credentials|translations|stories|schemas|snapshots|functions|methods|classes|"
     r"modules|files|endpoints|apis|queries|imports|exports|variables|constants|names|comments|docstrings|errors|"
     r"exceptions|changes|builds|jobs|workflows|dependencies|packages|strings|dates|timestamps|ids|"
-    r"services|controllers|views|templates|tables|columns|indexes|events|messages|reviews|tickets|issues|braces|brackets|"
-    r"semicolons|quotes|lines|headings|identifiers|arguments|parameters|params|props|enums|interfaces|structs|fields|"
-    r"properties|annotations|type\s+hints|assertions|mocks|stubs)"
+    r"services|controllers|views|templates|tables|columns|indexes|events|messages|reviews|tickets|issues)"
 )
 # what the product is made of: "the menu should always show Back" asks for a feature, not for a way of working
 _PRODUCT_NOUN_RE = lazy(
@@ -1257,7 +1255,7 @@ _en(
     r"requires?\s+(?:a|an))(?:\s+\S|\W*$)"
     # a class of the work's own things: "Handlers have to be idempotent" (not "Passwords must be 12 characters",
     # which specifies the product)
-    r"|(?!(?:[\w-]+\s+){0,2}tests\s+should\s+pass\b)(?:[a-z][\w-]*\s+){0,2}?" + _CODE_NOUNS + r"\s+" + _MODAL_REQ
+    r"|(?!(?:tests\s+should\s+pass)\b)(?:[a-z][\w-]*\s+)?" + _CODE_NOUNS + r"\s+" + _MODAL_REQ
     + r"\s+(?!be\s+able\b|see\b|get\b)\S"
     # "we need to use a queue here" is the task's need; "you have to use X here" is how work is done
     r"|(?:(?:you|we)\s+(?:really\s+)?(?:must|have\s+to|should|are\s+supposed\s+to)|you'?re\s+supposed\s+to|"
