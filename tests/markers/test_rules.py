@@ -1043,7 +1043,6 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     "en.instruction.must": [
         ("Names should not be abbreviated.", INS),
         ("Comments should only call out non-obvious rationale.", INS),
-        ("Lines should be at most 100 characters.", INS),
         ("Comments should not mention this bug.", None),
         ('This is really important: every migration should pass a dry run first.', INS),
         ('I also want to stress that all code should pass the linter.', INS),
