@@ -1185,6 +1185,24 @@ _en(
     description="'READ THE DOCS FIRST before guessing an API.' (shouting is how rules get repeated)",
 )
 
+# a line that calls itself a rule: "Rule: ask before installing packages", "MANDATORY: all edits must be tested",
+# "RULE 1 - NO FILE DELETION", and a practice marked banned after it: "git show <commit>:<file> - BANNED"
+_RULE_LABEL_ASKS_RE = lazy(
+    r"(?:please\s+)?(?:no|never|always|don'?t|do\s+not|only|" + _IMPERATIVE + r")\b"
+    r"|(?:all|every|each|any)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to)\b",
+    _I,
+)
+_en(
+    "en.instruction.rule_label", "instruction",
+    "rule|mandatory|non-negotiable|banned|forbidden|prohibited|not allowed",
+    # ("CRITICAL: fix the login first" is urgency, said of the task)
+    r"^\W*(?:(?:hard|golden|house|strict|iron|our|the|one|new)\s+)?(?:rule|mandatory|non-negotiable)(?:\s*#?\s*\d+)?"
+    r"\s*(?::|[-—–]\s)\s*(?P<claim>\S[^?]{5,})"
+    r"|^\W*(?P<banned>\S[^?]{2,80}?)\s+[-—–:]+\s*(?-i:BANNED|FORBIDDEN|PROHIBITED|NOT\s+ALLOWED)\W*$",
+    guard=lambda s, m: _standing(s, m) and (bool(m.group("banned")) or bool(_RULE_LABEL_ASKS_RE.match(m.group("claim")))),
+    description="'Rule: ask before installing packages', 'RULE 1 - NO FILE DELETION', 'git show <commit>:<file> - BANNED'",
+)
+
 _CODE_NOUNS = (
     r"(?:prs|pull\s+requests|commits|commit\s+messages|migrations|tests|fixtures|components|docs|scripts|configs|"
     r"secrets|env\s+vars|assets|styles|types|hooks|utils|helpers|models|routes|handlers|logs|releases|deploys|"

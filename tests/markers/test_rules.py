@@ -862,6 +862,16 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('我的逻辑就是，绝对不能把高等级的误判成低等级。', None),
     ],
     # ------------------------------------------ en standing rules without always / never
+    "en.instruction.rule_label": [
+        ("Rule: ask before installing packages.", INS),
+        ("MANDATORY: All edits must be tested before any commit.", INS),
+        ("RULE 1 - NO FILE DELETION", INS),
+        ("Hard rule: no direct SQL in controllers.", INS),
+        ("git show <commit>:<any-file> - BANNED", INS),
+        ("Critical: fix the login bug first", None),
+        ("The rule is confusing, rewrite it.", None),
+        ("Rule: the server restarts at noon.", None),
+    ],
     "en.instruction.dont": [
         ("Don't push to main.", INS),
         ("do not deploy to production", INS),
