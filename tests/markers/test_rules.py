@@ -1450,6 +1450,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("このファイルは直接編集しないでください？", None),
         ("それを勝手に消さないで。", None),
     ],
+    "ja.instruction.scope": [
+        ("本番環境では、デフォルト値を使用しないでください", INS),
+        ("環境ごとに異なるSECRET_KEYを使用してください", INS),
+        ("POT ファイルは開発環境でのみ更新してください", INS),
+        ("本番環境にこの修正をデプロイしてください", None),
+        ("ステージングで今すぐ確認してください", None),
+        ("このファイルは開発環境でのみ更新してください", None),
+    ],
     "zh.instruction.yuyan": [
         ("请用中文回答。", INS),
         ("代码注释用英文写。", INS),
@@ -1606,6 +1614,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("このファイルを編集することはできますか", None),
     ],
     "ja.instruction.sakete": [
+        ("main ブランチへの直接プッシュは避け、PR 経由でマージしてください", INS),
         ("グローバル変数の使用は避けてください。", INS),
         ("any 型は避けて。", INS),
         ("ネストした三項演算子は避けること。", INS),
