@@ -92,6 +92,14 @@ _cjk(
     r"|(?:我|我们|我們)?(?:宁愿|寧願|宁可|寧可)|(?:我|我们|我們)偏好",
     description="「我更喜欢用pnpm」",
 )
+# 「优先使用 uv」「优先用官方文档」: a standing choice of tool or source (not 「优先修复登录bug」, the task's order)
+_cjk(
+    "zh.preference.youxian", "preference",
+    "优先|優先|首选|首選",
+    r"^[\s，,]*(?:请|請|尽量|盡量)?(?:优先|優先|首选|首選)(?:使用|用|采用|採用|选用|選用|选择|選擇|参考|參考)[^，,。？?！!]{1,40}",
+    guard=lambda s, m: _zh_standing(s, m) and not re.search(r"吗|嗎|一下|这次|這次", s),
+    description="「优先使用 uv 管理依赖」「优先参考官方文档」",
+)
 # the product's own parts: a sentence about them asks for a feature
 _ZH_PRODUCT_RE = lazy(r"界面|页面|頁面|按钮|按鈕|弹窗|彈窗|用户|用戶")
 _cjk(
@@ -141,7 +149,7 @@ _ZH_HABIT_RE = lazy(
     r"永远|永遠|再也|动不动|動不動|直接(?:推|push|提交|合并|合併)|提交|commit|push|推送|merge|rebase|合并|合併|硬编码|硬編碼|"
     r"写死|寫死|代码里|代碼裡|密钥|密鑰|密码|密碼|token|secret|mock|模拟数据|模擬數據|都|"
     # a class of the work's own things: 「不要引入新的依赖」「不要使用全局变量」「不要在代码里写中文注释」
-    r"依赖|依賴|第三方|全局变量|全局變數|注释|註釋|emoji|表情|console\.log|print|any\b|类型断言|類型斷言|"
+    r"依赖|依賴|第三方|全局变量|全局變數|注释|註釋|emoji|表情|console\.log|print|any\b|类型断言|類型斷言|这类|這類|此类|此類|"
     # a condition that recurs, or one tool set against another: 「能用 const 就不要用 let」「不要用 var，用 let」
     r"手动|手動|手工|(?:不要|别|別)(?:用|使用)\s*[A-Za-z`=<>]|时候|時候|之前|以前|就不要|就别|就別|(?:不要|别|別)(?:用|使用)[^，,。]{1,20}[，,]\s*(?:要|请|請)?(?:用|改用|使用)",
     re.IGNORECASE,
@@ -156,7 +164,8 @@ _ZH_DONT_ANCHOR_RE = lazy(r"[A-Za-z][\w.-]*|生产|生產|线上|線上|正式�
 
 
 def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
-    return not _ZH_HERE_RE.search(sentence)
+    # (「这类段落」 "paragraphs of this kind" is a class of things, nothing at hand)
+    return not _ZH_HERE_RE.search(sentence.replace("这类", "").replace("這類", ""))
 
 
 def _zh_clause_standing(sentence: str, m: re.Match[str]) -> bool:

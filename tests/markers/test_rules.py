@@ -1458,6 +1458,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("ステージングで今すぐ確認してください", None),
         ("このファイルは開発環境でのみ更新してください", None),
     ],
+    "zh.preference.youxian": [
+        ("优先使用 uv 管理依赖", P),
+        ("优先参考官方文档。", P),
+        ("首选用 pnpm 安装依赖。", P),
+        ("优先修复登录的bug", None),
+        ("这次优先用缓存吧", None),
+    ],
     "zh.instruction.yuyan": [
         ("请用中文回答。", INS),
         ("代码注释用英文写。", INS),
@@ -1622,6 +1629,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        ("不要写'坑'/'注意'这类段落。", INS),
         ("不要搞砸了。", None),
         ("请你不要骗我", None),
         ("不要改动代码", None),
