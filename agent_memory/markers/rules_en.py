@@ -819,6 +819,18 @@ def _no_practice(sentence: str) -> bool:
     return True
 
 
+# an outright ban said with its emphasis: "Absolutely no actions that the user did not request", "under no
+# circumstances push to main"
+_en(
+    "en.instruction.absolutely_no", "instruction",
+    "absolutely no|under no circumstances",
+    r"^\W*(?:(?:please|and|also|but|so)\s*,?\s+)*(?P<claim>absolutely\s+no\s+(?!(?:idea|clue|way|problem|worries|rush|need|doubt|"
+    r"chance|one|reason|luck|difference|change|changes|effect|impact|sense)\b)[a-z][^?]{3,}"
+    r"|under\s+no\s+circumstances\s*,?\s+(?:should\s+you\s+|you\s+should\s+|must\s+you\s+|do\s+you\s+|(?:are\s+)?you\s+(?:to|allowed\s+to)\s+)?"
+    r"[a-z][^?]{2,})",
+    guard=_standing,
+    description="'Absolutely no actions the user did not request', 'under no circumstances push to main'",
+)
 _en(
     "en.instruction.no_x", "instruction",
     "no ",

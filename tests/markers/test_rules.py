@@ -939,6 +939,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("No mocks in this test, it needs the real db.", None),
         ("No more placeholders, write the real thing.", None),
     ],
+    "en.instruction.absolutely_no": [
+        ("Absolutely no actions that the user did not request.", INS),
+        ("ABSOLUTELY NO REFERENCES TO AI IN COMMIT MESSAGES", INS),
+        ("under no circumstances stop", INS),
+        ("Absolutely no idea why this fails.", None),
+        ("Absolutely no change after the fix.", None),
+        ("Under no circumstances delete this file today.", None),
+    ],
     "en.instruction.no_x": [
         ("No emojis in commit messages.", INS),
         ("No print statements in production code.", INS),
