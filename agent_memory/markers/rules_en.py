@@ -1137,7 +1137,9 @@ _en(
     # (a polite "can you" after a recurring condition still asks for a habit: "When you run tests, can you avoid …")
     r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:can\s+you\s+(?:please\s+)?)?"
     r"(?:always\s+)?" + _IMPERATIVE + r"[^?]*"
-    r"|(?:please\s+)?(?:(?:make\s+sure|be\s+sure|ensure)\s+(?:to|you|that\s+you)\s+)?(?!(?:be|go|let|wait|start|stop|get)\b)"
+    # ("Must confirm with the user before any action": a rule file's line, its subject left out)
+    r"|(?:please\s+)?(?:(?:make\s+sure|be\s+sure|ensure)\s+(?:to|you|that\s+you)\s+|(?:you\s+)?must\s+(?:always\s+)?)?"
+    r"(?!(?:be|go|let|wait|start|stop|get)\b)"
     + _IMPERATIVE + r"[^?]{0,80}?\b(?:before|after|when|whenever)\s+"
     + _RECURRING + r"[^?]*"
     r"|only\s+(?:ever\s+)?(?!(?:fix|do|change|look)\b)(?:touch|edit|access|modify|talk\s+to|" + _IMPERATIVE + ")"

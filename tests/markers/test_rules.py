@@ -1020,6 +1020,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("When there's a bug, start by writing a test that reproduces it.", INS),
         ("Ask me for help after 2 failed attempts.", INS),
         ("back up files before editing", INS),
+        ("Must confirm with the user before any action.", INS),
+        ("Must be the cache again, check it before restarting.", None),
         ("When there's a minute, look at the logs.", None),
         ("When a user clicks the button, show the modal.", None),
         ("Before you start any task, show me a short plan and wait for my ok.", INS),
