@@ -739,20 +739,6 @@ _EN_HOLD_RE = lazy(
     _I,
 )
 _EN_NO_WORK_RE = lazy(_NO_WORK, _I)
-_SHARED_PLACE_RE = lazy(
-    r"\b(?:don'?t|do\s+not)\s+(?:[a-z]+ly\s+)?(?:push|merge|commit|deploy|release|ship|force[\s-]?push)\s+(?:directly\s+|straight\s+)?"
-    r"(?:to|into|on)\s+(?:the\s+)?(?:main|master|trunk|prod|production|develop)\b",
-    _I,
-)
-_SHARED_PLACE_END_RE = lazy(r"\b(?:main|master|trunk|prod|production|develop)(?:\s+branch)?\W*$", _I)
-
-
-def _shared_place_ok(m: re.Match[str]) -> bool:
-    """A "don't" that ends on main or production holds only for pushing, merging or deploying there."""
-    claim = m.group("claim")
-    return not _SHARED_PLACE_END_RE.search(claim) or bool(_SHARED_PLACE_RE.search(claim))
-
-
 _en(
     "en.instruction.dont", "instruction",
     "don't|dont|do not|don’t",
@@ -766,9 +752,6 @@ _en(
     r"with\s+(?:fewer|less)\s+than)\b"
     # every place at once: "don't import lodash anywhere" ("anywhere else" / "near" stay with the task)
     + r"|[^?,;]{0,40}?\banywhere\b(?!\s+(?:else|near|close)\b)"
-    # the branch or the place everyone shares, after the verb and its "to": "don't push to main", "do not deploy to
-    # production" (the verb is checked by the guard: _SHARED_PLACE_RE)
-    + r"|(?<=\s)(?:the\s+)?(?:main|master|trunk|prod|production|develop)(?:\s+branch)?\b(?!\s+(?:yet|now|today)\b)"
     + r"|(?:me|us|the\s+user)\s+(?:for|to|about|whether|if|before)\s+(?!(?:it|this|that)\b)"
     # the project's own config or its history: "don't disable strict in tsconfig.json", "don't check .env into git"
     + r"|[^?,;]{0,40}?\b(?:in|into|to|from)\s+(?:(?:the\s+)?(?:git|version\s+control|the\s+repo)\b|" + _CONFIG_FILE + r"(?![\w]))"
@@ -784,7 +767,7 @@ _en(
         # "don't mess things up", "don't screw stuff up": a caution about the work at hand, no practice named
         r"|\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:things|stuff)\s+up\b"
         r"|\bany\s+of\s+(?:the|these|those|this|that|my|your|our)\b", s, _I)
-    and not _EN_HOLD_RE.search(s) and _shared_place_ok(m),
+    and not _EN_HOLD_RE.search(s),
     description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",
 )
 # what people ban outright in a word or two ("No mocks.", "No emojis or em-dashes.", "No terminal execution without my
@@ -1151,9 +1134,7 @@ _en(
     guard=lambda s, m: _standing(s, m) and not _HERE_AND_NOW_RE.search(_IT_RE.sub("", _then_clause(s, m)))
     # "Before implementing, let's write a prompt": a plan for the work at hand, unless it says always / never
     and not _LETS_PLAN_RE.match(_then_clause(s, m)) and not re.search(
-        # ("test your code before declaring done" holds no "you're done")
-        r"\b(?:(?:you'?re|you\s+are|i'?m|i\s+am|we'?re|we\s+are|it'?s|it\s+is|is|are|be|get|gets|got)\s+(?:all\s+)?"
-        r"(?:done|ready|finished)|back(?!\s+up\b)|free|able|available|possible|there(?!'s\s+an?\b|\s+is\s+an?\b))\b|"
+        r"\b(?:done|ready|finished|back(?!\s+up\b)|free|able|available|possible|there(?!'s\s+an?\b|\s+is\s+an?\b))\b|"
         r"\b(?:you'?re|you\s+are)\s+sure\b|"
         # how a feature is to behave: "when adding dietary restrictions from bookings …", "…, no need for quick buttons"
         r"\b(?:before|after|when|once)\s+(?!(?:committing|pushing|merging|deploying|releasing|starting|finishing|coding|"

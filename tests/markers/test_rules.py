@@ -873,12 +873,6 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Rule: the server restarts at noon.", None),
     ],
     "en.instruction.dont": [
-        ("Don't push to main.", INS),
-        ("do not deploy to production", INS),
-        ("Do not commit to master.", INS),
-        ("Don't switch to main.", None),
-        ("Don't push this to main.", None),
-        ("Don't deploy to production now, the migration isn't ready.", None),
         ("Don't hit the network in unit tests.", INS),
         ("Don't change the assertion in tests/test_api.py.", None),
         ("Rewrite the module as we agreed. Don't mess things up", None),
