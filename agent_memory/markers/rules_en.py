@@ -1409,6 +1409,8 @@ _RELEASE = r"(?:now|again|from\s+now\s+on|going\s+forward)"
 def _reverse_permission(sentence: str, m: re.Match[str]) -> str:
     if m.group("act"):
         return f"don't {m.group('act')}"
+    if m.group("who2"):
+        return f"{m.group('who2')} not allowed"
     return f"{m.group('who')} {m.group('cop')} not allowed"
 
 
@@ -1419,10 +1421,15 @@ _en(
     r"(?:it'?s|it\s+is)\s+" + _PERMIT + r"\s+(?:for\s+(?:you|us)\s+)?to\s+(?P<act>[a-z][^?,;]*?)"
     r"|(?P<who>(?!(?:it|this|that|everything|all|the\s+\w+)\b)[\w`.()/-]+(?:\s+[\w`.()/-]+){0,5}?)\s+"
     r"(?P<cop>is|are|can\s+(?:be|go|stay)|may\s+(?:be|go|stay))\s+(?:" + _PERMIT + r"|[^?,;]{1,40}?))"
-    r"\s*,?\s+" + _RELEASE + r"\b)",
+    r"\s*,?\s+" + _RELEASE + r"\b"
+    # "Hardcoded English strings are fine, we're dropping i18n", "Running as root in the container is fine, drop the
+    # USER lines": the rule's end said after the permission, by its reason or by undoing what it made
+    r"|(?P<who2>(?!(?:it|this|that|everything|all|the\s+\w+)\b)[\w`.()/-]+(?:\s+[\w`.()/-]+){0,5}?)\s+(?:is|are)\s+"
+    + _PERMIT + r"(?:\s+(?:too|for\s+us|here))?(?=\s*[,;—–-]+\s*(?:(?:we'?re|we\s+are|we)\s+(?:dropping|only|no\s+longer|not|"
+    r"moving|moved|switching|switched)\b|(?:just\s+)?(?:drop|stop|remove|delete)\s+(?:the|all|those|these|every)\b)))",
     # "The build is OK now" reports the task's state: a lifted rule is about an act or a class of things
-    guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("act") or m.group("who")) and bool(
-        m.group("act") or re.search(r"\b[a-z]+ing\b|" + _GENERIC, m.group("who") or "", _I)),
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("act") or m.group("who") or m.group("who2")) and bool(
+        m.group("act") or re.search(r"\b[a-z]+ing\b|" + _GENERIC, m.group("who") or m.group("who2") or "", _I)),
     reverses=_reverse_permission,
     description="'It's OK to edit merged migrations now', 'Direct pushes to main are OK now' — lifts a prohibition",
 )

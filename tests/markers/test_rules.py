@@ -1272,6 +1272,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("no need to run it anymore", None),
     ],
     "en.instruction.reversal_permission": [
+        ("Hardcoded English strings are fine, we're dropping i18n for the MVP.", INS),
+        ("Running as root in the container is fine, drop the USER lines.", INS),
+        ("The layout is fine, we're done here.", None),
+        ("This is fine, drop the rest.", None),
         ("It's OK to use print statements in scripts now.", INS),
         ("Force pushes to feature branches are fine now.", INS),
         ("Committing lockfile changes is allowed again.", INS),
