@@ -1057,6 +1057,31 @@ _en(
     guard=lambda s, m: _standing(s, m) and _points_here(s, m),
     description="'Use httpx for HTTP calls', 'use freezegun for date-dependent tests' — a tool for a kind of job",
 )
+# a way of doing a kind of thing, both sides classes: "Include function name in log messages", "Add column comments
+# in SQLModel fields", "Store docs in backend/app/api/docs/<domain>/<action>.md" (not "add tests for the parser":
+# a class the task names, nor "add a settings page")
+_PRACTICE_VERBS = (
+    r"(?:use|prefer|follow|include|add|put|store|keep|write|name|prefix|suffix|log|document|pin|place|wrap|mark|tag|"
+    r"group|sort|validate|sanitize|escape|annotate|type|return|raise|throw|handle|catch|split|colocate|co-locate|mock|"
+    r"stub|inject|register|export|import|declare|define|format)"
+)
+_NO_CLASS = (
+    r"(?:anything|everything|something|nothing|the|a|an|this|that|these|those|it|them|my|your|his|her|our|some|any|"
+    r"one|another|same|other|more|all\s+the)"
+)
+_PREPOSITIONS = r"(?:for|in|on|to|into|under|with|as|at|inside|across|via|per)"
+_en(
+    "en.instruction.practice_for", "instruction",
+    "use|prefer|follow|include|add|put|store|keep|write|name|prefix|suffix|log|document|pin|place|wrap|mark|tag|"
+    "group|sort|validate|sanitize|escape|annotate|type|return|raise|throw|handle|catch|split|locate|mock|stub|inject|"
+    "register|export|import|declare|define|format",
+    r"^\W*(?:(?:also|and|please|pls|always)\s*,?\s+)*(?P<claim>" + _PRACTICE_VERBS + r"\s+(?!" + _NO_CLASS + r"\b)[a-z][\w.-]*"
+    r"(?:\s+(?!" + _PREPOSITIONS + r"\b|when\b|before\b|after\b|instead\b|by\b|from\b)[a-z][\w.-]*){0,3}\s+" + _PREPOSITIONS
+    + r"\s+(?:(?:(?:all|every|each|any)\s+)?(?!" + _NO_CLASS + r"\b)(?:[A-Za-z][\w.-]*\s+){0,2}(?-i:[a-z][\w-]*s)\b(?!\.\w)"
+    r"|[\w.-]*/[\w./<>{}*-]+))\s*(?:[.!;]|$)",
+    guard=_standing,
+    description="'Include function name in log messages', 'Store docs in backend/app/api/docs/<domain>/<action>.md'",
+)
 _ARTIFACTS = (
     r"(?:prs|pull\s+requests|commits|migrations|tests|fixtures|components|docs|scripts|configs?|secrets|env\s+vars|"
     r"assets|images|styles|types|hooks|utils|helpers|models|routes|handlers|logs|releases|deploys|deployments|"

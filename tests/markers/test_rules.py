@@ -872,6 +872,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The rule is confusing, rewrite it.", None),
         ("Rule: the server restarts at noon.", None),
     ],
+    "en.instruction.practice_for": [
+        ("Include function name in log messages", INS),
+        ("Add column comments in SQLModel fields.", INS),
+        ("Store docs in backend/app/api/docs/<domain>/<action>.md", INS),
+        ("Add tests for the parser.", None),
+        ("Add a settings page.", None),
+        ("Add anything to AGENTS.md and build mode just ignores it.", None),
+    ],
     "en.instruction.dont": [
         ("Don't hit the network in unit tests.", INS),
         ("Don't change the assertion in tests/test_api.py.", None),
