@@ -1759,6 +1759,25 @@ _en(
     guard=lambda s, m: _standing(s, m) and _points_here(s, m),
     description="'Periodically run the full test suite and react to the results', 'regularly rebase on main'",
 )
+# the step first, its period after: "Run pnpm dedupe periodically", "rebase on main regularly"
+_en(
+    "en.instruction.periodically_after", "instruction",
+    "periodically|regularly",
+    r"^\W*(?:(?:also|and|please|pls)\s*,?\s+)*(?P<claim>(?!(?:don'?t|do\s+not|never|no|please)\b)" + _IMPERATIVE
+    + r"\s+[^?,;]{1,40}?\s+(?:periodically|regularly)\b[^?]*)",
+    guard=lambda s, m: _standing(s, m) and _points_here(s, m),
+    description="'Run pnpm dedupe periodically', 'rebase feature branches on main regularly'",
+)
+# a named standard to follow: "Follow the Conventional Commits specification", "stick to the Google style guide"
+_en(
+    "en.instruction.follow_standard", "instruction",
+    "follow|adhere|stick to|comply",
+    r"^\W*(?:(?:also|and|please|pls)\s*,?\s+)*(?:always\s+)?(?P<claim>(?:follow|adhere\s+to|stick\s+to|comply\s+with)\s+(?:the\s+)?"
+    r"(?-i:(?:[A-Z][\w.+-]*|PEP\s*\d+)(?:\s+[A-Z][\w.+-]*){0,3})\s+(?:specification|spec|conventions?|style\s+guide|style|"
+    r"guidelines?|standards?|format|workflow|naming)\b[^?]*)",
+    guard=_standing,
+    description="'Follow the Conventional Commits specification', 'stick to the Google style guide'",
+)
 
 
 # ------------------------------------------------------------- rules real sessions state plainly

@@ -880,6 +880,20 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Add a settings page.", None),
         ("Add anything to AGENTS.md and build mode just ignores it.", None),
     ],
+    "en.instruction.periodically_after": [
+        ("Run pnpm dedupe periodically to keep the lockfile small.", INS),
+        ("rebase feature branches on main regularly", INS),
+        ("Prune stale branches periodically.", INS),
+        ("Check the logs regularly today.", None),
+        ("It crashes regularly.", None),
+    ],
+    "en.instruction.follow_standard": [
+        ("Follow the Conventional Commits specification.", INS),
+        ("stick to the Google style guide", INS),
+        ("Follow PEP 8 naming.", INS),
+        ("Follow the plan in the README.", None),
+        ("follow the steps above", None),
+    ],
     "en.instruction.dont": [
         ("Don't hit the network in unit tests.", INS),
         ("Don't change the assertion in tests/test_api.py.", None),
