@@ -144,7 +144,7 @@ _CODE_LINE_RE = lazy(
     | (?:pub\s+)?fn\s+\w+\s*[<(]
     | func\s+(?:\(\w+\s+\*?\w+\)\s*)?\w+\s*\(
     | [}\])]+[;,)]*\s*$
-    | .*[;{]\s*$
+    | (?P<ends>.*[;{]\s*$)
     | @\w+(?:\(.*\))?\s*$
     | </?[a-zA-Z][\w-]*(?:\s[^>]*)?/?>\s*$
     | [\w.\[\]"']+\s*(?:=|:)\s*[\[{]\s*$
@@ -187,6 +187,15 @@ def _hidden(text: str) -> str:
     return masked
 
 
+# Japanese and Chinese prose ends a clause on 「；」, folded to ";": a line of it that only ends so is no code
+_KANA_HAN_RE = lazy(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def _code_line(line: str) -> bool:
+    m = _CODE_LINE_RE.match(line)
+    return m is not None and (m.group("ends") is None or _KANA_HAN_RE.search(line) is None)
+
+
 def mask(text: str) -> tuple[str, int, int]:
     """Hide everything the person did not say in their own voice.
 
@@ -202,7 +211,7 @@ def mask(text: str) -> tuple[str, int, int]:
         at += len(line) + 1
         if not line or line.isspace():
             continue
-        if _LOG_LINE_RE.match(line) or _CODE_LINE_RE.match(line) or _INDENTED_CODE_RE.match(line):
+        if _LOG_LINE_RE.match(line) or _code_line(line) or _INDENTED_CODE_RE.match(line):
             code.append((start, at - 1))
         else:
             prose_lines += 1

@@ -1659,6 +1659,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        # a clause ended on 「；」 is prose, not a line of code ending on ";"
+        ("禁止使用轮询方式同步数据，统一使用 WebSocket；", INS),
         ("不要写'坑'/'注意'这类段落。", INS),
         ("不要搞砸了。", None),
         ("请你不要骗我", None),
