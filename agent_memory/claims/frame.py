@@ -99,6 +99,8 @@ _PHRASES = [
     # "the first line of the commit message" is its subject
     (re.compile(r"\b(?:the |a )?first line of (?:the |a |each |every )?commit(?: message)?\b"), " commit subject "),
     (re.compile(r"\bno longer\b"), " not "),
+    # "I'd rather", "i'd like": the speaker, gone before apostrophes go and "id" becomes the identifier ("request ID")
+    (re.compile(r"\bi['\u2019]d\b"), " i "),
     (re.compile(r"\b(?:is|are|be|s|re) optional\b"), " never "),  # "type hints are optional now" (not a contrast)
     # "skip X", "forget about X": do not do X ("don't skip the tests" turns it over again)
     (re.compile(r"\b(?:skip|skips|skipped|skipping|forget about|forgets about)\b"), f" {OFF} "),
@@ -148,7 +150,7 @@ _WEAK = frozenset(
     code codes statement statements call calls clause clauses line lines folder folders directory directories
     dir dirs mode modes setting settings entry entries
     add adds added adding update updates updated updating include includes included including
-    remember note important fyi theyre youre were weve ive id im its thats theres lets whats
+    remember note important fyi theyre youre were weve ive im its thats theres lets whats
     necessary needed required mandatory""".split()
 )
 
@@ -341,7 +343,7 @@ def is_wrong(clause: str) -> bool:
 # short names people type for the long ones: one thing, one word
 _ALIASES = {
     "ts": "typescript", "js": "javascript", "py": "python", "k8s": "kubernetes", "kube": "kubernetes", "tf": "terraform",
-    "db": "database", "dbs": "database", "prod": "production", "creds": "credential", "cred": "credential",
+    "db": "database", "dbs": "database", "ids": "id", "prod": "production", "creds": "credential", "cred": "credential",
     "deps": "dependency", "dep": "dependency", "documentation": "doc", "docs": "doc", "configuration": "config",
     "configs": "config", "msg": "message", "msgs": "message", "func": "function", "funcs": "function",
     "fn": "function", "args": "argument", "arg": "argument", "lib": "library", "libs": "library",

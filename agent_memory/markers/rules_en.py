@@ -882,6 +882,24 @@ _en(
                            or f"{m.group('who')} {m.group('rev2')}"),
     description="'Don't run the linter before every commit anymore' — reverses 'run the linter before every commit'",
 )
+# a rule lifted with the reason it is no longer needed: "Don't bother adding request IDs to log lines, the tracing
+# middleware correlates them now"; "You can run terraform apply directly now, no need to show me the plan first"
+_en(
+    "en.instruction.reversal_not_needed", "instruction",
+    "bother|no need",
+    r"^\W*(?:(?:please|pls|and|also|but|so|ok|okay|oh|btw)\s*,?\s+)*(?P<claim>(?:you\s+)?(?:don'?t|do\s+not)\s+bother\s+"
+    # (what does it now is named: "it works now" reports the task)
+    r"(?P<rev>(?!(?:doing|trying|asking|checking\s+(?:it|this|that)\b))[a-z]+ing\b[^,;?]{2,60}?)\s*[,;—–-]+\s*"
+    r"(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:does|do|handles?|correlates?|takes\s+care\s+of|covers?|adds?|"
+    r"generates?|runs?|checks?|catches?)\s+(?:it|them|that|this|those)\s+(?:\w+\s+)?now\b[^?]*"
+    r"|you\s+can\s+(?:now\s+)?[a-z][^,;?]{2,60}?\s+(?:directly|straight\s+away)\s+now\s*[,;—–-]+\s*"
+    r"no\s+need\s+to\s+(?P<rev2>[a-z][^,;?]*?\s+first))\s*[.!]*$",
+    guard=lambda s, m: not _HERE_AND_NOW_RE.search(m.group("rev") or m.group("rev2") or "")
+    and bool(m.group("rev2") or re.search(_GENERIC, m.group("rev") or "", _I)),
+    reverses=lambda s, m: m.group("rev2") or _base_first(m.group("rev")),
+    description="'Don't bother adding request IDs to log lines, the middleware does it now', "
+    "'You can run terraform apply directly now, no need to show me the plan first'",
+)
 _en(
     "en.instruction.reversal_stop", "instruction",
     "stop |quit ",

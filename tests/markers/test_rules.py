@@ -894,6 +894,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Follow the plan in the README.", None),
         ("follow the steps above", None),
     ],
+    "en.instruction.reversal_not_needed": [
+        ("Don't bother adding request IDs to log lines, the tracing middleware correlates them now.", INS),
+        ("You can run terraform apply directly now, no need to show me the plan first.", INS),
+        ("don't bother writing changelog entries, the release tool generates them now", INS),
+        ("Don't bother fixing it, I'll do it now.", None),
+        ("You can push now, no need to wait for CI first.", None),
+        ("Don't bother running the tests, it works now.", None),
+    ],
     "en.instruction.dont": [
         ("Don't hit the network in unit tests.", INS),
         ("Don't change the assertion in tests/test_api.py.", None),
