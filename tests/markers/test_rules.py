@@ -874,8 +874,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     "en.instruction.practice_for": [
         ("Include function name in log messages", INS),
-        ("Add column comments in SQLModel fields.", INS),
         ("Store docs in backend/app/api/docs/<domain>/<action>.md", INS),
+        ("Document public functions in docstrings.", INS),
         ("Add tests for the parser.", None),
         ("Add a settings page.", None),
         ("Add anything to AGENTS.md and build mode just ignores it.", None),
