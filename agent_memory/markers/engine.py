@@ -378,6 +378,13 @@ def find_markers(text: str) -> list[Marker]:
         if extra:
             end = spans[i + 1].end
             skip_next = True
+        if chosen is None and lang == "en" and lowered.lstrip(_LEAD_PUNCT).startswith(_LEAD_STARTS):
+            led = _after_lead(text, masked, span.start, span.end, span.line, sentence)
+            if led is not None:
+                if led.text not in seen:
+                    seen.add(led.text)
+                    found.append((i, i, led))
+                continue
         if chosen is None and lang in _RUN_ON_CUTS and _may_run_on(sentence):
             # nothing heard in the sentence as a whole: perhaps in one of its clauses
             clause = _clause_marker(text, masked, span, lang)
@@ -453,7 +460,8 @@ def _choose(
 _RUN_ON_CUTS = {
     "en": lazy(
         r";\s+|,\s+(?:and|but|plus)\s+(?=(?:we|you|please|always|never|don'?t|do\s+not|make\s+sure|remember)\b)"
-        r"|,\s+(?:and\s+)?also\s*,?\s+(?=(?:we|you|i|please|always|never|don'?t|do\s+not|make\s+sure|remember)\b)",
+        r"|,\s+(?:and\s+)?also\s*,?\s+(?=(?:we|you|i|please|always|never|don'?t|do\s+not|make\s+sure|remember)\b)"
+        r"|,\s+(?:and|but)\s+(?=(?:keep|bear)\s+in\s+mind\b|note\s+that\b)|;\s*(?=note\s+that\b)",
         I,
     ),
     "zh": lazy(r"\s*[，,；;]\s*"),
@@ -500,7 +508,42 @@ def _clause_marker(text: str, masked: str, span: Span, lang: str) -> Marker | No
             marker = _marker(text, masked, part, clause_at, part.end, chosen, match, False)
             if marker.text:
                 return marker
+        elif lang == "en" and clause.lower().lstrip(_LEAD_PUNCT).startswith(_LEAD_STARTS):
+            led = _after_lead(text, masked, part.start, part.end, span.line, clause)
+            if led is not None:
+                return led
     return None
+
+
+# What a reminder opens on before the rule it carries: "Remember we only deploy on Fridays", "keep in mind that all
+# components live in src/ui", "FYI the API runs on port 8080 locally", "for the record, our design system uses 8px
+# spacing everywhere". The rules are tried again on what follows (each rule's own opening words are few).
+_LEAD_STARTS = ("remember", "keep in mind", "bear in mind", "note", "fyi", "btw", "by the way", "for the record",
+                "just so you know", "heads up", "reminder")  # (a test in C before the regex: most sentences fail it)
+_LEAD_PUNCT = " \t\"'*>(-–—"
+_REMINDER_LEAD_RE = lazy(
+    r"^\W*(?:remember(?:\s+that)?|(?:keep|bear)\s+in\s+mind(?:\s+that)?|"
+    r"note(?:\s+that)?|fyi|btw|by\s+the\s+way|for\s+the\s+record|just\s+so\s+you\s+know|heads\s+up|reminder)"
+    r"\s*[,:—–-]?\s+(?=\w)",
+    I,
+)
+
+
+def _after_lead(text: str, masked: str, start: int, end: int, line: int, sentence: str) -> Marker | None:
+    """The rule heard in an English sentence or clause once its reminder's opening words are set aside."""
+    m = _REMINDER_LEAD_RE.match(sentence)
+    if m is None:
+        return None
+    rest = sentence[m.end() :]
+    cues = _CUES.mask(rest.lower())
+    if not cues:
+        return None
+    part = Span(start + m.end(), end, False, line, False, False)
+    chosen, match, clause_at, _, _, _ = _choose(rest, "en", cues, None, None, 0, [part], masked)
+    if chosen is None:
+        return None
+    marker = _marker(text, masked, part, clause_at, part.end, chosen, match, is_stated(sentence))
+    return marker if marker.text else None
 
 
 # "Make the list below into my cursor rules: - …": the items of a list a turn asks to be written into a rule or

@@ -1032,7 +1032,8 @@ _en(
     r"(?:is|are)\s+hosted\s+on|deploys\s+to|(?:is|are)\s+deployed\s+(?:on|to)|(?:is|are)\s+written\s+in|(?:is|are)\s+built\s+with)"
     r"\s+(?!(?:it|this|that|an?|the|some|my|your|love|care|pride|haste|a\s+hurry)\b)[\w`.+#-]+(?:\s+v?\d[\w.]*)?"
     r"(?:(?:\s*,\s*|\s+and\s+|,\s+and\s+)[\w`.+#-]+){0,4}\W*$"
-    r"|(?:our|the|my)\s+(?:[\w-]+\s+)?(?:server|api|app|backend|frontend|database|db|service)\s+(?:(?:runs|listens|is)\s+on\s+port|listens\s+on(?:\s+port)?)\s+:?\d+\W*$"
+    r"|(?:our|the|my)\s+(?:[\w-]+\s+)?(?:server|api|app|backend|frontend|database|db|service)\s+(?:(?:runs|listens|is)\s+on\s+port|listens\s+on(?:\s+port)?)\s+:?\d+"
+    r"(?:\s+(?:locally|in\s+dev(?:elopment)?|by\s+default))?\W*$"
     r"|(?:our|my|the)\s+(?:default\s+|main\s+|primary\s+)?(?:language|stack|runtime|package\s+manager|test\s+runner|"
     r"framework|database|orm|linter|formatter|ci|shell|editor|os|cloud|branch|backend|frontend|bundler|build\s+tool|"
     r"message\s+broker|auth\s+provider)\s+(?:here\s+)?(?:is|are)\s+"
@@ -1343,8 +1344,8 @@ _en(
 _en(
     "en.instruction.we_use", "instruction",
     "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin|"
-    "we don't|we dont|we do not|uses|relies on|built with|built on",
-    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?(?:we\s+(?:always\s+|don'?t\s+|do\s+not\s+)?"
+    "we don't|we dont|we do not|we only|uses|relies on|built with|built on",
+    r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?(?:we\s+(?:always\s+|only\s+|don'?t\s+|do\s+not\s+)?"
     r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do(?!\s+not\b|n'?t\b)|allow|merge|commit)"
     # "this repo uses Turborepo", "our codebase relies on zod for every schema": the same said of the whole
     r"|(?:this|our|the)\s+(?:project|repo|repository|codebase|monorepo|team)\s+(?:uses|relies\s+on|is\s+built\s+(?:with|on)))\s+"

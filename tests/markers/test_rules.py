@@ -1140,6 +1140,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('FYI our codebase relies on zod for every schema.', INS),
         ('This project uses a lot of memory when it indexes.', None),
         ("The team uses trunk-based development.", INS),
+        ("We only deploy on Fridays.", INS),
         ("The project uses the wrong version of node.", None),
         ("The repo uses way too many dependencies.", None),
         ('Does this project use pnpm?', None),
@@ -1471,6 +1472,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I'm on the main branch.", None),
         ("I'm on my phone right now.", None),
         ("Our test is on line 40, it fails.", None),
+        ("The API runs on port 8080 locally.", C),
         # what the project is built with or runs on, its whole or a layer as the subject
         ("This project is written in TypeScript.", C),
         ("The backend is written in Go.", C),
@@ -2172,6 +2174,24 @@ APART_CASES = [
     ("とりあえず、必ずlintを通してください。", None),
     ("这次先不要提交，但是以后再说。", None),
 ]
+
+
+LEAD_CASES = [
+    ("Implement the export. Remember we only deploy on Fridays.", "we only deploy on Fridays."),
+    ("Can you look at the login bug? FYI the API runs on port 8080 locally.", "FYI the API runs on port 8080 locally."),
+    ("Let's add dark mode. For the record, our design system uses 8px spacing everywhere.",
+     "our design system uses 8px spacing everywhere."),
+    ("Rename the component, and keep in mind that all components live in src/ui.", "all components live in src/ui."),
+    ("build the settings page; note that we don't use Redux", "we don't use Redux"),
+    ("FYI I pushed the fix.", None),
+    ("btw the build is broken again", None),
+]
+
+
+@pytest.mark.parametrize(("text", "claim"), LEAD_CASES)
+def test_a_rule_after_a_reminder_s_opening_words(text: str, claim: str | None) -> None:
+    found = find_markers(text)
+    assert [m.text for m in found] == ([claim] if claim else [])
 
 
 @pytest.mark.parametrize(("text", "claim"), APART_CASES)
