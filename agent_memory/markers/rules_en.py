@@ -978,6 +978,16 @@ _en(
     description="'Remember to run the tests before committing', 'Remember to pass -n auto to pytest' "
     "(a recurring step, not 'remember to push it')",
 )
+# a choice made for one place of the work at hand: "use a map instead of a for loop", "use the existing helper
+# instead of writing a new one", "use flexbox instead of grid for the header", "use a Set instead of an array there"
+_ONE_PICK_RE = lazy(
+    r"^(?:use|prefer|pick|choose|go\s+with|stick\s+(?:to|with)|write|call|import|run|put|keep|place|store|pin)\s+"
+    r"(?:the\s+(?:existing|new|old|current|same|first|second|last|previous|original)\s"
+    # (one thing against one thing; "use a dataclass instead of passing dicts around" sets a kind against a practice)
+    r"|an?\s[^,]*?(?:instead\s+of|rather\s+than|over|,\s*not)\s+(?:an?|the|this|that)\s)"
+    r"|\bfor\s+the\s+(?!(?:tests|project|repo|codebase|whole)\b)[a-z]+(?<!s)\W*$|\bthere\W*$",
+    _I,
+)
 _en(
     "en.instruction.use_instead", "instruction",
     "instead of|rather than|over|, not|unless",
@@ -987,7 +997,7 @@ _en(
     r"[\w`'./@+%<> -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over"
     # the one exception that needs the other: "use val unless you really need to reassign"
     r"|unless\s+(?:you|we)\s+(?:really\s+|absolutely\s+|actually\s+)?(?:need|have|must))\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*)",
-    guard=_standing,
+    guard=lambda s, m: _standing(s, m) and not _ONE_PICK_RE.search(m.group("rule")),
     description="'use yarn, not npm', 'Use pathlib instead of os.path' — a tool or style chosen for good",
 )
 _en(

@@ -1268,6 +1268,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Prefer composition unless we really need inheritance.", INS),
         ("use the default unless you need it", None),
         ("use it unless you have to", None),
+        # a choice for one place of the work at hand
+        ("use a map instead of a for loop", None),
+        ("Use the existing helper instead of writing a new one.", None),
+        ("Use flexbox instead of grid for the header.", None),
+        ("use a Set instead of an array there", None),
+        ("use sqlite instead of postgres for the tests", INS),
+        ("use a dataclass instead of passing dicts around", INS),
     ],
     "en.instruction.everywhere": [
         ('I think the date parser is wrong, but please use ISO dates everywhere.', INS),
