@@ -744,7 +744,7 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
 # 「ヘッダーは常に表示されるように」「ユーザーは必ずログインしてから使う仕様です」: a part of the product as the subject, or
 # the product's spec (仕様), is a feature asked for, not a way of working
 _JA_PRODUCT_SUBJECT_RE = lazy(
-    r"^[\s、]*(?:(?:全ての|すべての|全部の|各)\s*)?(?:ヘッダー|フッター|ボタン|メニュー|モーダル|ダイアログ|アプリ|"
+    r"^[\s、]*(?:(?:全ての|すべての|全部の|各|この|その|あの)\s*)?(?:ヘッダー|フッター|ボタン|メニュー|モーダル|ダイアログ|アプリ|"
     r"ユーザー|一覧|サイドバー|フォーム|ポップアップ|タブ)\s*[はがも]"
     r"|仕様(?:です|だ|になって(?:い)?ます|にして)[。！!]*\s*$"
 )

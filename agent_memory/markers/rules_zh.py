@@ -218,7 +218,7 @@ _cjk(
     r"简体中文|簡體中文|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|写|寫|交流|沟通|溝通|注释|註釋|命名|描述)?",
     # 「用英文写一封邮件」「用中文列出修改点」: one piece of work asked for in a language, not the language of all work
     guard=lambda s, m: _zh_standing(s, m) and not _ZH_ONE_PIECE_RE.search(s[m.end():])
-    and not re.search(r"一[封份篇段]|这段|這段", m.group(0)),
+    and not re.search(r"一[封份篇段]|这段|這段", m.group(0)) and not re.search(r"把|改成|改为|改為", s),
     description="「请用中文回答」「代码注释用英文写」",
 )
 _cjk(
