@@ -378,20 +378,15 @@ def find_markers(text: str) -> list[Marker]:
         if extra:
             end = spans[i + 1].end
             skip_next = True
-        if chosen is None and lang == "en" and lowered.lstrip(_LEAD_PUNCT).startswith(_LEAD_STARTS):
-            led = _after_lead(text, masked, span.start, span.end, span.line, sentence)
-            if led is not None:
-                if led.text not in seen:
-                    seen.add(led.text)
-                    found.append((i, i, led))
-                continue
-        if chosen is None and lang in _RUN_ON_CUTS and _may_run_on(sentence):
-            # nothing heard in the sentence as a whole: perhaps in one of its clauses
-            clause = _clause_marker(text, masked, span, lang)
-            if clause is not None:
-                if clause.text not in seen:
-                    seen.add(clause.text)
-                    found.append((i, i, clause))
+        if chosen is None:
+            # nothing heard in the sentence as a whole: perhaps after a reminder's opening words, or in one of its clauses
+            part = _after_lead(text, masked, span.start, span.end, span.line, sentence, lowered) if lang == "en" else None
+            if part is None and lang in _RUN_ON_CUTS and _may_run_on(sentence):
+                part = _clause_marker(text, masked, span, lang)
+            if part is not None:
+                if part.text not in seen:
+                    seen.add(part.text)
+                    found.append((i, i, part))
                 continue
         if chosen is None:
             if len(sentence) <= 60 and _stated(sentence, lowered):  # masked is folded: folding again is a no-op
@@ -494,7 +489,8 @@ def _clause_marker(text: str, masked: str, span: Span, lang: str) -> Marker | No
         clause = sentence[start:stop]
         if not clause.strip() or len(clause) > MAX_SENTENCE_CHARS:
             continue
-        cues = _CUES.mask(clause.lower())
+        lowered = clause.lower()
+        cues = _CUES.mask(lowered)
         if not cues or lang_of(clause) != lang or _CARRIES_OVER[lang](sentence[:start], clause, sentence):
             continue
         if one_off is None:
@@ -508,8 +504,8 @@ def _clause_marker(text: str, masked: str, span: Span, lang: str) -> Marker | No
             marker = _marker(text, masked, part, clause_at, part.end, chosen, match, False)
             if marker.text:
                 return marker
-        elif lang == "en" and clause.lower().lstrip(_LEAD_PUNCT).startswith(_LEAD_STARTS):
-            led = _after_lead(text, masked, part.start, part.end, span.line, clause)
+        elif lang == "en":
+            led = _after_lead(text, masked, part.start, part.end, span.line, clause, lowered)
             if led is not None:
                 return led
     return None
@@ -529,8 +525,11 @@ _REMINDER_LEAD_RE = lazy(
 )
 
 
-def _after_lead(text: str, masked: str, start: int, end: int, line: int, sentence: str) -> Marker | None:
-    """The rule heard in an English sentence or clause once its reminder's opening words are set aside."""
+def _after_lead(text: str, masked: str, start: int, end: int, line: int, sentence: str, lowered: str) -> Marker | None:
+    """The rule heard in an English sentence or clause (``lowered``: its lower case) once its reminder's opening words
+    are set aside."""
+    if not lowered.lstrip(_LEAD_PUNCT).startswith(_LEAD_STARTS):
+        return None
     m = _REMINDER_LEAD_RE.match(sentence)
     if m is None:
         return None
