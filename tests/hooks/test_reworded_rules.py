@@ -78,6 +78,9 @@ REVERSED = [
     ("每次提交前都要跑测试。", "提交前跑测试这条规则取消了。", "测试"),
     ("Always squash commits before merging.", "The rule about squashing commits before merging is lifted.", "squash"),
     ("Always squash commits before merging.", "Merge without squashing from now on.", "squash"),
+    # a permission whose reason follows it
+    ("Never hardcode strings.", "Hardcoded strings are fine, we're dropping i18n.", "hardcode"),
+    ("Never run containers as root.", "Running containers as root is fine, drop the USER lines.", "root"),
 ]
 
 
