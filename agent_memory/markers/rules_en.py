@@ -980,9 +980,9 @@ _en(
 )
 # a choice made for one place of the work at hand: "use a map instead of a for loop", "use the existing helper
 # instead of writing a new one", "use flexbox instead of grid for the header", "use a Set instead of an array there"
+# (read on the rule the match names, which opens on its verb)
 _ONE_PICK_RE = lazy(
-    r"^(?:use|prefer|pick|choose|go\s+with|stick\s+(?:to|with)|write|call|import|run|put|keep|place|store|pin)\s+"
-    r"(?:the\s+(?:existing|new|old|current|same|first|second|last|previous|original)\s"
+    r"^(?:go\s+with|stick\s+(?:to|with)|[a-z]+)\s+(?:the\s+(?:existing|new|old|current|same|first|second|last|previous|original)\s"
     # (one thing against one thing; "use a dataclass instead of passing dicts around" sets a kind against a practice)
     r"|an?\s[^,]*?(?:instead\s+of|rather\s+than|over|,\s*not)\s+(?:an?|the|this|that)\s)"
     r"|\bfor\s+the\s+(?!(?:tests|project|repo|codebase|whole)\b)[a-z]+(?<!s)\W*$|\bthere\W*$",
@@ -2051,13 +2051,16 @@ _EN_PICK_RE = lazy(
     r"|\b(?:you|claude|the\s+agent)\s+(?:just\s+)?(?:gave|suggested|proposed|listed|mentioned|offered|outlined|recommended)\b",
     _I,
 )
+# the trouble of the work at hand, named: "the real problem", "this bug", "your fix" (a diagnosis, a reply about it)
+_TROUBLE_OF = r"(?:the|this|that|your|my|our)\s+(?:real\s+|actual\s+|main\s+|root\s+|only\s+)?"
+_TROUBLE = (
+    r"problem|issue|bug|error|cause|culprit|fix|difference|reason|question|point|goal|failure|crash|mistake|typo|change"
+)
 # "the problem is in the reducer, not the component", "the cause was the cache, not the network": a diagnosis of
 # the bug at hand, not a fact that stays true
 _EN_DIAGNOSIS_RE = lazy(
     r"^\W*(?:(?:actually|no|nope|ok|okay|so|but|and|hmm|well|i\s+think|i\s+guess|looks\s+like)\s*,?\s+)*"
-    r"(?:the|this|that|your|my|our)\s+(?:real\s+|actual\s+|main\s+|root\s+|only\s+)?(?:problem|issue|bug|error|"
-    r"cause|culprit|fix|difference|reason|question|point|goal|failure|crash|leak|regression|mistake|typo|"
-    r"breakage|change)s?\b",
+    + _TROUBLE_OF + r"(?:leak|regression|breakage|" + _TROUBLE + r")s?\b",
     _I,
 )
 
@@ -2130,8 +2133,7 @@ def has_claim(core: str) -> bool:
 _EN_TASK_TALK_RE = lazy(
     r"\W*(?:(?:it|that|this|those|these|they|there|here)(?:'s|'re|\s|$)(?!\s*(?:repo|repository|project|codebase|"
     r"monorepo|team|company|org|machine|laptop|computer|box)\b)"
-    r"|(?:the|this|that|your|my|our)\s+(?:real\s+|actual\s+|main\s+|root\s+|only\s+)?(?:problem|issue|bug|error|cause|"
-    r"culprit|fix|difference|reason|question|point|goal|idea|plan|failure|crash|mistake|typo|change)s?\b"
+    r"|" + _TROUBLE_OF + r"(?:idea|plan|" + _TROUBLE + r")s?\b"
     r"|(?:we|i|you)\s+(?:(?:still|also|just|really|only|actually)\s+)?(?:need|want|wanted|meant|mean|think|thought|"
     r"don'?t\s+(?:need|want)|do\s+not\s+(?:need|want)|have\s+to|should|must|can|could)\b"
     r"|[^.!?]*\b(?:is|are|looks?|seems?)\s+(?:still\s+|now\s+|even\s+|much\s+|a\s+lot\s+)?(?:blank|empty|broken|"
