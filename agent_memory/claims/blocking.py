@@ -11,14 +11,15 @@ from typing import Iterable
 
 from .frame import PERMITTED, VERB_LEMMAS
 from .key import CONTRAST, Key
-from .relate import CLASS_VERBS, FORM_WORDS, core_of, frame_of, purpose_of, things_of, unmarked, unroled
+from .relate import CLASS_VERBS, FORM_WORDS, core_of, frame_of, is_object, purpose_of, things_of, unmarked, unroled
 from ..text import CJK as _CJK, HIRAGANA
 
 
 # A bucket is a candidate set: its members are paired with each other. A half bucket is one side of a set whose
 # members are paired only across: a hub's members with its spoke's (the same name but for the mark), never two
-# members of one side. ``relations.partner`` names the other side.
-HUB, SPOKE = "<", ">"
+# members of one side. A side bucket stands beside the bucket of its name without the mark: its members are paired
+# with that bucket's, never with each other. ``relations.sides`` names what a bucket's members are paired with.
+HUB, SPOKE, SIDE = "<", ">", "-"
 # the most words a rule may say for a prohibition of two or more to be matched against it
 _DOES_MORE = 7
 # the most words a rule may say for each thing it names to meet the choices rejecting that thing
@@ -28,12 +29,17 @@ _TAKES_AT_MOST = 4
 def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
     """Buckets that hold every key this one could merge or clash with (for candidate pairs)."""
     core = [t for t in key.tokens if t != CONTRAST]
-    skeleton = tuple(sorted(_skeleton(t) for t in core))
+    words = sorted((_skeleton(t), is_object(unmarked(t))) for t in core)
+    skeleton = tuple(word for word, _named in words)
     yield ("all",) + skeleton
     yield ("but",) + skeleton  # meets the keys that say one word more ("X, not Y" after "X")
     if len(skeleton) <= 12:
-        for i in range(len(skeleton)):
-            yield ("but",) + skeleton[:i] + skeleton[i + 1 :]
+        for i, (_word, named) in enumerate(words):
+            # Without one word, a key meets the keys that say it in fewer words or another word in its place.
+            # A thing named there (a path, a file, an identifier) is never a slip or a value to swap for another
+            # thing named: without it, a key meets every key of the bucket but those that name another thing in
+            # its place. (Keys that differ by one path alone are most of a big store's pairs.)
+            yield ((SIDE + "but") if named else "but",) + skeleton[:i] + skeleton[i + 1 :]
     accepted = core_of(key.tokens)
     if accepted != key.tokens and len(accepted) >= 2:
         yield ("but",) + tuple(sorted(_skeleton(t) for t in accepted[:-1]))

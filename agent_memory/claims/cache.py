@@ -35,7 +35,7 @@ from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
 from .forked import make_keys, related_pairs
-from .relations import Relations, buckets_of, buckets_of_keys, partner
+from .relations import Relations, buckets_of, buckets_of_keys, sides
 
 CACHE_VERSION = 4
 
@@ -490,7 +490,7 @@ def _relate(con: Any, new: dict[str, Key], similarity: float, fresh: bool) -> No
     else:
         # only the keys a new key can meet: members of its buckets, and the keys of every pair
         wanted = set(tables.bucket_members(con, {tables.bucket_id(side) for k in new.values() for b in buckets_of(k)
-                                                  for side in {b, partner(b)}}))
+                                                  for side in (b, *sides(b))}))
         wanted |= tables.paired(con)
         names, found = tables.load_some_keys(con, wanted)
         names.update({ident: text for text, ident in ids.items()})

@@ -15,7 +15,7 @@ from . import tables
 from .cache import L1View, code_version, summaries_packed
 from .l1bytes import identity_text, prefix_hash, tail_lines
 from .key import Key
-from .relations import Relations, buckets_of, partner
+from .relations import Relations, buckets_of, sides
 
 
 class Partial:
@@ -127,7 +127,7 @@ class Partial:
         con = self.con
         paired = tables.paired(con)
         members = tables.bucket_members(con, {tables.bucket_id(side) for k in around for b in buckets_of(k)
-                                              for side in {b, partner(b)}})
+                                              for side in (b, *sides(b))})
         names, keys, shown = tables.load_keys_of(con, wanted | paired | members)
         relations = Relations(keys, tables.load_pairs(con, names), tables.StoredBuckets(con, names))
         ids = {text: ident for ident, text in names.items()}

@@ -60,10 +60,10 @@ _OBJECT = re.compile(r"[/_]|\.[a-z]|^\.|^\d+\.\d|^-|^!")  # a path, file name, i
 
 
 def _is_value(token: str) -> bool:
-    return token == "redactedsecret" or _DIGIT.search(token) is not None or _is_object(token)
+    return token == "redactedsecret" or _DIGIT.search(token) is not None or is_object(token)
 
 
-def _is_object(token: str) -> bool:
+def is_object(token: str) -> bool:
     """A path, file name, dotted identifier or version: it names one thing, so another one is another thing."""
     return _OBJECT.search(token) is not None and not _CJK_START.match(token)
 
@@ -498,7 +498,7 @@ def _value_swap(a: tuple[str, ...], b: tuple[str, ...], negated: bool = False) -
     if role in (PURPOSE, SCOPE):
         return ""  # "… in TypeScript" / "… in Python": where a rule holds, and both can
     x, y = x[len(role):], y[len(role):]
-    if len(ca) < 2 or _typo(x, y) or _is_object(x) or _is_object(y):
+    if len(ca) < 2 or _typo(x, y) or is_object(x) or is_object(y):
         return ""
     if x.isdigit() and y.isdigit():
         # a port, a limit or an amount is a value; "migration 0041" / "PR 12" name something

@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Iterable, Iterator, Mapping
 
 from .key import Key
-from .blocking import HUB, SPOKE, blocking_keys
+from .blocking import HUB, SIDE, SPOKE, blocking_keys
 from .relate import relate, replaced_by_correction
 
 BUCKET_LIMIT = 400  # a bucket bigger than this is a common word, not a candidate set
@@ -51,28 +51,29 @@ class Relations:
         keys = {**self.keys, **added}
         buckets = _Layered(touched, self.buckets)
         # a half that grew changes what its other side pairs with: the members of both sides are affected
-        affected = {m for b in touched for side in {b, partner(b)} for m in self.buckets.get(side, ())}
+        affected = {m for b in touched for side in (b, *sides(b)) for m in self.buckets.get(side, ())}
         pairs = {pair: rel for pair, rel in self.pairs.items()
                  if (pair[0] not in affected and pair[1] not in affected) or _still_candidate(pair, keys, touched, buckets)}
         done: set[tuple[str, str]] = set()
         for bucket, members in touched.items():
-            other_side = partner(bucket)
-            others = members if other_side == bucket else buckets.get(other_side)
-            if others is None or not candidate_set(members, None if other_side == bucket else others):
-                continue
-            for text in members:
-                if text not in added:
+            for other_side in sides(bucket):
+                whole = other_side == bucket
+                others = members if whole else buckets.get(other_side)
+                if others is None or not candidate_set(members, None if whole else others):
                     continue
-                for other in others:
-                    if other == text or (other in added and other < text and other_side == bucket):
-                        continue  # a pair of two new keys in one bucket is related once, from its smaller key
-                    pair = (text, other) if text < other else (other, text)
-                    if pair in done:
+                for text in members:
+                    if text not in added:
                         continue
-                    done.add(pair)
-                    rel = relation(keys[pair[0]], keys[pair[1]], similarity)
-                    if rel is not None:
-                        pairs[pair] = rel
+                    for other in others:
+                        if other == text or (other in added and other < text and whole):
+                            continue  # a pair of two new keys in one bucket is related once, from its smaller key
+                        pair = (text, other) if text < other else (other, text)
+                        if pair in done:
+                            continue
+                        done.add(pair)
+                        rel = relation(keys[pair[0]], keys[pair[1]], similarity)
+                        if rel is not None:
+                            pairs[pair] = rel
         return Relations(keys, pairs, buckets)
 
 
@@ -103,14 +104,17 @@ def buckets_of_keys(keys: Mapping[str, Key]) -> dict[Bucket, list[str]]:
     return found
 
 
-def partner(bucket: Bucket) -> Bucket:
-    """The bucket whose members a member of this one is paired with: itself, or a half's other side."""
-    mark = bucket[0][:1]
+def sides(bucket: Bucket) -> tuple[Bucket, ...]:
+    """The buckets whose members a member of this one is paired with: a whole bucket and the side beside it, a
+    half's other half, a side's whole bucket."""
+    mark, name = bucket[0][:1], bucket[0][1:]
     if mark == HUB:
-        return (SPOKE + bucket[0][1:],) + bucket[1:]
+        return ((SPOKE + name,) + bucket[1:],)
     if mark == SPOKE:
-        return (HUB + bucket[0][1:],) + bucket[1:]
-    return bucket
+        return ((HUB + name,) + bucket[1:],)
+    if mark == SIDE:
+        return ((name,) + bucket[1:],)
+    return bucket, (SIDE + bucket[0],) + bucket[1:]
 
 
 def candidate_set(members: list[str], others: list[str] | None) -> bool:
@@ -127,12 +131,13 @@ def candidate_pairs(buckets: Mapping[Bucket, list[str]]) -> Iterator[tuple[str, 
         mark = bucket[0][:1]
         if mark == SPOKE:
             continue  # paired from its hub
-        if mark == HUB:
-            spoke = buckets.get(partner(bucket))
-            if spoke is None or not candidate_set(members, spoke):
+        if mark in (HUB, SIDE):
+            (across,) = sides(bucket)
+            others = buckets.get(across)
+            if others is None or not candidate_set(members, others):
                 continue
             for a in members:
-                for b in spoke:
+                for b in others:
                     if a != b:
                         yield (a, b) if a < b else (b, a)
         elif candidate_set(members, None):
@@ -144,8 +149,7 @@ def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[
     """A pair stays a candidate while some bucket they share, or some hub and spoke they stand on, is small enough
     (buckets only grow)."""
     of_a, of_b = buckets_of(keys[pair[0]]), buckets_of(keys[pair[1]])
-    links = [(b, None) for b in of_a & of_b if b[0][:1] not in (HUB, SPOKE)]
-    links += [(b, partner(b)) for b in of_a if b[0][:1] in (HUB, SPOKE) and partner(b) in of_b]
+    links = [(b, None if side == b else side) for b in of_a for side in sides(b) if side in of_b]
     if not any(b in touched or (p is not None and p in touched) for b, p in links):
         return True
     return any(candidate_set(buckets[b], None if p is None else buckets[p]) for b, p in links)

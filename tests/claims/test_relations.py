@@ -10,18 +10,24 @@ from agent_memory.claims import Key, claim_key, relate, relations, replaced_by_c
 
 SIMILARITY = 0.85
 
-_WORDS = ["use", "pnpm", "npm", "port", "8080", "8443", "always", "never", "run", "tests", "test", "commit", "not"]
+_WORDS = ["use", "pnpm", "npm", "port", "8080", "8443", "always", "never", "run", "tests", "test", "commit", "not",
+          "src/app.py", "lib/db.py"]
 
 
 def _linked(a: Key, b: Key, buckets: dict[tuple[str, ...], list[Key]], limit: int) -> bool:
     """Whether two keys are a candidate pair: a bucket of both, of 2 to ``limit`` keys, or one in a hub and the other
-    in its spoke, each side of 1 to ``limit`` keys."""
+    in its spoke, or one in a side bucket and the other in the bucket it stands beside, each of 1 to ``limit`` keys."""
     for bucket in relations.buckets_of(a):
-        other = relations.partner(bucket)
-        if other == bucket:
+        mark, name = bucket[0][:1], bucket[0][1:]
+        if mark in (relations.HUB, relations.SPOKE, relations.SIDE):
+            across = {relations.HUB: relations.SPOKE + name, relations.SPOKE: relations.HUB + name, relations.SIDE: name}
+            others = [(across[mark],) + bucket[1:]]
+        else:
+            others = [(relations.SIDE + bucket[0],) + bucket[1:]]
             if b in buckets[bucket] and 2 <= len(buckets[bucket]) <= limit:
                 return True
-        elif other in relations.buckets_of(b) and len(buckets[bucket]) <= limit and len(buckets[other]) <= limit:
+        if any(other in relations.buckets_of(b) and len(buckets[bucket]) <= limit and len(buckets[other]) <= limit
+               for other in others):
             return True
     return False
 
@@ -59,6 +65,28 @@ def test_growing_relations_key_by_key_equals_relating_all_candidates(texts: list
         assert grown.pairs == _brute_force(keys[:start], limit)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join), min_size=1, max_size=24),
+       steps=st.lists(st.integers(1, 6), min_size=1, max_size=6), limit=st.integers(2, 5))
+def test_growing_key_by_key_pairs_every_candidate_pair_once(texts: list[str], steps: list[int], limit: int,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # every candidate pair "related": what is paired, not what relate makes of it (side buckets included)
+    monkeypatch.setattr(relations, "BUCKET_LIMIT", limit)
+    monkeypatch.setattr(relations, "relation", lambda a, b, similarity: ("candidate", "", False, False))
+    keys = list({k.text: k for k in map(claim_key, texts) if k.tokens}.values())
+    grown = relations.Relations()
+    start = 0
+    for step in steps + [len(keys)]:
+        grown = grown.extend(keys[start : start + step], SIMILARITY)
+        start += step
+        buckets: dict[tuple[str, ...], list[Key]] = {}
+        for key in keys[:start]:
+            for bucket in relations.buckets_of(key):
+                buckets.setdefault(bucket, []).append(key)
+        assert set(grown.pairs) == {(a.text, b.text) for a in keys[:start] for b in keys[:start]
+                                    if a.text < b.text and _linked(a, b, buckets, limit)}
+
+
 @pytest.mark.parametrize("lift, rule", [
     ("mutable vars are fine in Kotlin", "Prefer vals over mutable vars in Kotlin."),
     ("`print()` is fine in scripts", "Use the logger instead of print() in scripts."),
@@ -68,7 +96,7 @@ def test_a_permission_meets_the_choice_that_rejects_what_it_allows(lift: str, ru
     # they share a bucket, so they are related at all, and they clash
     a, b = claim_key(lift), claim_key(rule)
     assert (relations.buckets_of(a) & relations.buckets_of(b)
-            or {relations.partner(x) for x in relations.buckets_of(a)} & relations.buckets_of(b)), (a.text, b.text)
+            or {y for x in relations.buckets_of(a) for y in relations.sides(x)} & relations.buckets_of(b)), (a.text, b.text)
     assert relate(a, b, SIMILARITY).kind == "contradiction", (a.text, b.text)
 
 
@@ -82,6 +110,19 @@ def _candidates(*texts: str) -> set[frozenset[str]]:
     return {frozenset((by_text[a], by_text[b])) for a, b in relations.candidate_pairs(buckets)}
 
 
+def test_keys_naming_two_things_in_one_place_are_not_paired_by_that_place() -> None:
+    # one path in place of another is another rule, never a slip or a swapped value: no candidate pair
+    a, b = "Never import src/billing/ledger.py outside billing.", "Never import src/billing/refunds.py outside billing."
+    assert frozenset((a, b)) not in _candidates(a, b)
+    # a word in place of a thing named still meets it ("the base image is debian_slim, not alpine" / "don't use
+    # alpine for the base image": a choice and the prohibition it replaces)
+    rule, ban = "The base image is debian_slim, not alpine.", "Do not use alpine for the base image."
+    side = [(x, y) for x in relations.buckets_of(claim_key(rule)) for y in relations.sides(x)
+            if y != x and y in relations.buckets_of(claim_key(ban))]
+    assert side and side[0][0][0][:1] == relations.SIDE
+    assert frozenset((rule, ban)) in _candidates(rule, ban)
+
+
 def test_a_thing_without_its_place_meets_its_prohibition_not_the_same_thing_elsewhere() -> None:
     rule = "Always open PRs against develop for the hotfix."
     assert frozenset((rule, "Never open PRs against develop.")) in _candidates(rule, "Never open PRs against develop.")
@@ -91,8 +132,8 @@ def test_a_thing_without_its_place_meets_its_prohibition_not_the_same_thing_else
     halves_a = {x for x in relations.buckets_of(a) if x[0][:1] in (relations.HUB, relations.SPOKE)}
     halves_b = {x for x in relations.buckets_of(b) if x[0][:1] in (relations.HUB, relations.SPOKE)}
     assert halves_a & halves_b, "they share the thing's spoke"
-    assert not {relations.partner(x) for x in halves_a} & relations.buckets_of(b)
-    assert all(relations.partner(relations.partner(x)) == x != relations.partner(x) for x in halves_a)
+    assert not {y for x in halves_a for y in relations.sides(x)} & relations.buckets_of(b)
+    assert all(relations.sides(relations.sides(x)[0]) == (x,) != relations.sides(x) for x in halves_a)
 
 
 @pytest.mark.parametrize("prohibition, rule", [
