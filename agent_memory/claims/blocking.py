@@ -6,6 +6,7 @@ Standard library only.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import combinations
 from typing import Iterable
 
@@ -29,7 +30,7 @@ _TAKES_AT_MOST = 4
 def blocking_keys(key: Key) -> Iterable[tuple[str, ...]]:
     """Buckets that hold every key this one could merge or clash with (for candidate pairs)."""
     core = [t for t in key.tokens if t != CONTRAST]
-    words = sorted((_skeleton(t), is_object(unmarked(t))) for t in core)
+    words = sorted(map(_token_word, core))
     skeleton = tuple(word for word, _named in words)
     yield ("all",) + skeleton
     yield ("but",) + skeleton  # meets the keys that say one word more ("X, not Y" after "X")
@@ -109,6 +110,13 @@ def _names(token: str) -> tuple[str, ...]:
     return (parts[-1],) if token.startswith(".") else (parts[0], parts[-1])
 
 
+@lru_cache(maxsize=1 << 16)
+def _token_word(token: str) -> tuple[str, bool]:
+    """A token's skeleton, and whether it names a thing (a path, a file, an identifier)."""
+    return _skeleton(token), is_object(unmarked(token))
+
+
+@lru_cache(maxsize=1 << 16)  # (a store's keys say the same few thousand words again and again)
 def _skeleton(token: str) -> str:
     if re.match(f"[{_CJK}]", token[:1]):
         # inflections live in hiragana; ASCII values inside a CJK run are blanked
