@@ -121,5 +121,14 @@ def lang_of(sentence: str) -> str:
     return "en"
 
 
+# what going back names when it is no tool to use again: a branch or a version (「main に戻して」, 「换回 v2」)
+_BRANCH_OR_VERSION_RE = lazy(r"(?:main|master|develop|HEAD|v?\d)", I)
+
+
+def tool_named(name: str) -> bool:
+    """Whether what a turn goes back to names a tool to use again, not a branch or a version."""
+    return not _BRANCH_OR_VERSION_RE.match(name)
+
+
 # trailing punctuation, laughter and emoji: cut before a sentence ending is read
 TRAIL_RE = lazy(r"[\s.!。！~〜…)\]\"'\u201d」』w笑]+$|\s*[\U0001F300-\U0001FAFF\u2600-\u27bf]+$")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, TRAIL_RE, Guard, MarkerRule, Reverser, lazy
+from .rule import EVERYTHING, TRAIL_RE, Guard, MarkerRule, Reverser, lazy, tool_named
 from .rule import I as _I
 
 __all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
@@ -576,7 +576,7 @@ _cjk(
     "ja.instruction.reversal_modoshite", "instruction",
     "戻して|戻す",
     r"(?:^|[、,]\s*|は\s*)(?P<what>[A-Za-z][\w./@+-]*(?:\s+[A-Za-z][\w./@+-]*)?)\s*に戻(?:して|す)(?:ください|下さい|ね)?[。!！\s]*$",
-    guard=lambda s, m: _ja_standing(s, m) and not re.match(r"(?:main|master|develop|HEAD|v?\d)", m.group("what"), _I),
+    guard=lambda s, m: _ja_standing(s, m) and tool_named(m.group("what")),
     reverses=lambda s, m: f"{m.group('what')}を使わない",
     description="「pip に戻してください」— lifts 「pip を使わない」",
 )

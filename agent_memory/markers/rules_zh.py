@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .rule import EVERYTHING, Guard, MarkerRule, Reverser, lazy
+from .rule import EVERYTHING, Guard, MarkerRule, Reverser, lazy, tool_named
 
 __all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
 
@@ -297,7 +297,7 @@ _cjk(
     r"(?:^|[，,；;]\s*)(?:[^，,。？?！!吗嗎]{0,12}?)(?:以后|以後|今后|今後)?\s*(?:都|还是|還是)?\s*(?:换回|換回|改回|用回|切回)"
     r"(?:到|成|用|使用)?\s*"
     r"(?P<rev>[A-Za-z][\w.@/+-]*(?:\s+[A-Za-z][\w.@/+-]*)?)\s*了?[。！!\s]*$",  # (with 吧: 「改成」's rule)
-    guard=lambda s, m: _zh_clause_standing(s, m) and not re.match(r"(?:main|master|develop|HEAD|v?\d)", m.group("rev"), re.I),
+    guard=lambda s, m: _zh_clause_standing(s, m) and tool_named(m.group("rev")),
     reverses=lambda s, m: f"不要用 {m.group('rev')}",
     description="「不用 pnpm 了，换回 npm」— reverses 「不要用 npm」",
 )
