@@ -1,7 +1,8 @@
 """Relations between claim keys: blocking buckets, and every candidate pair that is more than two claims.
 
-Keys are compared only within a bucket (``blocking.blocking_keys``), or across the two halves of one (a hub's
-members with its spoke's); a bucket or a half over ``BUCKET_LIMIT`` keys is a common word, not a candidate set. Grown key by key, the pairs are exactly those of
+Keys are compared only within a bucket (``blocking.blocking_keys``), across the two halves of one (a hub's
+members with its spoke's) or between a side and the bucket it stands beside; a bucket, half or side over
+``BUCKET_LIMIT`` keys is a common word, not a candidate set. Grown key by key, the pairs are exactly those of
 relating every candidate pair of the whole key set. Standard library only.
 """
 
@@ -50,7 +51,7 @@ class Relations:
                 members.append(text)
         keys = {**self.keys, **added}
         buckets = _Layered(touched, self.buckets)
-        # a half that grew changes what its other side pairs with: the members of both sides are affected
+        # a half or a side that grew changes what the bucket across pairs with: the members of both are affected
         affected = {m for b in touched for side in (b, *sides(b)) for m in self.buckets.get(side, ())}
         pairs = {pair: rel for pair, rel in self.pairs.items()
                  if (pair[0] not in affected and pair[1] not in affected) or _still_candidate(pair, keys, touched, buckets)}
@@ -126,7 +127,7 @@ def candidate_set(members: list[str], others: list[str] | None) -> bool:
 
 def candidate_pairs(buckets: Mapping[Bucket, list[str]]) -> Iterator[tuple[str, str]]:
     """Every candidate pair (a, b), a < b, of these buckets, in the order buckets make them (repeats included):
-    a bucket's members with each other, a hub's members with its spoke's."""
+    a bucket's members with each other, a hub's members with its spoke's, a side's with its bucket's."""
     for bucket, members in buckets.items():
         mark = bucket[0][:1]
         if mark == SPOKE:
@@ -146,8 +147,8 @@ def candidate_pairs(buckets: Mapping[Bucket, list[str]]) -> Iterator[tuple[str, 
 
 def _still_candidate(pair: tuple[str, str], keys: dict[str, Key], touched: dict[Bucket, list[str]],
                      buckets: Mapping[Bucket, list[str]]) -> bool:
-    """A pair stays a candidate while some bucket they share, or some hub and spoke they stand on, is small enough
-    (buckets only grow)."""
+    """A pair stays a candidate while some bucket they share, or some hub and spoke or side and bucket they stand
+    on, is small enough (buckets only grow)."""
     of_a, of_b = buckets_of(keys[pair[0]]), buckets_of(keys[pair[1]])
     links = [(b, None if side == b else side) for b in of_a for side in sides(b) if side in of_b]
     if not any(b in touched or (p is not None and p in touched) for b, p in links):
