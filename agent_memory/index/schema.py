@@ -11,7 +11,7 @@ sources. Nothing is imported: the prompt hook reads ``SCHEMA_VERSION`` from here
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"
 
 # Only texts holding CJK go into the trigram tables, and of a document only its CJK runs (``docs.cjk``):
 # trigram routes serve CJK query pieces alone, which lie inside one run, and the English around them was
@@ -127,13 +127,16 @@ _KEYS_CJK = f"{{row}}.text GLOB '{CJK_GLOB}'"
 _DOCS_CJK = "{row}.cjk != ''"
 
 # Documents arrive by the thousand (an ingest, a rebuild): one statement per batch indexes them in
-# about two thirds of the time a trigger per row takes, and packs the index tighter. Claim keys keep
-# their triggers: they are made and raised one by one, as their atoms arrive.
+# about two thirds of the time a trigger per row takes, and packs the index tighter. Claim keys arrive with
+# their atoms, a batch's new keys at once, and are indexed so too: a row indexed by a trigger is a statement
+# of its own, and FTS5 writes a segment of the index at every statement's end (53k segments, merged again
+# and again, for the keys of 85k atoms).
 DOCS_FILL = (fill("docs_words", "docs", _WORDS_COLUMNS), fill("docs_tri", "docs", ("cjk",), _DOCS_CJK))
+KEYS_FILL = (fill("keys_words", "keys", _WORDS_COLUMNS), fill("keys_tri", "keys", ("text",), _KEYS_CJK))
 
 
-DDL = (_TABLES + _searchable("docs", ("cjk",), _DOCS_CJK, batched=True) + _searchable("keys", ("text",), _KEYS_CJK)
-       + _KEY_TRIGGERS)
+DDL = (_TABLES + _searchable("docs", ("cjk",), _DOCS_CJK, batched=True)
+       + _searchable("keys", ("text",), _KEYS_CJK, batched=True) + _KEY_TRIGGERS)
 
 
 def drop_all() -> str:

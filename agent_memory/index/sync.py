@@ -20,7 +20,7 @@ from typing import Any, Iterable, Iterator
 from ..text import prompt_terms
 from .prompt import signature
 from .rows import Prepared, Row, RowMaker, cjk_runs, fork_workers, made, prepare, row_id, rows_here, rows_in_workers
-from .schema import DDL, DOCS_FILL, DOCS_INDEXES, KEY_UPSERT, SCHEMA_VERSION, drop_all
+from .schema import DDL, DOCS_FILL, DOCS_INDEXES, KEY_UPSERT, KEYS_FILL, SCHEMA_VERSION, drop_all
 from .search import Found, Searcher
 
 __all__ = ["Appended", "Index", "Row", "RowMaker", "Source", "cjk_runs", "row_id"]
@@ -341,8 +341,12 @@ class Index(Searcher):
         if new:
             # a new row's rowid is above every rowid the table held (INTEGER PRIMARY KEY, no row at the maximum)
             self._index_words(last if words else None)
+            # a new key's rowid is above every rowid the keys table holds, as a new row's is in docs
+            last_key = self.con.execute("SELECT coalesce(max(rowid), 0) FROM keys").fetchone()[0]
             self.con.executemany(KEY_UPSERT, self._key_rows(
                 [key for values, key in prepared if key is not None and values[0] in new], terms or {}))
+            for statement in KEYS_FILL:
+                self.con.execute(statement, (last_key,))
         return len(new)
 
     def _key_rows(self, keys: list[tuple[str, str, str, int, str]],
