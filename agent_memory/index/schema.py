@@ -78,26 +78,19 @@ TABLES = ("docs_words", "docs_tri", "keys_words", "keys_tri", "keys", "docs", "p
           "meta")
 
 
-def external_fts(name: str, content: str, columns: tuple[str, ...], tokenize: str, trigger: str, when: str = "",
-                 batched: bool = False) -> str:
-    """An FTS5 table over ``columns`` of ``content`` (external content) and the triggers that keep it in step.
+def external_fts(name: str, content: str, columns: tuple[str, ...], tokenize: str, trigger: str, when: str = "") -> str:
+    """An FTS5 table over ``columns`` of ``content`` (external content) and the trigger that takes a deleted row out.
 
     ``when`` limits which rows it holds (a condition on the row, written with ``{row}`` for
-    ``new`` or ``old``); ``trigger`` prefixes the trigger names. A ``batched`` table has no
-    insert trigger: its writer adds each batch of rows with one ``fill`` statement instead.
+    ``new`` or ``old``); ``trigger`` prefixes the trigger's name. Rows go in by batch: the writer
+    adds each batch with one ``fill`` statement.
     """
-    on_insert = f" WHEN {when.format(row='new')}" if when else ""
     on_delete = f" WHEN {when.format(row='old')}" if when else ""
     names = ", ".join(columns)
-    new = ", ".join(f"new.{c}" for c in columns)
     old = ", ".join(f"old.{c}" for c in columns)
-    insert = "" if batched else f"""
-CREATE TRIGGER IF NOT EXISTS {trigger}_ai AFTER INSERT ON {content}{on_insert} BEGIN
-    INSERT INTO {name}(rowid, {names}) VALUES (new.rowid, {new});
-END;"""
     return f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5(
-    {names}, content='{content}', content_rowid='rowid', tokenize='{tokenize}');{insert}
+    {names}, content='{content}', content_rowid='rowid', tokenize='{tokenize}');
 CREATE TRIGGER IF NOT EXISTS {trigger}_ad AFTER DELETE ON {content}{on_delete} BEGIN
     INSERT INTO {name}({name}, rowid, {names}) VALUES ('delete', old.rowid, {old});
 END;
@@ -105,20 +98,20 @@ END;
 
 
 def fill(name: str, content: str, columns: tuple[str, ...], when: str = "") -> str:
-    """The statement that indexes the rows of ``content`` after rowid ``?`` in a batched FTS table."""
+    """The statement that indexes the rows of ``content`` after rowid ``?`` in one of its FTS tables."""
     names = ", ".join(columns)
     also = f" AND {when.format(row=content)}" if when else ""
     return f"INSERT INTO {name}(rowid, {names}) SELECT rowid, {names} FROM {content} WHERE rowid > ?{also}"
 
 
-def _searchable(table: str, tri_columns: tuple[str, ...], tri_rows: str, batched: bool = False) -> str:
+def _searchable(table: str, tri_columns: tuple[str, ...], tri_rows: str) -> str:
     """The words and trigram tables of one searchable table.
 
     The words table also indexes ``extra``: the words inside the text's identifiers that the
     tokenizer cannot see apart (``getUserName`` → get user name, ``python3`` → python).
     """
-    return external_fts(f"{table}_words", table, _WORDS_COLUMNS, WORDS_TOKENIZER, table, batched=batched) + external_fts(
-        f"{table}_tri", table, tri_columns, TRIGRAM_TOKENIZER, f"{table}_tri", tri_rows, batched
+    return external_fts(f"{table}_words", table, _WORDS_COLUMNS, WORDS_TOKENIZER, table) + external_fts(
+        f"{table}_tri", table, tri_columns, TRIGRAM_TOKENIZER, f"{table}_tri", tri_rows
     )
 
 
@@ -135,8 +128,7 @@ DOCS_FILL = (fill("docs_words", "docs", _WORDS_COLUMNS), fill("docs_tri", "docs"
 KEYS_FILL = (fill("keys_words", "keys", _WORDS_COLUMNS), fill("keys_tri", "keys", ("text",), _KEYS_CJK))
 
 
-DDL = (_TABLES + _searchable("docs", ("cjk",), _DOCS_CJK, batched=True)
-       + _searchable("keys", ("text",), _KEYS_CJK, batched=True) + _KEY_TRIGGERS)
+DDL = _TABLES + _searchable("docs", ("cjk",), _DOCS_CJK) + _searchable("keys", ("text",), _KEYS_CJK) + _KEY_TRIGGERS
 
 
 def drop_all() -> str:
