@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.markers import sentences
@@ -48,6 +48,12 @@ def test_masking_skips_only_the_patterns_that_cannot_match(text: str) -> None:
 _ORIGINAL_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
 
 
+def _plain_code_line(line: str) -> bool:
+    """A line of source code, but not Japanese or Chinese prose whose only code-like mark is a closing 「；」 (";")."""
+    m = sentences._CODE_LINE_RE.match(line)
+    return m is not None and (m.group("ends") is None or re.search("[\u3040-\u30ff\u3400-\u9fff]", line) is None)
+
+
 def _plain_mask(text: str) -> tuple[str, int, int]:
     """``mask`` a line at a time, every line rebuilt."""
     masked = sentences._hidden(text)
@@ -56,7 +62,7 @@ def _plain_mask(text: str) -> tuple[str, int, int]:
     for line in re.split("([" + sentences._NEWLINES + "])", masked):
         if (len(line) == 1 and line in sentences._NEWLINES) or not line.strip():
             out.append(line)
-        elif any(p.match(line) for p in (sentences._LOG_LINE_RE, sentences._CODE_LINE_RE, sentences._INDENTED_CODE_RE)):
+        elif any(p.match(line) for p in (sentences._LOG_LINE_RE, sentences._INDENTED_CODE_RE)) or _plain_code_line(line):
             code += 1
             out.append(" " * len(line))
         else:
@@ -111,6 +117,7 @@ _LINES = st.lists(
 
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(_LINES, st.text(max_size=80)))
+@example("㐀;")  # CJK prose ending on a folded 「；」: no line of code
 def test_fences_lines_and_sentences_are_cut_as_the_plain_forms_cut_them(text: str) -> None:
     assert sentences._FENCE_RE.sub(sentences._blank, text) == _ORIGINAL_FENCE_RE.sub(sentences._blank, text)
     assert sentences.mask(text) == _plain_mask(text)
