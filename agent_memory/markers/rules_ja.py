@@ -378,6 +378,18 @@ def _ja_standing(sentence: str, m: re.Match[str]) -> bool:
     return not _JA_HERE_RE.search(sentence)
 
 
+# 〜には〜が必須: what every PR, commit, merge or release must carry (「バグ修正の PR には回帰テスト必須で」); a field or
+# an argument that is required is the product's or the code's spec, not a way of working
+_cjk(
+    "ja.instruction.hissu", "instruction", "必須",
+    r"(?:PR|プルリク(?:エスト)?|コミット|マージ|リリース|デプロイ|レビュー|プッシュ|push|commit|merge|release|deploy)"
+    r"[^。、]{0,8}?(?:には|では|の(?:前|時|とき)(?:に|には)?|前に(?:は)?|時(?:に|には)?)[\s、]*[^。]{1,40}?\s*(?:が|は|を)?\s*必須"
+    r"(?:です|だ|で(?:す|お願いします)?|にします|とします|にしてください)?(?:よ|ね)?[。!！\s]*$",
+    guard=_ja_standing,
+    description="「bug fix の PR には regression test 必須で」「リリース前にはチェンジログの更新が必須です」",
+)
+
+
 _cjk(
     "ja.instruction.toki", "instruction",
     "とき|時|際|場合|前に|後は|あとは|たびに|度に|てから",
@@ -736,10 +748,15 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         vetoed |= EVERYTHING - {"preference"}
     if _JA_PAST_RE.search(core):
         vetoed |= {"instruction", "preference"}
-    if _JA_PRODUCT_SUBJECT_RE.search(sentence) or _JA_PRODUCT_ACT_RE.search(sentence):
-        vetoed |= {"instruction", "preference"}  # how the product behaves: a feature asked for
+    if (_JA_PRODUCT_SUBJECT_RE.search(sentence) or _JA_PRODUCT_ACT_RE.search(sentence)) \
+            and not _JA_KEEP_LEAD_RE.match(sentence):
+        # how the product behaves: a feature asked for, unless the person asks for it to be remembered
+        # (「覚えておいて：UI 上の日時は全部日本時間で表示すること」 is a standing rule of the project)
+        vetoed |= {"instruction", "preference"}
     return frozenset(vetoed)
 
+
+_JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚え(?:て(?:おいて|ください|ね)?|といて)|記憶して(?:おいて|ください))[\s、,:：。!！]")
 
 # 「ヘッダーは常に表示されるように」「ユーザーは必ずログインしてから使う仕様です」: a part of the product as the subject, or
 # the product's spec (仕様), is a feature asked for, not a way of working

@@ -783,6 +783,16 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("覚えておいて", None),
         ("これ覚えてる？", None),
     ],
+    "ja.instruction.hissu": [
+        # what every PR, commit or release must carry is a way of working
+        ("bug fix の PR には regression test 必須で", INS),
+        ("リリース前にはチェンジログの更新が必須です。", INS),
+        ("PR にはレビューが必須です", INS),
+        # a field, an argument, or this PR: the product's spec, the code's, the task's
+        ("このフィールドは必須です", None),
+        ("引数 name は必須です", None),
+        ("この PR には テストが必須です", None),
+    ],
     "ja.instruction.kinshi": [
         ("本番DBへの直接接続は禁止です。", INS),
         ("console.logの使用は禁止。", INS),
@@ -2200,6 +2210,19 @@ LEAD_CASES = [
 def test_a_rule_after_a_reminder_s_opening_words(text: str, claim: str | None) -> None:
     found = find_markers(text)
     assert [m.text for m in found] == ([claim] if claim else [])
+
+
+JA_KEPT_DISPLAY_CASES = [
+    # what the product shows is a feature asked for, unless the person asks for it to be remembered
+    ("覚えておいて：UI 上の日時は全部日本時間で表示すること。", "ja.instruction.oboete"),
+    ("常に最新のデータを表示するように", None),
+    ("ヘッダーは常に表示されるように", None),
+]
+
+
+@pytest.mark.parametrize(("text", "rule"), JA_KEPT_DISPLAY_CASES)
+def test_a_display_rule_asked_to_be_remembered(text: str, rule: str | None) -> None:
+    assert [m.rule_id for m in find_markers(text)] == ([rule] if rule else [])
 
 
 @pytest.mark.parametrize(("text", "claim"), APART_CASES)
