@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.claims import Key, claim_key, relate, relations, replaced_by_correction
@@ -50,40 +52,44 @@ def _brute_force(keys: list[Key], limit: int) -> dict[tuple[str, str], relations
     return found
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(texts=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join), min_size=1, max_size=24),
-       steps=st.lists(st.integers(1, 6), min_size=1, max_size=6), limit=st.integers(2, 5))
-def test_growing_relations_key_by_key_equals_relating_all_candidates(texts: list[str], steps: list[int], limit: int,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(relations, "BUCKET_LIMIT", limit)  # small buckets overflow as keys arrive
+_TEXTS = st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join), min_size=1, max_size=24)
+_STEPS = st.lists(st.integers(1, 6), min_size=1, max_size=6)
+
+
+def _grown_step_by_step(texts: list[str], steps: list[int]) -> Iterator[tuple[relations.Relations, list[Key]]]:
+    """Relations grown a few keys at a time, with the keys they hold so far."""
     keys = list({k.text: k for k in map(claim_key, texts) if k.tokens}.values())
     grown = relations.Relations()
     start = 0
     for step in steps + [len(keys)]:
         grown = grown.extend(keys[start : start + step], SIMILARITY)
         start += step
-        assert grown.pairs == _brute_force(keys[:start], limit)
+        yield grown, keys[:start]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(texts=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join), min_size=1, max_size=24),
-       steps=st.lists(st.integers(1, 6), min_size=1, max_size=6), limit=st.integers(2, 5))
+@given(texts=_TEXTS, steps=_STEPS, limit=st.integers(2, 5))
+def test_growing_relations_key_by_key_equals_relating_all_candidates(texts: list[str], steps: list[int], limit: int,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(relations, "BUCKET_LIMIT", limit)  # small buckets overflow as keys arrive
+    for grown, keys in _grown_step_by_step(texts, steps):
+        assert grown.pairs == _brute_force(keys, limit)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=_TEXTS, steps=_STEPS, limit=st.integers(2, 5))
+@example(texts=["use src/app.py", "use npm"], steps=[1], limit=5)  # a side's key first, its bucket's after
 def test_growing_key_by_key_pairs_every_candidate_pair_once(texts: list[str], steps: list[int], limit: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     # every candidate pair "related": what is paired, not what relate makes of it (side buckets included)
     monkeypatch.setattr(relations, "BUCKET_LIMIT", limit)
     monkeypatch.setattr(relations, "relation", lambda a, b, similarity: ("candidate", "", False, False))
-    keys = list({k.text: k for k in map(claim_key, texts) if k.tokens}.values())
-    grown = relations.Relations()
-    start = 0
-    for step in steps + [len(keys)]:
-        grown = grown.extend(keys[start : start + step], SIMILARITY)
-        start += step
+    for grown, keys in _grown_step_by_step(texts, steps):
         buckets: dict[tuple[str, ...], list[Key]] = {}
-        for key in keys[:start]:
+        for key in keys:
             for bucket in relations.buckets_of(key):
                 buckets.setdefault(bucket, []).append(key)
-        assert set(grown.pairs) == {(a.text, b.text) for a in keys[:start] for b in keys[:start]
+        assert set(grown.pairs) == {(a.text, b.text) for a in keys for b in keys
                                     if a.text < b.text and _linked(a, b, buckets, limit)}
 
 
