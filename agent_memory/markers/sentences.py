@@ -12,7 +12,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from .rule import lazy
+from .rule import lang_of, lazy
 
 
 # --------------------------------------------------------------------------- text prep
@@ -187,13 +187,11 @@ def _hidden(text: str) -> str:
     return masked
 
 
-# Japanese and Chinese prose ends a clause on 「；」, folded to ";": a line of it that only ends so is no code
-_KANA_HAN_RE = lazy(r"[\u3040-\u30ff\u3400-\u9fff]")
-
-
 def _code_line(line: str) -> bool:
+    """A line of source code; Japanese and Chinese prose ends a clause on 「；」, folded to ";", and a line of it that
+    only ends so is no code."""
     m = _CODE_LINE_RE.match(line)
-    return m is not None and (m.group("ends") is None or _KANA_HAN_RE.search(line) is None)
+    return m is not None and (m.group("ends") is None or lang_of(line) == "en")
 
 
 def mask(text: str) -> tuple[str, int, int]:

@@ -8,6 +8,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.markers import sentences
+from agent_memory.text import HAN, HIRAGANA, KATAKANA
 
 
 def test_a_blanked_span_keeps_every_line_break_and_nothing_else() -> None:
@@ -51,7 +52,7 @@ _ORIGINAL_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \
 def _plain_code_line(line: str) -> bool:
     """A line of source code, but not Japanese or Chinese prose whose only code-like mark is a closing 「；」 (";")."""
     m = sentences._CODE_LINE_RE.match(line)
-    return m is not None and (m.group("ends") is None or re.search("[\u3040-\u30ff\u3400-\u9fff]", line) is None)
+    return m is not None and (m.group("ends") is None or re.search(f"[{HIRAGANA}{KATAKANA}{HAN}]", line) is None)
 
 
 def _plain_mask(text: str) -> tuple[str, int, int]:
