@@ -1819,9 +1819,15 @@ _SETUP_NAMES = (
     r"vim|neovim|nvim|emacs|helix|vs\s*code|vscode|jetbrains|intellij|pycharm|webstorm|tmux|iterm2?|ghostty|wezterm|"
     r"apple\s+silicon|an?\s+m[1-4]\s+mac|an?\s+(?:intel\s+)?mac|a\s+windows\s+(?:machine|laptop|pc))"
 )
+# a tool by name (not "it", "this script"), and a class of things it keeps: "(my|all) python packages", "dotfiles"
+_TOOL_NAMED = r"(?!(?:it|this|that|these|those|them|the|a|an|my|our)\b)[A-Za-z][\w.+#/-]*"
+_CLASS_KEPT = (
+    r"(?:(?:all\s+)?(?:my|our)\s+|all\s+(?:the\s+)?)?(?:[\w.+#-]+\s+)?(?:packages|dependencies|deps|environments|envs|"
+    r"virtualenvs|versions|toolchains|dotfiles|secrets|releases|containers|python|node|runtimes)"
+)
 _en(
     "en.correction.setup_fact", "correction",
-    "i use|i'm on|im on|i am on|i'm using|im using|i am using|i'm running|we're on|we are on|rely on|depend on|i run|we run|i work on|i develop on",
+    "i manage|i use|i always use|i only use|i'm on|im on|i am on|i'm using|im using|i am using|i'm running|we're on|we are on|rely on|depend on|i run|we run|i work on|i develop on",
     # ("we use X" is en.instruction.we_use's)
     r"^\W*(?:(?:fyi|btw|also|and|but|no|nope|ok|okay|note)\s*[,:]?\s+)*(?P<claim>(?:i\s+(?:use|run|work\s+on|"
     r"develop\s+on|am\s+on|rely\s+on|depend\s+on)|i'?m\s+on|we\s+(?:rely\s+on|depend\s+on|run|are\s+on)|we'?re\s+on)\s+"
@@ -1832,10 +1838,14 @@ _en(
     r"|(?:i\s+(?:use|run|am\s+on|am\s+using)|i'?m\s+(?:on|using|running))\s+(?:the\s+)?" + _SETUP_NAMES + r"\b(?!\s+(?:to|for)\s+(?:this|it|that)\b)[^?]*"
     # what the project leans on, said with its purpose: "we rely on Sentry for error tracking"
     r"|we\s+(?:rely|depend)\s+on\s+(?!(?:it|this|that|these|those|them|you|me)\b)[A-Za-z][\w.+#/-]*(?:\s+[A-Za-z][\w.+#/-]*)?\s+"
-    r"(?:for|to)\s+(?!(?:it|this|that|now)\b)[a-z][^?]*)",
+    r"(?:for|to)\s+(?!(?:it|this|that|now)\b)[a-z][^?]*"
+    # the tool that keeps a whole class of the person's things: "I use uv to manage python packages", "I manage my
+    # dotfiles with chezmoi" (a class in the plural, not "this file", "the tests")
+    r"|i\s+(?:always\s+|only\s+)?(?:use\s+" + _TOOL_NAMED + r"\s+(?:to\s+manage|for\s+managing|for)\s+" + _CLASS_KEPT +
+    r"|manage\s+" + _CLASS_KEPT + r"\s+(?:with|using|through|via)\s+" + _TOOL_NAMED + r")\b[^?]*)",
     guard=_standing_fact,
     description="'I use the fish shell', 'I use fish', 'we rely on PostHog for all tracking', "
-    "'we rely on Sentry for error tracking'",
+    "'we rely on Sentry for error tracking', 'I use uv to manage python packages'",
 )
 
 # the kind of a project's ids, said flat: "order ids are ULIDs", "user IDs are UUIDs"

@@ -244,11 +244,15 @@ _cjk(
 )
 _cjk(
     "zh.instruction.women_yong", "instruction",
-    "我们用|我們用|我们使用|我們使用|我们采用|我們採用|我们都用|我們都用",
-    r"^[\s，,]*(?:我们|我們)(?:都|一直|统一|統一)?(?:用|使用|采用|採用)\s*[\w.+#-]+\s*(?:来|來)?"
-    r"(?:管理|做|写|寫|跑|部署|构建|構建|测试|測試|打包|格式化|检查|檢查)[^。？?！!]{0,20}",
-    guard=lambda s, m: _zh_standing(s, m) and "了" not in s,
-    description="「我们用 pnpm 管理依赖」",
+    "我们用|我們用|我们使用|我們使用|我们采用|我們採用|我们都用|我們都用|我用|我是用|我一直用|我都用|我平时用|我平時用|我使用|我是使用",
+    r"^[\s，,]*(?:(?:我们|我們)(?:都|一直|统一|統一)?(?:用|使用|采用|採用)\s*[\w.+#-]+\s*(?:来|來)?"
+    r"(?:管理|做|写|寫|跑|部署|构建|構建|测试|測試|打包|格式化|检查|檢查)"
+    # the person's own tool for a whole class of things, named in Latin letters: 「我是用uv管理python包」
+    r"|我(?:是|一直|都|平时|平時)?(?:用|使用)\s*[A-Za-z][\w.+#-]*\s*(?:来|來)?(?:管理|部署|打包|格式化))[^。？?！!]{0,20}",
+    # (the person's own tool: not one tried on this piece of work, 「我用这个脚本部署一下」)
+    guard=lambda s, m: _zh_standing(s, m) and "了" not in s and (
+        m.group(0).lstrip(" \t，,").startswith(("我们", "我們")) or not re.search(r"一下|试|試|这个|這個|那个|那個", s)),
+    description="「我们用 pnpm 管理依赖」「我是用uv管理python包」",
 )
 _cjk(
     "zh.preference.jianduan", "preference",
