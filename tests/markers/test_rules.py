@@ -1652,6 +1652,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("このボタンが表示されるようにしてください。", None),
         ("ログインできるようにしてください。", None),
         ("それを使わないようにしてください。", None),
+        ("tasksはコミットするようにしたいな", INS),
+        ("tasksはコミットするようにしたいかな", None),  # (「かな」 ends a question or a doubt)
+        ("テストは毎回走らせるようにしたいです。", INS),
+        ("このボタンを押せるようにしたい", None),
+        ("今回はコミットするようにしたい", None),
+        ("それを使わないようにしたいかな", None),
     ],
     "ja.instruction.naikoto": [
         (".envファイルはコミットしないこと。", INS),
