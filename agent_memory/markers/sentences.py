@@ -122,6 +122,7 @@ _LOG_LINE_RE = lazy(
     | exit\ (?:code|status)\ \d+
     | \d+→
     | Process\ finished\ with\ exit\ code
+    | .*\bNoneType\b  # Python's own words for None, in its error messages only ("…PathLike object, not NoneType")
     )""",
     re.X,
 )

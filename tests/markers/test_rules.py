@@ -1582,6 +1582,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Postgres, not MySQL.", P),
         ("snake_case, not camelCase", P),
         ("Later, not now.", None),
+        # a pasted Python error, wrapped by the terminal: the line naming NoneType is the log's
+        ("IP-Adapter load failed: expected str, bytes or \nos.PathLike object, not NoneType. Will try the other.", None),
         ("Close, not exact.", None),
         ("Yes, not bad.", None),
     ],
