@@ -31,3 +31,30 @@ def test_overlap_scoring(tmp_path: Path) -> None:
     assert report["all"]["recall"] == 1.0
     assert report["ja"]["recall"] == 1.0
     assert [e["source"] for e in report["errors"]] == ["A4"]
+
+
+def test_dev_set_is_sourced_and_split_by_repository() -> None:
+    """Every dev turn names where it was read; its spans are its own words; no repository sits in both splits, and
+    none of the repositories kept for judging extraction (when ``../shared`` is beside us) is in the set at all."""
+    from bench.extraction import DEV_TURNS, load_dev_turns
+
+    sources = {}
+    for line in (DEV_TURNS.parent / "sources.tsv").read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if line.startswith("#") or fields[0] == "source_id":
+            continue
+        assert len(fields) == 6 and len(fields[2]) == 40, line[:80]
+        sources[fields[0]] = fields[1]
+    splits = load_dev_turns()
+    repos = {split: {sources[row.source] for row in rows} for split, rows in splits.items()}
+    assert not repos["tune"] & repos["heldout"]
+    every = [row for rows in splits.values() for row in rows]
+    assert [row.source for row in every if row.source not in sources] == []
+    assert len({row.source for row in every}) == len(every)
+    for row in every:
+        for span in row.spans:
+            assert " ".join(span.split()) in " ".join(row.text.split()), (row.source, span)
+    held = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real_turns" / "HELD_OUT_REPOSITORIES.txt"
+    if held.is_file():
+        kept = {line.strip() for line in held.read_text(encoding="utf-8").splitlines() if line.strip()[:1] not in ("", "#")}
+        assert not kept & (repos["tune"] | repos["heldout"])
