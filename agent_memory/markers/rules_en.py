@@ -764,8 +764,9 @@ _en(
     # "don't commit anything, another agent is working": a bare "anything" is a hold on the task at hand
     guard=lambda s, m: _standing(s, m) and not re.search(
         r"\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:anything|everything)\s*(?:[,;.!—–]|$)"
-        # "don't mess things up", "don't screw stuff up": a caution about the work at hand, no practice named
-        r"|\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:things|stuff)\s+up\b"
+        # "don't mess things up", "don't screw stuff up", "don't break things": a caution about the work at hand, no
+        # practice named
+        r"|\b(?:don'?t|do\s+not)\s+(?:[a-z]+\s+(?:things|stuff)\s+up|break\s+(?:things|stuff))\b"
         r"|\bany\s+of\s+(?:the|these|those|this|that|my|your|our)\b", s, _I)
     and not _EN_HOLD_RE.search(s),
     description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",

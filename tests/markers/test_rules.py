@@ -968,6 +968,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("don't run our containers as root", INS),
         ("Don't break our build.", None),
         ("Don't add new files.", None),
+        ("Implement the TODO list step by step, test on every step, don't break things", None),
     ],
     "en.instruction.no_practice": [
         ("No mocks.", INS),
