@@ -165,7 +165,7 @@ _IMPERATIVE = (
     r"protect|prune|quote|raise|record|reduce|refactor|refresh|register|reject|release|"
     r"reload|replace|reset|resolve|restore|retry|reuse|revert|rotate|scan|search|seed|ship|"
     r"simplify|snapshot|stage|strip|submit|summari[sz]e|sync|trim|truncate|upload|vendor|warn|"
-    r"watch|work|rebuild|don'?t|do\s+not|never|always|make\s+sure|please|no)\b"
+    r"watch|work|rebuild|present|propose|try|consult|outline|discuss|don'?t|do\s+not|never|always|make\s+sure|please|no)\b"
 )
 
 RULES: list[MarkerRule] = []
@@ -1150,7 +1150,7 @@ _RECURRING = (
     r"introduce|implement|submit|ship|generate|update|fix)\s+(?:any|every|each|a|an|new|" + _GENERIC + r")\b|"
     r"(?:any|every|each|a\s+new|new)\s+\w+|[a-z]+ing\b(?<!thing)(?<!during)(?<!morning)(?<!evening)|"
     # an event that recurs: "when a bug appears", "when CI fails", "if a migration is added"
-    r"(?:an?\s+(?:\w+\s+)?\w+|ci|the\s+(?:build|ci|pipeline)|tests?)\s+(?:appears|shows\s+up|fails|breaks|goes\s+red|"
+    r"(?:(?:an?|one|any)\s+(?:\w+\s+)?\w+|ci|the\s+(?:build|ci|pipeline)|tests?)\s+(?:appears|shows\s+up|fails|breaks|goes\s+red|"
     r"is\s+(?:added|changed|removed|renamed|merged|created|opened|reported|red))\b|"
     # "when there's a bug", "after 2 failed attempts": a kind of event, a count of tries
     r"there(?:'s|\s+is)\s+an?\s+(?!(?:second|minute|moment|chance)\b)[a-z]+\b|"

@@ -1050,6 +1050,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     "en.instruction.conditional": [
         ("Before coding, let's sketch the plan in PLAN.md.", None),
+        ("Before starting any task, present the plan and wait for my approval.", INS),
+        ("When a migration fails, try its down step first.", INS),
+        ("Before the demo, present the plan to the team.", None),
         ("After the refactor, let us update the changelog.", None),
         # a step on a period
         ("prune stale branches weekly", INS),
