@@ -989,20 +989,21 @@ _ONE_PICK_RE = lazy(
     r"|\bfor\s+the\s+(?!(?:tests|project|repo|codebase|whole)\b)[a-z]+(?<!s)\W*$|\bthere\W*$",
     _I,
 )
-_ONE_NAME = r"(?:`[^`]{1,40}`|[A-Za-z][\w.@/+-]{1,30})"  # a code span or one word of a name
+_CODE_SPAN = r"`[^`]{1,40}`"
 _en(
     "en.instruction.use_instead", "instruction",
-    "instead of|rather than|over|, not|unless| not ",
+    "instead of|rather than|over|, not|unless|` not `",
     r"^\W*(?:(?:also|and|please|pls|ok|okay|btw|oh|just)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?P<rule>(?:use|prefer|pick|choose|go\s+with|"
     r"stick\s+(?:to|with)|(?:write|call|import|run|put|keep|place|store|pin)(?!\s+(?:the|my|your)\b))\s+"
     r"(?!(?:the\s+other|another|a\s+different|it|this|that|these|those|them)\b)"
     r"(?:[\w`'./@+%<> -]{1,40}?\s*(?:,\s*not|instead\s+of|rather\s+than|over"
     # the one exception that needs the other: "use val unless you really need to reassign"
     r"|unless\s+(?:you|we)\s+(?:really\s+|absolutely\s+|actually\s+)?(?:need|have|must))\s+(?!(?:it|this|that|them)\b)[\w`'./@+-][^?]*"
-    # one name against another, no comma: "use pnpm not npm", "Use `uv pip …` not `pip …`"
-    r"|" + _ONE_NAME + r"\s+not\s+(?!(?:it|this|that|them)\b)" + _ONE_NAME + r"\s*(?:[.!;,]|$)[^?]*))",
+    # one command or name against another, in code spans, no comma: "Use `uv pip …` not `pip …`" (a cue on every
+    # " not " would cost the marker pass a tenth)
+    r"|" + _CODE_SPAN + r"\s+not\s+" + _CODE_SPAN + r"\s*(?:[.!;,]|$)[^?]*))",
     guard=lambda s, m: _standing(s, m) and not _ONE_PICK_RE.search(m.group("rule")),
-    description="'use yarn, not npm', 'Use pathlib instead of os.path', 'use pnpm not npm' — a tool or style chosen for good",
+    description="'use yarn, not npm', 'Use pathlib instead of os.path', 'Use `uv pip` not `pip`' — a tool or style chosen for good",
 )
 _en(
     "en.instruction.everywhere", "instruction",

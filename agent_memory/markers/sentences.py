@@ -122,7 +122,6 @@ _LOG_LINE_RE = lazy(
     | exit\ (?:code|status)\ \d+
     | \d+→
     | Process\ finished\ with\ exit\ code
-    | .*\bNoneType\b  # Python's own words for None, in its error messages only ("…PathLike object, not NoneType")
     )""",
     re.X,
 )
@@ -210,7 +209,8 @@ def mask(text: str) -> tuple[str, int, int]:
         at += len(line) + 1
         if not line or line.isspace():
             continue
-        if _LOG_LINE_RE.match(line) or _code_line(line) or _INDENTED_CODE_RE.match(line):
+        # ("NoneType" is Python's own word for None, in its error output only: "…PathLike object, not NoneType")
+        if _LOG_LINE_RE.match(line) or _code_line(line) or _INDENTED_CODE_RE.match(line) or "NoneType" in line:
             code.append((start, at - 1))
         else:
             prose_lines += 1

@@ -1294,14 +1294,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("use a map instead of a for loop", None),
         ("Use the existing helper instead of writing a new one.", None),
         ("Use flexbox instead of grid for the header.", None),
-        # one name against another without a comma
-        ("use pnpm not npm", INS),
+        # one command against another, in code spans, without a comma
         ("Use `uv pip ...` not `pip ...`", INS),
-        ("use tabs not spaces.", INS),
+        ("run `pnpm test` not `npm test`.", INS),
+        ("Use `main` not `develop` for this PR", None),
+        ("use `uv` not `pip`?", None),
         ("Use the second one not the first", None),
-        ("use it not that", None),
-        ("use main not develop for this PR", None),
-        ("use pnpm not npm?", None),
         ("use a Set instead of an array there", None),
         ("use sqlite instead of postgres for the tests", INS),
         ("use a dataclass instead of passing dicts around", INS),
