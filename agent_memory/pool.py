@@ -33,18 +33,20 @@ class ProgressBar:
 
     A short ingest (a session or two) is over before a bar would help, so it never draws one; a long
     one shows it from then on, also through a single long step (indexing a store read whole) that
-    makes no call here, as a timer starts it.
+    makes no call here, as a timer starts it. ``steps`` (a command of a few long steps whose progress
+    within a step is not known, such as ``reindex``): the step it is in and the time taken, with a spinner.
     """
 
     DELAY = 2.0  # seconds before the bar appears
 
-    def __init__(self, enabled: bool, total: int, files: int, delay: float = DELAY) -> None:
+    def __init__(self, enabled: bool, total: int, files: int, delay: float = DELAY, description: str = "backfill",
+                 steps: bool = False) -> None:
         import threading
 
         self.bar: Any = None
         self.lock = threading.Lock()
-        self.total, self.files = max(total, 1), files
-        self.done: dict[str, Any] = {"completed": 0, "files": 0, "atoms": 0, "description": "backfill"}
+        self.total, self.files, self.steps = max(total, 1), files, steps
+        self.done: dict[str, Any] = {"completed": 0, "files": 0, "atoms": 0, "description": description}
         self.timer: Any = None
         if enabled:
             self.timer = threading.Timer(delay, self._start)
@@ -54,23 +56,22 @@ class ProgressBar:
     def _start(self) -> None:
         try:
             from rich.console import Console
-            from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
-                                       TransferSpeedColumn)
+            from rich.progress import (BarColumn, DownloadColumn, Progress, SpinnerColumn, TextColumn,
+                                       TimeElapsedColumn, TimeRemainingColumn, TransferSpeedColumn)
         except ImportError:
             return
         with self.lock:
             if self.timer is None:
                 return  # stopped meanwhile
-            bar = Progress(
+            columns = (SpinnerColumn(), TextColumn("[bold]{task.description}"), TimeElapsedColumn()) if self.steps else (
                 TextColumn("[bold]{task.description}"),
                 BarColumn(),
                 DownloadColumn(),
                 TransferSpeedColumn(),
                 TimeRemainingColumn(),
                 TextColumn("{task.fields[files]}/{task.fields[total_files]} files · {task.fields[atoms]} new atoms"),
-                console=Console(stderr=True),
-                transient=False,
             )
+            bar = Progress(*columns, console=Console(stderr=True), transient=False)
             self.task = bar.add_task(self.done["description"], total=self.total, total_files=self.files,
                                      completed=self.done["completed"], files=self.done["files"], atoms=self.done["atoms"])
             bar.start()

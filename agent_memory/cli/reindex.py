@@ -21,20 +21,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..pool import ProgressBar
     from ..promote.tiers import open_index
     from ..redact.stored import redact_stored
     from ..store import StoreLock
 
     where = output.paths(args)
     where.store.mkdir(parents=True, exist_ok=True)
-    if where.l1_dir.is_dir():
-        with StoreLock(where.store):
-            redact_stored(where)  # what older redaction rules let into L1 goes before it is indexed again
-            # before the index: its workers, forked after, find each atom's claim key already made
-            _claim_tables(where, args.full)
-    with open_index(where, sync=False) as index:
-        counts = index.rebuild() if args.full else index.sync()
-        total = index.count()
+    # a store counted again from its first line takes a while: past a few seconds, the step it is in
+    shown = ProgressBar(sys.stderr.isatty() and not args.json, total=1, files=0, description="claim tables", steps=True)
+    try:
+        if where.l1_dir.is_dir():
+            with StoreLock(where.store):
+                redact_stored(where)  # what older redaction rules let into L1 goes before it is indexed again
+                # before the index: its workers, forked after, find each atom's claim key already made
+                _claim_tables(where, args.full)
+        shown.phase("search index")
+        with open_index(where, sync=False) as index:
+            counts = index.rebuild() if args.full else index.sync()
+            total = index.count()
+    finally:
+        shown.stop()
     embedded = None
     if args.embeddings:
         from ..semantic import reindex_embeddings  # the optional extra, only when asked for
