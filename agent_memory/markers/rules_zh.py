@@ -251,7 +251,7 @@ _cjk(
     r"|我(?:是|一直|都|平时|平時)?(?:用|使用)\s*[A-Za-z][\w.+#-]*\s*(?:来|來)?(?:管理|部署|打包|格式化))[^。？?！!]{0,20}",
     # (the person's own tool: not one tried on this piece of work, 「我用这个脚本部署一下」)
     guard=lambda s, m: _zh_standing(s, m) and "了" not in s and (
-        m.group(0).lstrip(" \t，,").startswith(("我们", "我們")) or not re.search(r"一下|试|試|这个|這個|那个|那個", s)),
+        re.match(r"[\s，,]*我[们們]", m.group(0)) is not None or not re.search(r"一下|试|試|这个|這個|那个|那個", s)),
     description="「我们用 pnpm 管理依赖」「我是用uv管理python包」",
 )
 _cjk(
