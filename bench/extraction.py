@@ -174,6 +174,19 @@ def score_dev(path: Path = DEV_TURNS) -> dict[str, dict[str, Any]]:
     return {split: score_turns(rows) for split, rows in load_dev_turns(path).items()}
 
 
+def by_batch(path: Path = DEV_TURNS) -> list[tuple[str, str, dict[str, Any]]]:
+    """``score_turns``' figures for each batch of the dev set (the letter its row ids start with), by split: a batch
+    joined the set at once, labelled before any rule ran on it, so the rules of the day before it joined scored it
+    at first sight, and a batch in the held-out split is still at first sight today."""
+    out = []
+    for split, rows in load_dev_turns(path).items():
+        batches: dict[str, list[LabelledTurn]] = {}
+        for row in rows:
+            batches.setdefault(row.source[:1], []).append(row)
+        out.extend((split, batch, score_turns(part)["all"]) for batch, part in sorted(batches.items()))
+    return out
+
+
 def yield_on_rows(rows: list[LabelledTurn]) -> dict[str, float]:
     """Atoms per 100 person turns, and how many of them a reader keeps (those on a labelled claim span)."""
     report = score_turns(rows)["all"]
@@ -314,6 +327,9 @@ def _print_dev(show: bool) -> int:
     for split, rows in load_dev_turns().items():
         y = yield_on_rows(rows)
         print(f"yield {split:7} atoms/100 turns={y['per_100_turns']:.1f} kept/100 turns={y['kept_per_100_turns']:.1f}")
+    for split, batch, p in by_batch():
+        print(f"batch {batch} ({split:7}) turns={p['turns']:4} spans={p['claim_spans']:3} markers={p['markers']:3} "
+              f"P={p['precision']:.3f} R={p['recall']:.3f}")
     if show:  # the tuning split only: the held-out rows are not read while rules are written
         for error in scored["tune"]["errors"]:
             print(" ", error)

@@ -58,3 +58,19 @@ def test_dev_set_is_sourced_and_split_by_repository() -> None:
     if held.is_file():
         kept = {line.strip() for line in held.read_text(encoding="utf-8").splitlines() if line.strip()[:1] not in ("", "#")}
         assert not kept & (repos["tune"] | repos["heldout"])
+
+
+def test_batches_are_scored_apart(tmp_path: Path) -> None:
+    """A batch is the letter its row ids start with; each is scored within its split alone."""
+    from bench.extraction import by_batch
+
+    path = tmp_path / "turns.tsv"
+    path.write_text(
+        "source_id\tlang\ttext\tlabel\tclaim_span\tsplit\tposition\n"
+        "A1\ten\tAlways rebase before pushing.\tinstruction\tAlways rebase before pushing.\ttune\tfirst\n"
+        "B1\ten\tdon't touch the header yet\tnone\t\ttune\treply\n"
+        "B2\ten\tThe port is 5432, not 5433.\tnone\t\ttune\treply\n"
+        "C1\ten\tAlways run the linter.\tinstruction\tAlways run the linter.\theldout\tfirst\n",
+        encoding="utf-8")
+    got = {(split, batch): (p["turns"], p["markers"], p["precision"]) for split, batch, p in by_batch(path)}
+    assert got == {("tune", "A"): (1, 1, 1.0), ("tune", "B"): (2, 1, 0.0), ("heldout", "C"): (1, 1, 1.0)}
