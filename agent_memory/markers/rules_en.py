@@ -51,7 +51,9 @@ ONE_OFF_RE = lazy(
     _I,
 )
 _EN_NEGATED_RE = lazy(
-    r"\b(?:never\s*mind|nevermind|nvm|scratch\s+that|"
+    # ("nvm" is also Node's version manager: "I use nvm to manage node versions")
+    r"\b(?:never\s*mind|nevermind|nvm(?<!use\snvm)(?<!with\snvm)(?<!via\snvm)(?<!using\snvm)(?!\s+(?:to|for|install|use|ls|alias|"
+    r"exec|run|version)\b)|scratch\s+that|"
     r"(?<!n't\s)(?<!not\s)(?<!never\s)forget\s+(?:it|that|about\s+(?:it|that))\b(?!\s+\w+\s+(?:is|are))|"
     r"ignore\s+(?:that|this|what\s+i\s+said|my\s+(?:last|previous))|disregard|cancel\s+that|"
     r"doesn'?t\s+matter|not\s+(?:always|necessarily|every\s+time)|(?:isn'?t|aren'?t|doesn'?t|"

@@ -313,6 +313,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('I use vim to edit this file', None),
         ('we rely on it for now', None),
         ("I use uv to manage python packages", C),
+        ("I use nvm to manage node versions", C),
+        ("nvm, I use pyenv to manage python versions", None),
         ("I always use pnpm for dependencies", C),
         ("I manage my dotfiles with chezmoi", C),
         ("I use this script to manage the packages", None),
