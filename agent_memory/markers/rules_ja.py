@@ -337,10 +337,9 @@ _cjk(
     guard=_ja_directive,
     description="「このリポジトリではPRはdevelopに向けます」",
 )
-_JA_OBOETE_STRIP_RE = lazy(
-    r"(?:これ|このこと|以下)?(?:を)?(?:覚え(?:て(?:おいて|ください|ね)|といて)|"
-    r"記憶して(?:おいて|ください))(?:ください|ほしい|欲しい|ね)?[:：]?"
-)
+# the person asks for it to be remembered: 「覚えておいて」「覚えといて」「記憶してください」
+_REMEMBER = r"覚え(?:て(?:おいて|ください|ね)|といて)|記憶して(?:おいて|ください)"
+_JA_OBOETE_STRIP_RE = lazy(r"(?:これ|このこと|以下)?(?:を)?(?:" + _REMEMBER + r")(?:ください|ほしい|欲しい|ね)?[:：]?")
 
 
 def _oboete_has_content(sentence: str, m: re.Match[str]) -> bool:
@@ -350,7 +349,7 @@ def _oboete_has_content(sentence: str, m: re.Match[str]) -> bool:
 
 _cjk(
     "ja.instruction.oboete", "instruction", "覚え|記憶",
-    r"覚え(?:て(?:おいて|ください|ね)|といて)|記憶して(?:おいて|ください)",
+    _REMEMBER,
     guard=_oboete_has_content,
     description="「mainは保護ブランチだと覚えておいて」",
 )
@@ -757,7 +756,7 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
     return frozenset(vetoed)
 
 
-_JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚え(?:て(?:おいて|ください|ね)?|といて)|記憶して(?:おいて|ください))[\s、,:：。!！]")
+_JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚えて|" + _REMEMBER + r")[\s、,:：。!！]")
 
 # 「ヘッダーは常に表示されるように」「ユーザーは必ずログインしてから使う仕様です」: a part of the product as the subject, or
 # the product's spec (仕様), is a feature asked for, not a way of working
