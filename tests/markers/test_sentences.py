@@ -63,7 +63,8 @@ def _plain_mask(text: str) -> tuple[str, int, int]:
     for line in re.split("([" + sentences._NEWLINES + "])", masked):
         if (len(line) == 1 and line in sentences._NEWLINES) or not line.strip():
             out.append(line)
-        elif any(p.match(line) for p in (sentences._LOG_LINE_RE, sentences._INDENTED_CODE_RE)) or _plain_code_line(line):
+        elif (any(p.match(line) for p in (sentences._LOG_LINE_RE, sentences._INDENTED_CODE_RE)) or _plain_code_line(line)
+              or "NoneType" in line):
             code += 1
             out.append(" " * len(line))
         else:
@@ -119,6 +120,7 @@ _LINES = st.lists(
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(_LINES, st.text(max_size=80)))
 @example("㐀;")  # CJK prose ending on a folded 「；」: no line of code
+@example("Try it\nos.PathLike object, not NoneType. Will try")  # a Python error's line, wrapped
 def test_fences_lines_and_sentences_are_cut_as_the_plain_forms_cut_them(text: str) -> None:
     assert sentences._FENCE_RE.sub(sentences._blank, text) == _ORIGINAL_FENCE_RE.sub(sentences._blank, text)
     assert sentences.mask(text) == _plain_mask(text)
