@@ -39,8 +39,8 @@ class ProgressBar:
 
     DELAY = 2.0  # seconds before the bar appears
 
-    def __init__(self, enabled: bool, total: int, files: int, delay: float = DELAY, description: str = "backfill",
-                 steps: bool = False) -> None:
+    def __init__(self, enabled: bool, total: int = 1, files: int = 0, delay: float = DELAY,
+                 description: str = "backfill", steps: bool = False) -> None:
         import threading
 
         self.bar: Any = None

@@ -39,7 +39,7 @@ def test_off_means_off(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_steps_name_the_step_and_the_time_taken(capsys: pytest.CaptureFixture[str]) -> None:
-    shown = ProgressBar(True, total=1, files=0, delay=0.0, description="claim tables", steps=True)
+    shown = ProgressBar(True, delay=0.0, description="claim tables", steps=True)
     shown.timer.join()
     shown.phase("search index")
     assert shown.bar is not None and shown.bar.tasks[0].description == "search index"

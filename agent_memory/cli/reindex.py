@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     where = output.paths(args)
     where.store.mkdir(parents=True, exist_ok=True)
     # a store counted again from its first line takes a while: past a few seconds, the step it is in
-    shown = ProgressBar(sys.stderr.isatty() and not args.json, total=1, files=0, description="claim tables", steps=True)
+    shown = ProgressBar(sys.stderr.isatty() and not args.json, description="claim tables", steps=True)
     try:
         if where.l1_dir.is_dir():
             with StoreLock(where.store):
