@@ -153,7 +153,7 @@ def read_committed(path: Path, fields: dict[str, Check], required: tuple[str, ..
             continue
         try:
             record: Any = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             why = "not valid JSON"
         else:
             why = problem(record, fields, required)
@@ -174,7 +174,7 @@ def malformed_lines(data: bytes | None, fields: dict[str, Check], required: tupl
             continue
         try:
             record: Any = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             kept.append(raw + b"\n")
             continue
         if problem(record, fields, required):

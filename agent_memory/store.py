@@ -376,7 +376,7 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 break  # a torn last record is not a record
             try:
                 record = json.loads(raw)
-            except (ValueError, UnicodeDecodeError):
+            except (ValueError, UnicodeDecodeError, RecursionError):
                 continue
             if isinstance(record, dict):
                 yield number, record

@@ -195,7 +195,7 @@ class L1View:
                 raw = handle.readline()
                 try:
                     record = json.loads(raw)
-                except (ValueError, UnicodeDecodeError):
+                except (ValueError, UnicodeDecodeError, RecursionError):
                     record = None
                 # the line must still be the atom counted there: L1 is append-only, but a dry run holds no lock
                 if (not isinstance(record, dict) or record.get("id") != atom_id
@@ -226,7 +226,7 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
         offset, start = start, start + len(raw) + 1
         try:
             record = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             continue
         if isinstance(record, dict) and record.get("id") and atom_ok(record):
             found.append((offset, record))

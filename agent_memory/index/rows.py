@@ -225,7 +225,7 @@ def made(raw: bytes, make_row: RowMaker) -> Row | None:
     """The row one line of a source file makes (None: not a record, or not indexed)."""
     try:
         record = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     return make_row(record) if isinstance(record, dict) else None
 

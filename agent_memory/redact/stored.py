@@ -61,7 +61,7 @@ def _again(raw: bytes) -> bytes | None:
     """One stored line redacted by the present rules, or None when they leave it as it is."""
     try:
         record: Any = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None  # not a record: its reader skips it, and so does this
     if not isinstance(record, dict):
         return None

@@ -151,7 +151,7 @@ def whole_records(path: Path) -> list[dict[str, Any]]:
     for raw in path.read_bytes().split(b"\n")[:-1]:
         try:
             record = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(record, dict):
             found.append(record)

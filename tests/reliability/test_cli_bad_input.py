@@ -267,3 +267,23 @@ def test_a_read_only_store(env: Env, command: tuple[str, ...]) -> None:
     _answer_or_one_line(result)
     if command[0] in ("ingest", "adopt") or command[:2] == ("promote", "--write"):
         assert result.code == USER, result
+
+
+DEEP_LINE = b"[" * 100_000 + b"]" * 100_000 + b"\n"  # valid JSON nested deeper than the parser recurses
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c[0] in ("promote", "inspect", "search", "reindex")],
+                         ids=[i for c, i in zip(COMMANDS, CMD_IDS) if c[0] in ("promote", "inspect", "search", "reindex")])
+def test_an_l1_line_nested_too_deep_is_passed_over(env: Env, command: tuple[str, ...]) -> None:
+    """A line of L1 nested deeper than any reader recurses is passed over like any other line that holds no record:
+    the command answers, and the line stays where it was."""
+    build_store(env)
+    for name in ("atoms.jsonl", "chunks.jsonl"):
+        with open(env.store / "L1" / name, "ab") as handle:
+            handle.write(DEEP_LINE)
+    for stale in ("index.db", "L1/claims.db"):  # both read L1 again from its first line
+        (env.store / stale).unlink(missing_ok=True)
+    done = _run(env, env.store, command)
+    _answer_or_one_line(done)
+    assert done.code in (0, NOT_FOUND), done.err
+    assert (env.store / "L1" / "atoms.jsonl").read_bytes().endswith(DEEP_LINE)

@@ -85,6 +85,7 @@ def test_a_corrupt_line_in_l1_is_skipped_and_kept(built: tuple[Env, Snapshot]) -
     lines.insert(2, b'{"id": "broken", "text": ')
     lines.insert(4, b"\xff\xfe\x00 not json at all")
     lines.insert(5, b'["a list", "not an atom"]')
+    lines.insert(6, b"[" * 100_000 + b"]" * 100_000)  # deeper than the parser recurses
     env.atoms_file.write_bytes(b"\n".join(lines))
     contexts = run_all(env)
     assert "push directly to main" in (contexts["user-prompt-submit"] or "")
