@@ -289,7 +289,7 @@ def _same_words_other_roles(ca: frozenset[str], cb: frozenset[str]) -> bool:
     """The same words with a role said in one wording and not the other ("update CHANGELOG.md in every PR" /
     "add a line to the changelog for each pull request"); where both say where a thing goes or comes from,
     they must say it alike ("from develop to main" is not "from main to develop")."""
-    if not ca or _dotless(_bare_set(ca)) != _dotless(_bare_set(cb)):
+    if not ca or _plain_frame(ca) != _plain_frame(cb):
         return False  # (".unwrap()" and "unwrap" name one method)
     ends_a = {w for w in ca if w[:1] in (TO, FROM)}
     ends_b = {w for w in cb if w[:1] in (TO, FROM)}
@@ -304,7 +304,7 @@ def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], 
         return False
     purpose = purpose_of(ca)
     subject = ca & cb  # what both speak of ("unit tests"), beside the value they differ on
-    if _dotless(_bare_set(ca - purpose - subject)) != _dotless(_bare_set(ab - purpose_of(ab))):
+    if _plain_frame(ca - purpose - subject) != _plain_frame(ab - purpose_of(ab)):
         return False  # (".unwrap" and "unwrap" name one method; "new code in Java" takes what "Kotlin, not Java" rejects)
     said = {unmarked(w) for w in cb | ab}
     if not {unmarked(w) for w in purpose} <= said:
@@ -317,8 +317,10 @@ def _takes_rejected(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], 
     return {w for w in ca if w[:1] == SCOPE and unmarked(w) not in rejected} == scope_b
 
 
-def _dotless(words: frozenset[str]) -> frozenset[str]:
-    return frozenset(w.lstrip(".") or w for w in words)
+@lru_cache(maxsize=1 << 17)
+def _plain_frame(words: frozenset[str]) -> frozenset[str]:
+    """A frame's words bare and without a leading dot: what two frames compare by, made once a frame."""
+    return frozenset(w.lstrip(".") or w for w in _bare_frame(words))
 
 
 def _same_choice(ca: frozenset[str], aa: frozenset[str], cb: frozenset[str], ab: frozenset[str]) -> bool:
@@ -541,9 +543,15 @@ def replaced_by_correction(correction: Key, other: Key) -> bool:
     """A correction "X, not Y" contradicts an earlier claim that says Y in the same frame."""
     if CONTRAST not in correction.tokens or correction.negated != other.negated:
         return False
-    accepted, rejected = set(_bare(core_of(correction.tokens))), set(_bare(_rejected(correction.tokens)))
+    accepted, rejected = _sides(correction.tokens)
     if not accepted or not rejected:
         return False
-    said = set(_bare(core_of(other.tokens)))
+    said = _sides(other.tokens)[0]
     replaced = accepted - said  # the accepted value, where the other claim said the rejected one
     return 1 <= len(replaced) <= 2 and (accepted - replaced) | rejected == said
+
+
+@lru_cache(maxsize=1 << 17)
+def _sides(tokens: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """What a key takes and what it rejects, bare: asked of a key in every pair it stands in."""
+    return frozenset(_bare(core_of(tokens))), frozenset(_bare(_rejected(tokens)))
