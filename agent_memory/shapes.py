@@ -96,8 +96,24 @@ def problem(record: Any, fields: dict[str, Check], required: tuple[str, ...]) ->
     return ""
 
 
+# each atom field's type as JSON gives it (a list: of strings), for ``atom_ok``'s pass over a whole L1
+_ATOM_TYPES = {name: list if check is STRS else str if check is STR else int if check is INT else bool
+               for name, check in ATOM.items()}
+
+
 def atom_ok(record: Any) -> bool:
-    """Whether an L1 atom has every field code relies on, each of the right type."""
+    """Whether an L1 atom has every field code relies on, each of the right type.
+
+    An atom read from JSON holds exactly these types, and is passed in one look at each field; anything else
+    (a subclass, a missing or wrong field) is judged by ``problem``, which has the last word."""
+    if type(record) is dict and "id" in record and "text" in record:
+        types = _ATOM_TYPES
+        for name, value in record.items():
+            kind = types.get(name)
+            if kind is not None and (type(value) is not kind or (kind is list and not all(type(x) is str for x in value))):
+                break
+        else:
+            return True
     return not problem(record, ATOM, ATOM_REQUIRED)
 
 

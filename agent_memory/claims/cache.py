@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
+from .. import fastjson
 from ..shapes import atom_ok
 from ..shapes import __file__ as _SHAPES_SOURCE
 from ..text import __file__ as _TEXT_SOURCE
@@ -225,7 +226,7 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
     for raw in data.split(b"\n")[:-1]:  # the piece after the last newline is torn (or empty)
         offset, start = start, start + len(raw) + 1
         try:
-            record = json.loads(raw)
+            record = fastjson.loads(raw)
         except (ValueError, UnicodeDecodeError, RecursionError):
             continue
         if isinstance(record, dict) and record.get("id") and atom_ok(record):
