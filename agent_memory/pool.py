@@ -1,12 +1,12 @@
-"""What a long ingest adds around the pipeline, touching none of it: the reader pool (worker processes forked from
-a small clean server), how many workers a piece of work is worth forking, the progress bar and each process's peak
-memory.
+"""What a long ingest or reindex adds around the pipeline, touching none of it: the reader pool (worker processes
+forked from a small clean server), how many workers a piece of work is worth forking, a child process that does one
+piece of work beside this one, the progress bar and each process's peak memory.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 
 def peak_rss_kb() -> int:
@@ -100,16 +100,96 @@ class ProgressBar:
 
 
 def fork_workers(items: int, enough: int) -> int:
-    """Worker processes to do ``items`` things with: the cores, where there are ``enough`` to pay for starting them
-    and the system forks (not macOS, whose libraries may not survive a fork); else 1."""
-    if items < enough:
+    """Worker processes to do ``items`` things with: the cores, where there are ``enough`` to pay for starting them,
+    the system forks (not macOS, whose libraries may not survive a fork) and no process of a ``beside`` pair works
+    beside this one; else 1."""
+    if items < enough or _partner_working():
         return 1  # (before importing multiprocessing, which a little work does not need)
+    return min(os.cpu_count() or 1, 8) if _forks() else 1
+
+
+def _forks() -> bool:
+    """Whether this system forks processes that keep working (not macOS, whose libraries may not survive a fork)."""
     import multiprocessing
     import sys
 
-    if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return min(os.cpu_count() or 1, 8)
+    return sys.platform != "darwin" and "fork" in multiprocessing.get_all_start_methods()
+
+
+FAILED = object()  # what ``beside``'s waiter gives when the child did not finish its work
+# While the two processes of a ``beside`` pair both work, they share the cores and neither forks workers (two
+# CPU-bound processes keep two cores busy; workers beside them would only add the cost of sending rows back); once one
+# is done, the other's next step has the cores again. Each watches a pipe the other holds open until it is done: the
+# parent the child's result pipe, the child one the parent closes when it starts to wait.
+_partner: int | None = None
+
+
+def _partner_working() -> bool:
+    global _partner
+    if _partner is None:
+        return False
+    import select
+
+    try:
+        done, _w, _x = select.select([_partner], [], [], 0)
+    except (OSError, ValueError):
+        done = [_partner]
+    if done:
+        _partner = None  # (the pipe itself is its owner's to close)
+    return not done
+
+
+def beside(work: Callable[[], Any]) -> Callable[[], Any] | None:
+    """Start ``work`` in a forked child process, to run beside what this one does next; returns the call that waits
+    for the child and gives what ``work`` returned (pickled back), or ``FAILED`` when the child did not finish it
+    (an error, a signal): the caller then does the work itself and meets its error, if any, as it would have.
+    None where nothing can be forked (no fork, macOS) or there is one core: the caller does the work itself.
+
+    While both work, neither forks workers of its own (``fork_workers``). The child writes nothing but its result:
+    it leaves by ``os._exit``, flushing no buffer it copied and running no exit handler of this process."""
+    import pickle
+
+    global _partner
+    if (os.cpu_count() or 1) < 2 or not _forks():
+        return None
+    read, write = os.pipe()
+    busy_read, busy_write = os.pipe()  # held open by this process until it waits for the child
+    try:
+        child = os.fork()
+    except OSError:
+        for fd in (read, write, busy_read, busy_write):
+            os.close(fd)
+        return None
+    if child == 0:
+        status = 1
+        try:
+            os.close(read)
+            os.close(busy_write)
+            _partner = busy_read
+            with os.fdopen(write, "wb") as out:
+                out.write(pickle.dumps(work()))
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    os.close(busy_read)
+    _partner = read
+
+    def wait() -> Any:
+        global _partner
+        os.close(busy_write)  # this process is done: the child's next step may fork workers
+        with os.fdopen(read, "rb") as handle:  # read before reaping: a child never waits on a full pipe
+            data = handle.read()
+        _partner = None
+        _pid, status = os.waitpid(child, 0)
+        if status != 0 or not data:
+            return FAILED
+        try:
+            return pickle.loads(data)
+        except Exception:  # a result that does not unpickle is work not done
+            return FAILED
+
+    return wait
 
 
 def main_importable() -> bool:

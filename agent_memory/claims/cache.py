@@ -234,6 +234,16 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
     return found
 
 
+def make_all_keys(paths: Paths) -> None:
+    """Make the claim keys of every atom in L1 now, in worker processes where there are many (``make_keys``), for
+    processes forked after this one to find made (``reindex``: the claim tables' count here, the index's in a child)."""
+    try:
+        data = tail_lines(paths.atoms, 0)
+    except StoreError:
+        return  # each step meets the file as it is, and says why
+    make_keys(parse_atoms(data))
+
+
 def code_version() -> str:
     """Changes whenever claim identity may change: the tables' version and the text of ``claims/key.py``,
     ``claims/frame.py``, ``claims/cjk.py``, ``claims/relate.py``, ``text.py`` (whose stemming claim keys share),

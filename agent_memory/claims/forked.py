@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..pool import fork_workers
-from .key import Key, atom_key, learn_keys
+from .key import Key, atom_key, learn_keys, unmade
 from .relations import Bucket, PairRelation, buckets_of_keys, candidate_pairs, relation
 
 
@@ -43,7 +43,9 @@ def make_keys(atoms: list[tuple[int, dict[str, Any]]]) -> None:
     and the system can fork (counting all of L1 again: a new set of tables, a pass after an upgrade); else leave
     them to ``atom_key``. Keys are most of that count after relating (~7 s of CPU at 100k mixed atoms), and the
     index's workers, forked later, find them made."""
-    wordings = list(dict.fromkeys((str(atom.get("text", "")), str(atom.get("reverses") or "")) for _o, atom in atoms))
+    wordings = unmade(list(dict.fromkeys((str(atom.get("text", "")), str(atom.get("reverses") or "")) for _o, atom in atoms)))
+    if not wordings:
+        return  # every key made already (``reindex`` makes them all before it forks the index)
     workers = fork_workers(len(wordings), PARALLEL_KEYS)
     parts = _in_workers(_keys_slice, wordings, len(wordings), workers) if workers > 1 else None
     if parts is None:

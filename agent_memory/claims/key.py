@@ -515,6 +515,11 @@ def learn_keys(made: dict[tuple[str, str], Key]) -> None:
     _MADE.update(made)
 
 
+def unmade(wordings: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Of these (text, reverses) wordings, those whose key no other process has made for this one."""
+    return [wording for wording in wordings if wording not in _MADE]
+
+
 @lru_cache(maxsize=200_000)
 def _atom_key(text: str, reverses: str) -> Key:
     said = claim_key(text)

@@ -279,6 +279,11 @@ def test_keys_made_in_workers_are_the_keys_atom_key_makes(monkeypatch: pytest.Mo
     assert len(keymod._MADE) == len({(a["text"], a["reverses"] or "") for _n, a in atoms})
     assert keymod._atom_key.cache_info().currsize == 0  # made in the workers, not here
     assert [keymod.atom_key(a) for _n, a in atoms] == expected
+    # asked again (``reindex`` makes every key before it forks the index; the count then asks for them): none is
+    # made again, in a worker or here
+    monkeypatch.setattr(forked, "_in_workers", lambda *a: pytest.fail("keys made again"))
+    forked.make_keys(atoms)
+    assert keymod._atom_key.cache_info().currsize == 0
 
 
 def _slow_slice(bounds: tuple[int, int]) -> list[Any]:
