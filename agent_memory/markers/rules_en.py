@@ -552,11 +552,20 @@ _en(
 )
 
 
+# "whenever I click on share, …", "every time the user taps the card, …": a person using the product, whose
+# behaviour the sentence then asks for (a feature), not a moment of the work
+_USING_THE_PRODUCT_RE = lazy(
+    r"\b(?:whenever|every\s+(?:single\s+)?time|each\s+time|any\s*time)\s+(?:i|the\s+users?|a\s+user|users|someone|"
+    r"anyone|people)\s+(?:click|tap|press|hover|scroll|swipe|drag|refresh|reload|log\s*in|sign\s*(?:in|up)|visit|"
+    r"navigate)", _I,
+)
+
+
 def _whenever_guard(sentence: str, m: re.Match[str]) -> bool:
     return not re.search(
         r"\bwhenever\s+(?:you(?:'re|\s+are)?\s+(?:ready|free|done|can|get\s+a|have\s+(?:a|time)|"
         r"want|like|feel)|possible|convenient|it\s+suits)", sentence, _I,
-    )
+    ) and not _USING_THE_PRODUCT_RE.search(sentence)
 
 
 _en(

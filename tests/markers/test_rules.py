@@ -625,6 +625,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Each time you add an endpoint, update the OpenAPI spec.", INS),
         ("Fix it whenever you get a chance.", None),
         ("Every time you push, CI runs twice — can you figure out why?", None),
+        ("Every time I push, run the linter first.", INS),
+        ("Whenever I click on like, save, cite or share, the login pop-up should appear", None),
+        ("Every time the user taps the card, open the detail view.", None),
     ],
     "en.instruction.in_this_project": [
         ("In this repo, tests live under tests/unit.", INS),
