@@ -75,7 +75,7 @@ def _last_error(paths: Paths) -> dict[str, str] | None:
     for line in reversed(lines):
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(record, dict):
             return {"at": str(record.get("at", "")), "where": str(record.get("where", "")), "error": str(record.get("error", ""))}

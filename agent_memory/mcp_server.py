@@ -136,7 +136,7 @@ class Bridge:
     def _quick(self, line: bytes, first: bool) -> None:
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         if first:
             self.agent = client_agent(message)
@@ -163,7 +163,7 @@ class Bridge:
     def _answered_here(self, line: bytes) -> bool:
         try:
             reply = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
         if not isinstance(reply, dict) or "method" in reply:
             return False

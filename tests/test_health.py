@@ -238,6 +238,9 @@ def test_a_store_whose_hooks_have_been_failing(project: Project) -> None:
     assert project.hook("session-start").returncode == 0
     code, shape = project.status()
     assert code == 0 and shape["errors"]["new"] == 0 and shape["errors"]["total"] == 3
+    with open(project.store / "logs" / "errors.log", "ab") as log:  # a line no reader can parse is passed over
+        log.write(b"[" * 5_000 + b"]" * 5_000 + b"\n")
+    assert "read L2" in project.status()[1]["errors"]["last"]["where"]
 
 
 def test_sessions_going_on_while_nothing_is_ingested(project: Project) -> None:

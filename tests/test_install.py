@@ -280,6 +280,7 @@ MALFORMED = {
     "hooks-not-object": '{"hooks": ["SessionStart"]}',
     "event-not-list": '{"hooks": {"SessionStart": {"command": "x"}}}',
     "not-utf8": "\udcff",
+    "nested-too-deep": "[" * 100_000 + "]" * 100_000,
 }
 
 

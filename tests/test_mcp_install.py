@@ -61,3 +61,17 @@ def test_another_server_of_the_same_name_is_not_clobbered(paths: Paths) -> None:
     with pytest.raises(Exception, match="another MCP server"):
         mcp_install.add("gemini", "project", paths)
     assert mcp_install.remove("gemini", "project", paths) == (path, False)
+
+
+@pytest.mark.parametrize("body", ["{ not json", "[" * 100_000 + "]" * 100_000, '{"mcpServers": []}'],
+                         ids=["not-json", "nested-too-deep", "servers-not-an-object"])
+def test_a_config_that_cannot_be_read_is_refused_and_left_alone(paths: Paths, body: str) -> None:
+    from agent_memory.errors import UsageError
+
+    path = mcp_install.config_file("gemini", "project", paths)
+    path.parent.mkdir(parents=True)
+    path.write_text(body, encoding="utf-8")
+    for change in (mcp_install.add, mcp_install.remove):
+        with pytest.raises(UsageError, match="refusing to change it"):
+            change("gemini", "project", paths)
+    assert path.read_text(encoding="utf-8") == body

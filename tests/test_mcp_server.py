@@ -240,7 +240,9 @@ def test_hostile_messages_get_errors_and_the_server_keeps_answering(store: tuple
     try:
         assert _ask(server, INIT)["result"]["serverInfo"]["name"] == "agent-memory"
         assert server.stdin is not None
-        server.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\nnot json at all\n\x00\x1b[2J\n' + b"[" * 100_000 + b"\n")
+        server.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\nnot json at all\n\x00\x1b[2J\n' + b"[" * 100_000 + b"\n"
+                           # read here too, as any line naming tools/list is: nested deeper than the parser recurses
+                           + b'["tools/list", ' + b"[" * 100_000 + b"]" * 100_001 + b"\n")
         listed = _ask(server, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
         assert [t["name"] for t in listed["result"]["tools"]] == ["search", "why", "contested", "status"]
         for ident, arguments in enumerate([{"query": "x" * 1_000_000}, {"query": 7}, "pnpm", {"query": "\x00\u202e"},

@@ -241,7 +241,7 @@ class _Repo:
         path = self.root / "package.json"
         try:
             found = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None
         scripts = found.get("scripts") if isinstance(found, dict) else None
         return scripts if isinstance(scripts, dict) else {}

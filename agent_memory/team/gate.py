@@ -211,7 +211,7 @@ def _jsonl_rows(path: Path) -> Iterable[tuple[Any, ...]]:
                 continue
             try:
                 row = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise BadExport(f"{path} line {number} is not JSON, so nothing was read from the exports") from None
             where = f"{path} line {number}"
             if type(row) is not dict:
@@ -439,5 +439,5 @@ def _parsed(value: str | None) -> object:
         return value  # (present, but not read: no version this code knows)
     try:
         return json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         return value

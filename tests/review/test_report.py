@@ -88,6 +88,18 @@ def test_an_adopted_claim_naming_a_deleted_script_is_named(tmp_path: Path) -> No
     assert "Run `make lint` before committing" not in found
 
 
+@pytest.mark.parametrize("body", ['{"scripts": {"lint": "eslint ."}', "[" * 100_000 + "]" * 100_000],
+                         ids=["cut-short", "nested-too-deep"])
+def test_a_package_json_that_cannot_be_read_is_as_none(tmp_path: Path, body: str) -> None:
+    store = make_store(tmp_path)
+    (store.project / "package.json").write_text(body, encoding="utf-8")
+    store.add(seen("Run `npm run lint` before committing", *PROMOTABLE))
+    stage(store.paths)
+    adopt(store.paths, [], every=True)
+    assert [r["missing"] for r in report(store.paths)["missing"]] == [
+        [{"name": "run lint", "why": "no package.json in the repository"}]]
+
+
 def test_stale_and_fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = adopted_store(tmp_path, "Run pytest before pushing")
     assert report(store.paths)["stale"] == []  # last said 2026-03-02, now 2026-03-20

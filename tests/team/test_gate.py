@@ -127,6 +127,7 @@ def test_a_dry_run_writes_nothing(team: Any) -> None:
 @pytest.mark.parametrize("body, why", [
     ('{"claim": "x"}\n', "is not an export row"),
     ("not json\n", "is not JSON"),
+    ("[" * 100_000 + "]" * 100_000 + "\n", "is not JSON"),  # nested deeper than the parser recurses
 ])
 def test_a_bad_export_is_one_line_and_stages_nothing(tmp_path: Path, team: Any, body: str, why: str) -> None:
     stores, folder = team
