@@ -19,6 +19,8 @@ except ImportError:  # pragma: no cover - an interpreter without the accelerator
     _json = None  # type: ignore[assignment]
 
 _SPACE = " \t\n\r"
+# what reading a JSON document may raise: not JSON, not UTF-8 (a ValueError), or nested deeper than the parser recurses
+JSON_ERRORS: tuple[type[Exception], ...] = (ValueError, RecursionError)
 _CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
 
 
@@ -69,7 +71,7 @@ def objects_holding(lines: Iterable[bytes], needle: bytes) -> Iterator[dict[str,
             continue
         try:
             value = loads(line)
-        except (ValueError, UnicodeDecodeError, RecursionError):
+        except JSON_ERRORS:
             continue
         if isinstance(value, dict):
             yield value
@@ -82,7 +84,7 @@ def read_file(path: str, default: Any) -> Any:
             return loads(handle.read())
     except FileNotFoundError:
         return default
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except JSON_ERRORS:
         return default
 
 

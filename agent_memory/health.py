@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .fastjson import JSON_ERRORS
 from . import hooklog
 from .clock import epoch
 from .errors import StoreError
@@ -75,7 +76,7 @@ def _last_error(paths: Paths) -> dict[str, str] | None:
     for line in reversed(lines):
         try:
             record = json.loads(line)
-        except (ValueError, RecursionError):
+        except JSON_ERRORS:
             continue
         if isinstance(record, dict):
             return {"at": str(record.get("at", "")), "where": str(record.get("where", "")), "error": str(record.get("error", ""))}

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .fastjson import JSON_ERRORS
 from . import agents
 from .errors import UsageError
 from .launcher import LAUNCHER, hook_command, project_hook_command, write_launcher
@@ -266,7 +267,7 @@ def _read_settings(path: Path) -> _Settings:
         return _Settings(path, raw, {})
     try:
         data = json.loads(text.lstrip("\ufeff"))
-    except (ValueError, RecursionError) as exc:
+    except JSON_ERRORS as exc:
         detail = str(exc).split(":")[-1].strip() if ":" in str(exc) else str(exc)
         raise MalformedSettings(f"{path} is not valid JSON ({exc.__class__.__name__}: {detail}); refusing to change it") from exc
     if not isinstance(data, dict):
@@ -502,7 +503,7 @@ def uninstall(agent: str, scope: str, paths: Paths | None = None) -> InstallRepo
 def _same_as(original: str, stripped: dict[str, Any]) -> bool:
     try:
         before = json.loads(original.lstrip("\ufeff")) if original.strip() else {}
-    except (ValueError, RecursionError):
+    except JSON_ERRORS:
         return False
     return bool(_canonical(before) == _canonical(stripped))
 

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .fastjson import JSON_ERRORS
 from . import agents
 from .store import Paths, atomic_write
 
@@ -54,7 +55,7 @@ def _read_json(path: Path) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(text.lstrip("\ufeff"))
-    except (ValueError, RecursionError) as exc:
+    except JSON_ERRORS as exc:
         raise UsageError(f"{path} is not valid JSON ({exc}); refusing to change it") from exc
     if not isinstance(data, dict) or not isinstance(data.get("mcpServers", {}), dict):
         raise UsageError(f"{path} does not hold a JSON object with an mcpServers object; refusing to change it")

@@ -19,6 +19,7 @@ import sys
 import threading
 from typing import Any
 
+from .fastjson import JSON_ERRORS
 from . import agents
 
 NAME = "agent-memory"
@@ -136,7 +137,7 @@ class Bridge:
     def _quick(self, line: bytes, first: bool) -> None:
         try:
             message = json.loads(line)
-        except (ValueError, RecursionError):
+        except JSON_ERRORS:
             return
         if first:
             self.agent = client_agent(message)
@@ -163,7 +164,7 @@ class Bridge:
     def _answered_here(self, line: bytes) -> bool:
         try:
             reply = json.loads(line)
-        except (ValueError, RecursionError):
+        except JSON_ERRORS:
             return False
         if not isinstance(reply, dict) or "method" in reply:
             return False

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from .fastjson import JSON_ERRORS
 from .errors import StoreError, UsageError
 
 Check = Callable[[Any], bool]
@@ -169,7 +170,7 @@ def read_committed(path: Path, fields: dict[str, Check], required: tuple[str, ..
             continue
         try:
             record: Any = json.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError):
+        except JSON_ERRORS:
             why = "not valid JSON"
         else:
             why = problem(record, fields, required)
@@ -190,7 +191,7 @@ def malformed_lines(data: bytes | None, fields: dict[str, Check], required: tupl
             continue
         try:
             record: Any = json.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError):
+        except JSON_ERRORS:
             kept.append(raw + b"\n")
             continue
         if problem(record, fields, required):

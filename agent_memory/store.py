@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from .fastjson import JSON_ERRORS
 from . import fastjson, layout
 from .clock import iso
 from .errors import StoreError, UsageError
@@ -376,7 +377,7 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 break  # a torn last record is not a record
             try:
                 record = json.loads(raw)
-            except (ValueError, UnicodeDecodeError, RecursionError):
+            except JSON_ERRORS:
                 continue
             if isinstance(record, dict):
                 yield number, record

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 
+from ..fastjson import JSON_ERRORS
 from .. import layout
 from . import Agent, folders, ran_inside, subfolders, text_of
 
@@ -255,7 +256,7 @@ def _blocked_before(f: "IO[bytes]", offset: int) -> "set[str]":
         if raw.startswith(b'{"type":"hook.end"') and b'"decision":"block"' in raw:
             try:
                 record = fastjson.loads(raw)
-            except (ValueError, UnicodeDecodeError, RecursionError):
+            except JSON_ERRORS:
                 continue
             reason = _block_reason(record.get("data")) if isinstance(record, dict) else ""
             if reason:
@@ -303,7 +304,7 @@ def _opening(f: "IO[bytes]") -> "tuple[str, str, str]":
     f.seek(0)
     try:
         record = fastjson.loads(f.readline(1024 * 1024))
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except JSON_ERRORS:
         return "", "", ""
     data = record.get("data") if isinstance(record, dict) else None
     if not isinstance(data, dict) or record.get("type") != "session.start":

@@ -196,7 +196,7 @@ class L1View:
                 raw = handle.readline()
                 try:
                     record = json.loads(raw)
-                except (ValueError, UnicodeDecodeError, RecursionError):
+                except fastjson.JSON_ERRORS:
                     record = None
                 # the line must still be the atom counted there: L1 is append-only, but a dry run holds no lock
                 if (not isinstance(record, dict) or record.get("id") != atom_id
@@ -227,7 +227,7 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
         offset, start = start, start + len(raw) + 1
         try:
             record = fastjson.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError):
+        except fastjson.JSON_ERRORS:
             continue
         if isinstance(record, dict) and record.get("id") and atom_ok(record):
             found.append((offset, record))

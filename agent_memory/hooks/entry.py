@@ -212,7 +212,7 @@ def _finished(last: bytes, chunks: list[bytes]) -> bool:
 def _is_json_object(data: bytes) -> bool:
     try:
         return isinstance(fastjson.loads(data), dict)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except fastjson.JSON_ERRORS:
         return False
 
 
@@ -222,7 +222,7 @@ def parse_payload(raw: bytes) -> tuple[dict[str, Any], str]:
         return {}, "no hook JSON on stdin"
     try:
         value = fastjson.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+    except fastjson.JSON_ERRORS as exc:
         return {}, f"stdin is not JSON: {exc}"
     if not isinstance(value, dict):
         return {}, f"stdin is JSON but not an object ({type(value).__name__})"

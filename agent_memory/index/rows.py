@@ -224,7 +224,7 @@ def made(raw: bytes, make_row: RowMaker) -> Row | None:
     """The row one line of a source file makes (None: not a record, or not indexed)."""
     try:
         record = fastjson.loads(raw)  # (json.loads' own parser, without its wrapping: a row at a time)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except fastjson.JSON_ERRORS:
         return None
     return make_row(record) if isinstance(record, dict) else None
 

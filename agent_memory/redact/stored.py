@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..fastjson import JSON_ERRORS
 from ..store import Paths, read_json, remove_database, rewrite_lines, write_json
 
 RULE_FILES = ("rules.py", "checks.py", "assignments.py", "scanner.py", "joins.py")
@@ -61,7 +62,7 @@ def _again(raw: bytes) -> bytes | None:
     """One stored line redacted by the present rules, or None when they leave it as it is."""
     try:
         record: Any = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except JSON_ERRORS:
         return None  # not a record: its reader skips it, and so does this
     if not isinstance(record, dict):
         return None

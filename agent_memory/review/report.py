@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from ..fastjson import JSON_ERRORS
 from ..claims import claim_key, trigram_similarity
 from ..config import load_config
 from ..promote import Claim, plan
@@ -241,7 +242,7 @@ class _Repo:
         path = self.root / "package.json"
         try:
             found = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
+        except (OSError, *JSON_ERRORS):
             return None
         scripts = found.get("scripts") if isinstance(found, dict) else None
         return scripts if isinstance(scripts, dict) else {}

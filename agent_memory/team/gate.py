@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import unquote, urlparse
 
+from ..fastjson import JSON_ERRORS
 from ..errors import AgentMemoryError
 from ..claims.evidence import evidence_sql
 from .export import EXPORT_COLUMNS, VERSION_COLUMNS, MissingExtra, need_duckdb
@@ -211,7 +212,7 @@ def _jsonl_rows(path: Path) -> Iterable[tuple[Any, ...]]:
                 continue
             try:
                 row = json.loads(line)
-            except (ValueError, RecursionError):
+            except JSON_ERRORS:
                 raise BadExport(f"{path} line {number} is not JSON, so nothing was read from the exports") from None
             where = f"{path} line {number}"
             if type(row) is not dict:
@@ -439,5 +440,5 @@ def _parsed(value: str | None) -> object:
         return value  # (present, but not read: no version this code knows)
     try:
         return json.loads(value)
-    except (ValueError, RecursionError):
+    except JSON_ERRORS:
         return value

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import IO, Any
 
 from agent_memory.errors import AgentMemoryError, UsageError
+from agent_memory.fastjson import JSON_ERRORS
 from agent_memory.model import ReadResult, Turn
 from agent_memory.transcripts.lines import MAX_LINE_BYTES, LineReader  # noqa: F401 - shared names
 
@@ -32,7 +33,6 @@ class TranscriptUnreadable(AgentMemoryError):
 loads = json.loads
 _scan = json.JSONDecoder().scan_once  # what json.loads runs (C); it says StopIteration where no value starts
 scan_value: Callable[[str, int], tuple[Any, int]] = _scan
-JSON_ERRORS: tuple[type[Exception], ...] = (ValueError, RecursionError)
 _SCAN_ERRORS = (*JSON_ERRORS, StopIteration)
 
 
