@@ -234,14 +234,21 @@ def parse_atoms(data: bytes, base: int = 0) -> list[tuple[int, dict[str, Any]]]:
     return found
 
 
-def make_all_keys(paths: Paths) -> None:
+# L1's whole lines as read, and the atoms they hold with where each line starts (``parse_atoms``)
+ReadL1 = tuple[bytes, list[tuple[int, dict[str, Any]]]]
+
+
+def make_all_keys(paths: Paths) -> ReadL1 | None:
     """Make the claim keys of every atom in L1 now, in worker processes where there are many (``make_keys``), for
-    processes forked after this one to find made (``reindex``: the claim tables' count here, the index's in a child)."""
+    processes forked after this one to find made (``reindex``: the claim tables' count here, the index's in a child).
+    Returns L1 as read, for both steps to take rather than parse it again (None: it could not be read)."""
     try:
         data = tail_lines(paths.atoms, 0)
     except StoreError:
-        return  # each step meets the file as it is, and says why
-    make_keys(parse_atoms(data))
+        return None  # each step meets the file as it is, and says why
+    atoms = parse_atoms(data)
+    make_keys(atoms)
+    return data, atoms
 
 
 def code_version() -> str:
@@ -430,21 +437,22 @@ def refresh(paths: Paths, similarity: float, view: L1View | None = None) -> L1Vi
     return view if view is not None and view.covered == view.end else load(paths, similarity)
 
 
-def keep_up(paths: Paths, similarity: float) -> None:
+def keep_up(paths: Paths, similarity: float, read: ReadL1 | None = None) -> None:
     """``catch_up`` for a writer that must not fail for derived tables (ingest): a failure is logged."""
     from ..store import log_error
 
     try:
-        catch_up(paths, similarity)
+        catch_up(paths, similarity, read)
     except (OSError, sqlite3.Error, tables.NotPlain) as exc:
         log_error(paths, "claim tables", exc)
 
 
-def catch_up(paths: Paths, similarity: float) -> int:
+def catch_up(paths: Paths, similarity: float, read: ReadL1 | None = None) -> int:
     """Fold the atoms L1 gained since the tables' covered prefix into them; returns the atoms added.
 
     L1 that no longer starts with that prefix (rewritten by forget, or by hand) is counted again
-    from its first line. An old store's ``claim-cache.json`` goes once the tables stand.
+    from its first line. An old store's ``claim-cache.json`` goes once the tables stand. ``read``: L1 as the
+    caller has just read and parsed it (``make_all_keys``), taken where the lines to count are those very bytes.
     """
     version = code_version()
     # gc paused: counting a whole L1 again (new tables, new claim code) makes a record per atom and key
@@ -457,7 +465,7 @@ def catch_up(paths: Paths, similarity: float) -> int:
         tail = tail_lines(paths.atoms, size)
         added = 0
         if tail:
-            atoms = parse_atoms(tail, size)
+            atoms = read[1] if read is not None and size == 0 and read[0] == tail else parse_atoms(tail, size)
             if size == 0:
                 make_keys(atoms)
             con.execute("BEGIN")

@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     # a store counted again from its first line takes a while: past a few seconds, the step it is in
     shown = ProgressBar(sys.stderr.isatty() and not args.json, description="claim tables", steps=True)
     filling: Any = None  # the index filled in a child process beside the claim tables, where L1 is large
+    read: Any = None  # L1 read and parsed once for both steps, when they run at once
     try:
         if where.l1_dir.is_dir():
             with StoreLock(where.store):
@@ -42,15 +43,15 @@ def run(args: argparse.Namespace) -> int:
                 if _both_long(where) and _counted_anew(where, args.full):
                     from ..claims.cache import make_all_keys
 
-                    make_all_keys(where)  # once, on every core, for both steps to find made
-                    filling = beside(partial(_fill_index, where, args.full))
+                    read = make_all_keys(where)  # once, on every core, for both steps to find made
+                    filling = beside(partial(_fill_index, where, args.full, read))
                     if filling is not None:
                         shown.phase("claim tables and search index")
-                _claim_tables(where, args.full)
+                _claim_tables(where, args.full, read)
         shown.phase("search index")
         done = filling() if filling is not None else FAILED
         filling = None
-        counts, total = _fill_index(where, args.full) if done is FAILED else done
+        counts, total = _fill_index(where, args.full, read) if done is FAILED else done
     finally:
         if filling is not None:
             filling()  # the claim tables stopped with an error: the child is waited for all the same
@@ -103,18 +104,20 @@ def _counted_anew(where: "Paths", full: bool) -> bool:
     return full or not (db_path(where).exists() or where.index.exists())
 
 
-def _fill_index(where: "Paths", full: bool) -> tuple[dict[str, int], int]:
-    """Bring the index up to date with its sources (``full``: every source read again); its counts and rows."""
+def _fill_index(where: "Paths", full: bool, read: Any = None) -> tuple[dict[str, int], int]:
+    """Bring the index up to date with its sources (``full``: every source read again); its counts and rows.
+    ``read``: L1 as ``make_all_keys`` read it."""
     from ..promote.tiers import open_index
 
-    with open_index(where, sync=False) as index:
+    with open_index(where, sync=False, atoms_read=read) as index:
         counts = index.rebuild() if full else index.sync()
         return counts, index.count()
 
 
-def _claim_tables(where: "Paths", full: bool) -> None:
+def _claim_tables(where: "Paths", full: bool, read: Any = None) -> None:
     """Bring promote's claim tables up to date with L1 (``full``: counted again from its first line), as the next
-    writer would. They are derived: a config or file that stops them is logged, never the command's failure."""
+    writer would. They are derived: a config or file that stops them is logged, never the command's failure.
+    ``read``: L1 as ``make_all_keys`` read it."""
     from ..claims import cache as claimcache
     from ..claims.tables import db_path
     from ..config import load_config
@@ -125,6 +128,6 @@ def _claim_tables(where: "Paths", full: bool) -> None:
         similarity = float(load_config(where.config)["identity"]["merge_similarity"])
         if full:
             remove_database(db_path(where))
-        claimcache.keep_up(where, similarity)
+        claimcache.keep_up(where, similarity, read)
     except (AgentMemoryError, OSError, ValueError, KeyError, TypeError) as exc:
         log_error(where, "reindex: claim tables", exc)

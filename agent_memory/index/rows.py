@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 from .. import fastjson, pool
 from ..text import identifier_words, prompt_terms
@@ -63,9 +63,11 @@ def cjk_runs(text: str) -> str:
     return _NOT_CJK.sub(CJK_JOIN, text).strip(CJK_JOIN)
 
 
-def read_rows(handle: Any, source: Any, start: int) -> Iterator[tuple[list[tuple[int, Row]], list[str], int]]:
+def read_rows(handle: Any, source: Any, start: int,
+              known: Mapping[int, dict[str, Any]] | None = None) -> Iterator[tuple[list[tuple[int, Row]], list[str], int]]:
     """Each complete line's row and the byte offset it starts at, with their ids, ``_ROWS_AT_ONCE`` rows at a time,
-    and where reading stopped after each batch (at the end: before a line still being written)."""
+    and where reading stopped after each batch (at the end: before a line still being written). ``known``: the
+    record of each line starting at an offset, parsed already from the very bytes read here."""
     rows: list[tuple[int, Row]] = []
     ids: list[str] = []
     offset = start
@@ -75,7 +77,8 @@ def read_rows(handle: Any, source: Any, start: int) -> Iterator[tuple[list[tuple
             break  # a record still being written is read by the next sync
         at = offset
         offset += len(raw)
-        row = made(raw, make_row)
+        record = known.get(at) if known is not None else None
+        row = made(raw, make_row) if record is None else make_row(record)
         if row is not None:
             rows.append((at, row))
             ids.append(row_id(name, raw))
@@ -122,9 +125,10 @@ def fork_workers(size: int) -> int:
     return pool.fork_workers(size, FORK_BYTES)
 
 
-def rows_here(handle: Any, source: Any, start: int, date: str) -> Iterator[tuple[list[Prepared], int, None]]:
-    """``rows_in_workers``' batches made in this process, from ``handle`` at ``start``."""
-    for rows, ids, offset in read_rows(handle, source, start):
+def rows_here(handle: Any, source: Any, start: int, date: str,
+              known: Mapping[int, dict[str, Any]] | None = None) -> Iterator[tuple[list[Prepared], int, None]]:
+    """``rows_in_workers``' batches made in this process, from ``handle`` at ``start`` (``known``: as ``read_rows``)."""
+    for rows, ids, offset in read_rows(handle, source, start, known):
         yield prepare(source.name, rows, ids, date), offset, None
 
 

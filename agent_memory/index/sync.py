@@ -15,7 +15,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..text import prompt_terms
 from .prompt import signature
@@ -50,6 +50,9 @@ class Source:
     path: Path
     make_row: RowMaker
     append_only: bool = False
+    # the file's first bytes as the caller has just read them, and the record each of those lines makes by where
+    # it starts: a read of the whole file that finds it begins with those bytes takes them, not parses them again
+    parsed: tuple[bytes, Mapping[int, dict[str, Any]]] | None = None
 
 
 _HEAD_BYTES = 4096
@@ -234,7 +237,7 @@ class Index(Searcher):
                 date, whole = _mtime_iso(source.path), not grew
                 workers = fork_workers(size - offset) if whole else 1
                 batches = (rows_in_workers(source, offset, size, date, workers) if workers > 1 else
-                           rows_here(handle, source, offset, date))
+                           rows_here(handle, source, offset, date, _parsed(handle, source, offset)))
                 for prepared, offset, terms in batches:
                     added += self._insert(source.name, prepared, words=not whole, terms=terms)
                     if whole and not new:
@@ -518,6 +521,17 @@ def _recorded(handles: dict[str, Any], source: Source, row: Found) -> dict[str, 
 def _in_order(meta: dict[str, Any]) -> dict[str, Any]:
     """``meta`` with its keys sorted, as a hit has always carried it (the index once stored it so)."""
     return dict(sorted(meta.items()))
+
+
+def _parsed(handle: Any, source: Source, offset: int) -> Mapping[int, dict[str, Any]] | None:
+    """The records ``source`` holds parsed already, where a read from ``offset`` (the start) finds the file beginning
+    with the bytes they were parsed from; the handle is left where it was."""
+    if source.parsed is None or offset != 0:
+        return None
+    data, records = source.parsed
+    same = handle.read(len(data)) == data
+    handle.seek(offset)
+    return records if same else None
 
 
 def _head_of(handle: Any, upto: int) -> str:

@@ -122,22 +122,26 @@ def _claim_row(tier: str) -> Any:
     return make
 
 
-def index_sources(paths: Paths) -> list[Source]:
-    """The files that feed the project's index."""
+def index_sources(paths: Paths, atoms_read: "tuple[bytes, list[tuple[int, dict[str, Any]]]] | None" = None) -> list[Source]:
+    """The files that feed the project's index; ``atoms_read``: L1's atoms as just read and parsed, with where each
+    line starts (``claims.cache.make_all_keys``), for a read of the whole file to take rather than parse again."""
     from ..index import Source
 
+    parsed = (atoms_read[0], dict(atoms_read[1])) if atoms_read is not None else None
     return [
-        Source("atoms", paths.atoms, _l1_row("atom"), append_only=True),
+        Source("atoms", paths.atoms, _l1_row("atom"), append_only=True, parsed=parsed),
         Source("chunks", paths.chunks, _l1_row("chunk"), append_only=True),
         Source("L2", paths.l2, _claim_row("L2")),
         Source("L3", paths.l3, _claim_row("L3")),
     ]
 
 
-def open_index(paths: Paths, sync: bool = True, rederive: bool = True) -> Index:
+def open_index(paths: Paths, sync: bool = True, rederive: bool = True,
+               atoms_read: "tuple[bytes, list[tuple[int, dict[str, Any]]]] | None" = None) -> Index:
     """The project's index, brought up to date first unless ``sync`` is False. With ``rederive`` (the
     writers), an index whose claim keys older claim code made is made again; the prompt hook passes False and
-    reads what it finds, so an upgrade never rebuilds a whole index inside a hook.
+    reads what it finds, so an upgrade never rebuilds a whole index inside a hook. ``atoms_read``: as
+    ``index_sources``.
 
     A store that cannot hold an index file (missing, read-only) gets one in memory,
     built from the same sources: slower, never wrong.
@@ -147,12 +151,12 @@ def open_index(paths: Paths, sync: bool = True, rederive: bool = True) -> Index:
     refuse_foreign_store(paths.store)  # no index.db written through a .memory that leads out of the project
     try:
         paths.store.mkdir(parents=True, exist_ok=True)
-        index = Index(paths.index, index_sources(paths), derived=_claims_version() if rederive else "")
+        index = Index(paths.index, index_sources(paths, atoms_read), derived=_claims_version() if rederive else "")
         if sync:
             index.sync()
         return index
     except (OSError, _sqlite_errors()):
-        index = Index(":memory:", index_sources(paths))
+        index = Index(":memory:", index_sources(paths, atoms_read))
         index.sync()
         return index
 

@@ -355,3 +355,30 @@ def test_a_key_of_one_wording_shows_what_ranking_its_wordings_shows(text: str, c
     from agent_memory.claims.wording import shown_text
 
     assert claimcache.shown_wording({text: [count, stamp]}) == shown_text({text: [count, stamp]})
+
+
+def test_a_count_from_the_start_takes_L1_as_read_only_while_it_is_those_very_bytes(tmp_path: Path) -> None:
+    paths = make_store(tmp_path, [atom("Always squash commits", "s1", "2026-03-01"),
+                                  atom("Use pnpm, not npm", "s2", "2026-03-02")])
+    with StoreLock(paths.store):
+        read = claimcache.make_all_keys(paths)
+    assert read is not None and len(read[1]) == 2
+    # an atom told apart from the one its line holds, to see which was counted
+    offset, first = read[1][0]
+    told = [(offset, {**first, "text": "Never force-push to main"}), read[1][1]]
+
+    def wordings(given: Any) -> list[str]:
+        tables.db_path(paths).unlink(missing_ok=True)
+        with StoreLock(paths.store):
+            claimcache.catch_up(paths, SIMILARITY, given)
+        con = tables.open_for_reading(paths, claimcache.code_version(), SIMILARITY)
+        assert con is not None
+        try:
+            return sorted(text for (text,) in con.execute("SELECT text FROM texts"))
+        finally:
+            con.close()
+
+    assert wordings((read[0], told)) == ["Never force-push to main", "Use pnpm, not npm"]
+    # bytes other than L1's now (appended to since): L1 is parsed as it is
+    assert wordings((read[0][:-1], told)) == ["Always squash commits", "Use pnpm, not npm"]
+    assert wordings(None) == ["Always squash commits", "Use pnpm, not npm"]

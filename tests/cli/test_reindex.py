@@ -78,10 +78,10 @@ def test_a_child_that_fails_leaves_the_index_to_this_process(tmp_path: Path, mon
     alone = _reindexed(store, capsys)
     here, fill = os.getpid(), reindex_cli._fill_index
 
-    def fails_in_the_child(where: object, full: bool) -> object:
+    def fails_in_the_child(where: object, full: bool, read: object = None) -> object:
         if os.getpid() != here:
             raise sqlite3.OperationalError("disk I/O error")
-        return fill(where, full)  # type: ignore[arg-type]
+        return fill(where, full, read)  # type: ignore[arg-type]
 
     monkeypatch.setattr(reindex_cli, "BESIDE_BYTES", 0)
     monkeypatch.setattr(reindex_cli, "_fill_index", fails_in_the_child)

@@ -370,3 +370,27 @@ def test_index_workers_that_do_not_finish_leave_the_file_to_be_read_again(tmp_pa
         first = ix.sync()  # returns: the stuck workers are stopped, nothing waits for ever
         monkeypatch.undo()
         assert ix.sync()["added"] + first["added"] == len(atoms)  # read again, whole, the next time
+
+
+# ---------------------------------------------------------------- records the caller parsed already
+
+
+def _texts(ix: Index) -> list[str]:
+    return sorted(text for (text,) in ix.con.execute("SELECT text FROM docs"))
+
+
+def test_a_whole_read_takes_the_records_parsed_from_the_very_bytes_it_finds_and_parses_any_other(tmp_path: Path) -> None:
+    records = _records(3)
+    path = _store(tmp_path, records)
+    data = path.read_bytes()
+    second = data.index(b"\n") + 1
+    # a record told apart from the one its line holds, to see which was taken
+    told = {0: records[0], second: {**records[1], "text": "taken as parsed"}}
+    with Index(tmp_path / "taken.db", [Source("chunks", path, _l1_row, append_only=True, parsed=(data, told))]) as ix:
+        ix.sync()
+        assert _texts(ix) == ["taken as parsed", "we ship release 0 on friday", "we ship release 2 on friday"]
+    # bytes other than the file's (a rewrite between the parse and the read): the file's own lines are parsed
+    other = data.replace(b"release 0", b"release 9")
+    with Index(tmp_path / "parsed.db", [Source("chunks", path, _l1_row, append_only=True, parsed=(other, told))]) as ix:
+        ix.sync()
+        assert _texts(ix) == [f"we ship release {i} on friday" for i in range(3)]
