@@ -239,15 +239,23 @@ def identifier_words(text: str) -> list[str]:
     """
     raw = text.encode("utf-8", "surrogatepass")
     classes = raw.translate(_RUN_CLASSES)
+    # each search is a pass over the whole text: a letter beside a digit is looked for only where a digit is, in
+    # the classes with both cases as one; a non-ASCII character only where there is one
+    looks = [(classes, b"aA")]
+    if b"0" in classes:
+        letters = classes.translate(_LETTERS_AS_ONE)
+        looks += ((letters, b"L0"), (letters, b"0L"))
+    if not text.isascii():
+        looks.append((classes, b"x"))
     runs: set[tuple[int, int]] = set()
-    for cut in _CUT_CLASSES:
-        at = classes.find(cut)
+    for where, cut in looks:
+        at = where.find(cut)
         while at >= 0:
             end = classes.find(b" ", at)
             if end < 0:
                 end = len(classes)
             runs.add((classes.rfind(b" ", 0, at) + 1, end))
-            at = classes.find(cut, end)
+            at = where.find(cut, end)
     if not runs:
         return []
     memory = _RUN_WORDS
@@ -279,9 +287,9 @@ def _byte_class(b: int) -> int:
 
 
 _RUN_CLASSES = bytes(_byte_class(b) for b in range(256))
-# where ``_sub_words`` cuts an ASCII piece (letters beside digits, lower before upper), and any non-ASCII
-# character: a run holding none of them gives no words
-_CUT_CLASSES = (b"a0", b"A0", b"0a", b"0A", b"aA", b"x")
+# where ``_sub_words`` cuts an ASCII piece (letters beside digits: a0 A0 0a 0A; lower before upper: aA), and any
+# non-ASCII character (x): a run holding none of them gives no words. Beside digits, both cases are one class (L).
+_LETTERS_AS_ONE = bytes.maketrans(b"aA", b"LL")
 _JOINER_BYTES = IDENT_JOINERS.encode()
 _RUN_WORDS: dict[bytes, tuple[str, ...]] = {}  # a run's words, remembered across texts
 _RUN_MEMORY = 200_000  # runs remembered before the memory starts again
