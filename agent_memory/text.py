@@ -436,7 +436,20 @@ def _cjk_terms(run: str) -> list[str]:
 
 def prompt_terms(text: str) -> list[str]:
     """The content terms a prompt is searched by (at most ``PROMPT_TERMS``)."""
-    return content_terms(text, PROMPT_TERMS)
+    learned = _TERMS_LEARNED.get(text)
+    return list(learned) if learned is not None else content_terms(text, PROMPT_TERMS)
+
+
+# prompt terms other processes made for this one (a reindex's workers, for the index it fills beside them)
+_TERMS_LEARNED: dict[str, tuple[str, ...]] = {}
+_TERMS_LEARNED_LIMIT = 200_000
+
+
+def learn_prompt_terms(made: dict[str, tuple[str, ...]]) -> None:
+    """Keep the ``prompt_terms`` of texts made elsewhere, for ``prompt_terms`` to find rather than make again."""
+    if len(_TERMS_LEARNED) + len(made) > _TERMS_LEARNED_LIMIT:
+        _TERMS_LEARNED.clear()
+    _TERMS_LEARNED.update(made)
 
 
 def prompt_words(text: str) -> dict[str, str]:
