@@ -132,6 +132,18 @@ def rows_here(handle: Any, source: Any, start: int, date: str,
         yield prepare(source.name, rows, ids, date), offset, None
 
 
+def rows_until_workers(handle: Any, source: Any, start: int, size: int, date: str,
+                       known: Mapping[int, dict[str, Any]] | None = None) -> Iterator[tuple[list[Prepared], int, Any]]:
+    """``rows_here``, until workers may be forked for what is left of a file read whole (the other process of a
+    ``pool.beside`` pair is done, its cores free): the rest made by ``rows_in_workers``."""
+    for prepared, offset, terms in rows_here(handle, source, start, date, known):
+        yield prepared, offset, terms
+        workers = fork_workers(size - offset)
+        if workers > 1:
+            yield from rows_in_workers(source, offset, size, date, workers)
+            return
+
+
 def rows_in_workers(source: Any, start: int, size: int, date: str,
                      workers: int) -> Iterator[tuple[list[Prepared], int, dict[str, tuple[str, str]]]]:
     """``read_rows`` of the file's whole lines from ``start``, made a slice at a time by forked workers, in file

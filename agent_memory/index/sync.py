@@ -19,7 +19,8 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from ..text import prompt_terms
 from .prompt import signature
-from .rows import Prepared, Row, RowMaker, cjk_runs, fork_workers, made, prepare, row_id, rows_here, rows_in_workers
+from .rows import (Prepared, Row, RowMaker, cjk_runs, fork_workers, made, prepare, row_id, rows_here, rows_in_workers,
+                   rows_until_workers)
 from .schema import DDL, DOCS_FILL, DOCS_INDEXES, KEY_UPSERT, KEYS_FILL, SCHEMA_VERSION, drop_all
 from .search import Found, Searcher
 
@@ -236,8 +237,10 @@ class Index(Searcher):
                 handle.seek(offset)
                 date, whole = _mtime_iso(source.path), not grew
                 workers = fork_workers(size - offset) if whole else 1
+                known = _parsed(handle, source, offset)
                 batches = (rows_in_workers(source, offset, size, date, workers) if workers > 1 else
-                           rows_here(handle, source, offset, date, _parsed(handle, source, offset)))
+                           rows_until_workers(handle, source, offset, size, date, known) if whole else
+                           rows_here(handle, source, offset, date, known))
                 for prepared, offset, terms in batches:
                     added += self._insert(source.name, prepared, words=not whole, terms=terms)
                     if whole and not new:

@@ -345,6 +345,42 @@ def test_a_file_made_into_rows_by_forked_workers_is_indexed_as_one_read_here(tmp
     assert built("no-fork.db", 0) == built("here-again.db", 1 << 40)  # no fork to be had: made here, the same
 
 
+def test_a_file_begun_here_and_handed_to_workers_midway_is_indexed_as_one_read_here(tmp_path: Path,
+                                                                                     monkeypatch: Any) -> None:
+    from agent_memory import pool
+    from agent_memory.index import rows
+    from agent_memory.promote.tiers import index_sources
+
+    from promote.test_promote import atom, make_store
+
+    if pool.fork_workers(1, 0) < 2:
+        pytest.skip("no second core, or no fork, on this system: nothing is forked")
+    texts = ["Always squash commits", "Never commit .env files", "use pnpm, not npm", "必ずコミット前に lint を実行する",
+             "run getUserName tests with python3 -m pytest"]
+    paths = make_store(tmp_path, [atom(text, f"s{i % 3}", f"2026-03-0{1 + i % 3}", line=i)
+                                  for i, text in enumerate(texts * 12)])
+
+    def built(name: str, busy_batches: int) -> list[Any]:
+        asked = iter(range(1 << 30))
+        # the cores taken (the other process of a pair at work) for the first batches, then free
+        monkeypatch.setattr(rows, "fork_workers", lambda size: 1 if next(asked) <= busy_batches else 2)
+        monkeypatch.setattr(rows, "_ROWS_AT_ONCE", 7)
+        monkeypatch.setattr(rows, "_SLICE_BYTES", 900)
+        made: list[int] = []
+        insert = Index._insert
+        monkeypatch.setattr(Index, "_insert", lambda ix, name, prepared, *a, **k: (
+            made.append(len(prepared)), insert(ix, name, prepared, *a, **k))[1])
+        with Index(tmp_path / name, index_sources(paths)) as ix:
+            assert ix.sync()["added"] == len(texts) * 12
+            assert sum(made) == len(texts) * 12  # each line made into a row once: none twice, none left
+            found = [ix.con.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid").fetchall()
+                     for table in ("docs", "keys", "places")]
+            found.append(ix.con.execute("SELECT name, offset, head FROM sources ORDER BY name").fetchall())
+            return found + [[(h.ref, h.score) for h in ix.search(q)] for q in ("squash", "pnpm", "コミット", "user")]
+
+    assert built("handed.db", 3) == built("here.db", 1 << 30)
+
+
 def _stuck_slice(bounds: tuple[int, int]) -> Any:
     import time
 
