@@ -11,7 +11,7 @@ sources. Nothing is imported: the prompt hook reads ``SCHEMA_VERSION`` from here
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "10"
 
 # Only texts holding CJK go into the trigram tables, and of a document only its CJK runs (``docs.cjk``):
 # trigram routes serve CJK query pieces alone, which lie inside one run, and the English around them was
@@ -26,7 +26,9 @@ TRIGRAM_TOKENIZER = "trigram"
 
 # The docs table's own indexes. A new index file is filled without them and they are made once at the end:
 # sorting every row once costs a fifth of keeping four b-trees in order row by row (hash ids land all over them).
+# Its ids' index too (a UNIQUE column's could not be dropped): the fill keeps its ids apart itself meanwhile.
 DOCS_INDEXES = (
+    ("docs_id", "CREATE UNIQUE INDEX IF NOT EXISTS docs_id ON docs(id)"),
     ("docs_source", "CREATE INDEX IF NOT EXISTS docs_source ON docs(source)"),
     ("docs_ref", "CREATE INDEX IF NOT EXISTS docs_ref ON docs(ref)"),
     ("docs_claim", "CREATE INDEX IF NOT EXISTS docs_claim ON docs(claim, session) WHERE claim != ''"),
@@ -48,7 +50,7 @@ CREATE TABLE IF NOT EXISTS sources(
 CREATE TABLE IF NOT EXISTS places(
     rowid INTEGER PRIMARY KEY, session TEXT NOT NULL, transcript TEXT NOT NULL, UNIQUE(session, transcript));
 CREATE TABLE IF NOT EXISTS docs(
-    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, source TEXT NOT NULL,
+    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, source TEXT NOT NULL,
     kind TEXT NOT NULL, ref TEXT NOT NULL, date TEXT NOT NULL, text TEXT NOT NULL,
     at INTEGER NOT NULL, place INTEGER, line INTEGER, stamp TEXT,
     claim TEXT NOT NULL DEFAULT '', session TEXT NOT NULL DEFAULT '', extra TEXT NOT NULL DEFAULT '',

@@ -57,6 +57,8 @@ class Source:
 
 
 _HEAD_BYTES = 4096
+_DOCS_INSERT = ("INSERT INTO docs(id, source, kind, ref, date, text, at, place, line, stamp, claim, session, extra, cjk, "
+                "span) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 _BATCH = 500  # values bound to one statement (under every SQLite's limit)
 PAGE_SIZE = 8192
 _REBUILD_CACHE_KIB = 32 * 1024  # page cache while a whole file is read (SQLite's default is 2 MB)
@@ -73,6 +75,7 @@ class Index(Searcher):
         self.derived = derived
         self.con = self._open(str(path))
         self._places: dict[tuple[str, str], int] | None = None  # (session, transcript) → places.rowid, once read
+        self._filling: dict[str, int] | None = None  # while a new file is filled without its id index: id → rowid
 
     # -- opening, with a corrupt file rebuilt from its sources
     def _open(self, target: str) -> sqlite3.Connection:
@@ -170,10 +173,14 @@ class Index(Searcher):
                 return False  # another writer filled it meanwhile: the usual sync, source by source
             for name, _create in DOCS_INDEXES:
                 self.con.execute(f"DROP INDEX IF EXISTS {name}")
-            for source in self.sources.values():
-                added, removed = self._catch_up(source, new=True)
-                counts["added"] += added
-                counts["removed"] += removed
+            self._filling = {}
+            try:
+                for source in self.sources.values():
+                    added, removed = self._catch_up(source, new=True)
+                    counts["added"] += added
+                    counts["removed"] += removed
+            finally:
+                self._filling = None
             for _name, create in DOCS_INDEXES:
                 self.con.execute(create)
         return True
@@ -337,13 +344,13 @@ class Index(Searcher):
             return 0
         last = self.con.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()[0]
         place = self._place
-        self.con.executemany(
-            "INSERT INTO docs(id, source, kind, ref, date, text, at, place, line, stamp, claim, session, extra, cjk, "
-            "span) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
-            "ON CONFLICT(id) DO UPDATE SET at = excluded.at WHERE at != excluded.at",
-            [values if values[7] is None else (*values[:7], place(values[7]), *values[8:]) for values, _key in prepared],
-        )
-        new = {rid for (rid,) in self.con.execute("SELECT id FROM docs WHERE rowid > ?", (last,))}
+        rows = [values if values[7] is None else (*values[:7], place(values[7]), *values[8:]) for values, _key in prepared]
+        if self._filling is None:
+            self.con.executemany(_DOCS_INSERT + " ON CONFLICT(id) DO UPDATE SET at = excluded.at WHERE at != excluded.at",
+                                 rows)
+            new = {rid for (rid,) in self.con.execute("SELECT id FROM docs WHERE rowid > ?", (last,))}
+        else:
+            new = self._fill_rows(rows, last)
         if new:
             # a new row's rowid is above every rowid the table held (INTEGER PRIMARY KEY, no row at the maximum)
             self._index_words(last if words else None)
@@ -354,6 +361,28 @@ class Index(Searcher):
             for statement in KEYS_FILL:
                 self.con.execute(statement, (last_key,))
         return len(new)
+
+    def _fill_rows(self, rows: list[tuple[Any, ...]], last: int) -> set[str]:
+        """Add docs rows to a file being filled without its id index, as the insert's upsert would: a row whose id is
+        there already (a line written twice) only learns where its line is now. The ids of the rows added."""
+        filled = self._filling
+        assert filled is not None
+        fresh: list[tuple[Any, ...]] = []
+        again: list[tuple[Any, ...]] = []
+        for values in rows:
+            if values[0] in filled:
+                again.append(values)
+            else:
+                filled[values[0]] = 0  # (its rowid is read back below)
+                fresh.append(values)
+        self.con.executemany(_DOCS_INSERT, fresh)
+        new = set()
+        for rowid, rid in self.con.execute("SELECT rowid, id FROM docs WHERE rowid > ?", (last,)):
+            filled[rid] = rowid
+            new.add(rid)
+        self.con.executemany("UPDATE docs SET at = ? WHERE rowid = ? AND at != ?",
+                             [(values[6], filled[values[0]], values[6]) for values in again])
+        return new
 
     def _key_rows(self, keys: list[tuple[str, str, str, int, str]],
                   terms: dict[str, tuple[str, str]]) -> list[tuple[object, ...]]:

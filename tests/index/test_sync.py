@@ -381,6 +381,33 @@ def test_a_file_begun_here_and_handed_to_workers_midway_is_indexed_as_one_read_h
     assert built("handed.db", 3) == built("here.db", 1 << 30)
 
 
+def test_a_new_file_filled_without_its_id_index_keeps_a_line_written_twice_as_one_row_where_it_was_last(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    from agent_memory.index import rows
+
+    records = _records(4)
+    lines = [json.dumps(r) + "\n" for r in records]
+    # the same line twice in one batch, and again in a later one
+    monkeypatch.setattr(rows, "_ROWS_AT_ONCE", 3)
+    path = tmp_path / "chunks.jsonl"
+    path.write_text("".join([lines[0], lines[1], lines[0], lines[2], lines[3], lines[1]]), encoding="utf-8")
+    with _chunks_index(tmp_path, path) as filled:
+        assert filled.sync()["added"] == 4
+        rows_filled = sorted(filled.con.execute("SELECT id, ref, at FROM docs").fetchall())
+        assert filled.con.execute("SELECT count(*) FROM docs_words WHERE docs_words MATCH 'friday'").fetchone()[0] == 4
+    # the same lines read by a sync of a file that grew, with the id index there all along
+    (tmp_path / "index.db").unlink()
+    path.write_text(lines[0], encoding="utf-8")
+    with _chunks_index(tmp_path, path) as grown:
+        grown.sync()
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write("".join([lines[1], lines[0], lines[2], lines[3], lines[1]]))
+        grown.sync()
+        assert sorted(grown.con.execute("SELECT id, ref, at FROM docs").fetchall()) == rows_filled
+    at = {ref: at for _id, ref, at in rows_filled}
+    assert (at["c0"], at["c1"]) == (len(lines[0] + lines[1]), len(lines[0] + lines[1] + lines[0] + lines[2] + lines[3]))
+
+
 def _stuck_slice(bounds: tuple[int, int]) -> Any:
     import time
 
