@@ -35,7 +35,7 @@ from .l1bytes import identity_text, is_prefix, prefix_hash, read_prefix, remembe
 from .key import __file__ as _KEY_SOURCE
 from .key import Key, atom_key
 from .relate import __file__ as _RELATE_SOURCE
-from .forked import make_keys, make_prompt_terms, related_pairs
+from .forked import make_keys, related_pairs
 from .relations import Relations, buckets_of, buckets_of_keys, sides
 
 CACHE_VERSION = 4
@@ -240,7 +240,7 @@ ReadL1 = tuple[bytes, list[tuple[int, dict[str, Any]]]]
 
 def make_all_keys(paths: Paths) -> ReadL1 | None:
     """Make the claim keys of every atom in L1 now, and the prompt terms of their wordings, in worker processes where
-    there are many (``make_keys``, ``make_prompt_terms``), for processes forked after this one to find made
+    there are many (``make_keys``), for processes forked after this one to find made
     (``reindex``: the claim tables' count here, the index's in a child).
     Returns L1 as read, for both steps to take rather than parse it again (None: it could not be read)."""
     try:
@@ -248,8 +248,7 @@ def make_all_keys(paths: Paths) -> ReadL1 | None:
     except StoreError:
         return None  # each step meets the file as it is, and says why
     atoms = parse_atoms(data)
-    make_keys(atoms)
-    make_prompt_terms([str(atom.get("text", "")) for _offset, atom in atoms])  # of each new key's row in the index
+    make_keys(atoms, terms=True)  # and the prompt terms of each new key's row in the index
     return data, atoms
 
 

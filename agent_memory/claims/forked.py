@@ -39,19 +39,24 @@ def related_pairs(keys: Mapping[str, Key], similarity: float,
     return {found[at]: rel for part in parts for at, rel in part}
 
 
-def make_keys(atoms: list[tuple[int, dict[str, Any]]]) -> None:
+def make_keys(atoms: list[tuple[int, dict[str, Any]]], terms: bool = False) -> None:
     """Make the claim keys of these atoms' wordings ahead of ``atom_key``, in worker processes when there are many
     and the system can fork (counting all of L1 again: a new set of tables, a pass after an upgrade); else leave
     them to ``atom_key``. Keys are most of that count after relating (~7 s of CPU at 100k mixed atoms), and the
-    index's workers, forked later, find them made."""
+    index's workers, forked later, find them made. ``terms``: the ``prompt_terms`` of each wording too, for an index
+    filled after this (a new claim key's row holds those of its first wording: ~40 µs each, made one after the
+    other where the index is filled)."""
     wordings = unmade(list(dict.fromkeys((str(atom.get("text", "")), str(atom.get("reverses") or "")) for _o, atom in atoms)))
     if not wordings:
         return  # every key made already (``reindex`` makes them all before it forks the index)
     workers = fork_workers(len(wordings), PARALLEL_KEYS)
-    parts = _in_workers(_keys_slice, wordings, len(wordings), workers) if workers > 1 else None
+    parts = _in_workers(_keys_slice, (wordings, terms), len(wordings), workers) if workers > 1 else None
     if parts is None:
         return  # too few, or no workers after all: ``atom_key`` makes each key when it is asked for
-    learn_keys(dict(zip(wordings, (Key(negated, tokens) for part in parts for negated, tokens in part))))
+    made = [made for part in parts for made in part]
+    learn_keys({wording: Key(negated, tokens) for wording, (negated, tokens, _terms) in zip(wordings, made)})
+    if terms:
+        learn_prompt_terms({text: said for (text, _reverses), (_negated, _tokens, said) in zip(wordings, made)})
 
 
 # how long the workers may take, beyond a minute (``_TIMEOUT_FLOOR``), per item: hundreds of times what an item takes (keys ~100 µs,
@@ -79,28 +84,14 @@ def _in_workers(work: Any, data: Any, count: int, workers: int) -> list[Any] | N
         _FORKED = None
 
 
-def make_prompt_terms(texts: list[str]) -> None:
-    """Make the ``prompt_terms`` of these texts in worker processes where there are many and the system can fork,
-    for an index filled after this (by this process, or a child forked later) to find made: a new claim key's row
-    holds the prompt terms of its first wording (~40 µs each, made one after the other where the index is filled)."""
-    texts = list(dict.fromkeys(texts))
-    workers = fork_workers(len(texts), PARALLEL_KEYS)
-    parts = _in_workers(_terms_slice, texts, len(texts), workers) if workers > 1 else None
-    if parts is not None:
-        learn_prompt_terms(dict(zip(texts, (terms for part in parts for terms in part))))
-
-
-def _terms_slice(bounds: tuple[int, int]) -> list[tuple[str, ...]]:
-    """In a forked worker: the prompt terms of texts ``bounds`` (start, end)."""
-    return [tuple(prompt_terms(text)) for text in _FORKED[bounds[0]:bounds[1]]]
-
-
-def _keys_slice(bounds: tuple[int, int]) -> list[tuple[bool, tuple[str, ...]]]:
-    """In a forked worker: the claim keys of wordings ``bounds`` (start, end), as (negated, tokens)."""
+def _keys_slice(bounds: tuple[int, int]) -> list[tuple[bool, tuple[str, ...], tuple[str, ...]]]:
+    """In a forked worker: the claim keys of wordings ``bounds`` (start, end), as (negated, tokens, and the
+    wording's prompt terms where they were asked for)."""
+    wordings, terms = _FORKED
     out = []
-    for text, reverses in _FORKED[bounds[0]:bounds[1]]:
+    for text, reverses in wordings[bounds[0]:bounds[1]]:
         key = atom_key({"text": text, "reverses": reverses})
-        out.append((key.negated, key.tokens))
+        out.append((key.negated, key.tokens, tuple(prompt_terms(text)) if terms else ()))
     return out
 
 
