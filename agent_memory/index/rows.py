@@ -21,9 +21,11 @@ RowMaker = Callable[[dict[str, Any]], "Row | None"]
 
 _INT64 = 1 << 63  # SQLite's INTEGER: a line number past it is no line number
 
-@dataclass(frozen=True)
+
+@dataclass(slots=True)
 class Row:
-    """One searchable document: an atom, a past-session chunk, or an adopted claim."""
+    """One searchable document: an atom, a past-session chunk, or an adopted claim. Made once a record and never
+    changed (a frozen dataclass's making takes twice as long: a rebuild makes one for every line of L1)."""
 
     kind: str  # atom | chunk | claim
     ref: str  # the record's own id
