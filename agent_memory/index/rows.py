@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Iterator, Mapping
 
 from .. import fastjson, pool
@@ -42,10 +43,15 @@ def row_id(source: str, line: bytes) -> str:
     same row, and a line rewritten in any way is a new row. The bytes are hashed as they are, so the
     writer (which has just encoded them) and a sync (which has just read them) make the same id.
     """
-    digest = hashlib.sha1(source.encode("utf-8"))
-    digest.update(b"\n")
+    digest = _source_digest(source).copy()
     digest.update(line)
     return digest.hexdigest()
+
+
+@lru_cache(maxsize=16)
+def _source_digest(source: str) -> Any:
+    """The hash of a source's name and the newline after it, for each of its rows' ids to go on from."""
+    return hashlib.sha1(source.encode("utf-8") + b"\n")
 
 
 
