@@ -77,7 +77,7 @@ _JA_CLAIM_RE = lazy(
 )
 _JA_REQUEST_END_RE = lazy(
     r"(?:お願いします|ください|下さい|"
-    r"ませんか|ましょう|てくれ|して)(?:ね|よ)?$"
+    r"ませんか|ましょう|てくれ|して|(?:て|で)(?:ほしい|欲しい)(?:です|んです)?)(?:ね|よ)?$"
 )
 # 是 应该 應該 而是 才是 才对 才對 用的是 要用
 # ----------------------------------------------------------------------------- rules
@@ -162,6 +162,25 @@ def _ja_strict(sentence: str, m: re.Match[str] | None = None) -> bool:
     return bool(_JA_STRICT_END_RE.search(_TRAIL_RE.sub("", sentence)))
 
 
+# 「このテストは必ず通るようにして」「その関数は常に配列を返すように」: 必ず / 常に / 絶対 / いつも / 毎回 said of one thing
+# the person points at is how that thing of the work at hand is to come out, not a way of working; the project as a
+# whole (このリポジトリ, この環境) is no thing of the task, nor is その都度 "each time" (これ / それ only as a pronoun: not
+# これから "from now on", それぞれ "each", あれば "if there is")
+_JA_POINTED_RE = lazy(
+    r"(?:この|その|あの)(?!(?:プロジェクト|リポジトリ|レポジトリ|リポ|コードベース|チーム|モノレポ|環境|都度|ような|ように|まま)"
+    r")|(?:これ|それ|あれ)(?=[はをがもの])|上記|さっき|先ほど|今の"
+)
+# 「必ず動くようにして」「絶対にテストが通るように」: the outcome the task is to reach, wished for emphatically
+_JA_OUTCOME_RE = lazy(
+    r"(?:必ず|絶対(?:に)?)[^。、]{0,12}?(?:動く|動作する|通る|成功する|パスする|直る|解決する|間に合う|完成させ|終わらせ)"
+)
+
+
+def _ja_not_pointed(sentence: str, m: re.Match[str] | None = None) -> bool:
+    """A standing adverb's sentence points at nothing of the work at hand and wishes for no outcome of it."""
+    return not _JA_POINTED_RE.search(sentence) and not _JA_OUTCOME_RE.search(sentence)
+
+
 # fillers a correction may open with: 「いや、」「それは」
 _JA_SENT_START = (
     r"^[\s、,]*(?:(?:いやいや|いや|いいえ|いえ|ううん|うーん|あー|あ|えっと|え|ちょっと|"
@@ -204,9 +223,10 @@ _cjk(
     "ja.correction.dewanaku", "correction",
     "ではなく|じゃなく|でなく",
     r"[^、。]{1,40}(?:ではなく(?:て)?|じゃなく(?:て)?|でなく)[、,\s]*"
-    r"[^。]{1,60}(?:です|だ|である|が正しい(?:です)?|"
+    r"[^。]{1,60}(?<!ほしい)(?<!欲しい)(?:です|だ|である|が正しい(?:です)?|"
     r"が正解(?:です)?|のはず(?:です)?|はずです|"
     r"ています|てます|ている|てる)(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: not _JA_CORRECTED_HERE_RE.search(s),
     description="「デフォルトブランチはmasterではなくmainです」",
 )
 
@@ -259,6 +279,13 @@ _cjk(
     description="「ハマりポイント: ...」",
 )
 
+# one of the options the agent laid out, picked by its label: 「Aの方が好き」「案2の方がいい」「後者の方がいいです」 (a choice
+# for the work at hand, not a taste)
+_JA_OPTION_RE = lazy(
+    r"(?:^|[^A-Za-z0-9])[A-Za-z0-9]\s*(?:案|番|つ目)?の(?:方|ほう)|(?:案|パターン|オプション|選択肢)\s*[A-Za-z0-9一二三四]"
+    r"|前者|後者|[1-9１-９一二三四](?:番目?|つ目)の"
+)
+
 # preference — 〜の方が好き/いい, 〜より〜がいい (not こっち/前の: a choice among options shown)
 _cjk(
     "ja.preference.hou_ga", "preference",
@@ -277,6 +304,7 @@ _cjk(
     r"|[うくぐすつぬぶむる](?:方|ほう)が(?:好き|好み)"
     r"|より(?:も)?[^。、]{1,30}?(?:の方|のほう)?(?:が|を)"
     r"(?:好き|好み|好む|いい|良い|よい|優先)",
+    guard=lambda s, m: not _JA_OPTION_RE.search(s),
     description="「npmよりpnpmの方が好き」",
 )
 # 〜が好きです / 〜派です / 〜を好む
@@ -285,36 +313,37 @@ _cjk(
     "好き|好み|好む|派",
     r"(?:が|は|も)(?:大)?(?:好き|好み)(?:です|だ|なんです|なんだ)?(?:よ|ね)?[。!！\s]*$"
     r"|を好む|派(?:です|だ|なんです|なんだ)(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: not _JA_OPTION_RE.search(s),
     description="「型ヒントは明示的に書く方が好きです」「タブ派です」",
 )
 
 # instruction
 _cjk(
     "ja.instruction.kanarazu", "instruction", "必ず",
-    r"必ず(?!しも)", guard=lambda s, m: _ja_directive(s) and not _JA_RELATIVE_RE.search(s),
+    r"必ず(?!しも)", guard=lambda s, m: _ja_directive(s) and not _JA_RELATIVE_RE.search(s) and _ja_not_pointed(s),
     description="「PRを出す前に必ずlintを通してください」",
 )
 _cjk(
     "ja.instruction.tsuneni", "instruction", "常に",
-    r"(?<![正非異日通平無恒])常に", guard=_ja_directive,  # not 正常に / 非常に / 異常に
+    r"(?<![正非異日通平無恒])常に", guard=lambda s, m: _ja_directive(s) and _ja_not_pointed(s),  # not 正常に / 非常に
     description="「常に型ヒントを付けて」",
 )
 _cjk(
     "ja.instruction.zettai", "instruction", "絶対",
     r"絶対(?:に)?(?!パス|値|参照|URL|位置|座標|的|指定|"
     r"インポート|import|時間|温度|無理|だめ)",
-    guard=lambda s, m: _ja_strict(s) or bool(_JA_PROHIBIT_END_RE.search(_TRAIL_RE.sub("", s))),
+    guard=lambda s, m: (_ja_strict(s) or bool(_JA_PROHIBIT_END_RE.search(_TRAIL_RE.sub("", s)))) and _ja_not_pointed(s),
     description="「絶対にmainへ直接pushしないで」(not 絶対パス)",
 )
 _cjk(
     "ja.instruction.itsumo", "instruction", "いつも",
     r"いつも(?!通り|どおり|の|ありがとう|お世話|助か)",
-    guard=_ja_strict,
+    guard=lambda s, m: _ja_strict(s) and _ja_not_pointed(s),
     description="「いつも日本語で返答してください」",
 )
 _cjk(
     "ja.instruction.maikai", "instruction", "毎回",
-    r"毎回", guard=_ja_strict,
+    r"毎回", guard=lambda s, m: _ja_strict(s) and _ja_not_pointed(s),
     description="「毎回テストを実行してからコミットしてください」",
 )
 # 今後 / これからは / 次回から / 次から / 今度から
@@ -324,7 +353,9 @@ _cjk(
     r"今後(?:は|も|とも|ずっと|[、,\s])|以後(?:は|も)|^[\s、]*以降(?:は|も)|これから(?:は|も|ずっと)|"
     r"次回(?:から|以降)|次から(?!次)|今度から",
     # 「以降は省略します」 says "the rest": 以降 opens a rule only with a request ending
-    guard=lambda s, m: _ja_directive(s) and (not m.group(0).lstrip(" 、").startswith("以降") or _ja_strict(s)),
+    # 「これからはこの機能を実装していきます」 is the plan for one thing of the work at hand
+    guard=lambda s, m: _ja_directive(s) and (not m.group(0).lstrip(" 、").startswith("以降") or _ja_strict(s))
+    and not _JA_POINTED_RE.search(s),
     description="「今後はpnpmを使ってください」",
 )
 # このプロジェクトでは / このリポジトリでは / うちのチームでは
@@ -762,7 +793,9 @@ _JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚えて|" + _REMEMBER + r")[\s、,:：�
 # the product's spec (仕様), is a feature asked for, not a way of working
 _JA_PRODUCT_SUBJECT_RE = lazy(
     r"^[\s、]*(?:(?:全ての|すべての|全部の|各|この|その|あの)\s*)?(?:ヘッダー|フッター|ボタン|メニュー|モーダル|ダイアログ|アプリ|"
-    r"ユーザー|一覧|サイドバー|フォーム|ポップアップ|タブ)\s*[はがも]"
+    r"ユーザー|一覧|サイドバー|フォーム|ポップアップ|タブ"
+    # how the product looks: 「色は青でお願いします」「デザインはシンプルな方がいい」「背景は白で」
+    r"|色|カラー|配色|デザイン|フォント|文字色|文字サイズ|背景|背景色|レイアウト|余白|アイコン|ロゴ|見た目|画面|ページ|テーマ)\s*[はがも]"
     r"|仕様(?:です|だ|になって(?:い)?ます|にして)[。！!]*\s*$"
 )
 
@@ -771,6 +804,8 @@ _JA_PRODUCT_SUBJECT_RE = lazy(
 # product shows, or does on a user's click or load, is a feature asked for
 _JA_PRODUCT_ACT_RE = lazy(
     r"表示(?:する|される|させる|して|し)|(?:クリック|タップ|押した|押す|読み込み|ロード|開いた|スクロール)(?:した)?(?:とき|時)"
+    # a user's act in the product: 「保存するときはバリデーションして」「アップロードする際はサイズをチェックして」
+    r"|(?:保存|アップロード|ログイン|ログアウト|送信|入力|選択|遷移|ホバー|登録|購入)(?:する|した|される|された)?(?:とき|時|際|場合)"
     r"|(?:エラー)?メッセージ(?:を|は)[^。]{1,12}?に(?:して|する)"
 )
 
@@ -778,13 +813,20 @@ CONNECTOR = r"(?:でも|ただ|ただし|それと|あと|なお|ちなみに|�
 
 
 def has_claim(core: str) -> bool:
-    """Whether Japanese words after a correction cue restate a fact (a copula, 「XではなくY」), not a request."""
-    if len(core) < 4:
+    """Whether Japanese words after a correction cue restate a fact (a copula, 「XではなくY」), not a request; a fact
+    about one thing the person points at by its place (「そのボタンじゃなくて、上のボタンです」) is feedback on the work at hand."""
+    if len(core) < 4 or _JA_CORRECTED_HERE_RE.search(core):
         return False
     has_contrast = re.search("ではなく|じゃなく|でなく", core)
     if _JA_REQUEST_END_RE.search(core) and not has_contrast:
         return False
     return bool(_JA_CLAIM_RE.search(core) or has_contrast)
+
+
+# what a correction about the work at hand points at: 「上のボタン」「こっちのファイル」「これは」 (「その設定ファイルは YAML ではなく
+# TOML です」 names a thing to state a fact of it)
+_JA_CORRECTED_HERE_RE = lazy(r"(?:これ|それ|あれ)(?=[はをがもの])"
+                             r"|(?<![以])(?:上|下|右|左|前|次)の(?!ルール|規約|方針)|こっち|そっち|あっち|こちら|そちら|さっき|先ほど")
 
 
 STATED = r"覚え(?:て(?:おいて|ください|ね)|といて)|記憶して|今後|これから(?:は|も|ずっと)|次回から|今度から|忘れないで"

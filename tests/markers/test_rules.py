@@ -650,6 +650,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ ja
     "ja.correction.chigau": [
+        ("違います。そのボタンじゃなくて、下のボタンです。", None),
         ("違います。ポートは5432です。", C),
         ("いや、違う。デフォルトブランチはdevelopです。", C),
         ("ちがうよ、本番はeu-west-1だよ。", C),
@@ -658,6 +659,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("違う、そっちじゃない。", None),
     ],
     "ja.correction.soujanakute": [
+        ("そうじゃなくて、一覧を日付順に並べてほしいです。", None),
         ("そうじゃなくて、設定ファイルはconfig/settings.tomlにあります。", C),
         ("そうではなくて、認証はミドルウェアで行っています。", C),
         ("そういう意味じゃなくて、テストはCIでしか動かないんです。", C),
@@ -672,6 +674,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("正しいですか？", None),
     ],
     "ja.correction.dewanaku": [
+        ("これは左ではなく右に置くのが正しいです。", None),
+        ("いや、そのファイルはJSONではなくYAMLです。", C),
         ("デフォルトブランチはmasterではなくmainです。", C),
         ("このエラーの原因はDBではなくキャッシュです。", C),
         ("うちはJestじゃなくてVitestを使っています。", C),
@@ -714,6 +718,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("落とし穴がありそうですか？", None),
     ],
     "ja.preference.hou_ga": [
+        ("Bの方がいいです。", None),
+        ("案2の方が好みです。", None),
+        ("後者の方が読みやすいです。", None),
         ("npmよりpnpmの方が好きです。", P),
         ("私はタブよりスペースの方が好みです。", P),
         ("PRは小さい方が助かります。", P),
@@ -722,6 +729,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("このままの方がいいです。", None),
     ],
     "ja.preference.suki": [
+        ("Aの方が好きです。", None),
         ("私はReactが好きです。", P),
         ("私はVimよりVS Code派です。", P),
         ("私はダークテーマが大好きです。", P),
@@ -729,6 +737,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("好きなライブラリを使ってください。", None),
     ],
     "ja.instruction.kanarazu": [
+        ("この関数は必ずリストを返すようにしてください。", None),
+        ("それぞれのモジュールに必ずテストを付けてください。", INS),
+        ("このリポジトリでは必ずpnpmを使ってください。", INS),
         ("ユーザーは必ずメール認証を済ませてから使える仕様です。", None),
         ("ボタンは必ず二回押せないようにしてください。", None),
         ("PRを出す前に必ず`pnpm lint`を通してください。", INS),
@@ -739,6 +750,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("とりあえず必ず動くようにしておいて。", None),
     ],
     "ja.instruction.tsuneni": [
+        ("そのAPIは常に空配列を返すようにして。", None),
         ("フッターは常に下に固定されるようにして。", None),
         ("常に型ヒントを付けてください。", INS),
         ("常にブランチを切ってから作業すること。", INS),
@@ -749,6 +761,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("非常に遅いので確認してください", None),
     ],
     "ja.instruction.zettai": [
+        ("絶対に動くようにしてください。", None),
+        ("これは絶対に消さないで。", None),
         ("絶対にmainブランチへ直接pushしないでください。", INS),
         (".envファイルは絶対にコミットしないで。", INS),
         ("本番環境では絶対にデバッグログを出さないこと。", INS),
@@ -765,6 +779,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("いつも使っているコマンドを教えてください。", None),
     ],
     "ja.instruction.maikai": [
+        ("その一覧は毎回読み込み直すようにしてください。", None),
+        ("その都度毎回テストを流すこと。", INS),
         ("毎回コミット前にテストを実行してください。", INS),
         ("毎回作業が終わったら変更点を要約すること。", INS),
         ("毎回ブランチ名にチケット番号を入れるようにしてください。", INS),
@@ -772,6 +788,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("毎回ありがとうございます。", None),
     ],
     "ja.instruction.kongo": [
+        ("これからはこの画面を作っていきます。", None),
         ("今後はpnpmを使ってください。", INS),
         ("以後はyarnではなくpnpmを使います。", INS),
         ("以降は英語で返答してください。", INS),
@@ -1604,6 +1621,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ ja standing requests, conventions, reversals
     "ja.instruction.toki": [
+        ("保存するときは入力値をチェックするようにしてください。", None),
+        ("ログインした時はダッシュボードを表示してください", None),
         ("はい、他にも間違っているとこがありそうなので随時修正してください。", None),
         ("ダウンロードと同時に再生してください", None),
         ("テストを書くときはモックを使わないでください。", INS),
@@ -1694,6 +1713,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ zh standing prohibitions, requirements, reversals
     "ja.instruction.topic_use": [
+        ("色は青でお願いします。", None),
+        ("背景は白でお願いします", None),
         ("Python は 3.12 を使ってください。", INS),
         ("Python は 3.12 を使ってください、3.10 ではありません。", INS),
         ("テストは pytest でお願いします。", INS),
