@@ -58,6 +58,12 @@ _cjk(
     claim="after_or_next",
     description="「不对，端口是5432」",
 )
+# 「不是A，是B」「不是左边，是右边」「不是 pitch，是 yaw」: which one the person meant, said bare (no subject, no 而是), or
+# named by its place or its label, corrects the reading of a request at hand, not a fact of the project
+_ZH_WHICH_ONE_RE = lazy(
+    r"^[\s，,]*(?:不是|是)[^，。,]{1,20}[，,]\s*(?:不是|是)(?!.*而是)"
+    r"|(?:左|右|上|下|前|后|後)(?:边|邊|面|侧|側)|(?:^|[^A-Za-z0-9])[A-Za-z0-9](?:[，,\s]|$)|第[一二三四五1-9]个"
+)
 # 不是X，而是Y / 是X，不是Y
 _cjk(
     "zh.correction.bushi_ershi", "correction", "不是",
@@ -66,7 +72,7 @@ _cjk(
     # 「这是平台的提醒信息，不是售后阶段」「我要的不是这种死框架」 correct a reading of the thing at hand
     # 「不是文案的问题，是宽度」「根因不是数量」: where the bug at hand lies
     guard=lambda s, m: _zh_standing(s, m) and not _ZH_REASONING_RE.search(s) and not re.search(r"[：:]", s)
-    and not re.search(r"问题|問題|原因|根因|报错|報錯|错误|錯誤", s),
+    and not re.search(r"问题|問題|原因|根因|报错|報錯|错误|錯誤", s) and not _ZH_WHICH_ONE_RE.search(s),
     description="「不是Jest，而是Vitest」",
 )
 _cjk(
@@ -111,7 +117,9 @@ _cjk(
     r"|^[\s，,]*(?:那|好|好的|ok|OK)?[，,\s]*(?:以后|以後|今后|今後|往后|往後)[，,\s]*"
     r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S",
     # 「以后遇到长视频，界面实时显示剩余时间」 asks the product for a feature
-    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實", s) and not _ZH_PRODUCT_RE.search(s),
+    # 「以后这个功能要加上登录」 plans one thing of the work at hand
+    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實|(?:以后|以後|今后|今後|往后|往後)[，,\s]*(?:这个|這個|那个|那個)", s)
+    and not _ZH_PRODUCT_RE.search(s),
     description="「以后都用pnpm」「以后回答简短一点」",
 )
 _cjk(
@@ -283,14 +291,20 @@ _cjk(
     guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"吗|嗎|么|麼|一下|改就行|就行了吧", s),
     description="「密钥直接写在 config.py 里就行」「CI 红了也可以 merge」",
 )
+# how the product looks: its parts on screen and their style
+_ZH_LOOK_RE = lazy(r"按钮|按鈕|标题|標題|字体|字體|颜色|顏色|[红紅蓝藍绿綠黄黃黑白灰紫橙]色|图标|圖標|背景|布局|样式|樣式|圆角|圓角|"
+                   r"加粗|字号|字號|边框|邊框|间距|間距|界面|页面|頁面|模式")
 # a convention changed: 「时间改成存北京时间吧」「配置文件还是放回根目录吧」
 _cjk(
     "zh.instruction.gaicheng", "instruction",
     "改成|改用|换成|換成|改回|换回|換回|放回|用回|还是|還是",
     r"^[^，,。？?把]{0,20}?(?:改成|改用|换成|換成|改回|换回|換回|放回|用回|(?:还是|還是)(?:用|放在|放到|写在|寫在))"
     r"[^，,。？?把]{1,30}?吧",
-    # 「改回去吧」 undoes the last change of the work at hand
-    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"(?:改|换|換|放|用)回(?:去|来|來)", s),
+    # 「改回去吧」 undoes the last change of the work at hand; 「按钮改成圆角吧」「改成红色吧」「改成只有左上是…模式吧」 change how
+    # the product looks or behaves: a convention changes to a tool or a format named in Latin letters, or to a place
+    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"(?:改|换|換|放|用)回(?:去|来|來)", s)
+    and not _ZH_LOOK_RE.search(s)
+    and (bool(re.search(r"[A-Za-z]", m.group(0))) or bool(re.search(r"放回|放在|放到|写在|寫在|目录|目錄|文件夹|文件夾", m.group(0)))),
     description="「数据库里的时间改成存UTC吧」「配置文件还是放回根目录吧」",
 )
 
@@ -531,7 +545,9 @@ _ZH_PRODUCT_SUBJECT_RE = lazy(
 # what it shows, is a feature asked for
 _ZH_PRODUCT_ACT_RE = lazy(
     r"(?:点击|點擊|单击|單擊|加载|加載|打开|打開|刷新|滚动|滾動|提交表单|提交表單)[^，,。]{0,6}?(?:的)?(?:时候|時候|时|時|后|後)"
-    r"|(?:要|都|需要|必须|必須|应该|應該)(?:先)?(?:显示|顯示|展示|弹出|彈出|跳转|跳轉|刷新)"
+    r"|(?:要|都|需要|必须|必須|应该|應該)(?:先)?(?:显示|顯示|展示|弹出|彈出|跳转|跳轉|刷新|支持|支援)"
+    # 「用户登录时要验证 token」「必须先登录才能使用」: what happens when a user acts, what a user may do only after
+    r"|^[\s，,]*(?:用户|用戶)[^，,。]{1,10}?(?:时|時|后|後)|才能(?:使用|用|访问|訪問|下单|下單|登录|登錄)"
 )
 
 

@@ -844,6 +844,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("不对吗？", None),
     ],
     "zh.correction.bushi_ershi": [
+        ('不是B，是C', None),
+        ('不是上面那个，是下面的', None),
+        ('不是 width，是 height', None),
+        ('默认分支不是 master，是 main', C),
         ('不是样式的问题，是数据没加载', None),
         ('报错的原因不是缓存，是权限', None),
         ('我不是让你重写，是让你检查一下', None),
@@ -879,6 +883,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个喜欢按钮要放在右上角。", None),
     ],
     "zh.instruction.yihou": [
+        ('以后这个页面要加上搜索', None),
+        ('这个脚本用 nohup 跑吧（以后都这样）', INS),
         ('数据不全，以后抓取数据，先问我要不要全量', None),
         ("以后都用pnpm。", INS),
         ("以後請一律使用繁體中文回覆。", INS),
@@ -1774,6 +1780,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        ('必须支持繁体中文', None),
+        ('必须先注册才能下单', None),
         ("我想开发一个记账小程序，数据必须加密，界面要简洁。", None),
         ("我们准备搭建一套监控系统，告警都要发到群里。", None),
         ("用户必须先绑定手机号才能下单。", None),
@@ -1837,6 +1845,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个回答请简短一点。", None),
     ],
     "zh.instruction.shi": [
+        ('用户登出时要清空缓存', None),
         ("写代码时请加上类型注解。", INS),
         ("提交代码的时候要写清楚提交信息。", INS),
         ("新增接口时记得更新文档。", INS),
@@ -1956,6 +1965,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("如果项目部署在阿里云上会更便宜", None),
     ],
     "zh.instruction.gaicheng": [
+        ('标题改成加粗吧', None),
+        ('改成灰色吧', None),
+        ('改成只在夜间模式下显示吧', None),
+        ('包管理改用 pnpm 吧', INS),
+        ('截图还是放回 docs 目录吧', INS),
         ('效果不好，把配置改回去吧', None),
         ("日志格式改成 JSON 吧。", INS),
         ("测试框架改用 vitest 吧，jest 太慢了。", INS),
