@@ -95,6 +95,7 @@ _DOC_EMOJI_RE = lazy(r"[\u2705\u274c\u26a0\u2728\U0001F4A1-\U0001F7E2]")
 def _doc_cue(text: str) -> bool:
     """Whether a character a markdown document line needs occurs at all (substring tests; the emoji only past ASCII)."""
     return "#" in text or "**" in text or "|" in text or (not text.isascii() and _DOC_EMOJI_RE.search(text) is not None)
+_ASKS_INTO_RULES_RE = rules_en.LIST_INTO_RULES_RE
 _PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
                "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
 # one pass over the turn says whether any check can fire; each check then has its own cue, so a turn with a brace
@@ -135,6 +136,68 @@ def _prompt_sections(text: str) -> re.Match[str] | None:
     return None
 
 
+# A section of a document or a spec pasted without markdown: a title line ("Requirements", "Code Review Checklist",
+# "Spec-Driven Approach", "Authentication") over two or more lines of its own. A title is a few words without a
+# sentence's punctuation, in Title Case or ending on a word documents head their sections with; what follows it is
+# the document's, not the person's (a durable header, "From now on:", is theirs). A web page pointed at by its address
+# ("did you read this? https://…") and then quoted is pasted the same way.
+_TITLE_WORDS = frozenset(
+    "requirements requirement guidelines guideline rules constraints checklist overview summary features notes "
+    "instructions conventions standards principles approach workflow usage setup installation configuration "
+    "authentication practices description context background goals scope criteria tasks steps examples example "
+    "assurance testing security performance architecture deployment limitations considerations objectives "
+    "responsibilities policy policies specification specifications spec".split()
+)
+_TITLE_LINE_RE = lazy(r"^[ \t]*(?P<title>[A-Za-z][\w'&/()-]*(?:[ \t]+[\w'&/()-]+){0,4})[ \t]*:?[ \t]*\r?$")
+# a short line of a few words with two lines of text under it (a blank line between may follow the title)
+_TITLED_RE = lazy(
+    r"(?m)^(?P<line>[ \t]*[A-Za-z][\w'&/()-]*(?:[ \t]+[\w'&/()-]+){0,4}[ \t]*:?[ \t]*)\r?\n(?:[ \t]*\r?\n)?"
+    r"(?P<next>[ \t]*\S[^\n]*)\n[ \t]*\S"
+)
+# an address closing its line, and the words on that line that point at the page
+_LINE_END_URL_RE = lazy(r"https?://\S+[ \t]*\r?(?=\n)")
+_POINTING_RE = lazy(r"\b(?:this|read|see|check|look|docs?|documentation|page|article|here)\b", re.IGNORECASE)
+_MIN_SECTION_LINES = 2
+_MIN_QUOTED_CHARS = 80
+
+
+def _is_title(line: str) -> bool:
+    """Whether a line reads as a document's section title (not a rule, not a sentence, no durable header)."""
+    m = _TITLE_LINE_RE.match(line)
+    if m is None:
+        return False
+    words = m.group("title").split()
+    last = words[-1].lower().strip("()")
+    if last in _TITLE_WORDS and words[-1][:1].isupper() or (len(words) >= 2 and all(w[:1].isupper() for w in words)):
+        return header_rule(line.strip().rstrip(":") + ":") is None
+    return False
+
+
+@lru_cache(maxsize=4)  # asked of a turn by ``pasted_reason``, then again by ``unpasted``
+def _titled_section(text: str) -> int | None:
+    """Where a pasted section's title line starts (see ``_TITLE_WORDS``), or None."""
+    if text.count("\n") < _MIN_SECTION_LINES:
+        return None
+    for m in _TITLED_RE.finditer(text):
+        if _is_title(m.group("line")) and not _is_title(m.group("next")):
+            return None if _ASKS_INTO_RULES_RE.search(text) else m.start()
+    return None
+
+
+def _pointed_page(text: str) -> int | None:
+    """Where the text quoted from a web page the person points at begins (the line after its address), or None."""
+    if "http" not in text:
+        return None
+    for url in _LINE_END_URL_RE.finditer(text):
+        if _POINTING_RE.search(text, text.rfind("\n", 0, url.start()) + 1, url.start()) is None:
+            continue
+        rest = text[url.end() :]
+        if rest.count("\n") >= 2 and len(rest.strip()) >= _MIN_QUOTED_CHARS and not _ASKS_INTO_RULES_RE.search(text):
+            return url.end()
+        return None
+    return None
+
+
 _NOT_A_LINE_BREAK_RE = lazy(r"[^\n]")
 
 
@@ -168,6 +231,10 @@ def pasted_reason(text: str) -> str:
         return "pasted markdown document"
     if _quotes_agent(text):
         return "the agent's words quoted back"
+    if _titled_section(text) is not None:
+        return "pasted document section"
+    if _pointed_page(text) is not None:
+        return "pasted web page"
     return ""
 
 
@@ -210,4 +277,7 @@ def unpasted(text: str) -> str:
     if _quotes_agent(text):
         for quoted in list(_QUOTED_AGENT_RE.finditer(text)):
             text = _blank(text, quoted.start(), quoted.end())
+    for start in (_titled_section(text), _pointed_page(text)):
+        if start is not None:
+            text = _blank(text, start, len(text))
     return text
