@@ -882,7 +882,9 @@ _en(
     # "don't bother adding type hints anymore": what is no longer asked, as a gerund
     r"|bother\s+(?P<rev5>(?!(?:doing|trying|asking|checking\s+(?:it|this|that)\b))[a-z]+ing\b[^?]*?))"
     r"|(?P<who>we|i)\s+(?:don'?t|do\s+not)\s+(?P<rev2>(?:use|run|deploy|support|ship|maintain|write|host|"
-    r"allow|require|keep|target|publish|need)\b[^?]*?))\s+(?:anymore|any\s+more|any\s+longer)\b",
+    r"allow|require|keep|target|publish|need)\b[^?]*?))\s+(?:anymore|any\s+longer"
+    # ("don't add any more features": a quantity, what the task at hand is to stop at)
+    r"|any\s+more(?=\s*(?:[,.;:!)—–-]|$|\s+(?:in|on|for|at|with|please|pls|going|from|since|because|unless|when|as|now)\b)))\b",
     # "I don't need the old scripts anymore, delete them": things of the task that can go, not a rule that is lifted
     guard=lambda s, m: not _HERE_AND_NOW_RE.search(
         (m.group("rev") or m.group("rev2") or m.group("rev3") or m.group("rev4") or m.group("rev5") or "")
@@ -2042,9 +2044,33 @@ _EN_PRODUCT_ACT_RE = lazy(
     r"(?:end\s+|new\s+|logged[\s-]in\s+)?(?:users?|visitors?|customers?|players?|members?|admins?|guests?|people|"
     r"students?|teachers?|buyers?|sellers?)\b"
     r"|\bnever\s+(?:show|display|render)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+)?(?:button|menu|modal|popup|banner|"
-    r"page|screen|tab|panel|field|input|label|tooltip|toast|icon|card|row|column|link)s?\b",
+    r"page|screen|tab|panel|field|input|label|tooltip|toast|icon|card|row|column|link)s?\b"
+    # "dont allow calls to openai unless a flag is passed", "do not allow for installing codex": what the program permits
+    r"|\b(?:don'?t|dont|do\s+not|never)\s+(?:allow|permit)\b(?!\s+(?:yourself|me|us)\b)",
     _I,
 )
+# "set ollama as default, dont allow calls to openai, turn off rate limits, use X as the default model": a list of
+# changes to make in this piece of work, each clause a plain imperative; a rule among them says always / never / every
+_EN_TODO_CLAUSE_RE = lazy(
+    r"(?:^|[,;]\s*(?:and\s+|then\s+)?)(?:please\s+)?(?!(?:don'?t|dont|do\s+not|never|always|no|please|make\s+sure)\b)"
+    + _IMPERATIVE + r"\s",
+    _I,
+)
+_EN_TODO_STANDING_RE = lazy(
+    r"\b(?:always|never|every|whenever|each\s+time|any\s*time|from\s+now\s+on|going\s+forward|in\s+(?:this|our)\s+"
+    r"(?:repo|repository|project|codebase))\b",
+    _I,
+)
+_TODO_CLAUSES = 2
+
+
+def _todo_list(sentence: str) -> bool:
+    """Whether a sentence opens on a plain request and strings more on commas: the steps of the work at hand."""
+    if sentence.count(",") + sentence.count(";") < _TODO_CLAUSES:
+        return False
+    opens = _EN_TODO_CLAUSE_RE.match(sentence.lstrip(" \t-*>(\"'"))  # the sentence itself opens on a request
+    return opens is not None and len(_EN_TODO_CLAUSE_RE.findall(sentence)) >= _TODO_CLAUSES \
+        and not _EN_TODO_STANDING_RE.search(sentence)
 # "Create a script that always backs up the db first", "Implement retry logic: always retry 3 times": the spec of a
 # thing to build, its behaviour in a relative clause or after the colon of the request
 _EN_BUILD_SPEC_RE = lazy(
@@ -2125,8 +2151,8 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
     if (_EN_PRODUCT_SUBJECT_RE.match(sentence) or _EN_WISH_FOR_RE.match(sentence) or _EN_PRODUCT_ACT_RE.search(sentence)
             or (_EN_BUILD_SPEC_RE.match(sentence) and not _EN_TRAILING_STANDING_RE.search(sentence))):
         return frozenset({"instruction", "preference"})  # how the software behaves: a feature request
-    if _EN_PUSH_ON_RE.search(sentence):
-        return frozenset({"instruction"})  # get on with this task
+    if _EN_PUSH_ON_RE.search(sentence) or _todo_list(sentence):
+        return frozenset({"instruction"})  # get on with this task, or a list of its steps
     if _EN_PICK_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # a choice among the agent's options for this task
     if _EN_DIAGNOSIS_RE.match(sentence):

@@ -575,6 +575,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Why is !important not allowed?", None),
     ],
     "en.instruction.never": [
+        ("Fix the parser, update the docs, and never store blobs in the db.", INS),
         ('Never commit generated files again.', INS),
         ('I want you to never touch the production database.', INS),
         ('could you rerun the job; also never skip the smoke tests before a release.', INS),
@@ -949,6 +950,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother running the tests, it works now.", None),
     ],
     "en.instruction.dont": [
+        ("dont allow requests to the paid API unless a flag is passed", None),
+        ("make sqlite the default, dont store blobs in the db, bump the version", None),
         ("Don't hit the network in unit tests.", INS),
         ("Don't change the assertion in tests/test_api.py.", None),
         ("Rewrite the module as we agreed. Don't mess things up", None),
@@ -1033,6 +1036,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('no need to go anywhere', None),
     ],
     "en.instruction.reversal_anymore": [
+        ("Don't add any more endpoints, this is enough.", None),
+        ("Please don't rebase shared branches any more.", INS),
         ("I don't need the old fixtures anymore, delete them.", None),
         ("don't run the linter before every commit anymore, CI does it now", INS),
         ("You don't need to ask before running tests anymore.", INS),
