@@ -150,13 +150,18 @@ _TITLE_WORDS = frozenset(
 )
 _TITLE_LINE_RE = lazy(r"^[ \t]*(?P<title>[A-Za-z][\w'&/()-]*(?:[ \t]+[\w'&/()-]+){0,4})[ \t]*:?[ \t]*\r?$")
 # a short line of a few words with two lines of text under it (a blank line between may follow the title)
+# the sections of a Japanese or Chinese spec: 「要件」「機能：」「需求」
+_CJK_TITLES = r"【?(?:機能)?(?:要件|仕様|機能|要求|制約|前提|概要|目的|背景|受け入れ条件|需求|功能|规格|規格|验收标准|驗收標準)】?"
+_CJK_TITLE_RE = lazy(r"^[ \t]*" + _CJK_TITLES + r"[ \t]*[:：]?[ \t]*\r?$")
 _TITLED_RE = lazy(
-    r"(?m)^(?P<line>[ \t]*[A-Za-z][\w'&/()-]*(?:[ \t]+[\w'&/()-]+){0,4}[ \t]*:?[ \t]*)\r?\n(?:[ \t]*\r?\n)?"
+    r"(?m)^(?P<line>[ \t]*(?:[A-Za-z][\w'&/()-]*(?:[ \t]+[\w'&/()-]+){0,4}|" + _CJK_TITLES + r")[ \t]*[:：]?[ \t]*)\r?\n"
+    r"(?:[ \t]*\r?\n)?"
     r"(?P<next>[ \t]*\S[^\n]*)\n[ \t]*\S"
 )
 # an address closing its line, and the words on that line that point at the page
-_LINE_END_URL_RE = lazy(r"https?://\S+[ \t]*\r?(?=\n)")
-_POINTING_RE = lazy(r"\b(?:this|read|see|check|look|docs?|documentation|page|article|here)\b", re.IGNORECASE)
+# (a local address is the person's own app, no page to quote)
+_LINE_END_URL_RE = lazy(r"https?://(?!localhost|127\.0\.0\.1|0\.0\.0\.0)\S+[ \t]*\r?(?=\n)")
+_POINTING_RE = lazy(r"\b(?:read|see|check|look\s+at|docs?|documentation|article|says?|according\s+to)\b", re.IGNORECASE)
 _MIN_SECTION_LINES = 2
 _MIN_QUOTED_CHARS = 80
 
@@ -165,10 +170,12 @@ def _is_title(line: str) -> bool:
     """Whether a line reads as a document's section title (not a rule, not a sentence, no durable header)."""
     m = _TITLE_LINE_RE.match(line)
     if m is None:
-        return False
+        return _CJK_TITLE_RE.match(line) is not None
     words = m.group("title").split()
     last = words[-1].lower().strip("()")
-    if last in _TITLE_WORDS and words[-1][:1].isupper() or (len(words) >= 2 and all(w[:1].isupper() for w in words)):
+    # (a line in capitals is shouted, "YOUR CATCHPHRASE IS:", not a title in Title Case)
+    title_case = len(words) >= 2 and all(w[:1].isupper() for w in words) and not m.group("title").isupper()
+    if last in _TITLE_WORDS and words[-1][:1].isupper() or title_case:
         return header_rule(line.strip().rstrip(":") + ":") is None
     return False
 

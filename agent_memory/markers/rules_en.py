@@ -251,8 +251,17 @@ _FAIL_NOT_RE = lazy(
 )
 
 
+# "it still fails every time", "I keep getting this error every time", "same error again, it always crashes": the fix
+# just tried did not take, a report on the bug at hand rather than a failure that stands
+_FAIL_PERSISTS_RE = lazy(
+    r"\b(?:still|again|keep\s+getting|keeps\s+(?:happening|failing|crashing|breaking|erroring)|same\s+(?:error|issue|problem|"
+    r"thing|result)|this\s+(?:error|issue|bug|problem|exception)|(?:is|are)\s+now|now\s+(?:it|they))\b",
+    _I,
+)
+
+
 def _fail_ok(sentence: str, m: re.Match[str]) -> bool:
-    if _FAIL_NOT_RE.search(sentence):
+    if _FAIL_NOT_RE.search(sentence) or _FAIL_PERSISTS_RE.search(sentence):
         return False
     verb = _FAIL_VERB_RE.search(sentence, m.start())
     at = verb.start() if verb is not None and verb.start() < m.end() else m.start()

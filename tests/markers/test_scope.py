@@ -73,6 +73,8 @@ def test_a_template_turn_yields_nothing() -> None:
     [
         "Implement the endpoint below.\n\nRequirements\n- Always validate input\n- Never store plaintext passwords",
         "Code Review Checklist\n- Tests pass\n- Always handle errors\n- Never leave debug prints",
+        "チャットアプリを作って。\n要件\n- 送信前に必ず確認ダイアログを出すこと\n- 既読は常に表示すること",
+        "做一个记账应用。\n需求：\n1. 所有金额都要保留两位小数\n2. 不要使用第三方库",
         "did you see this? https://example.org/docs/upload\nUploading files\n"
         "You can upload a file with the Files API. Always use the Files API when a request is over 20 MB.",
     ],
@@ -89,6 +91,9 @@ def test_a_pasted_section_or_page_yields_nothing(turn: str) -> None:
         # a list the person asks to be written into a rule file is theirs, titled or not
         ("Update my cursor rules with these:\nTesting\n- always write tests first\n- never mock the db",
          ["always write tests first", "never mock the db"]),
+        # a line in capitals is the person shouting, no title
+        ("YOUR JOB IS:\nkeep every module under 400 lines\nnever skip the linter",
+         ["keep every module under 400 lines", "never skip the linter"]),
         # an address pointed at with one line after it quotes nothing
         ("see https://github.com/org/repo/issues/12\nfix it, and never use mocks in the integration tests",
          ["fix it, and never use mocks in the integration tests"]),
