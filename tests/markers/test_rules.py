@@ -426,6 +426,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en failure
     "en.failure.always_fails": [
+        ("same error again, the worker always crashes on start", None),
         ("`pnpm build` always crashes with an OOM when sourcemaps are on.", F),
         ("test_upload consistently fails when the tmp dir is on another filesystem.", F),
         ("It never fails locally but always fails in CI.", F),
@@ -434,6 +435,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("For now, always return an empty list from that endpoint.", None),
     ],
     "en.failure.every_time": [
+        ("It still fails every time.", None),
+        ("I keep getting this error every time I deploy.", None),
         ("The e2e suite fails every time on the macOS runner.", F),
         ("Every time I run the migrations locally, alembic hangs on the lock.", F),
         ("Hot reload breaks whenever I edit a file under shared/.", F),
