@@ -1735,7 +1735,8 @@ def _of_product(subject: str) -> bool:
 # thing of a kind is to be like, said as a check (not a state of the work: "make sure all tests are passing")
 _EVERY_IS_STATE = (
     r"(?:passing|green|fixed|done|working|updated|up\s+to\s+date|correct|there|present|covered|gone|removed|deleted|"
-    r"committed|pushed|merged|saved|finished|complete|ok|okay|fine|good|running|installed|in\s+place)\b"
+    r"committed|pushed|merged|saved|finished|complete|completed|implemented|addressed|resolved|closed|checked\s+off|ok|okay|"
+    r"fine|good|running|installed|in\s+place)\b"
 )
 _en(
     "en.instruction.ensure_every", "instruction",

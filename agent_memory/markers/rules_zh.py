@@ -35,7 +35,9 @@ _ZH_HYPOTHETICAL_RE = lazy(r"(?:假如|假設|假设|要是).*[会會]")
 _ZH_NOTICE_RE = lazy(r"^[^：:，,。]{0,12}(?:提醒|通知|公告|提示|警告)[：:]")
 # the person explaining their goal or reasoning for the work at hand: 「我的需求是…」「因为如果一定要重 build …」
 _ZH_TYPED_RULE_CHARS = 100  # a longer Chinese sentence with 必须 / 都要 / 不要 is a requirement spec, not a rule typed in passing
-_ZH_REASONING_RE = lazy(r"我的(?:需求|逻辑|邏輯|想法|目标|目標)|需求是|逻辑是|邏輯是|我(?:就是)?要把|因为|因為|如果|要是|假如|万一|萬一|你要能")
+_ZH_REASONING_RE = lazy(r"我的(?:需求|逻辑|邏輯|想法|目标|目標)|需求是|逻辑是|邏輯是|我(?:就是)?要把|因为|因為|如果|要是|假如|万一|萬一|你要能"
+                        # 「要求使用起来不要有任何卡顿」: a requirement of the thing to build; 「若…不行，再试…」: a condition
+                        r"|^[\s，,]*要求|(?:^|[，,。\s])若(?!干)")
 _ZH_CLAIM_RE = lazy(
     r"是|应该|應該|才对|才對|要用|用的"
 )
@@ -148,7 +150,9 @@ _ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|�
 
 # a request for a piece of work: it opens on what to build or fix, or bounds it against "the other" parts
 _ZH_TASK_RE = lazy(
-    r"^[\s，,]*(?:并|並|然后|然後|再|接着|接著|接下来|接下來)?[，,\s]*(?:重构|重構|实现|實現|修复|修復|添加|新增|创建|創建|新建|"
+    # (after where it happens: 「在本项目中新建route获取…，不要访问外部网络」)
+    r"^[\s，,]*(?:并|並|然后|然後|再|接着|接著|接下来|接下來)?[，,\s]*(?:在[^，,。]{1,12}?(?:中|里|裡|内|內|下))?[，,\s]*"
+    r"(?:重构|重構|实现|實現|修复|修復|添加|新增|创建|創建|新建|"
     r"写一个|寫一個|做一个|做一個|改一下|优化|優化|完成|开发|開發|加一个|加一個)|其他|其它|低级错误|低級錯誤"
 )
 _ZH_HABIT_RE = lazy(
@@ -169,6 +173,8 @@ _ZH_HABIT_RE = lazy(
 # place that is never to be touched; the firm words 禁止 / 不得 / 不准 / 不许 stand on their own.
 _ZH_WRITTEN_BAN_RE = lazy(r"禁止|不得|不准|不许|不許")
 _ZH_DONT_ANCHOR_RE = lazy(r"[A-Za-z][\w.-]*|生产|生產|线上|線上|正式环境|正式環境|主分支")
+# 「不要修改chu.md文件」: one named file kept out of the change at hand (a name in Latin letters is no practice here)
+_ZH_HOLD_FILE_RE = lazy(r"(?:不要|别|別)(?:去)?(?:修改|改动|改動|改|动|動|删除|刪除|删|覆盖|覆蓋|重写|重寫)\s*[\w./-]+\.[A-Za-z]{1,5}(?![A-Za-z])")
 
 
 def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
@@ -191,7 +197,8 @@ _cjk(
     r"(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
     # 不要 inside a request for a piece of work bounds that work (「重构爬虫，不要出现低级错误」「不要添加其他组件」), unless
     # a habit or a whole class of things makes it a rule
-    guard=lambda s, m: _zh_standing(s, m) and len(s) <= _ZH_TYPED_RULE_CHARS
+    guard=lambda s, m: _zh_standing(s, m) and len(s) <= _ZH_TYPED_RULE_CHARS and not _ZH_HOLD_FILE_RE.search(s)
+    and not _ZH_REASONING_RE.search(s)
     and (not _ZH_TASK_RE.search(s) or bool(_ZH_HABIT_RE.search(s)))
     and (bool(_ZH_WRITTEN_BAN_RE.search(m.group(0))) or bool(_ZH_HABIT_RE.search(s)) or bool(_ZH_DONT_ANCHOR_RE.search(s))),
     description="「不要重复确认，直接改就行」「不要擅自提交代码」",
@@ -225,8 +232,11 @@ _cjk(
     r"^[\s，,]*(?:请|請)?(?:[^，,。？?]{0,10}?)(?:都|一律|统一|統一)?(?:用|使用|以)(?:中文|英文|英语|英語|繁體中文|繁体中文|"
     r"简体中文|簡體中文|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|写|寫|交流|沟通|溝通|注释|註釋|命名|描述)?",
     # 「用英文写一封邮件」「用中文列出修改点」: one piece of work asked for in a language, not the language of all work
+    # 「以英文逗号分隔」「用英文字母」: English punctuation or letters in a format, not the language of the work
     guard=lambda s, m: _zh_standing(s, m) and not _ZH_ONE_PIECE_RE.search(s[m.end():])
-    and not re.search(r"一[封份篇段]|这段|這段", m.group(0)) and not re.search(r"把|改成|改为|改為", s),
+    and not re.search(r"一[封份篇段]|这段|這段", m.group(0)) and not re.search(r"把|改成|改为|改為", s)
+    and not re.match(r"\s*(?:的)?(?:逗号|逗號|句号|句號|冒号|冒號|分号|分號|引号|引號|括号|括號|标点|標點|字母|字符|单词|單詞|空格|半角|状态|狀態|输入法|輸入法)",
+                     s[m.end():]),
     description="「请用中文回答」「代码注释用英文写」",
 )
 _cjk(
@@ -287,7 +297,8 @@ _cjk(
     "zh.instruction.jiuxing", "instruction",
     "就行|就可以|就好|也可以|也行|没问题|沒問題",
     r"(?:^|[，,]\s*)[^，,。？?]{0,20}?(?:(?:直接|都|统一|統一|一律)[^，,。？?]{1,24}?(?:就行|就可以|就好)|也可以|也行|"
-    r"(?<=[a-zA-Z`])\s*没问题|(?<=[a-zA-Z`])\s*沒問題)",
+    # (「用 npm 没问题」 permits a tool; 「spec没问题」 approves the work at hand)
+    r"(?:用|使用|跑|装|裝|提交|推)\s*[A-Za-z`][\w.`-]*\s*(?:没问题|沒問題))",
     guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"吗|嗎|么|麼|一下|改就行|就行了吧", s),
     description="「密钥直接写在 config.py 里就行」「CI 红了也可以 merge」",
 )
@@ -561,16 +572,27 @@ NOT_IN_A_CLAUSE = frozenset({
 _ZH_CARRIES_ON_RE = lazy(r"^\s*(?:然后|然後|并且|並且|而且|而不是|而|所以|因此|也|以及|或者|还有一个|還有一個|同时|同時)")
 
 
+# 「…，数据能随时备份，…，这类要如何弄」「…，对吗？」: the last clause asks how to do what it points back at, or whether all
+# of it holds, and the clauses before it are what it asks about
+_ZH_ENDS_ASKING_RE = lazy(
+    r"(?:(?:这|這|那)[^，,。；;]{0,4}(?:如何|怎么|怎麼|怎样|怎樣)[^，,。；;]{0,4}|是不是|对吗|對嗎|对不对|對不對|可以吗|可以嗎|行吗|行嗎)"
+    r"[\s。!！~？?]*$"
+)
+
+
 def carries_over(before: str, clause: str, sentence: str) -> bool:
     """Whether the clauses before ``clause`` reach into it: a report, a hypothetical, "never mind", a request for the
     work or an answer to the agent that the clause only bounds, or the clause carries on from them (然后, 所以); or
-    the sentence is an item of a requirement spec (「1、…」) or speaks of the product's parts (a feature asked for)."""
+    the sentence is an item of a requirement spec (「1、…」), speaks of the product's parts (a feature asked for) or ends
+    on a question."""
     if re.match(r"\s*\d+\s*[、.．)]", sentence) or _ZH_PRODUCT_RE.search(sentence) or _ZH_CARRIES_ON_RE.match(clause):
+        return True
+    if _ZH_ENDS_ASKING_RE.search(sentence):  # a run of clauses that ends on asking about all of it
         return True
     return bool(_ZH_NEGATED_RE.search(before) or _ZH_REPORTED_RE.search(before) or _ZH_HYPOTHETICAL_RE.search(before)
                 or _ZH_WORK_OPENS_RE.search(before) or _ZH_CLARIFIED_RE.search(before) or _ZH_REASONING_RE.search(before)
                 or _ZH_TASK_RE.search(before)
-                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]", before))
+                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]|是不是|是否|可以理解|意思是", before))
 
 
 

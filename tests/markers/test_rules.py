@@ -18,6 +18,8 @@ INS, C, P, L, F = "instruction", "correction", "preference", "lesson", "failure"
 RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     # ------------------------------------------------- shapes real sessions use without a marker word
     "en.instruction.ensure_every": [
+        ("ensure all milestones are completed", None),
+        ("make sure all review comments are addressed", None),
         ("Ensure that every migration has a down step.", INS),
         ("make sure each module starts with a short docstring", INS),
         ("Please make sure all shell scripts use set -euo pipefail.", INS),
@@ -1577,6 +1579,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这次优先用缓存吧", None),
     ],
     "zh.instruction.yuyan": [
+        ('标签以英文逗号分隔', None),
         ("请用中文回答。", INS),
         ("代码注释用英文写。", INS),
         ("回答请用简体中文。", INS),
@@ -1752,6 +1755,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        ('不要修改notes.md文件。', None),
+        ('不要提交 .env 文件', INS),
+        ('要求打开页面不要有任何延迟', None),
+        ('若 8080 端口不通，再试 8081（不要用 80 端口）', None),
+        ('在本项目中新增一个接口，不要访问外部网络', None),
+        ('数据能随时导出，不要用任何付费服务，这类要怎么做', None),
         # a clause ended on 「；」 is prose, not a line of code ending on ";"
         ("禁止使用轮询方式同步数据，统一使用 WebSocket；", INS),
         ("不要写'坑'/'注意'这类段落。", INS),
@@ -1959,6 +1968,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个函数换回 lodash 了吗？", None),
     ],
     "zh.instruction.jiuxing": [
+        ('spec没问题', None),
+        ('本地用 npm 没问题', INS),
         ("密码直接从环境变量读就行。", INS),
         ("lint 警告也可以 merge。", INS),
         ("CHANGELOG 统一写英文就行。", INS),

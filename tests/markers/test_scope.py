@@ -75,6 +75,9 @@ def test_a_template_turn_yields_nothing() -> None:
         "Code Review Checklist\n- Tests pass\n- Always handle errors\n- Never leave debug prints",
         "チャットアプリを作って。\n要件\n- 送信前に必ず確認ダイアログを出すこと\n- 既読は常に表示すること",
         "做一个记账应用。\n需求：\n1. 所有金额都要保留两位小数\n2. 不要使用第三方库",
+        # a terminal session pasted with its prompts: what the tools print is theirs
+        "PS C:\\work> adb start-server\n* daemon not running; starting now at tcp:5037\n* daemon started successfully",
+        "dev@box:~/app$ make deploy\nAlways run make check before deploying.\nDone.",
         "did you see this? https://example.org/docs/upload\nUploading files\n"
         "You can upload a file with the Files API. Always use the Files API when a request is over 20 MB.",
     ],
