@@ -17,6 +17,8 @@ _ZH_QUESTION_RE = lazy(
 _ZH_HEDGE_RE = lazy(
     r"也许|也許|可能|或许|或許|大概|"
     r"我觉得|我覺得|好像|应该吧|應該吧"
+    # 「建议统一使用…」「最好不要改变…的配置」: a suggestion or a wish for the work at hand, no rule laid down
+    r"|建议|建議|最好"
 )
 ONE_OFF_RE = lazy(
     r"这次|這次|暂时|暫時|先这样|先這樣|"
@@ -27,7 +29,7 @@ ONE_OFF_RE = lazy(
 _ZH_NEGATED_RE = lazy(r"算了|不用了|没事|沒事")
 _ZH_REPORTED_RE = lazy(
     r"[他她]说|[他她]說|据说|據說|听说|聽說|"
-    r"文档说|文檔說"
+    r"文档说|文檔說|你(?:之前|刚才|剛才)?(?:说|說|提到)(?:过|過)?(?!的)"
 )
 # 假如…会: a hypothetical
 _ZH_HYPOTHETICAL_RE = lazy(r"(?:假如|假設|假设|要是).*[会會]")
@@ -143,7 +145,7 @@ _cjk(
 # standing prohibitions and requirements: a generic object, no pointing word (这个, 那里, 它), and not
 # a task request (帮我 …) or a for-now (先不要 "don't yet")
 _ZH_HERE_RE = lazy(
-    r"这|這|那|它|上面|下面|刚才|剛才|帮我|幫我|帮忙|幫忙|先不|先别|先別|还没|還沒|忘|一下|看看|试试|試試"
+    r"这|這|那|它|上面|下面|以上|上述|刚才|剛才|帮我|幫我|帮忙|幫忙|先不|先别|先別|还没|還沒|忘|一下|看看|试试|試試"
 )
 _ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|記得|以后|以後|今后|今後)?[，,\s]*"
 
@@ -256,8 +258,8 @@ _cjk(
     "缩进|縮排|縮進|命名|变量|變數|函数|函數|类名|類名|注释|註解|註釋|提交|分支|文件|檔名|引号|引號|换行|換行|日志|日誌|测试|測試|配置|文档|依赖|依賴",
     r"^[\s，,]*(?:关于[^：:]{1,8}[：:]\s*)?(?:[\w.`-]{1,20}\s*)?" + _ZH_STYLE_SUBJECT + r"[^，,。？?]{0,6}?(?:统一|統一|一律|都|要)?"
     r"(?:用|使用|采用|採用|放在|放到|写在|寫在|遵循|遵守)[^。？?！!]{1,30}",
-    guard=lambda s, m: _zh_standing(s, m) and not re.search(
-        r"了[。！!]?$|失败|失敗|报错|報錯|没有|沒有|查|看一下|看看|找|搜|打开|打開", s),
+    guard=lambda s, m: _zh_standing(s, m) and not _ZH_TASK_RE.search(s) and not re.search(
+        r"了[。！!]?$|失败|失敗|报错|報錯|没有|沒有|查|看一下|看看|找|搜|打开|打開|已经|已經", s),
     description="「缩进用两个空格」「测试统一放在 tests 目录下」",
 )
 _cjk(
@@ -299,7 +301,9 @@ _cjk(
     r"(?:^|[，,]\s*)[^，,。？?]{0,20}?(?:(?:直接|都|统一|統一|一律)[^，,。？?]{1,24}?(?:就行|就可以|就好)|也可以|也行|"
     # (「用 npm 没问题」 permits a tool; 「spec没问题」 approves the work at hand)
     r"(?:用|使用|跑|装|裝|提交|推)\s*[A-Za-z`][\w.`-]*\s*(?:没问题|沒問題))",
-    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"吗|嗎|么|麼|一下|改就行|就行了吧", s),
+    # 「你也可以有更好的思路」「也可以参考以下信息」: an option offered for the work at hand, no permission that stands
+    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"吗|嗎|么|麼|一下|改就行|就行了吧", s)
+    and not re.search(r"(?:你|您)(?:们|們)?也可以|也可以(?:参考|參考|告诉|告訴|联系|聯系|聯繫)", s),
     description="「密钥直接写在 config.py 里就行」「CI 红了也可以 merge」",
 )
 # how the product looks: its parts on screen and their style
@@ -358,8 +362,11 @@ _cjk(
     r"确认|確認|添加|引入|装|裝|安装|安裝|换|換|关联|關聯|放|填|运行|運行)[^。？?！!]{1,40})",
     # 「底层架构不要再改了」: the verb alone, its object named before it, asks to stop the change under way
     # (「不用再改了」 lifts a rule: it stays)
+    # 「移除不再使用的类型定义」: 不再… before 的 names things no longer used, a task on them; 「移除了…」 reports the work
     guard=lambda s, m: not re.search(r"(?:这|這)(?!(?:个|個)\s*(?:项目|項目|仓库|倉庫|repo))|那个|那個|它|[他她]不再", s)
-    and not re.search(r"(?:别再|別再|不要再)\s*[\u4e00-\u9fff]{1,2}?(?:了|啦)[啊呀吧！!。\s]*$", m.group("clause")),
+    and not re.search(r"(?:别再|別再|不要再)\s*[\u4e00-\u9fff]{1,2}?(?:了|啦)[啊呀吧！!。\s]*$", m.group("clause"))
+    and not re.search(r"(?:不再|不用再)(?:需要|使用|用|支持|支援|维护|維護)?的", s)
+    and not re.search(r"(?:移除|删除|刪除|清理|去掉|标记|標記)了?[^，,。]{0,20}不再", s),
     reverses=_zh_reversed,
     description="「以后不再用 Docker Compose 了」— reverses 「用 Docker Compose」",
 )
@@ -526,6 +533,25 @@ _ZH_STOP_NOW_RE = lazy(
     r"(?:别|別|不要)(?!再)[^，,。！!？?]{1,15}(?:了[啊呀吧]?|[啊呀])[！!。.…\s]*(?:[，,]|$)"
     # 「不要改代码。」「先别写代码」: a hold on this turn's work, as "don't write any code"
     r"|^[\s]*(?:请|請)?(?:先)?(?:不要|别|別)(?:改|写|寫|修改)(?:任何)?(?:代码|代碼)[。！!.\s]*$"
+    # 「深度分析，不要改代码」「只修复格式，不要改任何内容」「不要review test代码」: what this turn's work leaves alone
+    r"|(?:不要|别|別|不准|不许|不許)(?:去)?(?:改|修改|改动|改動|动|動|碰|写|寫|删|删除|刪除|review|看)\s*(?:任何|现有|現有|其他|其它|老的|旧的|舊的)?(?:的)?"
+    r"\s*(?:[A-Za-z]+\s*)?(?:代码|代碼|内容|內容|东西|東西|源码|源碼)"
+)
+# 「移除了以下不再需要的配置项：」「以下组件标记为 legacy：」: a sentence that opens a list or a paste, not a rule of its own
+_ZH_LEAD_IN_RE = lazy(r"[:：]\s*$|以下|下列")
+# the product's screen: a sentence about its parts asks for a feature (「补充资讯不要设计成 button」「流式输出不能有任何闪烁」)
+_ZH_SCREEN_RE = lazy(
+    r"按钮|按鈕|button|页面|頁面|畫面|画面|界面|介面|弹窗|彈窗|对话框|對話框|首屏|sticky|滚动|滾動|闪烁|閃爍|图标|圖標|icon|"
+    r"dashboard|预设|預設|菜单|菜單|输入框|輸入框|标签页|標籤頁|动画|動畫|样式|樣式",
+    re.IGNORECASE,
+)
+# an assistant's words to its user, pasted: 「您也可以联系专业的命理师」「我可以为你生成具体的星盘」「我会记下来」
+_ZH_ASSISTANT_RE = lazy(r"您(?:也)?可以|我(?:也)?可以(?:为|為|帮|幫)(?:你|您)|我(?:会|會)(?:为|為|帮|幫)(?:你|您)|我(?:会|會)记下|我(?:会|會)記下|"
+                        r"希望[^，,。]{0,8}(?:对|對)(?:你|您)有(?:帮助|幫助|所帮助)")
+# what this turn is to hand over: 「…每个都要详细分析结果，生成一个md文档」「都要报告给我」「输出到 /home/…」
+# (「…之前请先告诉我」 is a standing arrangement: telling is no deliverable)
+_ZH_DELIVERABLE_RE = lazy(
+    r"给出|給出|生成一|输出到|輸出到|(?:报告|報告)给我|(?:报告|報告)給我|列出|(?:^|[\s，,：:（(])(?:/[\w.-]+){3,}|[A-Za-z]:\\[\w.\\-]+"
 )
 # 「我不是让你回忆X，是…」「根本不是软，是电机坏了」: what the person asked for, or what went wrong, made clear
 _ZH_CLARIFIED_RE = lazy(r"我(?:不是|没有|沒有)(?:让|讓|叫|要|说|說)你|根本不是|我的意思")
@@ -540,8 +566,15 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _ZH_CLARIFIED_RE.search(sentence):
         return frozenset({"instruction", "correction", "preference"})
-    if (_ZH_WORK_OPENS_RE.search(sentence) or _ZH_STOP_NOW_RE.search(sentence)) and not _ZH_DURABLE_RE.search(sentence):
-        return frozenset({"instruction", "preference"})  # bounds the work at hand
+    if _ZH_ASSISTANT_RE.search(sentence):
+        return EVERYTHING  # an assistant's words to its user
+    if (_ZH_WORK_OPENS_RE.search(sentence) or _ZH_STOP_NOW_RE.search(sentence) or _ZH_DELIVERABLE_RE.search(sentence)) \
+            and not _ZH_DURABLE_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # bounds the work at hand, or names what it hands over
+    if _ZH_LEAD_IN_RE.search(core) and not _ZH_DURABLE_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # opens a list or a paste
+    if _ZH_SCREEN_RE.search(sentence) and not _ZH_DURABLE_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # the product's screen: a feature asked for
     if _ZH_PRODUCT_SUBJECT_RE.search(sentence) or _ZH_PRODUCT_ACT_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # how the product behaves: a feature asked for
     return frozenset()
@@ -583,10 +616,13 @@ _ZH_ENDS_ASKING_RE = lazy(
 def carries_over(before: str, clause: str, sentence: str) -> bool:
     """Whether the clauses before ``clause`` reach into it: a report, a hypothetical, "never mind", a request for the
     work or an answer to the agent that the clause only bounds, or the clause carries on from them (然后, 所以); or
-    the sentence is an item of a requirement spec (「1、…」), speaks of the product's parts (a feature asked for) or ends
-    on a question."""
-    if re.match(r"\s*\d+\s*[、.．)]", sentence) or _ZH_PRODUCT_RE.search(sentence) or _ZH_CARRIES_ON_RE.match(clause):
+    the sentence is an item of a requirement spec (「1、…」「A)」), speaks of the product's parts or screen (a feature
+    asked for), names what the work hands over, is an assistant's words or a suggestion, or ends on a question."""
+    if re.match(r"\s*(?:\d+|[A-Za-z])\s*[、.．)）]", sentence) or _ZH_PRODUCT_RE.search(sentence) or _ZH_CARRIES_ON_RE.match(clause):
         return True
+    if (_ZH_DELIVERABLE_RE.search(sentence) or _ZH_SCREEN_RE.search(sentence) or _ZH_ASSISTANT_RE.search(sentence)
+            or _ZH_HEDGE_RE.search(sentence)) and not _ZH_DURABLE_RE.search(sentence):
+        return True  # the whole run names what this work hands over, the product's screen, or is a suggestion
     if _ZH_ENDS_ASKING_RE.search(sentence):  # a run of clauses that ends on asking about all of it
         return True
     return bool(_ZH_NEGATED_RE.search(before) or _ZH_REPORTED_RE.search(before) or _ZH_HYPOTHETICAL_RE.search(before)

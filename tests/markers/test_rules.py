@@ -1579,6 +1579,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这次优先用缓存吧", None),
     ],
     "zh.instruction.yuyan": [
+        ('以上三份文档全部用中文输出', None),
         ('标签以英文逗号分隔', None),
         ("请用中文回答。", INS),
         ("代码注释用英文写。", INS),
@@ -1755,6 +1756,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        ('先分析原因，不要改代码', None),
+        ('只调整缩进，不要改任何内容', None),
+        ('提示信息不要做成弹窗，直接显示在表单下面', None),
+        ('最好不要动数据库的配置', None),
+        ('建议不要用全局变量', None),
         ('不要修改notes.md文件。', None),
         ('不要提交 .env 文件', INS),
         ('要求打开页面不要有任何延迟', None),
@@ -1797,6 +1803,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        ('把每个接口都测一下，每个都要给出修改建议', None),
+        ('每个测试都要把结果输出到 /home/dev/app/docs/report.md', None),
+        ('A) 列表滚动必须流畅', None),
+        ('你说每个模块都要有单元测试', None),
         ('必须支持繁体中文', None),
         ('必须先注册才能下单', None),
         ("我想开发一个记账小程序，数据必须加密，界面要简洁。", None),
@@ -1834,6 +1844,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("我之前要你做的改好了吗？", None),
     ],
     "zh.instruction.fengge": [
+        ('日志已经放在 logs 目录下了', None),
         ("关于代码风格：缩进用两个空格。", INS),
         ("测试统一放在 tests 目录下。", INS),
         ("变量名统一用 snake_case。", INS),
@@ -1879,6 +1890,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个文件改了记得提交", None),
     ],
     "zh.instruction.reversal_buzai": [
+        ('移除了以下不再需要的配置项：', None),
+        ('删除不再使用的类型定义', None),
         ("以后不再用 Docker Compose 了，改用 Podman。", INS),
         ("别再加 console.log 了。", INS),
         ("以后都用pnpm，不要再用npm了。", INS),
@@ -1968,6 +1981,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个函数换回 lodash 了吗？", None),
     ],
     "zh.instruction.jiuxing": [
+        ('你也可以换个思路', None),
+        ('也可以参考以下配置', None),
         ('spec没问题', None),
         ('本地用 npm 没问题', INS),
         ("密码直接从环境变量读就行。", INS),
@@ -1997,6 +2012,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个函数改成 async 吧。", None),
     ],
     "zh.instruction.jizhu": [
+        ('请记住，这些只是基于您的情况的一般建议。', None),
         ("记住：我们的测试框架是pytest。", INS),
         ("請記住，部署只在週二進行。", INS),
         ("记住默认分支是develop。", INS),
