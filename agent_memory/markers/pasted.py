@@ -39,6 +39,13 @@ def header_rule(sentence: str) -> str | None:
 _SCREEN_LINE_RE = lazy(r"(?m)^[ \t]*[❯●⎿✻⏺▐╭╰│▝▘]")
 # a shell's prompt opening a line: "PS C:\Users\me> adb devices", "user@host:~/app$ make" (a pasted terminal session)
 _SHELL_PROMPT_RE = lazy(r"(?m)^[ \t]*(?:PS [A-Za-z]:\\[^\n>]*>|[\w.-]+@[\w.-]+:[~/][^\n$#]*[$#])[ \t]+\S")
+
+
+def _shell_cue(text: str) -> bool:
+    """Whether what a shell's prompt needs occurs at all (substring tests: most turns have none of it)."""
+    return ("PS " in text and ":\\" in text) or ("@" in text and ("$ " in text or "# " in text))
+
+
 _REVIEW_RE = lazy(
     r"\b(?:(?:Low|Medium|High|Critical)\s+Severity|Suggested\s+fix:|Useful\?\s+React\s+with|Verdict:|"
     r"Reviewer:|\(Should\s+Fix\)|Operation\s+stopped\s+by\s+hook)"
@@ -217,7 +224,7 @@ def _blank(text: str, start: int, end: int) -> str:
 
 def pasted_reason(text: str) -> str:
     """Why (part of) a turn reads as pasted rather than said, or "" when it does not."""
-    if ("PS " in text or "@" in text) and _SHELL_PROMPT_RE.search(text):
+    if _shell_cue(text) and _SHELL_PROMPT_RE.search(text):
         return "pasted terminal or agent screen"
     if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
         if _SCREEN_LINE_RE.search(text):
@@ -256,7 +263,7 @@ def unpasted(text: str) -> str:
     """
     if not pasted_reason(text):
         return text
-    if ("PS " in text or "@" in text) and _SHELL_PROMPT_RE.search(text):
+    if _shell_cue(text):
         shell = _SHELL_PROMPT_RE.search(text)
         if shell is not None:  # the session runs to the end of the turn, as a screen does
             text = _blank(text, shell.start(), len(text))
