@@ -550,7 +550,8 @@ _en(
     "en.instruction.going_forward", "instruction",
     "going forward|moving forward|future|next time",
     # "Going forward, let's focus on the login page": the plan of the work at hand
-    r"\b(?:going|moving)\s+forward\b(?!\s+with\b)(?!\s*,?\s*(?:let'?s|let\s+us|we'?ll|we\s+will|i'?ll|i\s+will|we\s+need\s+to)\s+"
+    # ("make a plan going forward": the plan for the work at hand)
+    r"(?<!\bplan\s)(?<!\bplans\s)(?<!\bpath\s)(?<!\bsteps\s)(?<!\bway\s)\b(?:going|moving)\s+forward\b(?!\s+with\b)(?!\s*,?\s*(?:let'?s|let\s+us|we'?ll|we\s+will|i'?ll|i\s+will|we\s+need\s+to)\s+"
     r"(?:(?:first\s+|just\s+|now\s+)?(?:focus|work|start|look|tackle|move|continue|finish|get|turn|begin|concentrate))\b)"
     r"|" + _LEAD + r"(?:in\s+(?:the\s+)?future|next\s+time|for\s+(?:all\s+)?future\s+(?:work|changes|prs|"
     r"commits|tasks|sessions))\s*,?\s+(?!(?:we\s+)?(?:might|may|could)\b)"
@@ -636,7 +637,10 @@ _en(
 _OUR_WHOLE = r"(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)"
 # words that tie a clause to the task at hand (a relative "that" and "this repo" do not)
 _HERE_AND_NOW_RE = lazy(
+    # ("current required information": things as they stand in the work at hand; "the current file" in a rule about
+    # every file is each one's own, "the current LTS" a release)
     r"\b(?:it|these|those|them|yet|again|else|anymore|today|tonight|tomorrow|above|below|my\s+last|your\s+last|"
+    r"(?<!the\s)(?<!its\s)(?<!each\s)current(?!\s+(?:lts|version|release|stable|major|minor|node|python|go|java|rust))|"
     r"(?<!\w\ws\s)that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
     r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
     r"this(?!\s+" + _OUR_WHOLE + r"\b)|"
@@ -746,7 +750,7 @@ def _standing_fact(sentence: str, m: re.Match[str]) -> bool:
 # (what the person wants first is talk), unless a condition makes it recur ("… without asking", "… before tests pass")
 # "do not do any work", "don't take any actions beyond reporting", "don't make any changes to our theme"
 _NO_WORK = (
-    r"\b(?:don'?t|do\s+not)\s+(?:do|take|make|perform)\s+any\s+(?:\w+\s+)?(?:work|actions?|changes|edits|modifications|steps)\b"
+    r"\b(?:don'?t|do\s+not)\s+(?:do|take|make|perform)\s+(?:any\s+)?(?:\w+\s+)?(?:work|actions?|changes|edits|modifications|steps)\b"
     r"(?![^.!?]*\b(?:without|until|unless|before|after|when(?:ever)?|if)\b)"
 )
 _EN_HOLD_RE = lazy(

@@ -615,6 +615,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("What changes from now on?", None),
     ],
     "en.instruction.going_forward": [
+        ("Summarize what you found and make a plan going forward.", None),
         ("Going forward, use conventional commit messages.", INS),
         ("In the future, ask me before deleting any files.", INS),
         ("Next time, check the CI logs before guessing.", INS),
@@ -743,6 +744,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("好きなライブラリを使ってください。", None),
     ],
     "ja.instruction.kanarazu": [
+        ('必ず日付を入れたいので、日付も追加できるように修正してください', None),
         ("この関数は必ずリストを返すようにしてください。", None),
         ("それぞれのモジュールに必ずテストを付けてください。", INS),
         ("このリポジトリでは必ずpnpmを使ってください。", INS),
@@ -955,6 +957,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother running the tests, it works now.", None),
     ],
     "en.instruction.dont": [
+        ("Do not change anything that would break current saved settings.", None),
+        ("Do not make changes for me, just explain.", None),
         ("dont allow requests to the paid API unless a flag is passed", None),
         ("make sqlite the default, dont store blobs in the db, bump the version", None),
         ("Don't hit the network in unit tests.", INS),
@@ -1639,6 +1643,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ ja standing requests, conventions, reversals
     "ja.instruction.toki": [
+        ('受信時にメンションがなくても返信するようにしてください。', None),
+        ('エンターを押した際に検索が走るようにして', None),
+        ('調べる際はこちらを参照すること', None),
         ("保存するときは入力値をチェックするようにしてください。", None),
         ("ログインした時はダッシュボードを表示してください", None),
         ("はい、他にも間違っているとこがありそうなので随時修正してください。", None),
