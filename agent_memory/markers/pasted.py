@@ -70,7 +70,7 @@ _PROMPT_RE = lazy(
 # A prompt or rule file pasted whole, front matter and all ("---\ndescription: …\nglobs: …\n---"): its rules are the file's.
 _FRONT_MATTER_RE = lazy(r"(?m)^---[ \t]*\n(?:[ \t]*[\w-]+[ \t]*:[^\n]*\n){1,12}---[ \t]*$")
 # A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>
-_TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)>[\s\S]*?</\1>")
+_TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)(?:\s[^<>\n]*)?>[\s\S]*?</\1>")  # (<steps CRITICAL="TRUE">…</steps> too)
 # A document written in markdown (an agent's summary, a plan, a task spec): a heading, a bold label ("**Root cause:**",
 # "- **Files**:"), a table row or a status emoji opening a line. People type prose; these are pasted, and what
 # follows the first one is blanked to the end of the turn (the person's own lead-in above it is kept). A shouted

@@ -326,6 +326,12 @@ _EN_CHANGE_ASKED_RE = lazy(
     r"handle|display|render|open|close|save|load|send)\b",
     _I,
 )
+# a sentence that opens on a request for a change to the work at hand
+_EN_TASK_REQUEST_RE = lazy(
+    r"^\W*(?:(?:ok|okay|yes|now|then|so|please|pls)\W+)*(?:remove|revert|delete|fix|add|implement|update|change|refactor|rename|"
+    r"move|create|write|rewrite|replace|drop|undo)\b",
+    _I,
+)
 _EN_POINTED_SUBJECT_RE = lazy(r"^\W*(?:(?:no|nope|and|but|so)\s*,?\s+)?(?:that|this|these|those)\s+[\w-]+\s+(?:is|are|was|were)\b", _I)
 _en(
     "en.correction.x_not_y", "correction",
@@ -347,7 +353,9 @@ _en(
     guard=lambda s, m: not _EN_CHANGE_ASKED_RE.match(s) and not _EN_POINTED_SUBJECT_RE.match(s)
     and not re.match(r"\W*the\s+[^:]{1,50}?\s+(?:is|are)\s+(?:now\s+)?(?:inaccurate|incorrect|misleading|outdated|stale|"
                      r"wrong|out\s+of\s+date|out\s+of\s+sync)\s*:", s, _I)
-    and not re.search(r"\bthe\s+same\b", s, _I) and not _POINTED_RE.search(s[: m.end()])
+    and not re.search(r"\bthe\s+same\b|\bstill\b|\bagain\b", s, _I) and not _POINTED_RE.search(s[: m.end()])
+    # "remove the cache, we don't need it, it is spread across members, not centralized": the reason for a request
+    and not _EN_TASK_REQUEST_RE.match(s)
     and not re.match(r"\s*[a-z]+ing\b", s[m.end() - 1:], _I),
     description="'the port is 5432, not 5433' — a claim set against what it replaces",
 )
@@ -556,8 +564,11 @@ _en(
     r"|" + _LEAD + r"(?:in\s+(?:the\s+)?future|next\s+time|for\s+(?:all\s+)?future\s+(?:work|changes|prs|"
     r"commits|tasks|sessions))\s*,?\s+(?!(?:we\s+)?(?:might|may|could)\b)"
     # "in the future, I'd like to add auth": a plan for the product, not a way of working
-    r"(?!(?:i|we)(?:'d|\s+would|'ll|\s+will|\s+want|\s+plan|\s+hope)\s+(?:like\s+to\s+|love\s+to\s+|want\s+to\s+|to\s+)?"
-    r"(?:add|build|implement|support|enable|create|explore|move|migrate|expand|extend|ship|launch|have|get|make)\b)\w",
+    r"(?!(?:i|we)(?:'d|\s+would|'ll|\s+will|\s+want|\s+plan|\s+hope|\s+need)\s+(?:like\s+to\s+|love\s+to\s+|want\s+to\s+|to\s+)?"
+    r"(?:add|build|implement|support|enable|create|explore|move|migrate|expand|extend|ship|launch|have|get|make|develop|write)\b)\w",
+    # "OK, going forward.": on with the work, nothing said of how
+    guard=lambda s, m: len(re.sub(r"\b(?:ok(?:ay)?|yes|sure|so|and|then|going|moving|forward|in|the|future|next|time)\b|\W", " ", s,
+                                  flags=_I).split()) >= 2,
     description="'Going forward, ...', 'In the future, ...', 'Next time, ...'",
 )
 
@@ -1981,7 +1992,9 @@ _en(
     "en.instruction.we_dont_want", "instruction",
     "don't want|dont want|do not want|never want",
     r"^\W*(?:(?:also|and|btw|fyi|note|so|but|no)\s*[,:]?\s+)*(?P<claim>we\s+(?:don'?t|do\s+not)\s+want\s+(?:any|to\s+(?:ever\s+)?"
-    r"(?!(?:do|change|touch|break|lose|merge|ship|release)\s+(?:it|this|that|these|those|the)\b))[^?]{3,}"
+    r"(?!(?:do|change|touch|break|lose|merge|ship|release)\s+(?:it|this|that|these|those|the)\b)"
+    # ("we dont want to download the file, it is already there": one thing of the task)
+    r"(?![a-z]+\s+the\s+[a-z]+(?<!s)\b(?!\s+of\b)))[^?]{3,}"
     # "I don't want toMatchSnapshot anywhere in the tests": a thing banned from everywhere
     r"|(?:i|we)\s+(?:don'?t|do\s+not|never)\s+want\s+(?!(?:it|this|that|them|you)\b)[^?]{1,50}?\s+anywhere\b"
     r"(?!\s+(?:near|close|else)\b)[^?]*)",
@@ -2203,7 +2216,9 @@ _EN_TASK_TALK_RE = lazy(
     r"|(?:we|i|you)\s+(?:(?:still|also|just|really|only|actually)\s+)?(?:need|want|wanted|meant|mean|think|thought|"
     r"don'?t\s+(?:need|want)|do\s+not\s+(?:need|want)|have\s+to|should|must|can|could)\b"
     r"|[^.!?]*\b(?:is|are|looks?|seems?)\s+(?:still\s+|now\s+|even\s+|much\s+|a\s+lot\s+)?(?:blank|empty|broken|"
-    r"worse|better|off|gone|slower|faster|same|different|fine|ok|okay|weird|ugly|wrong)\b"
+    r"worse|better|off|gone|slower|faster|same|different|fine|ok|okay|weird|ugly|wrong|no\s+good|not\s+good|bad)\b"
+    # "No, in cells AF39 … you will see a subtraction": where to look in the work at hand
+    r"|[^.!?]*\byou(?:'ll|\s+will|\s+can|\s+should)\s+(?:see|find|notice)\b|\W*in\s+(?:cells?|rows?|columns?|line|lines)\b"
     r"|[^.!?]*\bnow\W*$)",
     _I,
 )

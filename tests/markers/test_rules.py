@@ -154,6 +154,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("do you keep forgetting to run it?", None),
     ],
     "en.instruction.we_dont_want": [
+        ("we dont want to upload the file, it is already in the bucket", None),
         ("we don't want any new dependencies without discussion", INS),
         ("we don't want to use ORMs", INS),
         ("we dont want any feature flags left in after a release", INS),
@@ -360,6 +361,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("That's incorrect. We use Postgres, not MySQL.", C),
     ],
     "en.correction.no": [
+        ("No, the regex approach is no good.", None),
+        ("No, in rows 12 and 13 you will see the totals.", None),
         ("No. All we want is a tiny CLI that does ONE job.", None),
         ("Nope, I just need a script that renames the files.", None),
         ("No, I meant, why don't we cache the token after login.", None),
@@ -405,6 +408,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("actually the real problem is the cache key", None),
     ],
     "en.correction.x_not_y": [
+        ("when I open the modal it's still the old form instead of the new one", None),
+        ("remove the lookup table, we don't need it, it is spread across three modules, not in one place", None),
+        ("ok, and note that we use uv instead of pip", C),
         ("The docstring is misleading: the timeout is read from the env, not from the config file.", None),
         ('Actually the bug is in the serializer, not in the view.', None),
         ('The real issue is the stale cache, not the network.', None),
@@ -615,6 +621,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("What changes from now on?", None),
     ],
     "en.instruction.going_forward": [
+        ("OK, going forward.", None),
+        ("in the future we need to develop new importers for the bank feeds", None),
         ("Summarize what you found and make a plan going forward.", None),
         ("Going forward, use conventional commit messages.", INS),
         ("In the future, ask me before deleting any files.", INS),

@@ -78,6 +78,9 @@ def test_a_template_turn_yields_nothing() -> None:
         # a terminal session pasted with its prompts: what the tools print is theirs
         "PS C:\\work> adb start-server\n* daemon not running; starting now at tcp:5037\n* daemon started successfully",
         "dev@box:~/app$ make deploy\nAlways run make check before deploying.\nDone.",
+        # a command's steps injected in a tag with attributes
+        "Follow these steps:\n<steps CRITICAL=\"TRUE\">\n1. Always LOAD the whole config first\n2. Save outputs after EACH section "
+        "when generating any documents\n</steps>",
         "did you see this? https://example.org/docs/upload\nUploading files\n"
         "You can upload a file with the Files API. Always use the Files API when a request is over 20 MB.",
     ],
