@@ -38,7 +38,7 @@ def header_rule(sentence: str) -> str | None:
 # follows a screen is blanked to the end of the turn, a review leaves only the lead-in line, diff lines go alone.
 _SCREEN_LINE_RE = lazy(r"(?m)^[ \t]*[❯●⎿✻⏺▐╭╰│▝▘]")
 # a shell's prompt opening a line: "PS C:\Users\me> adb devices", "user@host:~/app$ make" (a pasted terminal session)
-_SHELL_PROMPT_RE = lazy(r"(?m)^[ \t]*(?:PS [A-Za-z]:\\[^\n>]*>|[\w.-]+@[\w.-]+:[~/][^\n$#]*[$#])[ \t]+\S")
+_SHELL_PROMPT_RE = lazy(r"(?m)^[ \t]*(?:PS [A-Za-z]:\\[^\n>]*>[ \t]+|[\w.-]+@[\w.-]+:[~/][^\n$#]*[$#] [ \t]*)\S")
 
 
 def _shell_cue(text: str) -> bool:

@@ -114,7 +114,7 @@ _EN_EMPTY_CLAIM_RE = lazy(
 # clause-opening filler an imperative may follow: "Also, please always ..."
 _LEAD = (
     r"(?:^|[,;:—–]\s*|\s[-–—]\s+|\(\s*)"
-    r"(?:(?:please|pls|plz|and|also|but|so|then|ok|okay|oh|hey|just|again|seriously|"
+    r"(?:(?:please|pls|plz|and|also|but|so|then|ok|okay|oh|hey|just|again|seriously|yes|yeah|yep|as\s+always|"
     r"remember\s+to|make\s+sure\s+(?:to|you|we|that\s+you)|be\s+sure\s+to|ensure\s+(?:you|we)|"
     r"try\s+to|you\s+should|we\s+should|you\s+must|we\s+must|let'?s|let\s+us|"
     # "I'd like you to always ask before deleting files"
@@ -617,6 +617,8 @@ _en(
     r"|^\W*(?:please\s+)?(?:don'?t|do\s+not|never|no)\b.*\b(?:in|across)\s+(?:this|our)\s+"
     r"(?:project|repo|repository|codebase|monorepo)\b"
     r"|\bhere\s+we\s+(?:use|don'?t|always|never|prefer|target|follow)\b",
+    # "in this repo you will copy all of the skill's files": what this piece of work will do there, not how work is done
+    guard=lambda s, m: not re.search(r"\byou(?:'ll|\s+will)\s+(?!always\b|never\b|only\b|find\b)[a-z]", s, _I),
     description="'In this repo, PRs target develop', 'We use tabs in this project'",
 )
 _en(

@@ -41,7 +41,11 @@ def _worth(text: str) -> bool:
 
 
 def _plain_unpasted(text: str) -> str:
-    """engine._unpasted without its cue-word prefilter: screens, review findings, diff lines and documents blanked."""
+    """engine._unpasted without its cue-word prefilter: terminal sessions, screens, review findings, diff lines,
+    documents, titled sections and quoted web pages blanked."""
+    shell = pasted._SHELL_PROMPT_RE.search(text)
+    if shell is not None:
+        text = pasted._blank(text, shell.start(), len(text))
     screen = pasted._SCREEN_LINE_RE.search(text)
     if screen is not None:
         text = pasted._blank(text, screen.start(), len(text))
@@ -59,6 +63,9 @@ def _plain_unpasted(text: str) -> str:
         text = pasted._blank(text, document.start(), len(text))
     for quoted in list(pasted._QUOTED_AGENT_RE.finditer(text)):
         text = pasted._blank(text, quoted.start(), quoted.end())
+    for start in (pasted._titled_section(text), pasted._pointed_page(text)):
+        if start is not None:
+            text = pasted._blank(text, start, len(text))
     return text
 
 
