@@ -12,7 +12,7 @@ __all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim"
 
 _ZH_QUESTION_RE = lazy(
     r"[?？]|[吗嗎呢]$|是不是|要不要|能不能|"
-    r"可不可以|为什么|為什麼|怎么|怎麼|哪个|哪個"
+    r"可不可以|为什么|為什麼|怎么|怎麼|哪个|哪個|有没有|有沒有|是如何|是怎样|是怎樣"
 )
 _ZH_HEDGE_RE = lazy(
     r"也许|也許|可能|或许|或許|大概|"
@@ -24,7 +24,7 @@ ONE_OFF_RE = lazy(
     r"这次|這次|暂时|暫時|先这样|先這樣|"
     r"今天|临时|臨時|目前|现在(?!开始|開始|起)|現在(?!开始|開始|起)|"
     # 「你先plan」: what comes first in this piece of work
-    r"(?:你|您|咱们|咱們|我们|我們)先"
+    r"(?:你|您|咱们|咱們|我们|我們)先|首先"
 )
 _ZH_NEGATED_RE = lazy(r"算了|不用了|没事|沒事")
 _ZH_REPORTED_RE = lazy(
@@ -536,13 +536,17 @@ _ZH_STOP_NOW_RE = lazy(
     # 「深度分析，不要改代码」「只修复格式，不要改任何内容」「不要review test代码」: what this turn's work leaves alone
     r"|(?:不要|别|別|不准|不许|不許)(?:去)?(?:改|修改|改动|改動|动|動|碰|写|寫|删|删除|刪除|review|看)\s*(?:任何|现有|現有|其他|其它|老的|旧的|舊的)?(?:的)?"
     r"\s*(?:[A-Za-z]+\s*)?(?:代码|代碼|内容|內容|东西|東西|源码|源碼)"
+    # 「不要改变现有系统设计」「不要破坏已实现的核心功能」: what the change at hand must leave as it is
+    r"|(?:不要|别|別|不准|不许|不許)(?:去)?(?:改变|改變|破坏|破壞|影响|影響)\s*[^，,。；;]{0,12}?(?:现有|現有|已有|原有|已实现|已實現|已经实现|已經實現)"
+    # 「继续完成…」「全部执行，…」: get on with the work at hand
+    r"|^[\s，,]*(?:继续|繼續|全部执行|全部執行)"
 )
 # 「移除了以下不再需要的配置项：」「以下组件标记为 legacy：」: a sentence that opens a list or a paste, not a rule of its own
 _ZH_LEAD_IN_RE = lazy(r"[:：]\s*$|以下|下列")
 # the product's screen: a sentence about its parts asks for a feature (「补充资讯不要设计成 button」「流式输出不能有任何闪烁」)
 _ZH_SCREEN_RE = lazy(
     r"按钮|按鈕|button|页面|頁面|畫面|画面|界面|介面|弹窗|彈窗|对话框|對話框|首屏|sticky|滚动|滾動|闪烁|閃爍|图标|圖標|icon|"
-    r"dashboard|预设|預設|菜单|菜單|输入框|輸入框|标签页|標籤頁|动画|動畫|样式|樣式",
+    r"dashboard|预设|預設|菜单|菜單|输入框|輸入框|标签页|標籤頁|动画|動畫|样式|樣式|网页|網頁",
     re.IGNORECASE,
 )
 # an assistant's words to its user, pasted: 「您也可以联系专业的命理师」「我可以为你生成具体的星盘」「我会记下来」
@@ -551,7 +555,7 @@ _ZH_ASSISTANT_RE = lazy(r"您(?:也)?可以|我(?:也)?可以(?:为|為|帮|幫)
 # what this turn is to hand over: 「…每个都要详细分析结果，生成一个md文档」「都要报告给我」「输出到 /home/…」
 # (「…之前请先告诉我」 is a standing arrangement: telling is no deliverable)
 _ZH_DELIVERABLE_RE = lazy(
-    r"给出|給出|生成一|输出到|輸出到|(?:报告|報告)给我|(?:报告|報告)給我|列出|(?:^|[\s，,：:（(])(?:/[\w.-]+){3,}|[A-Za-z]:\\[\w.\\-]+"
+    r"给出|給出|生成一|输出到|輸出到|(?:报告|報告)给我|(?:报告|報告)給我|列出|(?<![A-Za-z0-9_.])(?:/[\w.-]+){3,}|[A-Za-z]:\\[\w.\\-]+"
 )
 # 「我不是让你回忆X，是…」「根本不是软，是电机坏了」: what the person asked for, or what went wrong, made clear
 _ZH_CLARIFIED_RE = lazy(r"我(?:不是|没有|沒有)(?:让|讓|叫|要|说|說)你|根本不是|我的意思")
@@ -628,7 +632,8 @@ def carries_over(before: str, clause: str, sentence: str) -> bool:
     return bool(_ZH_NEGATED_RE.search(before) or _ZH_REPORTED_RE.search(before) or _ZH_HYPOTHETICAL_RE.search(before)
                 or _ZH_WORK_OPENS_RE.search(before) or _ZH_CLARIFIED_RE.search(before) or _ZH_REASONING_RE.search(before)
                 or _ZH_TASK_RE.search(before)
-                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]|是不是|是否|可以理解|意思是", before))
+                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]|是不是|是否|可以理解|意思是|如何|怎么|怎麼|怎样|怎樣",
+                             before))
 
 
 

@@ -899,6 +899,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个喜欢按钮要放在右上角。", None),
     ],
     "zh.instruction.yihou": [
+        ('有没有办法从现在开始都用 pnpm', None),
         ('以后这个页面要加上搜索', None),
         ('这个脚本用 nohup 跑吧（以后都这样）', INS),
         ('数据不全，以后抓取数据，先问我要不要全量', None),
@@ -1771,6 +1772,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        ('不要改变现有的接口设计', None),
+        ('继续完成剩下的部分，不要太频繁地请求接口', None),
         ('先分析原因，不要改代码', None),
         ('只调整缩进，不要改任何内容', None),
         ('提示信息不要做成弹窗，直接显示在表单下面', None),
@@ -1818,6 +1821,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        ('把结果都要写进/home/dev/app/docs/result.md', None),
+        ('你首先要把配置理顺，都要走配置文件', None),
         ('把每个接口都测一下，每个都要给出修改建议', None),
         ('每个测试都要把结果输出到 /home/dev/app/docs/report.md', None),
         ('A) 列表滚动必须流畅', None),
