@@ -315,6 +315,7 @@ _en(
     r"were|'s|'re|uses?|lives?\s+(?:in|under)|runs?\s+on|listens\s+on|targets?|defaults\s+to)\s+"
     r"(?!(?:fine|ok|okay|good|great|correct|right|done|working|better|worse|pretty|really|"
     r"quite|not\s+(?:needed|necessary|a\s+problem))\b)\S",
+    guard=lambda s, m: stable_fact(s[m.start():]),
     description="'Actually it should be X' — a restated fact",
 )
 # "It should error, not continue", "the status should be IN-REVIEW, not DONE": one named thing of the work at hand
@@ -356,7 +357,7 @@ _en(
     and not re.search(r"\bthe\s+same\b|\bstill\b|\bagain\b", s, _I) and not _POINTED_RE.search(s[: m.end()])
     # "remove the cache, we don't need it, it is spread across members, not centralized": the reason for a request
     and not _EN_TASK_REQUEST_RE.match(s)
-    and not re.match(r"\s*[a-z]+ing\b", s[m.end() - 1:], _I),
+    and not re.match(r"\s*[a-z]+ing\b", s[m.end() - 1:], _I) and stable_fact(s),
     description="'the port is 5432, not 5433' — a claim set against what it replaces",
 )
 
@@ -2197,9 +2198,41 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
 CONNECTOR = r"(?:but|and|also|though|however|otherwise|generally|in\s+general|that\s+said)\b"
 
 
+# What a stable fact of the project or the setup names, one of which a correction must hold: a name in code, a path, a
+# version, a setup word ("the port", "the default branch", "ids"), a tool or a product named with a capital ("Postgres",
+# "Vitest", "ULIDs"); and what feedback on the output names instead: the screen's parts and the figures of the task
+# ("No, the line separator needs to align between the cards", "That is wrong. Trust should be around 4.6MM").
+_EN_FACT_ANCHOR_RE = lazy(
+    r"`[^`]+`|[\w.~-]*/[\w./~-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|sh|go|rs|rb|java|kt|lock|env|cfg|ini|sql)\b"
+    r"|\bv?\d+\.\d+|\b[a-z]+(?:-[a-z0-9]+)*-\d+[a-z]?\b|\b[a-z]+_[a-z_]+\b|\d{2}:\d{2}"
+    r"|(?<!^)(?<![.!?]\s)\b(?:[A-Z][a-z]{2,}\w*|[A-Z]{2,}s?)\b"
+    r"|\b(?:to|into|from|on|off|targets?)\s+(?:main|master|develop|trunk)\b|\b(?:main|master|develop|trunk)\s+branch\b"
+    # a choice made on purpose is a fact that stands ("no, we removed the session commands on purpose")
+    r"|\b(?:on\s+purpose|deliberately|intentionally|by\s+design)\b"
+    r"|\b(?:ports?|branch(?:es)?|versions?|database|db|schema|shell|os|runtime|framework|librar(?:y|ies)|packages?|"
+    r"dependenc(?:y|ies)|modules?|repo|repository|monorepo|director(?:y|ies)|folders?|paths?|env|environment|config|"
+    r"configuration|settings|ids?|uuids?|ulids?|integers?|strings?|types?|keys?|endpoints?|api|cli|commands?|server|services?|"
+    r"cluster|region|host|domain|cron|jobs?|workers?|pipeline|ci|deploy(?:s|ment)?|runner|tests?|linter|formatter|compiler|"
+    r"builds?|timezone|encoding|format|license|default|production|prod|staging|local(?:ly)?|machine|laptop|"
+    r"npm|pnpm|yarn|bun|pip|uv|poetry|conda|pixi|bash|zsh|fish|git|make|cargo|node|deno|python|docker|helm|terraform)\b",
+)
+_EN_SCREEN_OR_FIGURE_RE = lazy(
+    r"\b(?:buttons?|pages?|modals?|screens?|cards?|layout|header|footer|sidebar|menus?|colou?rs?|fonts?|icons?|margins?|"
+    r"padding|align(?:ed|ment)?|ui|ux|dropdowns?|tabs?|separators?|pixels?|px|totals?|around|sum|amounts?|cells?|rows?)\b",
+    _I,
+)
+
+
+def stable_fact(claim: str) -> bool:
+    """Whether a correction's claim names a stable fact of the project or the setup rather than the output at hand."""
+    return _EN_FACT_ANCHOR_RE.search(claim) is not None and _EN_SCREEN_OR_FIGURE_RE.search(claim) is None
+
+
 def has_claim(core: str) -> bool:
     """Whether English words after a correction cue restate a fact, not an action ("No, fix it")."""
     if len(core.split()) < 2 or _EN_EMPTY_CLAIM_RE.search(core) or _EN_REQUEST_START_RE.match(core):
+        return False
+    if not stable_fact(core):
         return False
     if _EN_CHANGE_ASKED_RE.match(core) or (_EN_TASK_TALK_RE.match(core) and not _EN_CONTRAST_RE.search(core)):
         return False

@@ -348,6 +348,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en correction
     "en.correction.wrong": [
+        ("That is totally wrong. The balance should be around 4.6MM.", None),
         ("No, that's wrong — the API base path is /v2.", C),
         ("That's not right. The cron job runs at 02:00 UTC.", C),
         ("You got it backwards: the primary is in us-east-1 and the replica in eu-west-1.", C),
@@ -361,6 +362,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("That's incorrect. We use Postgres, not MySQL.", C),
     ],
     "en.correction.no": [
+        ("no. the divider needs to line up across all the cards.", None),
+        ("no, we dropped the export command on purpose", C),
+        ("No, the second approach handles it better.", None),
         ("No, the regex approach is no good.", None),
         ("No, in rows 12 and 13 you will see the totals.", None),
         ("No. All we want is a tiny CLI that does ONE job.", None),
@@ -396,6 +400,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("No, we use Vitest in this project.", C),
     ],
     "en.correction.actually": [
+        ("Actually the new layout is what they asked for.", None),
         ("Actually, the default branch is trunk.", C),
         ("actually it should be snake_case for the JSON keys", C),
         ("Actually the worker runs on Python 3.12.", C),
@@ -408,6 +413,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("actually the real problem is the cache key", None),
     ],
     "en.correction.x_not_y": [
+        ("the badge goes on the left card, not the right one", None),
         ("when I open the modal it's still the old form instead of the new one", None),
         ("remove the lookup table, we don't need it, it is spread across three modules, not in one place", None),
         ("ok, and note that we use uv instead of pip", C),
