@@ -226,7 +226,7 @@ _cjk(
     r"[^。]{1,60}(?<!ほしい)(?<!欲しい)(?:です|だ|である|が正しい(?:です)?|"
     r"が正解(?:です)?|のはず(?:です)?|はずです|"
     r"ています|てます|ている|てる)(?:よ|ね)?[。!！\s]*$",
-    guard=lambda s, m: not _JA_CORRECTED_HERE_RE.search(s),
+    guard=lambda s, m: not _JA_CORRECTED_HERE_RE.search(s) and stable_fact(s),
     description="「デフォルトブランチはmasterではなくmainです」",
 )
 
@@ -814,10 +814,29 @@ _JA_PRODUCT_ACT_RE = lazy(
 CONNECTOR = r"(?:でも|ただ|ただし|それと|あと|なお|ちなみに|今後|これから|次回から|次から|普段は|基本的に)"
 
 
+# What a stable fact names (a correction must hold one): a name in Latin letters or code, a path, a version, a word of
+# the setup, a technical word in katakana; and what feedback on the output names instead: the screen and the figures
+# of the task (「ボタンは右寄せではなく左寄せです」「合計は3000円です」)
+_JA_FACT_ANCHOR_RE = lazy(
+    r"[A-Za-z]{2,}|\d+\.\d+|/[\w.-]+|ポート|ブランチ|バージョン|データベース|スキーマ|シェル|環境|設定|ディレクトリ|フォルダ|パス|"
+    r"型|キー|サーバ|サービス|リージョン|ホスト|ドメイン|テスト|ビルド|デプロイ|本番|ステージング|ローカル|ライブラリ|パッケージ|依存|"
+    r"モジュール|リポジトリ|フレームワーク|言語|文字コード|タイムゾーン|ライセンス|デフォルト|コマンド|認証|"
+    r"[\u30a1-\u30fa\u30fc]{4,}|意図的|わざと|あえて"
+)
+_JA_SCREEN_OR_FIGURE_RE = lazy(
+    r"ボタン|画面|ページ|ヘッダー|フッター|サイドバー|メニュー|色|フォント|アイコン|余白|レイアウト|表示|右寄せ|左寄せ|合計|金額|円"
+)
+
+
+def stable_fact(claim: str) -> bool:
+    """Whether a correction's claim names a stable fact of the project or the setup rather than the output at hand."""
+    return _JA_FACT_ANCHOR_RE.search(claim) is not None and _JA_SCREEN_OR_FIGURE_RE.search(claim) is None
+
+
 def has_claim(core: str) -> bool:
     """Whether Japanese words after a correction cue restate a fact (a copula, 「XではなくY」), not a request; a fact
     about one thing the person points at by its place (「そのボタンじゃなくて、上のボタンです」) is feedback on the work at hand."""
-    if len(core) < 4 or _JA_CORRECTED_HERE_RE.search(core):
+    if len(core) < 4 or _JA_CORRECTED_HERE_RE.search(core) or not stable_fact(core):
         return False
     has_contrast = re.search("ではなく|じゃなく|でなく", core)
     if _JA_REQUEST_END_RE.search(core) and not has_contrast:

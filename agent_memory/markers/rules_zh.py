@@ -76,7 +76,7 @@ _cjk(
     # 「这是平台的提醒信息，不是售后阶段」「我要的不是这种死框架」 correct a reading of the thing at hand
     # 「不是文案的问题，是宽度」「根因不是数量」: where the bug at hand lies
     guard=lambda s, m: _zh_standing(s, m) and not _ZH_REASONING_RE.search(s) and not re.search(r"[：:]", s)
-    and not re.search(r"问题|問題|原因|根因|报错|報錯|错误|錯誤", s) and not _ZH_WHICH_ONE_RE.search(s),
+    and not re.search(r"问题|問題|原因|根因|报错|報錯|错误|錯誤", s) and not _ZH_WHICH_ONE_RE.search(s) and stable_fact(s),
     description="「不是Jest，而是Vitest」",
 )
 _cjk(
@@ -640,9 +640,24 @@ def carries_over(before: str, clause: str, sentence: str) -> bool:
 CONNECTOR = r"(?:但是|但|不过|不過|另外|还有|還有|以后|以後|今后|今後|平时|平時|一般|通常)"
 
 
+# What a stable fact names (a correction must hold one): a name in Latin letters or code, a path, a version, a word of
+# the setup; and what feedback on the output names instead: the screen and the figures of the task
+_ZH_FACT_ANCHOR_RE = lazy(
+    r"[A-Za-z]{2,}|\d+\.\d+|/[\w.-]+|端口|分支|版本|数据库|數據庫|资料库|資料庫|系统|系統|环境|環境|配置|目录|目錄|文件夹|文件夾|路径|路徑|"
+    r"类型|類型|接口|服务器|伺服器|服务|服務|区域|區域|主机|主機|域名|测试|測試|构建|構建|部署|生产|生產|本地|依赖|依賴|模块|模組|仓库|倉庫|"
+    r"框架|语言|語言|编码|編碼|时区|時區|默认|默認|命令|平台|云|雲|故意|特意"
+)
+_ZH_SCREEN_OR_FIGURE_RE = lazy(r"按钮|按鈕|页面|頁面|界面|弹窗|彈窗|颜色|顏色|字体|字體|图标|圖標|布局|显示|顯示|合计|合計|总额|總額|金额|金額")
+
+
+def stable_fact(claim: str) -> bool:
+    """Whether a correction's claim names a stable fact of the project or the setup rather than the output at hand."""
+    return _ZH_FACT_ANCHOR_RE.search(claim) is not None and _ZH_SCREEN_OR_FIGURE_RE.search(claim) is None
+
+
 def has_claim(core: str) -> bool:
-    """Whether Chinese words after a correction cue restate a fact (是, 应该)."""
-    return len(core) >= 4 and bool(_ZH_CLAIM_RE.search(core))
+    """Whether Chinese words after a correction cue restate a fact (是, 应该) of the project or the setup."""
+    return len(core) >= 4 and bool(_ZH_CLAIM_RE.search(core)) and stable_fact(core)
 
 
 STATED = r"记住|記住|以后|以後|今后|(?:从|從)(?:现在|現在|今)"

@@ -671,6 +671,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ ja
     "ja.correction.chigau": [
+        ('違います。合計は3000円です。', None),
         ("違います。そのボタンじゃなくて、下のボタンです。", None),
         ("違います。ポートは5432です。", C),
         ("いや、違う。デフォルトブランチはdevelopです。", C),
@@ -695,6 +696,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("正しいですか？", None),
     ],
     "ja.correction.dewanaku": [
+        ('見出しは太字ではなく通常の太さです。', None),
         ("これは左ではなく右に置くのが正しいです。", None),
         ("いや、そのファイルはJSONではなくYAMLです。", C),
         ("デフォルトブランチはmasterではなくmainです。", C),
@@ -859,6 +861,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ zh
     "zh.correction.budui": [
+        ('不对，应该是点击之后再加载', None),
+        ('不对，总额是三千', None),
         ("不对，端口是5432。", C),
         ("错了，测试框架应该是pytest。", C),
         ("不对。默认分支是main。", C),
@@ -866,6 +870,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("不对吗？", None),
     ],
     "zh.correction.bushi_ershi": [
+        ('不是深色，而是浅色的背景', None),
         ('不是B，是C', None),
         ('不是上面那个，是下面的', None),
         ('不是 width，是 height', None),
