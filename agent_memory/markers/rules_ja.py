@@ -286,6 +286,9 @@ _JA_OPTION_RE = lazy(
     r"|前者|後者|[1-9１-９一二三四](?:番目?|つ目)の"
 )
 
+# a taste said of one thing pointed at (「こっちの書き方の方が好き」「このデザインが好き」) is feedback on the output
+_JA_PICKED_HERE_RE = lazy(r"(?:この|その|あの|こっち|そっち|あっち|こちら|そちら|あちら|今の|前の)")
+
 # preference — 〜の方が好き/いい, 〜より〜がいい (not こっち/前の: a choice among options shown)
 _cjk(
     "ja.preference.hou_ga", "preference",
@@ -304,7 +307,10 @@ _cjk(
     r"|[うくぐすつぬぶむる](?:方|ほう)が(?:好き|好み)"
     r"|より(?:も)?[^。、]{1,30}?(?:の方|のほう)?(?:が|を)"
     r"(?:好き|好み|好む|いい|良い|よい|優先)",
-    guard=lambda s, m: not _JA_OPTION_RE.search(s),
+    guard=lambda s, m: not _JA_OPTION_RE.search(s) and not _JA_PICKED_HERE_RE.search(s)
+    # 「英語の方がいいです」 answers which one for the work at hand; a kind of thing as the topic makes it a taste that
+    # stays (「コミットは小さい方がいい」)
+    and (not re.search(r"(?:いい|良い|よい)$", m.group(0)) or re.match(r"^[^。、]{1,20}?(?<!に)は", s) is not None),
     description="「npmよりpnpmの方が好き」",
 )
 # 〜が好きです / 〜派です / 〜を好む
@@ -313,7 +319,7 @@ _cjk(
     "好き|好み|好む|派",
     r"(?:が|は|も)(?:大)?(?:好き|好み)(?:です|だ|なんです|なんだ)?(?:よ|ね)?[。!！\s]*$"
     r"|を好む|派(?:です|だ|なんです|なんだ)(?:よ|ね)?[。!！\s]*$",
-    guard=lambda s, m: not _JA_OPTION_RE.search(s),
+    guard=lambda s, m: not _JA_OPTION_RE.search(s) and not _JA_PICKED_HERE_RE.search(s),
     description="「型ヒントは明示的に書く方が好きです」「タブ派です」",
 )
 

@@ -741,6 +741,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("落とし穴がありそうですか？", None),
     ],
     "ja.preference.hou_ga": [
+        ('日本語の方がいいです', None),
+        ('こっちの書き方の方が好きです', None),
+        ('ログは英語の方がいいです', P),
         ("Bの方がいいです。", None),
         ("案2の方が好みです。", None),
         ("後者の方が読みやすいです。", None),
@@ -752,6 +755,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("このままの方がいいです。", None),
     ],
     "ja.preference.suki": [
+        ('このデザインが好きです', None),
         ("Aの方が好きです。", None),
         ("私はReactが好きです。", P),
         ("私はVimよりVS Code派です。", P),
