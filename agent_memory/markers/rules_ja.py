@@ -790,7 +790,20 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         # how the product behaves: a feature asked for, unless the person asks for it to be remembered
         # (「覚えておいて：UI 上の日時は全部日本時間で表示すること」 is a standing rule of the project)
         vetoed |= {"instruction", "preference"}
+    if _JA_ANSWER_RE.match(sentence) and not _JA_DURABLE_RE.search(sentence):
+        # 「はい、削除してもいいです」「OK、テストは書かないで」: a yes to what the agent asked about the work at hand
+        vetoed |= {"instruction", "preference"}
     return frozenset(vetoed)
+
+
+# an answer that agrees with the agent opening the sentence (as 「可以，…」「好的，…」 do in Chinese); 「いや、」 disagrees
+# and opens a correction or a rule of its own
+_JA_ANSWER_RE = lazy(
+    r"^[\s、]*(?:はい|うん|ええ|OK|ok|Ok|オッケー|おっけー|了解(?:です)?|りょうかい|大丈夫(?:です)?|それで(?:お願いします)?|"
+    r"そうです(?:ね)?|いいよ|いいです(?:よ)?)[、,。！!\s]+"
+)
+# what makes a sentence stand past this turn whatever opens it
+_JA_DURABLE_RE = lazy(r"今後|これから(?:は|も)|次回から|次から|以後|以降|毎回|いつも|常に|必ず|絶対|基本的に|原則|ずっと|覚えて")
 
 
 _JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚えて|" + _REMEMBER + r")[\s、,:：。!！]")

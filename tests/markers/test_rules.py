@@ -816,6 +816,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("毎回ありがとうございます。", None),
     ],
     "ja.instruction.kongo": [
+        ('はい、今後はモックを使わないでください', INS),
         ("これからはこの画面を作っていきます。", None),
         ("今後はpnpmを使ってください。", INS),
         ("以後はyarnではなくpnpmを使います。", INS),
@@ -1942,6 +1943,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("别再改这个文件了，这个项目不需要。", None),
     ],
     "ja.instruction.naide_practice": [
+        ('OK、モックは使わないでください', None),
         ("yarn は使わないで。", INS),
         ("デバッグ用の print をコミットに残さないでください。", INS),
         ("Python で型ヒントを省略しないでください。", INS),
@@ -1989,6 +1991,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("元に戻してください。", None),
     ],
     "ja.instruction.kyoka": [
+        ('はい、上書きしても大丈夫です', None),
         ("テストでは any を使っても大丈夫です。", INS),
         ("コメントは英語で構いません。", INS),
         ("ログは残して大丈夫です。", INS),
