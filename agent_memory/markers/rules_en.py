@@ -655,6 +655,8 @@ _HERE_AND_NOW_RE = lazy(
     # every file is each one's own, "the current LTS" a release)
     r"\b(?:it|these|those|them|yet|again|else|anymore|today|tonight|tomorrow|above|below|my\s+last|your\s+last|"
     r"(?<!the\s)(?<!its\s)(?<!each\s)current(?!\s+(?:lts|version|release|stable|major|minor|node|python|go|java|rust))|"
+    # ("do not introduce other env variables": beyond what the task at hand has; other people's work is a class)
+    r"(?<!the\s)(?<!any\s)(?<!no\s)other(?!\s+(?:people|people'?s|teams?|users?|developers?|contributors?|agents?|than)\b)|"
     r"(?<!\w\ws\s)that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
     r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
     r"this(?!\s+" + _OUR_WHOLE + r"\b)|"

@@ -592,6 +592,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Why is !important not allowed?", None),
     ],
     "en.instruction.never": [
+        ("never force-push to other people's branches", INS),
         ("Fix the parser, update the docs, and never store blobs in the db.", INS),
         ('Never commit generated files again.', INS),
         ('I want you to never touch the production database.', INS),
@@ -982,6 +983,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother running the tests, it works now.", None),
     ],
     "en.instruction.dont": [
+        ("do not introduce other env variables", None),
+        ("Don't add other dependencies.", None),
         ("Do not change anything that would break current saved settings.", None),
         ("Do not make changes for me, just explain.", None),
         ("dont allow requests to the paid API unless a flag is passed", None),
