@@ -502,6 +502,8 @@ _en(
 # "always show explicit guest", "always display the total": what a screen shows is a feature ("always show me the
 # plan" is a way of working)
 _EN_UI_ALWAYS_RE = lazy(
+    # ("for test --all let's ALWAYS sort by size": the order a command's output comes in)
+    r"\balways\s+(?:sort|order|group|rank)\s+(?:\w+\s+)?by\b|"
     r"\balways\s+(?:show|display|render|hide|highlight|list)\s+(?!(?:me|us|your|the\s+(?:plan|diff|changes|output|commands?|"
     r"full|errors?|tests?|logs?|reasoning|steps|files?|sources?|code)|what|how|why|which|a\s+(?:plan|diff|summary))\b)",
     _I,

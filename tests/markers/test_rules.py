@@ -541,6 +541,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en instruction
     "en.instruction.always": [
+        ("for the report command let's ALWAYS sort by size, biggest first", None),
+        ("Always sort imports alphabetically.", INS),
         ("I'd like you to always ask before deleting files.", INS),
         ('I need you to always run it again.', None),
         ('I want you to always show the banner on the home page.', None),
