@@ -158,15 +158,10 @@ _TITLE_WORDS = frozenset(
     "responsibilities policy policies specification specifications spec".split()
 )
 _TITLE_LINE_RE = lazy(r"^[ \t]*(?P<title>[A-Za-z][\w'&/()-]*(?:[ \t]+[\w'&/()-]+){0,4})[ \t]*:?[ \t]*\r?$")
-# a short line of a few words with two lines of text under it (a blank line between may follow the title)
 # the sections of a Japanese or Chinese spec: 「要件」「機能：」「需求」
 _CJK_TITLES = r"【?(?:機能)?(?:要件|仕様|機能|要求|制約|前提|概要|目的|背景|受け入れ条件|需求|功能|规格|規格|验收标准|驗收標準)】?"
 _CJK_TITLE_RE = lazy(r"^[ \t]*" + _CJK_TITLES + r"[ \t]*[:：]?[ \t]*\r?$")
-_TITLED_RE = lazy(
-    r"(?m)^(?P<line>[ \t]*(?:[A-Za-z][\w'&/()-]*(?:[ \t]+[\w'&/()-]+){0,4}|" + _CJK_TITLES + r")[ \t]*[:：]?[ \t]*)\r?\n"
-    r"(?:[ \t]*\r?\n)?"
-    r"(?P<next>[ \t]*\S[^\n]*)\n[ \t]*\S"
-)
+_SENTENCE_ENDS = frozenset(".!?。！？,;，；、")
 # an address closing its line, and the words on that line that point at the page
 # (a local address is the person's own app, no page to quote)
 _LINE_END_URL_RE = lazy(r"https?://(?!localhost|127\.0\.0\.1|0\.0\.0\.0)\S+[ \t]*\r?(?=\n)")
@@ -191,12 +186,20 @@ def _is_title(line: str) -> bool:
 
 @lru_cache(maxsize=4)  # asked of a turn by ``pasted_reason``, then again by ``unpasted``
 def _titled_section(text: str) -> int | None:
-    """Where a pasted section's title line starts (see ``_TITLE_WORDS``), or None."""
+    """Where a pasted section's title line starts (see ``_TITLE_WORDS``), or None: a short title line, then (after at
+    most one blank line) two lines of text, the first of them no title itself."""
     if text.count("\n") < _MIN_SECTION_LINES:
         return None
-    for m in _TITLED_RE.finditer(text):
-        if _is_title(m.group("line")) and not _is_title(m.group("next")):
-            return None if _ASKS_INTO_RULES_RE.search(text) else m.start()
+    lines = text.split("\n")
+    at = 0
+    for i, line in enumerate(lines):
+        # (a line over 60 characters, one that ends a sentence or one all in lower case is no title: most lines fail
+        # here, before any regex; a Japanese or Chinese title has no case and goes on)
+        if 0 < len(line) <= 60 and line[-1] not in _SENTENCE_ENDS and not line.islower() and _is_title(line):
+            j = i + 1 if i + 1 < len(lines) and lines[i + 1].strip() else i + 2
+            if j + 1 < len(lines) and lines[j].strip() and lines[j + 1].strip() and not _is_title(lines[j]):
+                return None if _ASKS_INTO_RULES_RE.search(text) else at
+        at += len(line) + 1
     return None
 
 
