@@ -426,6 +426,17 @@ _cjk(
 )
 
 
+# the moment a rule recurs on must be one of the agent's work (writing, committing, adding, deploying, answering …):
+# 「エラーの場合はトーストを出して」「データが空の時は…」 say how the product behaves
+_JA_WORK_MOMENT_RE = lazy(
+    r"書|実装|コミット|commit|プッシュ|push|PR|プルリク|マージ|merge|デプロイ|deploy|リリース|release|修正|変更|追加|作成|作る|"
+    r"レビュー|テスト|test|ビルド|build|インストール|install|導入|リファクタ|調査|調べ|質問|回答|返答|説明|作業|編集|削除|更新|"
+    r"依存|パッケージ|ライブラリ|マイグレーション|スキーマ|ブランチ|タスク|開発|起動|実行|lint|フォーマット|prettier|API|コード",
+    _I,
+)
+# where the condition of a recurring request ends
+_JA_MOMENT_END_RE = lazy(r"(?:とき|時|際|場合|前|あと|後|たびに|度に|てから)")
+
 _cjk(
     "ja.instruction.toki", "instruction",
     "とき|時|際|場合|前に|後は|あとは|たびに|度に|てから",
@@ -438,7 +449,8 @@ _cjk(
     r"|^[^。]{2,40}?てから\s*(?:commit|コミット|push|プッシュ|PR|プルリク|merge|マージ|deploy|デプロイ)\s*(?:を)?\s*"
     r"(?:して|する|しよう|すること|してください|してね|出して|出すこと)(?:ね|よ)?[。!！\s]*$",
     guard=lambda s, m: _ja_standing(s, m) and not re.search(
-        r"時間が|暇な|余裕|お手すき|手が空|できる(?:とき|時)|都合|(?:た|だ)(?:とき|時|後|あと|ら)", s),
+        r"時間が|暇な|余裕|お手すき|手が空|できる(?:とき|時)|都合|(?:た|だ)(?:とき|時|後|あと|ら)", s)
+    and _JA_WORK_MOMENT_RE.search(s[: _JA_MOMENT_END_RE.search(s).end()] if _JA_MOMENT_END_RE.search(s) else s) is not None,
     description="「テストを書くときはモックを使わないでください」「コミットする前にlintを実行してください」"
     "「prettier かけてから commit して」",
 )

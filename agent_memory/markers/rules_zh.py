@@ -283,13 +283,23 @@ _cjk(
     description="「回复请简短」",
 )
 
+# the moment a rule recurs on must be one of the agent's work (「写代码时」「提交的时候」「使用大量tools时」); 「数据为空时…」
+# 「加载失败时…」 say how the product behaves
+_ZH_WORK_MOMENT_RE = lazy(
+    r"写|寫|改|提交|commit|push|推送|合并|合併|merge|部署|发布|發布|上线|上線|新增|添加|创建|創建|修改|修复|修復|重构|重構|测试|測試|"
+    r"构建|構建|安装|安裝|升级|升級|引入|回答|回复|回覆|解释|解釋|调试|調試|工具|tools?|命令|代码|代碼|接口|依赖|依賴|分支|PR|开发|開發|"
+    r"实现|實現|运行|運行|执行|執行|review|审查|審查|使用",
+    re.IGNORECASE,
+)
+
 _cjk(
     "zh.instruction.shi", "instruction",
     "时|時|时候|時候",
     r"^[\s，,]*(?<!有)(?<!那)(?<!这)(?<!到)[^，,。？?！!]{2,20}?(?<!有)(?<!那)(?<!这)(?<!到)(?<!空)(?:时|時|的时候|的時候)[，,\s]*"
     r"(?:请|請|要|都要|需要|必须|必須|一定要|记得|記得|先|都|不要|别|別)[^。？?！!]{2,40}",
     guard=lambda s, m: _zh_standing(s, m) and not re.search(
-        r"有时|有時|那时|那時|这时|這時|到时|到時|有空|方便|空闲|空閒|了[。！!]?$|报错|報錯|失败|失敗", s),
+        r"有时|有時|那时|那時|这时|這時|到时|到時|有空|方便|空闲|空閒|了[。！!]?$|报错|報錯|失败|失敗", s)
+    and _ZH_WORK_MOMENT_RE.search(re.split(r"时|時", s, 1)[0]) is not None,
     description="「写代码时请加上类型注解」",
 )
 

@@ -1673,6 +1673,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ ja standing requests, conventions, reversals
     "ja.instruction.toki": [
+        ('データが空の時はメッセージを出さないでください', None),
+        ('回答する際は結論から書いてください', INS),
         ('受信時にメンションがなくても返信するようにしてください。', None),
         ('エンターを押した際に検索が走るようにして', None),
         ('調べる際はこちらを参照すること', None),
@@ -1914,6 +1916,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个回答请简短一点。", None),
     ],
     "zh.instruction.shi": [
+        ('列表为空时要显示提示文字', None),
+        ('调用外部命令时要先告诉我', INS),
         ('用户登出时要清空缓存', None),
         ("写代码时请加上类型注解。", INS),
         ("提交代码的时候要写清楚提交信息。", INS),
