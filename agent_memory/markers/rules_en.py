@@ -185,10 +185,13 @@ def _en(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
 # reads only that clause (a real question still ends in "?").
 _INSTRUCTION_FILE = r"(?:claude|agents|gemini|conventions|copilot-instructions)\.md"  # (CONVENTIONS.md: aider's)
 _INTO_FILE = (
-    r"^\W*(?:(?:ok|okay|also|and|then|now)\s*,?\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
+    r"^\W*(?:(?:ok|okay|also|and|then|now)\s*,?\s+)?(?:(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
     r"(?:update|add\s+(?:a\s+(?:note|line|rule)\s+)?(?:to|in)|note\s+in|write\s+(?:down\s+)?(?:in|into|to)|"
     r"put\s+(?:a\s+(?:note|line|rule)\s+)?in(?:to)?|document\s+in|mention\s+in)\s+(?:the\s+|our\s+|your\s+)?"
     + _INSTRUCTION_FILE + r"\s+(?:that|to\s+say(?:\s+that)?|saying(?:\s+that)?|so\s+that|:)\s+"
+    # the file named first: "in AGENTS.md, note that you shall always use pixi run"
+    r"|(?:in|to|into)\s+(?:the\s+|our\s+|your\s+)?" + _INSTRUCTION_FILE + r"\s*,?\s*(?:please\s+)?(?:note|add|write(?:\s+down)?|"
+    r"mention|say|state|document|record)\s+(?:that\s+|:\s*))"
 )
 _INTO_FILE_RE = lazy(_INTO_FILE, _I)
 _en(
@@ -520,6 +523,10 @@ _en(
     r"(?:(?:" + _LEAD + r"|^\W*in\s+(?-i:[A-Z][\w#+.]*)\s*,?\s+)always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`#@]"
     r"|" + _MODAL + r"always\s+(?!" + _MODAL_BAD_NEXT + r")[\w`]"
     r"|" + _WE + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
+    # a moment of the work, then the rule with no comma between: "When you lose connection to the MCP always re-check …"
+    # ("when you are done always tell me" closes this piece of work)
+    r"|^\W*(?:when(?:ever)?|if|before|after|once)\s+(?:you|we)\s+(?!(?:are\s+|'re\s+)?(?:done|finished|ready|back|finish|complete)\b)"
+    r"[^,;.?]{3,60}?\s+always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
     r"|\balways\s+make\s+sure\b)",
     # "X doesn't need to always ask": a habit taken off, not a rule
     # "Always keep the old behaviour when you refactor this function": a pointing word binds it to the task;

@@ -284,6 +284,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("それがなくても動くよ", None),
     ],
     "en.instruction.into_instruction_file": [
+        ("in AGENTS.md, note that you shall always use `pixi run` to run python scripts", INS),
+        ("in CLAUDE.md, note that this file is broken", None),
         ("can you update CLAUDE.md that we should always run `mise run fmt` together with `mise run lint`", INS),
         ("Please add a note to AGENTS.md that integration tests need the docker daemon running.", INS),
         ("Could you update CLAUDE.md that PR titles follow conventional commits", INS),
@@ -541,6 +543,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en instruction
     "en.instruction.always": [
+        ("When you lose the connection to the server always re-check the state of the app.", INS),
+        ("when you are done always tell me", None),
         ("for the report command let's ALWAYS sort by size, biggest first", None),
         ("Always sort imports alphabetically.", INS),
         ("I'd like you to always ask before deleting files.", INS),
