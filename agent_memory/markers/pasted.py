@@ -15,7 +15,7 @@ from functools import lru_cache
 from . import rules_en, rules_ja, rules_zh
 from .rule import lazy
 
-__all__ = ["header_rule", "pasted_reason", "unpasted"]
+__all__ = ["header_rule", "pasted_from", "pasted_reason", "unpasted"]
 
 # A short line ending in ":" that makes the bullets under it durable ("From now on:").
 _HEADER_RULES: tuple[tuple[re.Pattern[str], str], ...] = (*rules_en.HEADERS, *rules_ja.HEADERS, *rules_zh.HEADERS)
@@ -229,6 +229,18 @@ def pasted_reason(text: str) -> str:
     """Why (part of) a turn reads as pasted rather than said, or "" when it does not."""
     if _shell_cue(text) and _SHELL_PROMPT_RE.search(text):
         return "pasted terminal or agent screen"
+    eager = _eager_reason(text)
+    if eager:
+        return eager
+    if _titled_section(text) is not None:
+        return "pasted document section"
+    if _pointed_page(text) is not None:
+        return "pasted web page"
+    return ""
+
+
+def _eager_reason(text: str) -> str:
+    """``pasted_reason`` of the material ``unpasted`` blanks before a turn is split: what a cue in the turn points at."""
     if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
         if _SCREEN_LINE_RE.search(text):
             return "pasted terminal or agent screen"
@@ -252,24 +264,17 @@ def pasted_reason(text: str) -> str:
         return "pasted markdown document"
     if _quotes_agent(text):
         return "the agent's words quoted back"
-    if _titled_section(text) is not None:
-        return "pasted document section"
-    if _pointed_page(text) is not None:
-        return "pasted web page"
     return ""
 
 
 def unpasted(text: str) -> str:
-    """The turn with what the person pasted blanked (offsets kept): see ``pasted_reason``.
+    """The turn with what the person pasted blanked (offsets kept): see ``pasted_reason``; what ``pasted_from`` finds
+    is left to the engine, which asks only of a turn that yielded a marker.
 
     Each check runs only where its cue occurs in the turn as given (blanking removes characters, never adds one).
     """
-    if not pasted_reason(text):
+    if not _eager_reason(text):
         return text
-    if _shell_cue(text):
-        shell = _SHELL_PROMPT_RE.search(text)
-        if shell is not None:  # the session runs to the end of the turn, as a screen does
-            text = _blank(text, shell.start(), len(text))
     if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
         screen = _SCREEN_LINE_RE.search(text)
         if screen is not None:
@@ -302,7 +307,20 @@ def unpasted(text: str) -> str:
     if _quotes_agent(text):
         for quoted in list(_QUOTED_AGENT_RE.finditer(text)):
             text = _blank(text, quoted.start(), quoted.end())
-    for start in (_titled_section(text), _pointed_page(text)):
-        if start is not None:
-            text = _blank(text, start, len(text))
     return text
+
+
+def pasted_from(text: str) -> int | None:
+    """Where the rest of a turn is pasted, by the checks no single cue word can skip (a shell's prompt, a titled
+    section, a web page quoted under its address): the earliest of them, or None. Dearer than ``unpasted``'s checks,
+    it is asked only of a turn that yielded a marker, whose markers from there on are dropped."""
+    starts = [start for start in (_shell_start(text), _titled_section(text), _pointed_page(text)) if start is not None]
+    return min(starts) if starts else None
+
+
+def _shell_start(text: str) -> int | None:
+    """Where a shell session pasted with its prompts starts, or None."""
+    if not _shell_cue(text):
+        return None
+    shell = _SHELL_PROMPT_RE.search(text)
+    return None if shell is None else shell.start()

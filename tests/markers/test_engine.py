@@ -41,11 +41,7 @@ def _worth(text: str) -> bool:
 
 
 def _plain_unpasted(text: str) -> str:
-    """engine._unpasted without its cue-word prefilter: terminal sessions, screens, review findings, diff lines,
-    documents, titled sections and quoted web pages blanked."""
-    shell = pasted._SHELL_PROMPT_RE.search(text)
-    if shell is not None:
-        text = pasted._blank(text, shell.start(), len(text))
+    """engine._unpasted without its cue-word prefilter: screens, review findings, diff lines and documents blanked."""
     screen = pasted._SCREEN_LINE_RE.search(text)
     if screen is not None:
         text = pasted._blank(text, screen.start(), len(text))
@@ -63,10 +59,16 @@ def _plain_unpasted(text: str) -> str:
         text = pasted._blank(text, document.start(), len(text))
     for quoted in list(pasted._QUOTED_AGENT_RE.finditer(text)):
         text = pasted._blank(text, quoted.start(), quoted.end())
-    for start in (pasted._titled_section(text), pasted._pointed_page(text)):
-        if start is not None:
-            text = pasted._blank(text, start, len(text))
     return text
+
+
+def _pasted_from(text: str) -> int | None:
+    """pasted.pasted_from without its cue-word prefilter: where a shell session, a titled section or a quoted web
+    page starts."""
+    shell = pasted._SHELL_PROMPT_RE.search(text)
+    starts = [s for s in (shell.start() if shell else None, pasted._titled_section(text), pasted._pointed_page(text))
+              if s is not None]
+    return min(starts) if starts else None
 
 
 def _every_rule(text: str) -> list[Marker]:
@@ -157,6 +159,9 @@ def _every_rule(text: str) -> list[Marker]:
             continue
         seen.add(marker.text)
         found.append((i, i + 1 if end != span.end else i, marker))
+    cut = _pasted_from(text)
+    if cut is not None:
+        found = [(first, last, m) for first, last, m in found if spans[first].start < cut]
     return [
         replace(m, stated=True) if not m.stated and (first - 1 in keep_asks or last + 1 in keep_asks) else m
         for first, last, m in found
