@@ -28,7 +28,7 @@ from dataclasses import replace
 from ..model import Marker
 from . import rules_en, rules_ja, rules_zh
 from .cues import CueIndex
-from .pasted import header_rule, pasted_reason, unpasted
+from .pasted import header_rule, pasted_from, pasted_reason, unpasted
 from .rule import EVERYTHING, KIND_PRIORITY, MAX_SENTENCE_CHARS, TRAIL_RE, I, MarkerRule, lang_of, lazy
 from .sentences import HEADING_RE, Span, collapse, fold_text, mask, sentence_spans
 
@@ -408,6 +408,10 @@ def find_markers(text: str) -> list[Marker]:
             continue
         seen.add(marker.text)
         found.append((i, i + 1 if end != span.end else i, marker))
+    if found:  # what is pasted from a line on, by the checks dear enough to ask only here, is not the person's
+        cut = pasted_from(text)
+        if cut is not None:
+            found = [(first, last, m) for first, last, m in found if spans[first].start < cut]
     # "Always use pnpm. Remember that." asks to keep the claim next to it
     return [
         replace(m, stated=True) if not m.stated and (first - 1 in keep_asks or last + 1 in keep_asks) else m

@@ -15,7 +15,7 @@ from functools import lru_cache
 from . import rules_en, rules_ja, rules_zh
 from .rule import lazy
 
-__all__ = ["header_rule", "pasted_reason", "unpasted"]
+__all__ = ["header_rule", "pasted_from", "pasted_reason", "unpasted"]
 
 # A short line ending in ":" that makes the bullets under it durable ("From now on:").
 _HEADER_RULES: tuple[tuple[re.Pattern[str], str], ...] = (*rules_en.HEADERS, *rules_ja.HEADERS, *rules_zh.HEADERS)
@@ -37,6 +37,15 @@ def header_rule(sentence: str) -> str | None:
 # drawing), a review bot's finding ("Medium Severity", "Suggested fix:"), a hook's message, or diff lines. What
 # follows a screen is blanked to the end of the turn, a review leaves only the lead-in line, diff lines go alone.
 _SCREEN_LINE_RE = lazy(r"(?m)^[ \t]*[❯●⎿✻⏺▐╭╰│▝▘]")
+# a shell's prompt opening a line: "PS C:\Users\me> adb devices", "user@host:~/app$ make" (a pasted terminal session)
+_SHELL_PROMPT_RE = lazy(r"(?m)^[ \t]*(?:PS [A-Za-z]:\\[^\n>]*>[ \t]+|[\w.-]+@[\w.-]+:[~/][^\n$#]*[$#] [ \t]*)\S")
+
+
+def _shell_cue(text: str) -> bool:
+    """Whether what a shell's prompt needs occurs at all (substring tests: most turns have none of it)."""
+    return ("PS " in text and ":\\" in text) or ("@" in text and ("$ " in text or "# " in text))
+
+
 _REVIEW_RE = lazy(
     r"\b(?:(?:Low|Medium|High|Critical)\s+Severity|Suggested\s+fix:|Useful\?\s+React\s+with|Verdict:|"
     r"Reviewer:|\(Should\s+Fix\)|Operation\s+stopped\s+by\s+hook)"
@@ -61,7 +70,7 @@ _PROMPT_RE = lazy(
 # A prompt or rule file pasted whole, front matter and all ("---\ndescription: …\nglobs: …\n---"): its rules are the file's.
 _FRONT_MATTER_RE = lazy(r"(?m)^---[ \t]*\n(?:[ \t]*[\w-]+[ \t]*:[^\n]*\n){1,12}---[ \t]*$")
 # A block a tool or a client injected into the turn: <system-reminder>…</system-reminder>, <reminder>, <context>
-_TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)>[\s\S]*?</\1>")
+_TAG_BLOCK_RE = lazy(r"<([a-z][a-z0-9_-]*)(?:\s[^<>\n]*)?>[\s\S]*?</\1>")  # (<steps CRITICAL="TRUE">…</steps> too)
 # A document written in markdown (an agent's summary, a plan, a task spec): a heading, a bold label ("**Root cause:**",
 # "- **Files**:"), a table row or a status emoji opening a line. People type prose; these are pasted, and what
 # follows the first one is blanked to the end of the turn (the person's own lead-in above it is kept). A shouted
@@ -95,6 +104,7 @@ _DOC_EMOJI_RE = lazy(r"[\u2705\u274c\u26a0\u2728\U0001F4A1-\U0001F7E2]")
 def _doc_cue(text: str) -> bool:
     """Whether a character a markdown document line needs occurs at all (substring tests; the emoji only past ASCII)."""
     return "#" in text or "**" in text or "|" in text or (not text.isascii() and _DOC_EMOJI_RE.search(text) is not None)
+_ASKS_INTO_RULES_RE = rules_en.LIST_INTO_RULES_RE
 _PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
                "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
 # one pass over the turn says whether any check can fire; each check then has its own cue, so a turn with a brace
@@ -135,6 +145,78 @@ def _prompt_sections(text: str) -> re.Match[str] | None:
     return None
 
 
+# A section of a document or a spec pasted without markdown: a title line ("Requirements", "Code Review Checklist",
+# "Spec-Driven Approach", "Authentication") over two or more lines of its own. A title is a few words without a
+# sentence's punctuation, in Title Case or ending on a word documents head their sections with; what follows it is
+# the document's, not the person's (a durable header, "From now on:", is theirs). A web page pointed at by its address
+# ("did you read this? https://…") and then quoted is pasted the same way.
+_TITLE_WORDS = frozenset(
+    "requirements requirement guidelines guideline rules constraints checklist overview summary features notes "
+    "instructions conventions standards principles approach workflow usage setup installation configuration "
+    "authentication practices description context background goals scope criteria tasks steps examples example "
+    "assurance testing security performance architecture deployment limitations considerations objectives "
+    "responsibilities policy policies specification specifications spec".split()
+)
+_TITLE_LINE_RE = lazy(r"^[ \t]*(?P<title>[A-Za-z][\w'&/()-]*(?:[ \t]+[\w'&/()-]+){0,4})[ \t]*:?[ \t]*\r?$")
+# the sections of a Japanese or Chinese spec: 「要件」「機能：」「需求」
+_CJK_TITLES = r"【?(?:機能)?(?:要件|仕様|機能|要求|制約|前提|概要|目的|背景|受け入れ条件|需求|功能|规格|規格|验收标准|驗收標準)】?"
+_CJK_TITLE_RE = lazy(r"^[ \t]*" + _CJK_TITLES + r"[ \t]*[:：]?[ \t]*\r?$")
+_SENTENCE_ENDS = frozenset(".!?。！？,;，；、")
+# an address closing its line, and the words on that line that point at the page
+# (a local address is the person's own app, no page to quote)
+_LINE_END_URL_RE = lazy(r"https?://(?!localhost|127\.0\.0\.1|0\.0\.0\.0)\S+[ \t]*\r?(?=\n)")
+_POINTING_RE = lazy(r"\b(?:read|see|check|look\s+at|docs?|documentation|article|says?|according\s+to)\b", re.IGNORECASE)
+_MIN_SECTION_LINES = 2
+_MIN_QUOTED_CHARS = 80
+
+
+def _is_title(line: str) -> bool:
+    """Whether a line reads as a document's section title (not a rule, not a sentence, no durable header)."""
+    m = _TITLE_LINE_RE.match(line)
+    if m is None:
+        return _CJK_TITLE_RE.match(line) is not None
+    words = m.group("title").split()
+    last = words[-1].lower().strip("()")
+    # (a line in capitals is shouted, "YOUR CATCHPHRASE IS:", not a title in Title Case)
+    title_case = len(words) >= 2 and all(w[:1].isupper() for w in words) and not m.group("title").isupper()
+    if last in _TITLE_WORDS and words[-1][:1].isupper() or title_case:
+        return header_rule(line.strip().rstrip(":") + ":") is None
+    return False
+
+
+@lru_cache(maxsize=4)  # asked of a turn by ``pasted_reason``, then again by ``unpasted``
+def _titled_section(text: str) -> int | None:
+    """Where a pasted section's title line starts (see ``_TITLE_WORDS``), or None: a short title line, then (after at
+    most one blank line) two lines of text, the first of them no title itself."""
+    if text.count("\n") < _MIN_SECTION_LINES:
+        return None
+    lines = text.split("\n")
+    at = 0
+    for i, line in enumerate(lines):
+        # (a line over 60 characters, one that ends a sentence or one all in lower case is no title: most lines fail
+        # here, before any regex; a Japanese or Chinese title has no case and goes on)
+        if 0 < len(line) <= 60 and line[-1] not in _SENTENCE_ENDS and not line.islower() and _is_title(line):
+            j = i + 1 if i + 1 < len(lines) and lines[i + 1].strip() else i + 2
+            if j + 1 < len(lines) and lines[j].strip() and lines[j + 1].strip() and not _is_title(lines[j]):
+                return None if _ASKS_INTO_RULES_RE.search(text) else at
+        at += len(line) + 1
+    return None
+
+
+def _pointed_page(text: str) -> int | None:
+    """Where the text quoted from a web page the person points at begins (the line after its address), or None."""
+    if "http" not in text:
+        return None
+    for url in _LINE_END_URL_RE.finditer(text):
+        if _POINTING_RE.search(text, text.rfind("\n", 0, url.start()) + 1, url.start()) is None:
+            continue
+        rest = text[url.end() :]
+        if rest.count("\n") >= 2 and len(rest.strip()) >= _MIN_QUOTED_CHARS and not _ASKS_INTO_RULES_RE.search(text):
+            return url.end()
+        return None
+    return None
+
+
 _NOT_A_LINE_BREAK_RE = lazy(r"[^\n]")
 
 
@@ -145,6 +227,20 @@ def _blank(text: str, start: int, end: int) -> str:
 
 def pasted_reason(text: str) -> str:
     """Why (part of) a turn reads as pasted rather than said, or "" when it does not."""
+    if _shell_cue(text) and _SHELL_PROMPT_RE.search(text):
+        return "pasted terminal or agent screen"
+    eager = _eager_reason(text)
+    if eager:
+        return eager
+    if _titled_section(text) is not None:
+        return "pasted document section"
+    if _pointed_page(text) is not None:
+        return "pasted web page"
+    return ""
+
+
+def _eager_reason(text: str) -> str:
+    """``pasted_reason`` of the material ``unpasted`` blanks before a turn is split: what a cue in the turn points at."""
     if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
         if _SCREEN_LINE_RE.search(text):
             return "pasted terminal or agent screen"
@@ -172,11 +268,12 @@ def pasted_reason(text: str) -> str:
 
 
 def unpasted(text: str) -> str:
-    """The turn with what the person pasted blanked (offsets kept): see ``pasted_reason``.
+    """The turn with what the person pasted blanked (offsets kept): see ``pasted_reason``; what ``pasted_from`` finds
+    is left to the engine, which asks only of a turn that yielded a marker.
 
     Each check runs only where its cue occurs in the turn as given (blanking removes characters, never adds one).
     """
-    if not pasted_reason(text):
+    if not _eager_reason(text):
         return text
     if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
         screen = _SCREEN_LINE_RE.search(text)
@@ -211,3 +308,19 @@ def unpasted(text: str) -> str:
         for quoted in list(_QUOTED_AGENT_RE.finditer(text)):
             text = _blank(text, quoted.start(), quoted.end())
     return text
+
+
+def pasted_from(text: str) -> int | None:
+    """Where the rest of a turn is pasted, by the checks no single cue word can skip (a shell's prompt, a titled
+    section, a web page quoted under its address): the earliest of them, or None. Dearer than ``unpasted``'s checks,
+    it is asked only of a turn that yielded a marker, whose markers from there on are dropped."""
+    starts = [start for start in (_shell_start(text), _titled_section(text), _pointed_page(text)) if start is not None]
+    return min(starts) if starts else None
+
+
+def _shell_start(text: str) -> int | None:
+    """Where a shell session pasted with its prompts starts, or None."""
+    if not _shell_cue(text):
+        return None
+    shell = _SHELL_PROMPT_RE.search(text)
+    return None if shell is None else shell.start()

@@ -114,7 +114,7 @@ _EN_EMPTY_CLAIM_RE = lazy(
 # clause-opening filler an imperative may follow: "Also, please always ..."
 _LEAD = (
     r"(?:^|[,;:—–]\s*|\s[-–—]\s+|\(\s*)"
-    r"(?:(?:please|pls|plz|and|also|but|so|then|ok|okay|oh|hey|just|again|seriously|"
+    r"(?:(?:please|pls|plz|and|also|but|so|then|ok|okay|oh|hey|just|again|seriously|yes|yeah|yep|as\s+always|"
     r"remember\s+to|make\s+sure\s+(?:to|you|we|that\s+you)|be\s+sure\s+to|ensure\s+(?:you|we)|"
     r"try\s+to|you\s+should|we\s+should|you\s+must|we\s+must|let'?s|let\s+us|"
     # "I'd like you to always ask before deleting files"
@@ -185,10 +185,13 @@ def _en(rule_id: str, kind: str, cue: str, pattern: str, claim: str = "none",
 # reads only that clause (a real question still ends in "?").
 _INSTRUCTION_FILE = r"(?:claude|agents|gemini|conventions|copilot-instructions)\.md"  # (CONVENTIONS.md: aider's)
 _INTO_FILE = (
-    r"^\W*(?:(?:ok|okay|also|and|then|now)\s*,?\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
+    r"^\W*(?:(?:ok|okay|also|and|then|now)\s*,?\s+)?(?:(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
     r"(?:update|add\s+(?:a\s+(?:note|line|rule)\s+)?(?:to|in)|note\s+in|write\s+(?:down\s+)?(?:in|into|to)|"
     r"put\s+(?:a\s+(?:note|line|rule)\s+)?in(?:to)?|document\s+in|mention\s+in)\s+(?:the\s+|our\s+|your\s+)?"
     + _INSTRUCTION_FILE + r"\s+(?:that|to\s+say(?:\s+that)?|saying(?:\s+that)?|so\s+that|:)\s+"
+    # the file named first: "in AGENTS.md, note that you shall always use pixi run"
+    r"|(?:in|to|into)\s+(?:the\s+|our\s+|your\s+)?" + _INSTRUCTION_FILE + r"\s*,?\s*(?:please\s+)?(?:note|add|write(?:\s+down)?|"
+    r"mention|say|state|document|record)\s+(?:that\s+|:\s*))"
 )
 _INTO_FILE_RE = lazy(_INTO_FILE, _I)
 _en(
@@ -251,8 +254,17 @@ _FAIL_NOT_RE = lazy(
 )
 
 
+# "it still fails every time", "I keep getting this error every time", "same error again, it always crashes": the fix
+# just tried did not take, a report on the bug at hand rather than a failure that stands
+_FAIL_PERSISTS_RE = lazy(
+    r"\b(?:still|again|keep\s+getting|keeps\s+(?:happening|failing|crashing|breaking|erroring)|same\s+(?:error|issue|problem|"
+    r"thing|result)|this\s+(?:error|issue|bug|problem|exception)|(?:is|are)\s+now|now\s+(?:it|they))\b",
+    _I,
+)
+
+
 def _fail_ok(sentence: str, m: re.Match[str]) -> bool:
-    if _FAIL_NOT_RE.search(sentence):
+    if _FAIL_NOT_RE.search(sentence) or _FAIL_PERSISTS_RE.search(sentence):
         return False
     verb = _FAIL_VERB_RE.search(sentence, m.start())
     at = verb.start() if verb is not None and verb.start() < m.end() else m.start()
@@ -306,6 +318,7 @@ _en(
     r"were|'s|'re|uses?|lives?\s+(?:in|under)|runs?\s+on|listens\s+on|targets?|defaults\s+to)\s+"
     r"(?!(?:fine|ok|okay|good|great|correct|right|done|working|better|worse|pretty|really|"
     r"quite|not\s+(?:needed|necessary|a\s+problem))\b)\S",
+    guard=lambda s, m: stable_fact(s[m.start():]),
     description="'Actually it should be X' — a restated fact",
 )
 # "It should error, not continue", "the status should be IN-REVIEW, not DONE": one named thing of the work at hand
@@ -315,6 +328,12 @@ _EN_CHANGE_ASKED_RE = lazy(
     r"commits|branches|prs|docs|names|ids|logs|dates|times|users)\b)[\w-]+(?:\s+[\w-]+)?)\s+(?:should|must|needs?\s+to|has\s+to|"
     r"ought\s+to|is\s+supposed\s+to)\s+(?:be|say|show|return|read|print|error|fail|use|go|point|include|contain|have|"
     r"handle|display|render|open|close|save|load|send)\b",
+    _I,
+)
+# a sentence that opens on a request for a change to the work at hand
+_EN_TASK_REQUEST_RE = lazy(
+    r"^\W*(?:(?:ok|okay|yes|now|then|so|please|pls)\W+)*(?:remove|revert|delete|fix|add|implement|update|change|refactor|rename|"
+    r"move|create|write|rewrite|replace|drop|undo)\b",
     _I,
 )
 _EN_POINTED_SUBJECT_RE = lazy(r"^\W*(?:(?:no|nope|and|but|so)\s*,?\s+)?(?:that|this|these|those)\s+[\w-]+\s+(?:is|are|was|were)\b", _I)
@@ -338,8 +357,10 @@ _en(
     guard=lambda s, m: not _EN_CHANGE_ASKED_RE.match(s) and not _EN_POINTED_SUBJECT_RE.match(s)
     and not re.match(r"\W*the\s+[^:]{1,50}?\s+(?:is|are)\s+(?:now\s+)?(?:inaccurate|incorrect|misleading|outdated|stale|"
                      r"wrong|out\s+of\s+date|out\s+of\s+sync)\s*:", s, _I)
-    and not re.search(r"\bthe\s+same\b", s, _I) and not _POINTED_RE.search(s[: m.end()])
-    and not re.match(r"\s*[a-z]+ing\b", s[m.end() - 1:], _I),
+    and not re.search(r"\bthe\s+same\b|\bstill\b|\bagain\b", s, _I) and not _POINTED_RE.search(s[: m.end()])
+    # "remove the cache, we don't need it, it is spread across members, not centralized": the reason for a request
+    and not _EN_TASK_REQUEST_RE.match(s)
+    and not re.match(r"\s*[a-z]+ing\b", s[m.end() - 1:], _I) and stable_fact(s),
     description="'the port is 5432, not 5433' — a claim set against what it replaces",
 )
 
@@ -484,6 +505,8 @@ _en(
 # "always show explicit guest", "always display the total": what a screen shows is a feature ("always show me the
 # plan" is a way of working)
 _EN_UI_ALWAYS_RE = lazy(
+    # ("for test --all let's ALWAYS sort by size": the order a command's output comes in)
+    r"\balways\s+(?:sort|order|group|rank)\s+(?:\w+\s+)?by\b|"
     r"\balways\s+(?:show|display|render|hide|highlight|list)\s+(?!(?:me|us|your|the\s+(?:plan|diff|changes|output|commands?|"
     r"full|errors?|tests?|logs?|reasoning|steps|files?|sources?|code)|what|how|why|which|a\s+(?:plan|diff|summary))\b)",
     _I,
@@ -500,6 +523,10 @@ _en(
     r"(?:(?:" + _LEAD + r"|^\W*in\s+(?-i:[A-Z][\w#+.]*)\s*,?\s+)always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`#@]"
     r"|" + _MODAL + r"always\s+(?!" + _MODAL_BAD_NEXT + r")[\w`]"
     r"|" + _WE + r"always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
+    # a moment of the work, then the rule with no comma between: "When you lose connection to the MCP always re-check …"
+    # ("when you are done always tell me" closes this piece of work)
+    r"|^\W*(?:when(?:ever)?|if|before|after|once)\s+(?:you|we)\s+(?!(?:are\s+|'re\s+)?(?:done|finished|ready|back|finish|complete)\b)"
+    r"[^,;.?]{3,60}?\s+always\s+(?!" + _ALWAYS_BAD_NEXT + r")[\w`]"
     r"|\balways\s+make\s+sure\b)",
     # "X doesn't need to always ask": a habit taken off, not a rule
     # "Always keep the old behaviour when you refactor this function": a pointing word binds it to the task;
@@ -541,13 +568,17 @@ _en(
     "en.instruction.going_forward", "instruction",
     "going forward|moving forward|future|next time",
     # "Going forward, let's focus on the login page": the plan of the work at hand
-    r"\b(?:going|moving)\s+forward\b(?!\s+with\b)(?!\s*,?\s*(?:let'?s|let\s+us|we'?ll|we\s+will|i'?ll|i\s+will|we\s+need\s+to)\s+"
+    # ("make a plan going forward": the plan for the work at hand)
+    r"(?<!\bplan\s)(?<!\bplans\s)(?<!\bpath\s)(?<!\bsteps\s)(?<!\bway\s)\b(?:going|moving)\s+forward\b(?!\s+with\b)(?!\s*,?\s*(?:let'?s|let\s+us|we'?ll|we\s+will|i'?ll|i\s+will|we\s+need\s+to)\s+"
     r"(?:(?:first\s+|just\s+|now\s+)?(?:focus|work|start|look|tackle|move|continue|finish|get|turn|begin|concentrate))\b)"
     r"|" + _LEAD + r"(?:in\s+(?:the\s+)?future|next\s+time|for\s+(?:all\s+)?future\s+(?:work|changes|prs|"
     r"commits|tasks|sessions))\s*,?\s+(?!(?:we\s+)?(?:might|may|could)\b)"
     # "in the future, I'd like to add auth": a plan for the product, not a way of working
-    r"(?!(?:i|we)(?:'d|\s+would|'ll|\s+will|\s+want|\s+plan|\s+hope)\s+(?:like\s+to\s+|love\s+to\s+|want\s+to\s+|to\s+)?"
-    r"(?:add|build|implement|support|enable|create|explore|move|migrate|expand|extend|ship|launch|have|get|make)\b)\w",
+    r"(?!(?:i|we)(?:'d|\s+would|'ll|\s+will|\s+want|\s+plan|\s+hope|\s+need)\s+(?:like\s+to\s+|love\s+to\s+|want\s+to\s+|to\s+)?"
+    r"(?:add|build|implement|support|enable|create|explore|move|migrate|expand|extend|ship|launch|have|get|make|develop|write)\b)\w",
+    # "OK, going forward.": on with the work, nothing said of how
+    guard=lambda s, m: len(re.sub(r"\b(?:ok(?:ay)?|yes|sure|so|and|then|going|moving|forward|in|the|future|next|time)\b|\W", " ", s,
+                                  flags=_I).split()) >= 2,
     description="'Going forward, ...', 'In the future, ...', 'Next time, ...'",
 )
 
@@ -596,6 +627,8 @@ _en(
     r"|^\W*(?:please\s+)?(?:don'?t|do\s+not|never|no)\b.*\b(?:in|across)\s+(?:this|our)\s+"
     r"(?:project|repo|repository|codebase|monorepo)\b"
     r"|\bhere\s+we\s+(?:use|don'?t|always|never|prefer|target|follow)\b",
+    # "in this repo you will copy all of the skill's files": what this piece of work will do there, not how work is done
+    guard=lambda s, m: not re.search(r"\byou(?:'ll|\s+will)\s+(?!always\b|never\b|only\b|find\b)[a-z]", s, _I),
     description="'In this repo, PRs target develop', 'We use tabs in this project'",
 )
 _en(
@@ -627,7 +660,12 @@ _en(
 _OUR_WHOLE = r"(?:repo|repository|project|codebase|code\s*base|monorepo|workspace|team|org|company)"
 # words that tie a clause to the task at hand (a relative "that" and "this repo" do not)
 _HERE_AND_NOW_RE = lazy(
+    # ("current required information": things as they stand in the work at hand; "the current file" in a rule about
+    # every file is each one's own, "the current LTS" a release)
     r"\b(?:it|these|those|them|yet|again|else|anymore|today|tonight|tomorrow|above|below|my\s+last|your\s+last|"
+    r"(?<!the\s)(?<!its\s)(?<!each\s)current(?!\s+(?:lts|version|release|stable|major|minor|node|python|go|java|rust))|"
+    # ("do not introduce other env variables": beyond what the task at hand has; other people's work is a class)
+    r"(?<!the\s)(?<!any\s)(?<!no\s)other(?!\s+(?:people|people'?s|teams?|users?|developers?|contributors?|agents?|than)\b)|"
     r"(?<!\w\ws\s)that(?!'?s\s+(?:a|the|our)\s+(?:rule|convention|policy|standard)\b)(?!\s+(?:just|only|always|never|are|is|"
     r"were|was|have|has|can|could|will|would|should|must|do|does|don'?t|doesn'?t|aren'?t|isn'?t|[a-z]+s)\b)|"
     r"this(?!\s+" + _OUR_WHOLE + r"\b)|"
@@ -737,7 +775,7 @@ def _standing_fact(sentence: str, m: re.Match[str]) -> bool:
 # (what the person wants first is talk), unless a condition makes it recur ("… without asking", "… before tests pass")
 # "do not do any work", "don't take any actions beyond reporting", "don't make any changes to our theme"
 _NO_WORK = (
-    r"\b(?:don'?t|do\s+not)\s+(?:do|take|make|perform)\s+any\s+(?:\w+\s+)?(?:work|actions?|changes|edits|modifications|steps)\b"
+    r"\b(?:don'?t|do\s+not)\s+(?:do|take|make|perform)\s+(?:any\s+)?(?:\w+\s+)?(?:work|actions?|changes|edits|modifications|steps)\b"
     r"(?![^.!?]*\b(?:without|until|unless|before|after|when(?:ever)?|if)\b)"
 )
 _EN_HOLD_RE = lazy(
@@ -882,7 +920,9 @@ _en(
     # "don't bother adding type hints anymore": what is no longer asked, as a gerund
     r"|bother\s+(?P<rev5>(?!(?:doing|trying|asking|checking\s+(?:it|this|that)\b))[a-z]+ing\b[^?]*?))"
     r"|(?P<who>we|i)\s+(?:don'?t|do\s+not)\s+(?P<rev2>(?:use|run|deploy|support|ship|maintain|write|host|"
-    r"allow|require|keep|target|publish|need)\b[^?]*?))\s+(?:anymore|any\s+more|any\s+longer)\b",
+    r"allow|require|keep|target|publish|need)\b[^?]*?))\s+(?:anymore|any\s+longer"
+    # ("don't add any more features": a quantity, what the task at hand is to stop at)
+    r"|any\s+more(?=\s*(?:[,.;:!)—–-]|$|\s+(?:in|on|for|at|with|please|pls|going|from|since|because|unless|when|as|now)\b)))\b",
     # "I don't need the old scripts anymore, delete them": things of the task that can go, not a rule that is lifted
     guard=lambda s, m: not _HERE_AND_NOW_RE.search(
         (m.group("rev") or m.group("rev2") or m.group("rev3") or m.group("rev4") or m.group("rev5") or "")
@@ -1724,7 +1764,8 @@ def _of_product(subject: str) -> bool:
 # thing of a kind is to be like, said as a check (not a state of the work: "make sure all tests are passing")
 _EVERY_IS_STATE = (
     r"(?:passing|green|fixed|done|working|updated|up\s+to\s+date|correct|there|present|covered|gone|removed|deleted|"
-    r"committed|pushed|merged|saved|finished|complete|ok|okay|fine|good|running|installed|in\s+place)\b"
+    r"committed|pushed|merged|saved|finished|complete|completed|implemented|addressed|resolved|closed|checked\s+off|ok|okay|"
+    r"fine|good|running|installed|in\s+place)\b"
 )
 _en(
     "en.instruction.ensure_every", "instruction",
@@ -1965,7 +2006,9 @@ _en(
     "en.instruction.we_dont_want", "instruction",
     "don't want|dont want|do not want|never want",
     r"^\W*(?:(?:also|and|btw|fyi|note|so|but|no)\s*[,:]?\s+)*(?P<claim>we\s+(?:don'?t|do\s+not)\s+want\s+(?:any|to\s+(?:ever\s+)?"
-    r"(?!(?:do|change|touch|break|lose|merge|ship|release)\s+(?:it|this|that|these|those|the)\b))[^?]{3,}"
+    r"(?!(?:do|change|touch|break|lose|merge|ship|release)\s+(?:it|this|that|these|those|the)\b)"
+    # ("we dont want to download the file, it is already there": one thing of the task)
+    r"(?![a-z]+\s+the\s+[a-z]+(?<!s)\b(?!\s+of\b)))[^?]{3,}"
     # "I don't want toMatchSnapshot anywhere in the tests": a thing banned from everywhere
     r"|(?:i|we)\s+(?:don'?t|do\s+not|never)\s+want\s+(?!(?:it|this|that|them|you)\b)[^?]{1,50}?\s+anywhere\b"
     r"(?!\s+(?:near|close|else)\b)[^?]*)",
@@ -2042,9 +2085,33 @@ _EN_PRODUCT_ACT_RE = lazy(
     r"(?:end\s+|new\s+|logged[\s-]in\s+)?(?:users?|visitors?|customers?|players?|members?|admins?|guests?|people|"
     r"students?|teachers?|buyers?|sellers?)\b"
     r"|\bnever\s+(?:show|display|render)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+)?(?:button|menu|modal|popup|banner|"
-    r"page|screen|tab|panel|field|input|label|tooltip|toast|icon|card|row|column|link)s?\b",
+    r"page|screen|tab|panel|field|input|label|tooltip|toast|icon|card|row|column|link)s?\b"
+    # "dont allow calls to openai unless a flag is passed", "do not allow for installing codex": what the program permits
+    r"|\b(?:don'?t|dont|do\s+not|never)\s+(?:allow|permit)\b(?!\s+(?:yourself|me|us)\b)",
     _I,
 )
+# "set ollama as default, dont allow calls to openai, turn off rate limits, use X as the default model": a list of
+# changes to make in this piece of work, each clause a plain imperative; a rule among them says always / never / every
+_EN_TODO_CLAUSE_RE = lazy(
+    r"(?:^|[,;]\s*(?:and\s+|then\s+)?)(?:please\s+)?(?!(?:don'?t|dont|do\s+not|never|always|no|please|make\s+sure)\b)"
+    + _IMPERATIVE + r"\s",
+    _I,
+)
+_EN_TODO_STANDING_RE = lazy(
+    r"\b(?:always|never|every|whenever|each\s+time|any\s*time|from\s+now\s+on|going\s+forward|in\s+(?:this|our)\s+"
+    r"(?:repo|repository|project|codebase))\b",
+    _I,
+)
+_TODO_CLAUSES = 2
+
+
+def _todo_list(sentence: str) -> bool:
+    """Whether a sentence opens on a plain request and strings more on commas: the steps of the work at hand."""
+    if sentence.count(",") + sentence.count(";") < _TODO_CLAUSES:
+        return False
+    opens = _EN_TODO_CLAUSE_RE.match(sentence.lstrip(" \t-*>(\"'"))  # the sentence itself opens on a request
+    return opens is not None and len(_EN_TODO_CLAUSE_RE.findall(sentence)) >= _TODO_CLAUSES \
+        and not _EN_TODO_STANDING_RE.search(sentence)
 # "Create a script that always backs up the db first", "Implement retry logic: always retry 3 times": the spec of a
 # thing to build, its behaviour in a relative clause or after the colon of the request
 _EN_BUILD_SPEC_RE = lazy(
@@ -2125,8 +2192,8 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
     if (_EN_PRODUCT_SUBJECT_RE.match(sentence) or _EN_WISH_FOR_RE.match(sentence) or _EN_PRODUCT_ACT_RE.search(sentence)
             or (_EN_BUILD_SPEC_RE.match(sentence) and not _EN_TRAILING_STANDING_RE.search(sentence))):
         return frozenset({"instruction", "preference"})  # how the software behaves: a feature request
-    if _EN_PUSH_ON_RE.search(sentence):
-        return frozenset({"instruction"})  # get on with this task
+    if _EN_PUSH_ON_RE.search(sentence) or _todo_list(sentence):
+        return frozenset({"instruction"})  # get on with this task, or a list of its steps
     if _EN_PICK_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # a choice among the agent's options for this task
     if _EN_DIAGNOSIS_RE.match(sentence):
@@ -2142,9 +2209,41 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
 CONNECTOR = r"(?:but|and|also|though|however|otherwise|generally|in\s+general|that\s+said)\b"
 
 
+# What a stable fact of the project or the setup names, one of which a correction must hold: a name in code, a path, a
+# version, a setup word ("the port", "the default branch", "ids"), a tool or a product named with a capital ("Postgres",
+# "Vitest", "ULIDs"); and what feedback on the output names instead: the screen's parts and the figures of the task
+# ("No, the line separator needs to align between the cards", "That is wrong. Trust should be around 4.6MM").
+_EN_FACT_ANCHOR_RE = lazy(
+    r"`[^`]+`|[\w.~-]*/[\w./~-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|sh|go|rs|rb|java|kt|lock|env|cfg|ini|sql)\b"
+    r"|\bv?\d+\.\d+|\b[a-z]+(?:-[a-z0-9]+)*-\d+[a-z]?\b|\b[a-z]+_[a-z_]+\b|\d{2}:\d{2}"
+    r"|(?<!^)(?<![.!?]\s)\b(?:[A-Z][a-z]{2,}\w*|[A-Z]{2,}s?)\b"
+    r"|\b(?:to|into|from|on|off|targets?)\s+(?:main|master|develop|trunk)\b|\b(?:main|master|develop|trunk)\s+branch\b"
+    # a choice made on purpose is a fact that stands ("no, we removed the session commands on purpose")
+    r"|\b(?:on\s+purpose|deliberately|intentionally|by\s+design)\b"
+    r"|\b(?:ports?|branch(?:es)?|versions?|database|db|schema|shell|os|runtime|framework|librar(?:y|ies)|packages?|"
+    r"dependenc(?:y|ies)|modules?|repo|repository|monorepo|director(?:y|ies)|folders?|paths?|env|environment|config|"
+    r"configuration|settings|ids?|uuids?|ulids?|integers?|strings?|types?|keys?|endpoints?|api|cli|commands?|server|services?|"
+    r"cluster|region|host|domain|cron|jobs?|workers?|pipeline|ci|deploy(?:s|ment)?|runner|tests?|linter|formatter|compiler|"
+    r"builds?|timezone|encoding|format|license|default|production|prod|staging|local(?:ly)?|machine|laptop|"
+    r"npm|pnpm|yarn|bun|pip|uv|poetry|conda|pixi|bash|zsh|fish|git|make|cargo|node|deno|python|docker|helm|terraform)\b",
+)
+_EN_SCREEN_OR_FIGURE_RE = lazy(
+    r"\b(?:buttons?|pages?|modals?|screens?|cards?|layout|header|footer|sidebar|menus?|colou?rs?|fonts?|icons?|margins?|"
+    r"padding|align(?:ed|ment)?|ui|ux|dropdowns?|tabs?|separators?|pixels?|px|totals?|around|sum|amounts?|cells?|rows?)\b",
+    _I,
+)
+
+
+def stable_fact(claim: str) -> bool:
+    """Whether a correction's claim names a stable fact of the project or the setup rather than the output at hand."""
+    return _EN_FACT_ANCHOR_RE.search(claim) is not None and _EN_SCREEN_OR_FIGURE_RE.search(claim) is None
+
+
 def has_claim(core: str) -> bool:
     """Whether English words after a correction cue restate a fact, not an action ("No, fix it")."""
     if len(core.split()) < 2 or _EN_EMPTY_CLAIM_RE.search(core) or _EN_REQUEST_START_RE.match(core):
+        return False
+    if not stable_fact(core):
         return False
     if _EN_CHANGE_ASKED_RE.match(core) or (_EN_TASK_TALK_RE.match(core) and not _EN_CONTRAST_RE.search(core)):
         return False
@@ -2163,7 +2262,9 @@ _EN_TASK_TALK_RE = lazy(
     r"|(?:we|i|you)\s+(?:(?:still|also|just|really|only|actually)\s+)?(?:need|want|wanted|meant|mean|think|thought|"
     r"don'?t\s+(?:need|want)|do\s+not\s+(?:need|want)|have\s+to|should|must|can|could)\b"
     r"|[^.!?]*\b(?:is|are|looks?|seems?)\s+(?:still\s+|now\s+|even\s+|much\s+|a\s+lot\s+)?(?:blank|empty|broken|"
-    r"worse|better|off|gone|slower|faster|same|different|fine|ok|okay|weird|ugly|wrong)\b"
+    r"worse|better|off|gone|slower|faster|same|different|fine|ok|okay|weird|ugly|wrong|no\s+good|not\s+good|bad)\b"
+    # "No, in cells AF39 … you will see a subtraction": where to look in the work at hand
+    r"|[^.!?]*\byou(?:'ll|\s+will|\s+can|\s+should)\s+(?:see|find|notice)\b|\W*in\s+(?:cells?|rows?|columns?|line|lines)\b"
     r"|[^.!?]*\bnow\W*$)",
     _I,
 )

@@ -77,7 +77,7 @@ _JA_CLAIM_RE = lazy(
 )
 _JA_REQUEST_END_RE = lazy(
     r"(?:お願いします|ください|下さい|"
-    r"ませんか|ましょう|てくれ|して)(?:ね|よ)?$"
+    r"ませんか|ましょう|てくれ|して|(?:て|で)(?:ほしい|欲しい)(?:です|んです)?)(?:ね|よ)?$"
 )
 # 是 应该 應該 而是 才是 才对 才對 用的是 要用
 # ----------------------------------------------------------------------------- rules
@@ -162,6 +162,25 @@ def _ja_strict(sentence: str, m: re.Match[str] | None = None) -> bool:
     return bool(_JA_STRICT_END_RE.search(_TRAIL_RE.sub("", sentence)))
 
 
+# 「このテストは必ず通るようにして」「その関数は常に配列を返すように」: 必ず / 常に / 絶対 / いつも / 毎回 said of one thing
+# the person points at is how that thing of the work at hand is to come out, not a way of working; the project as a
+# whole (このリポジトリ, この環境) is no thing of the task, nor is その都度 "each time" (これ / それ only as a pronoun: not
+# これから "from now on", それぞれ "each", あれば "if there is")
+_JA_POINTED_RE = lazy(
+    r"(?:この|その|あの)(?!(?:プロジェクト|リポジトリ|レポジトリ|リポ|コードベース|チーム|モノレポ|環境|都度|ような|ように|まま)"
+    r")|(?:これ|それ|あれ)(?=[はをがもの])|上記|さっき|先ほど|今の"
+)
+# 「必ず動くようにして」「絶対にテストが通るように」: the outcome the task is to reach, wished for emphatically
+_JA_OUTCOME_RE = lazy(
+    r"(?:必ず|絶対(?:に)?)[^。、]{0,12}?(?:動く|動作する|通る|成功する|パスする|直る|解決する|間に合う|完成させ|終わらせ)"
+)
+
+
+def _ja_not_pointed(sentence: str, m: re.Match[str] | None = None) -> bool:
+    """A standing adverb's sentence points at nothing of the work at hand and wishes for no outcome of it."""
+    return not _JA_POINTED_RE.search(sentence) and not _JA_OUTCOME_RE.search(sentence)
+
+
 # fillers a correction may open with: 「いや、」「それは」
 _JA_SENT_START = (
     r"^[\s、,]*(?:(?:いやいや|いや|いいえ|いえ|ううん|うーん|あー|あ|えっと|え|ちょっと|"
@@ -204,9 +223,10 @@ _cjk(
     "ja.correction.dewanaku", "correction",
     "ではなく|じゃなく|でなく",
     r"[^、。]{1,40}(?:ではなく(?:て)?|じゃなく(?:て)?|でなく)[、,\s]*"
-    r"[^。]{1,60}(?:です|だ|である|が正しい(?:です)?|"
+    r"[^。]{1,60}(?<!ほしい)(?<!欲しい)(?:です|だ|である|が正しい(?:です)?|"
     r"が正解(?:です)?|のはず(?:です)?|はずです|"
     r"ています|てます|ている|てる)(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: not _JA_CORRECTED_HERE_RE.search(s) and stable_fact(s),
     description="「デフォルトブランチはmasterではなくmainです」",
 )
 
@@ -259,6 +279,16 @@ _cjk(
     description="「ハマりポイント: ...」",
 )
 
+# one of the options the agent laid out, picked by its label: 「Aの方が好き」「案2の方がいい」「後者の方がいいです」 (a choice
+# for the work at hand, not a taste)
+_JA_OPTION_RE = lazy(
+    r"(?:^|[^A-Za-z0-9])[A-Za-z0-9]\s*(?:案|番|つ目)?の(?:方|ほう)|(?:案|パターン|オプション|選択肢)\s*[A-Za-z0-9一二三四]"
+    r"|前者|後者|[1-9１-９一二三四](?:番目?|つ目)の"
+)
+
+# a taste said of one thing pointed at (「こっちの書き方の方が好き」「このデザインが好き」) is feedback on the output
+_JA_PICKED_HERE_RE = lazy(r"(?:この|その|あの|こっち|そっち|あっち|こちら|そちら|あちら|今の|前の)")
+
 # preference — 〜の方が好き/いい, 〜より〜がいい (not こっち/前の: a choice among options shown)
 _cjk(
     "ja.preference.hou_ga", "preference",
@@ -277,6 +307,10 @@ _cjk(
     r"|[うくぐすつぬぶむる](?:方|ほう)が(?:好き|好み)"
     r"|より(?:も)?[^。、]{1,30}?(?:の方|のほう)?(?:が|を)"
     r"(?:好き|好み|好む|いい|良い|よい|優先)",
+    guard=lambda s, m: not _JA_OPTION_RE.search(s) and not _JA_PICKED_HERE_RE.search(s)
+    # 「英語の方がいいです」 answers which one for the work at hand; a kind of thing as the topic makes it a taste that
+    # stays (「コミットは小さい方がいい」)
+    and (not re.search(r"(?:いい|良い|よい)$", m.group(0)) or re.match(r"^[^。、]{1,20}?(?<!に)は", s) is not None),
     description="「npmよりpnpmの方が好き」",
 )
 # 〜が好きです / 〜派です / 〜を好む
@@ -285,36 +319,37 @@ _cjk(
     "好き|好み|好む|派",
     r"(?:が|は|も)(?:大)?(?:好き|好み)(?:です|だ|なんです|なんだ)?(?:よ|ね)?[。!！\s]*$"
     r"|を好む|派(?:です|だ|なんです|なんだ)(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: not _JA_OPTION_RE.search(s) and not _JA_PICKED_HERE_RE.search(s),
     description="「型ヒントは明示的に書く方が好きです」「タブ派です」",
 )
 
 # instruction
 _cjk(
     "ja.instruction.kanarazu", "instruction", "必ず",
-    r"必ず(?!しも)", guard=lambda s, m: _ja_directive(s) and not _JA_RELATIVE_RE.search(s),
+    r"必ず(?!しも)", guard=lambda s, m: _ja_directive(s) and not _JA_RELATIVE_RE.search(s) and _ja_not_pointed(s),
     description="「PRを出す前に必ずlintを通してください」",
 )
 _cjk(
     "ja.instruction.tsuneni", "instruction", "常に",
-    r"(?<![正非異日通平無恒])常に", guard=_ja_directive,  # not 正常に / 非常に / 異常に
+    r"(?<![正非異日通平無恒])常に", guard=lambda s, m: _ja_directive(s) and _ja_not_pointed(s),  # not 正常に / 非常に
     description="「常に型ヒントを付けて」",
 )
 _cjk(
     "ja.instruction.zettai", "instruction", "絶対",
     r"絶対(?:に)?(?!パス|値|参照|URL|位置|座標|的|指定|"
     r"インポート|import|時間|温度|無理|だめ)",
-    guard=lambda s, m: _ja_strict(s) or bool(_JA_PROHIBIT_END_RE.search(_TRAIL_RE.sub("", s))),
+    guard=lambda s, m: (_ja_strict(s) or bool(_JA_PROHIBIT_END_RE.search(_TRAIL_RE.sub("", s)))) and _ja_not_pointed(s),
     description="「絶対にmainへ直接pushしないで」(not 絶対パス)",
 )
 _cjk(
     "ja.instruction.itsumo", "instruction", "いつも",
     r"いつも(?!通り|どおり|の|ありがとう|お世話|助か)",
-    guard=_ja_strict,
+    guard=lambda s, m: _ja_strict(s) and _ja_not_pointed(s),
     description="「いつも日本語で返答してください」",
 )
 _cjk(
     "ja.instruction.maikai", "instruction", "毎回",
-    r"毎回", guard=_ja_strict,
+    r"毎回", guard=lambda s, m: _ja_strict(s) and _ja_not_pointed(s),
     description="「毎回テストを実行してからコミットしてください」",
 )
 # 今後 / これからは / 次回から / 次から / 今度から
@@ -324,7 +359,9 @@ _cjk(
     r"今後(?:は|も|とも|ずっと|[、,\s])|以後(?:は|も)|^[\s、]*以降(?:は|も)|これから(?:は|も|ずっと)|"
     r"次回(?:から|以降)|次から(?!次)|今度から",
     # 「以降は省略します」 says "the rest": 以降 opens a rule only with a request ending
-    guard=lambda s, m: _ja_directive(s) and (not m.group(0).lstrip(" 、").startswith("以降") or _ja_strict(s)),
+    # 「これからはこの機能を実装していきます」 is the plan for one thing of the work at hand
+    guard=lambda s, m: _ja_directive(s) and (not m.group(0).lstrip(" 、").startswith("以降") or _ja_strict(s))
+    and not _JA_POINTED_RE.search(s),
     description="「今後はpnpmを使ってください」",
 )
 # このプロジェクトでは / このリポジトリでは / うちのチームでは
@@ -366,7 +403,7 @@ _cjk(
 
 # standing requests without 必ず / 今後: a condition that recurs, the way responses are wanted, how work
 # is done here; never with a pointing word (この, それ, 上記) that ties them to the task at hand
-_JA_HERE_RE = lazy(r"この|その|あの|これ|それ|あれ|ここ|上記|下記|以下|さっき|先ほど|今の|今日|明日")
+_JA_HERE_RE = lazy(r"この|その|あの|これ|それ|あれ|ここ|こちら|そちら|あちら|こっち|そっち|あっち|上記|下記|以下|さっき|先ほど|今の|今日|明日")
 _JA_REQUEST_TAIL = (
     r"(?:てください|て下さい|ないでください|ないで下さい|ないで|ること|ないこと|てね|ようにしてください|"
     r"ようにして|ようにお願いします|でお願いします|をお願いします|お願いします)(?:ね|よ)?[。!！\s]*$"
@@ -389,6 +426,17 @@ _cjk(
 )
 
 
+# the moment a rule recurs on must be one of the agent's work (writing, committing, adding, deploying, answering …):
+# 「エラーの場合はトーストを出して」「データが空の時は…」 say how the product behaves
+_JA_WORK_MOMENT_RE = lazy(
+    r"書|実装|コミット|commit|プッシュ|push|PR|プルリク|マージ|merge|デプロイ|deploy|リリース|release|修正|変更|追加|作成|作る|"
+    r"レビュー|テスト|test|ビルド|build|インストール|install|導入|リファクタ|調査|調べ|質問|回答|返答|説明|作業|編集|削除|更新|"
+    r"依存|パッケージ|ライブラリ|マイグレーション|スキーマ|ブランチ|タスク|開発|起動|実行|lint|フォーマット|prettier|API|コード",
+    _I,
+)
+# where the condition of a recurring request ends
+_JA_MOMENT_END_RE = lazy(r"(?:とき|時|際|場合|前|あと|後|たびに|度に|てから)")
+
 _cjk(
     "ja.instruction.toki", "instruction",
     "とき|時|際|場合|前に|後は|あとは|たびに|度に|てから",
@@ -401,7 +449,8 @@ _cjk(
     r"|^[^。]{2,40}?てから\s*(?:commit|コミット|push|プッシュ|PR|プルリク|merge|マージ|deploy|デプロイ)\s*(?:を)?\s*"
     r"(?:して|する|しよう|すること|してください|してね|出して|出すこと)(?:ね|よ)?[。!！\s]*$",
     guard=lambda s, m: _ja_standing(s, m) and not re.search(
-        r"時間が|暇な|余裕|お手すき|手が空|できる(?:とき|時)|都合|(?:た|だ)(?:とき|時|後|あと|ら)", s),
+        r"時間が|暇な|余裕|お手すき|手が空|できる(?:とき|時)|都合|(?:た|だ)(?:とき|時|後|あと|ら)", s)
+    and _JA_WORK_MOMENT_RE.search(s[: _JA_MOMENT_END_RE.search(s).end()] if _JA_MOMENT_END_RE.search(s) else s) is not None,
     description="「テストを書くときはモックを使わないでください」「コミットする前にlintを実行してください」"
     "「prettier かけてから commit して」",
 )
@@ -753,7 +802,20 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         # how the product behaves: a feature asked for, unless the person asks for it to be remembered
         # (「覚えておいて：UI 上の日時は全部日本時間で表示すること」 is a standing rule of the project)
         vetoed |= {"instruction", "preference"}
+    if _JA_ANSWER_RE.match(sentence) and not _JA_DURABLE_RE.search(sentence):
+        # 「はい、削除してもいいです」「OK、テストは書かないで」: a yes to what the agent asked about the work at hand
+        vetoed |= {"instruction", "preference"}
     return frozenset(vetoed)
+
+
+# an answer that agrees with the agent opening the sentence (as 「可以，…」「好的，…」 do in Chinese); 「いや、」 disagrees
+# and opens a correction or a rule of its own
+_JA_ANSWER_RE = lazy(
+    r"^[\s、]*(?:はい|うん|ええ|OK|ok|Ok|オッケー|おっけー|了解(?:です)?|りょうかい|大丈夫(?:です)?|それで(?:お願いします)?|"
+    r"そうです(?:ね)?|いいよ|いいです(?:よ)?)[、,。！!\s]+"
+)
+# what makes a sentence stand past this turn whatever opens it
+_JA_DURABLE_RE = lazy(r"今後|これから(?:は|も)|次回から|次から|以後|以降|毎回|いつも|常に|必ず|絶対|基本的に|原則|ずっと|覚えて")
 
 
 _JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚えて|" + _REMEMBER + r")[\s、,:：。!！]")
@@ -762,7 +824,9 @@ _JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚えて|" + _REMEMBER + r")[\s、,:：�
 # the product's spec (仕様), is a feature asked for, not a way of working
 _JA_PRODUCT_SUBJECT_RE = lazy(
     r"^[\s、]*(?:(?:全ての|すべての|全部の|各|この|その|あの)\s*)?(?:ヘッダー|フッター|ボタン|メニュー|モーダル|ダイアログ|アプリ|"
-    r"ユーザー|一覧|サイドバー|フォーム|ポップアップ|タブ)\s*[はがも]"
+    r"ユーザー|一覧|サイドバー|フォーム|ポップアップ|タブ"
+    # how the product looks: 「色は青でお願いします」「デザインはシンプルな方がいい」「背景は白で」
+    r"|色|カラー|配色|デザイン|フォント|文字色|文字サイズ|背景|背景色|レイアウト|余白|アイコン|ロゴ|見た目|画面|ページ|テーマ)\s*[はがも]"
     r"|仕様(?:です|だ|になって(?:い)?ます|にして)[。！!]*\s*$"
 )
 
@@ -770,21 +834,51 @@ _JA_PRODUCT_SUBJECT_RE = lazy(
 # 「常に最新のデータを表示するように」「ボタンを押したときに保存するように」「エラーメッセージを日本語にして」: what the
 # product shows, or does on a user's click or load, is a feature asked for
 _JA_PRODUCT_ACT_RE = lazy(
-    r"表示(?:する|される|させる|して|し)|(?:クリック|タップ|押した|押す|読み込み|ロード|開いた|スクロール)(?:した)?(?:とき|時)"
+    r"表示(?:する|される|させる|して|し)|(?:クリック|タップ|押した|押す|読み込み|ロード|開いた|スクロール)(?:した)?(?:とき|時|際|場合)"
+    # a user's act in the product: 「保存するときはバリデーションして」「アップロードする際はサイズをチェックして」
+    r"|(?:保存|アップロード|ログイン|ログアウト|送信|受信|着信|入力|選択|遷移|ホバー|登録|購入)(?:する|した|される|された)?(?:とき|時|際|場合)"
+    # 「…を追加できるように修正して」: the product changed so that it can do something; a bot's triggers and mentions
+    r"|できるように(?:修正|変更|改修|実装|対応)|(?:BOT|Bot|bot|ボット)(?:の|が|は)|トリガー(?:して|しないで|する)"
     r"|(?:エラー)?メッセージ(?:を|は)[^。]{1,12}?に(?:して|する)"
 )
 
 CONNECTOR = r"(?:でも|ただ|ただし|それと|あと|なお|ちなみに|今後|これから|次回から|次から|普段は|基本的に)"
 
 
+# What a stable fact names (a correction must hold one): a name in Latin letters or code, a path, a version, a word of
+# the setup, a technical word in katakana; and what feedback on the output names instead: the screen and the figures
+# of the task (「ボタンは右寄せではなく左寄せです」「合計は3000円です」)
+_JA_FACT_ANCHOR_RE = lazy(
+    r"[A-Za-z]{2,}|\d+\.\d+|/[\w.-]+|ポート|ブランチ|バージョン|データベース|スキーマ|シェル|環境|設定|ディレクトリ|フォルダ|パス|"
+    r"型|キー|サーバ|サービス|リージョン|ホスト|ドメイン|テスト|ビルド|デプロイ|本番|ステージング|ローカル|ライブラリ|パッケージ|依存|"
+    r"モジュール|リポジトリ|フレームワーク|言語|文字コード|タイムゾーン|ライセンス|デフォルト|コマンド|認証|"
+    r"[\u30a1-\u30fa\u30fc]{4,}|意図的|わざと|あえて"
+)
+_JA_SCREEN_OR_FIGURE_RE = lazy(
+    r"ボタン|画面|ページ|ヘッダー|フッター|サイドバー|メニュー|色|フォント|アイコン|余白|レイアウト|表示|右寄せ|左寄せ|合計|金額|円"
+)
+
+
+def stable_fact(claim: str) -> bool:
+    """Whether a correction's claim names a stable fact of the project or the setup rather than the output at hand."""
+    return _JA_FACT_ANCHOR_RE.search(claim) is not None and _JA_SCREEN_OR_FIGURE_RE.search(claim) is None
+
+
 def has_claim(core: str) -> bool:
-    """Whether Japanese words after a correction cue restate a fact (a copula, 「XではなくY」), not a request."""
-    if len(core) < 4:
+    """Whether Japanese words after a correction cue restate a fact (a copula, 「XではなくY」), not a request; a fact
+    about one thing the person points at by its place (「そのボタンじゃなくて、上のボタンです」) is feedback on the work at hand."""
+    if len(core) < 4 or _JA_CORRECTED_HERE_RE.search(core) or not stable_fact(core):
         return False
     has_contrast = re.search("ではなく|じゃなく|でなく", core)
     if _JA_REQUEST_END_RE.search(core) and not has_contrast:
         return False
     return bool(_JA_CLAIM_RE.search(core) or has_contrast)
+
+
+# what a correction about the work at hand points at: 「上のボタン」「こっちのファイル」「これは」 (「その設定ファイルは YAML ではなく
+# TOML です」 names a thing to state a fact of it)
+_JA_CORRECTED_HERE_RE = lazy(r"(?:これ|それ|あれ)(?=[はをがもの])"
+                             r"|(?<![以])(?:上|下|右|左|前|次)の(?!ルール|規約|方針)|こっち|そっち|あっち|こちら|そちら|さっき|先ほど")
 
 
 STATED = r"覚え(?:て(?:おいて|ください|ね)|といて)|記憶して|今後|これから(?:は|も|ずっと)|次回から|今度から|忘れないで"

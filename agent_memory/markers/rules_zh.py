@@ -12,22 +12,24 @@ __all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim"
 
 _ZH_QUESTION_RE = lazy(
     r"[?？]|[吗嗎呢]$|是不是|要不要|能不能|"
-    r"可不可以|为什么|為什麼|怎么|怎麼|哪个|哪個"
+    r"可不可以|为什么|為什麼|怎么|怎麼|哪个|哪個|有没有|有沒有|是如何|是怎样|是怎樣"
 )
 _ZH_HEDGE_RE = lazy(
     r"也许|也許|可能|或许|或許|大概|"
     r"我觉得|我覺得|好像|应该吧|應該吧"
+    # 「建议统一使用…」「最好不要改变…的配置」: a suggestion or a wish for the work at hand, no rule laid down
+    r"|建议|建議|最好"
 )
 ONE_OFF_RE = lazy(
     r"这次|這次|暂时|暫時|先这样|先這樣|"
     r"今天|临时|臨時|目前|现在(?!开始|開始|起)|現在(?!开始|開始|起)|"
     # 「你先plan」: what comes first in this piece of work
-    r"(?:你|您|咱们|咱們|我们|我們)先"
+    r"(?:你|您|咱们|咱們|我们|我們)先|首先"
 )
 _ZH_NEGATED_RE = lazy(r"算了|不用了|没事|沒事")
 _ZH_REPORTED_RE = lazy(
     r"[他她]说|[他她]說|据说|據說|听说|聽說|"
-    r"文档说|文檔說"
+    r"文档说|文檔說|你(?:之前|刚才|剛才)?(?:说|說|提到)(?:过|過)?(?!的)"
 )
 # 假如…会: a hypothetical
 _ZH_HYPOTHETICAL_RE = lazy(r"(?:假如|假設|假设|要是).*[会會]")
@@ -35,7 +37,9 @@ _ZH_HYPOTHETICAL_RE = lazy(r"(?:假如|假設|假设|要是).*[会會]")
 _ZH_NOTICE_RE = lazy(r"^[^：:，,。]{0,12}(?:提醒|通知|公告|提示|警告)[：:]")
 # the person explaining their goal or reasoning for the work at hand: 「我的需求是…」「因为如果一定要重 build …」
 _ZH_TYPED_RULE_CHARS = 100  # a longer Chinese sentence with 必须 / 都要 / 不要 is a requirement spec, not a rule typed in passing
-_ZH_REASONING_RE = lazy(r"我的(?:需求|逻辑|邏輯|想法|目标|目標)|需求是|逻辑是|邏輯是|我(?:就是)?要把|因为|因為|如果|要是|假如|万一|萬一|你要能")
+_ZH_REASONING_RE = lazy(r"我的(?:需求|逻辑|邏輯|想法|目标|目標)|需求是|逻辑是|邏輯是|我(?:就是)?要把|因为|因為|如果|要是|假如|万一|萬一|你要能"
+                        # 「要求使用起来不要有任何卡顿」: a requirement of the thing to build; 「若…不行，再试…」: a condition
+                        r"|^[\s，,]*要求|(?:^|[，,。\s])若(?!干)")
 _ZH_CLAIM_RE = lazy(
     r"是|应该|應該|才对|才對|要用|用的"
 )
@@ -58,6 +62,12 @@ _cjk(
     claim="after_or_next",
     description="「不对，端口是5432」",
 )
+# 「不是A，是B」「不是左边，是右边」「不是 pitch，是 yaw」: which one the person meant, said bare (no subject, no 而是), or
+# named by its place or its label, corrects the reading of a request at hand, not a fact of the project
+_ZH_WHICH_ONE_RE = lazy(
+    r"^[\s，,]*(?:不是|是)[^，。,]{1,20}[，,]\s*(?:不是|是)(?!.*而是)"
+    r"|(?:左|右|上|下|前|后|後)(?:边|邊|面|侧|側)|(?:^|[^A-Za-z0-9])[A-Za-z0-9](?:[，,\s]|$)|第[一二三四五1-9]个"
+)
 # 不是X，而是Y / 是X，不是Y
 _cjk(
     "zh.correction.bushi_ershi", "correction", "不是",
@@ -66,7 +76,7 @@ _cjk(
     # 「这是平台的提醒信息，不是售后阶段」「我要的不是这种死框架」 correct a reading of the thing at hand
     # 「不是文案的问题，是宽度」「根因不是数量」: where the bug at hand lies
     guard=lambda s, m: _zh_standing(s, m) and not _ZH_REASONING_RE.search(s) and not re.search(r"[：:]", s)
-    and not re.search(r"问题|問題|原因|根因|报错|報錯|错误|錯誤", s),
+    and not re.search(r"问题|問題|原因|根因|报错|報錯|错误|錯誤", s) and not _ZH_WHICH_ONE_RE.search(s) and stable_fact(s),
     description="「不是Jest，而是Vitest」",
 )
 _cjk(
@@ -111,7 +121,9 @@ _cjk(
     r"|^[\s，,]*(?:那|好|好的|ok|OK)?[，,\s]*(?:以后|以後|今后|今後|往后|往後)[，,\s]*"
     r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S",
     # 「以后遇到长视频，界面实时显示剩余时间」 asks the product for a feature
-    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實", s) and not _ZH_PRODUCT_RE.search(s),
+    # 「以后这个功能要加上登录」 plans one thing of the work at hand
+    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實|(?:以后|以後|今后|今後|往后|往後)[，,\s]*(?:这个|這個|那个|那個)", s)
+    and not _ZH_PRODUCT_RE.search(s),
     description="「以后都用pnpm」「以后回答简短一点」",
 )
 _cjk(
@@ -133,14 +145,16 @@ _cjk(
 # standing prohibitions and requirements: a generic object, no pointing word (这个, 那里, 它), and not
 # a task request (帮我 …) or a for-now (先不要 "don't yet")
 _ZH_HERE_RE = lazy(
-    r"这|這|那|它|上面|下面|刚才|剛才|帮我|幫我|帮忙|幫忙|先不|先别|先別|还没|還沒|忘|一下|看看|试试|試試"
+    r"这|這|那|它|上面|下面|以上|上述|刚才|剛才|帮我|幫我|帮忙|幫忙|先不|先别|先別|还没|還沒|忘|一下|看看|试试|試試"
 )
 _ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|記得|以后|以後|今后|今後)?[，,\s]*"
 
 
 # a request for a piece of work: it opens on what to build or fix, or bounds it against "the other" parts
 _ZH_TASK_RE = lazy(
-    r"^[\s，,]*(?:并|並|然后|然後|再|接着|接著|接下来|接下來)?[，,\s]*(?:重构|重構|实现|實現|修复|修復|添加|新增|创建|創建|新建|"
+    # (after where it happens: 「在本项目中新建route获取…，不要访问外部网络」)
+    r"^[\s，,]*(?:并|並|然后|然後|再|接着|接著|接下来|接下來)?[，,\s]*(?:在[^，,。]{1,12}?(?:中|里|裡|内|內|下))?[，,\s]*"
+    r"(?:重构|重構|实现|實現|修复|修復|添加|新增|创建|創建|新建|"
     r"写一个|寫一個|做一个|做一個|改一下|优化|優化|完成|开发|開發|加一个|加一個)|其他|其它|低级错误|低級錯誤"
 )
 _ZH_HABIT_RE = lazy(
@@ -161,6 +175,8 @@ _ZH_HABIT_RE = lazy(
 # place that is never to be touched; the firm words 禁止 / 不得 / 不准 / 不许 stand on their own.
 _ZH_WRITTEN_BAN_RE = lazy(r"禁止|不得|不准|不许|不許")
 _ZH_DONT_ANCHOR_RE = lazy(r"[A-Za-z][\w.-]*|生产|生產|线上|線上|正式环境|正式環境|主分支")
+# 「不要修改chu.md文件」: one named file kept out of the change at hand (a name in Latin letters is no practice here)
+_ZH_HOLD_FILE_RE = lazy(r"(?:不要|别|別)(?:去)?(?:修改|改动|改動|改|动|動|删除|刪除|删|覆盖|覆蓋|重写|重寫)\s*[\w./-]+\.[A-Za-z]{1,5}(?![A-Za-z])")
 
 
 def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
@@ -183,7 +199,8 @@ _cjk(
     r"(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
     # 不要 inside a request for a piece of work bounds that work (「重构爬虫，不要出现低级错误」「不要添加其他组件」), unless
     # a habit or a whole class of things makes it a rule
-    guard=lambda s, m: _zh_standing(s, m) and len(s) <= _ZH_TYPED_RULE_CHARS
+    guard=lambda s, m: _zh_standing(s, m) and len(s) <= _ZH_TYPED_RULE_CHARS and not _ZH_HOLD_FILE_RE.search(s)
+    and not _ZH_REASONING_RE.search(s)
     and (not _ZH_TASK_RE.search(s) or bool(_ZH_HABIT_RE.search(s)))
     and (bool(_ZH_WRITTEN_BAN_RE.search(m.group(0))) or bool(_ZH_HABIT_RE.search(s)) or bool(_ZH_DONT_ANCHOR_RE.search(s))),
     description="「不要重复确认，直接改就行」「不要擅自提交代码」",
@@ -217,8 +234,11 @@ _cjk(
     r"^[\s，,]*(?:请|請)?(?:[^，,。？?]{0,10}?)(?:都|一律|统一|統一)?(?:用|使用|以)(?:中文|英文|英语|英語|繁體中文|繁体中文|"
     r"简体中文|簡體中文|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|写|寫|交流|沟通|溝通|注释|註釋|命名|描述)?",
     # 「用英文写一封邮件」「用中文列出修改点」: one piece of work asked for in a language, not the language of all work
+    # 「以英文逗号分隔」「用英文字母」: English punctuation or letters in a format, not the language of the work
     guard=lambda s, m: _zh_standing(s, m) and not _ZH_ONE_PIECE_RE.search(s[m.end():])
-    and not re.search(r"一[封份篇段]|这段|這段", m.group(0)) and not re.search(r"把|改成|改为|改為", s),
+    and not re.search(r"一[封份篇段]|这段|這段", m.group(0)) and not re.search(r"把|改成|改为|改為", s)
+    and not re.match(r"\s*(?:的)?(?:逗号|逗號|句号|句號|冒号|冒號|分号|分號|引号|引號|括号|括號|标点|標點|字母|字符|单词|單詞|空格|半角|状态|狀態|输入法|輸入法)",
+                     s[m.end():]),
     description="「请用中文回答」「代码注释用英文写」",
 )
 _cjk(
@@ -238,8 +258,8 @@ _cjk(
     "缩进|縮排|縮進|命名|变量|變數|函数|函數|类名|類名|注释|註解|註釋|提交|分支|文件|檔名|引号|引號|换行|換行|日志|日誌|测试|測試|配置|文档|依赖|依賴",
     r"^[\s，,]*(?:关于[^：:]{1,8}[：:]\s*)?(?:[\w.`-]{1,20}\s*)?" + _ZH_STYLE_SUBJECT + r"[^，,。？?]{0,6}?(?:统一|統一|一律|都|要)?"
     r"(?:用|使用|采用|採用|放在|放到|写在|寫在|遵循|遵守)[^。？?！!]{1,30}",
-    guard=lambda s, m: _zh_standing(s, m) and not re.search(
-        r"了[。！!]?$|失败|失敗|报错|報錯|没有|沒有|查|看一下|看看|找|搜|打开|打開", s),
+    guard=lambda s, m: _zh_standing(s, m) and not _ZH_TASK_RE.search(s) and not re.search(
+        r"了[。！!]?$|失败|失敗|报错|報錯|没有|沒有|查|看一下|看看|找|搜|打开|打開|已经|已經", s),
     description="「缩进用两个空格」「测试统一放在 tests 目录下」",
 )
 _cjk(
@@ -263,13 +283,23 @@ _cjk(
     description="「回复请简短」",
 )
 
+# the moment a rule recurs on must be one of the agent's work (「写代码时」「提交的时候」「使用大量tools时」); 「数据为空时…」
+# 「加载失败时…」 say how the product behaves
+_ZH_WORK_MOMENT_RE = lazy(
+    r"写|寫|改|提交|commit|push|推送|合并|合併|merge|部署|发布|發布|上线|上線|新增|添加|创建|創建|修改|修复|修復|重构|重構|测试|測試|"
+    r"构建|構建|安装|安裝|升级|升級|引入|回答|回复|回覆|解释|解釋|调试|調試|工具|tools?|命令|代码|代碼|接口|依赖|依賴|分支|PR|开发|開發|"
+    r"实现|實現|运行|運行|执行|執行|review|审查|審查|使用",
+    re.IGNORECASE,
+)
+
 _cjk(
     "zh.instruction.shi", "instruction",
     "时|時|时候|時候",
     r"^[\s，,]*(?<!有)(?<!那)(?<!这)(?<!到)[^，,。？?！!]{2,20}?(?<!有)(?<!那)(?<!这)(?<!到)(?<!空)(?:时|時|的时候|的時候)[，,\s]*"
     r"(?:请|請|要|都要|需要|必须|必須|一定要|记得|記得|先|都|不要|别|別)[^。？?！!]{2,40}",
     guard=lambda s, m: _zh_standing(s, m) and not re.search(
-        r"有时|有時|那时|那時|这时|這時|到时|到時|有空|方便|空闲|空閒|了[。！!]?$|报错|報錯|失败|失敗", s),
+        r"有时|有時|那时|那時|这时|這時|到时|到時|有空|方便|空闲|空閒|了[。！!]?$|报错|報錯|失败|失敗", s)
+    and _ZH_WORK_MOMENT_RE.search(re.split(r"时|時", s, 1)[0]) is not None,
     description="「写代码时请加上类型注解」",
 )
 
@@ -279,18 +309,27 @@ _cjk(
     "zh.instruction.jiuxing", "instruction",
     "就行|就可以|就好|也可以|也行|没问题|沒問題",
     r"(?:^|[，,]\s*)[^，,。？?]{0,20}?(?:(?:直接|都|统一|統一|一律)[^，,。？?]{1,24}?(?:就行|就可以|就好)|也可以|也行|"
-    r"(?<=[a-zA-Z`])\s*没问题|(?<=[a-zA-Z`])\s*沒問題)",
-    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"吗|嗎|么|麼|一下|改就行|就行了吧", s),
+    # (「用 npm 没问题」 permits a tool; 「spec没问题」 approves the work at hand)
+    r"(?:用|使用|跑|装|裝|提交|推)\s*[A-Za-z`][\w.`-]*\s*(?:没问题|沒問題))",
+    # 「你也可以有更好的思路」「也可以参考以下信息」: an option offered for the work at hand, no permission that stands
+    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"吗|嗎|么|麼|一下|改就行|就行了吧", s)
+    and not re.search(r"(?:你|您)(?:们|們)?也可以|也可以(?:参考|參考|告诉|告訴|联系|聯系|聯繫)", s),
     description="「密钥直接写在 config.py 里就行」「CI 红了也可以 merge」",
 )
+# how the product looks: its parts on screen and their style
+_ZH_LOOK_RE = lazy(r"按钮|按鈕|标题|標題|字体|字體|颜色|顏色|[红紅蓝藍绿綠黄黃黑白灰紫橙]色|图标|圖標|背景|布局|样式|樣式|圆角|圓角|"
+                   r"加粗|字号|字號|边框|邊框|间距|間距|界面|页面|頁面|模式")
 # a convention changed: 「时间改成存北京时间吧」「配置文件还是放回根目录吧」
 _cjk(
     "zh.instruction.gaicheng", "instruction",
     "改成|改用|换成|換成|改回|换回|換回|放回|用回|还是|還是",
     r"^[^，,。？?把]{0,20}?(?:改成|改用|换成|換成|改回|换回|換回|放回|用回|(?:还是|還是)(?:用|放在|放到|写在|寫在))"
     r"[^，,。？?把]{1,30}?吧",
-    # 「改回去吧」 undoes the last change of the work at hand
-    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"(?:改|换|換|放|用)回(?:去|来|來)", s),
+    # 「改回去吧」 undoes the last change of the work at hand; 「按钮改成圆角吧」「改成红色吧」「改成只有左上是…模式吧」 change how
+    # the product looks or behaves: a convention changes to a tool or a format named in Latin letters, or to a place
+    guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"(?:改|换|換|放|用)回(?:去|来|來)", s)
+    and not _ZH_LOOK_RE.search(s)
+    and (bool(re.search(r"[A-Za-z]", m.group(0))) or bool(re.search(r"放回|放在|放到|写在|寫在|目录|目錄|文件夹|文件夾", m.group(0)))),
     description="「数据库里的时间改成存UTC吧」「配置文件还是放回根目录吧」",
 )
 
@@ -333,8 +372,11 @@ _cjk(
     r"确认|確認|添加|引入|装|裝|安装|安裝|换|換|关联|關聯|放|填|运行|運行)[^。？?！!]{1,40})",
     # 「底层架构不要再改了」: the verb alone, its object named before it, asks to stop the change under way
     # (「不用再改了」 lifts a rule: it stays)
+    # 「移除不再使用的类型定义」: 不再… before 的 names things no longer used, a task on them; 「移除了…」 reports the work
     guard=lambda s, m: not re.search(r"(?:这|這)(?!(?:个|個)\s*(?:项目|項目|仓库|倉庫|repo))|那个|那個|它|[他她]不再", s)
-    and not re.search(r"(?:别再|別再|不要再)\s*[\u4e00-\u9fff]{1,2}?(?:了|啦)[啊呀吧！!。\s]*$", m.group("clause")),
+    and not re.search(r"(?:别再|別再|不要再)\s*[\u4e00-\u9fff]{1,2}?(?:了|啦)[啊呀吧！!。\s]*$", m.group("clause"))
+    and not re.search(r"(?:不再|不用再)(?:需要|使用|用|支持|支援|维护|維護)?的", s)
+    and not re.search(r"(?:移除|删除|刪除|清理|去掉|标记|標記)了?[^，,。]{0,20}不再", s),
     reverses=_zh_reversed,
     description="「以后不再用 Docker Compose 了」— reverses 「用 Docker Compose」",
 )
@@ -501,6 +543,29 @@ _ZH_STOP_NOW_RE = lazy(
     r"(?:别|別|不要)(?!再)[^，,。！!？?]{1,15}(?:了[啊呀吧]?|[啊呀])[！!。.…\s]*(?:[，,]|$)"
     # 「不要改代码。」「先别写代码」: a hold on this turn's work, as "don't write any code"
     r"|^[\s]*(?:请|請)?(?:先)?(?:不要|别|別)(?:改|写|寫|修改)(?:任何)?(?:代码|代碼)[。！!.\s]*$"
+    # 「深度分析，不要改代码」「只修复格式，不要改任何内容」「不要review test代码」: what this turn's work leaves alone
+    r"|(?:不要|别|別|不准|不许|不許)(?:去)?(?:改|修改|改动|改動|动|動|碰|写|寫|删|删除|刪除|review|看)\s*(?:任何|现有|現有|其他|其它|老的|旧的|舊的)?(?:的)?"
+    r"\s*(?:[A-Za-z]+\s*)?(?:代码|代碼|内容|內容|东西|東西|源码|源碼)"
+    # 「不要改变现有系统设计」「不要破坏已实现的核心功能」: what the change at hand must leave as it is
+    r"|(?:不要|别|別|不准|不许|不許)(?:去)?(?:改变|改變|破坏|破壞|影响|影響)\s*[^，,。；;]{0,12}?(?:现有|現有|已有|原有|已实现|已實現|已经实现|已經實現)"
+    # 「继续完成…」「全部执行，…」: get on with the work at hand
+    r"|^[\s，,]*(?:继续|繼續|全部执行|全部執行)"
+)
+# 「移除了以下不再需要的配置项：」「以下组件标记为 legacy：」: a sentence that opens a list or a paste, not a rule of its own
+_ZH_LEAD_IN_RE = lazy(r"[:：]\s*$|以下|下列")
+# the product's screen: a sentence about its parts asks for a feature (「补充资讯不要设计成 button」「流式输出不能有任何闪烁」)
+_ZH_SCREEN_RE = lazy(
+    r"按钮|按鈕|button|页面|頁面|畫面|画面|界面|介面|弹窗|彈窗|对话框|對話框|首屏|sticky|滚动|滾動|闪烁|閃爍|图标|圖標|icon|"
+    r"dashboard|预设|預設|菜单|菜單|输入框|輸入框|标签页|標籤頁|动画|動畫|样式|樣式|网页|網頁",
+    re.IGNORECASE,
+)
+# an assistant's words to its user, pasted: 「您也可以联系专业的命理师」「我可以为你生成具体的星盘」「我会记下来」
+_ZH_ASSISTANT_RE = lazy(r"您(?:也)?可以|我(?:也)?可以(?:为|為|帮|幫)(?:你|您)|我(?:会|會)(?:为|為|帮|幫)(?:你|您)|我(?:会|會)记下|我(?:会|會)記下|"
+                        r"希望[^，,。]{0,8}(?:对|對)(?:你|您)有(?:帮助|幫助|所帮助)")
+# what this turn is to hand over: 「…每个都要详细分析结果，生成一个md文档」「都要报告给我」「输出到 /home/…」
+# (「…之前请先告诉我」 is a standing arrangement: telling is no deliverable)
+_ZH_DELIVERABLE_RE = lazy(
+    r"给出|給出|生成一|输出到|輸出到|(?:报告|報告)给我|(?:报告|報告)給我|列出|(?<![A-Za-z0-9_.])(?:/[\w.-]+){3,}|[A-Za-z]:\\[\w.\\-]+"
 )
 # 「我不是让你回忆X，是…」「根本不是软，是电机坏了」: what the person asked for, or what went wrong, made clear
 _ZH_CLARIFIED_RE = lazy(r"我(?:不是|没有|沒有)(?:让|讓|叫|要|说|說)你|根本不是|我的意思")
@@ -515,8 +580,15 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return EVERYTHING
     if _ZH_CLARIFIED_RE.search(sentence):
         return frozenset({"instruction", "correction", "preference"})
-    if (_ZH_WORK_OPENS_RE.search(sentence) or _ZH_STOP_NOW_RE.search(sentence)) and not _ZH_DURABLE_RE.search(sentence):
-        return frozenset({"instruction", "preference"})  # bounds the work at hand
+    if _ZH_ASSISTANT_RE.search(sentence):
+        return EVERYTHING  # an assistant's words to its user
+    if (_ZH_WORK_OPENS_RE.search(sentence) or _ZH_STOP_NOW_RE.search(sentence) or _ZH_DELIVERABLE_RE.search(sentence)) \
+            and not _ZH_DURABLE_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # bounds the work at hand, or names what it hands over
+    if _ZH_LEAD_IN_RE.search(core) and not _ZH_DURABLE_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # opens a list or a paste
+    if _ZH_SCREEN_RE.search(sentence) and not _ZH_DURABLE_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # the product's screen: a feature asked for
     if _ZH_PRODUCT_SUBJECT_RE.search(sentence) or _ZH_PRODUCT_ACT_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # how the product behaves: a feature asked for
     return frozenset()
@@ -531,7 +603,9 @@ _ZH_PRODUCT_SUBJECT_RE = lazy(
 # what it shows, is a feature asked for
 _ZH_PRODUCT_ACT_RE = lazy(
     r"(?:点击|點擊|单击|單擊|加载|加載|打开|打開|刷新|滚动|滾動|提交表单|提交表單)[^，,。]{0,6}?(?:的)?(?:时候|時候|时|時|后|後)"
-    r"|(?:要|都|需要|必须|必須|应该|應該)(?:先)?(?:显示|顯示|展示|弹出|彈出|跳转|跳轉|刷新)"
+    r"|(?:要|都|需要|必须|必須|应该|應該)(?:先)?(?:显示|顯示|展示|弹出|彈出|跳转|跳轉|刷新|支持|支援)"
+    # 「用户登录时要验证 token」「必须先登录才能使用」: what happens when a user acts, what a user may do only after
+    r"|^[\s，,]*(?:用户|用戶)[^，,。]{1,10}?(?:时|時|后|後)|才能(?:使用|用|访问|訪問|下单|下單|登录|登錄)"
 )
 
 
@@ -545,25 +619,55 @@ NOT_IN_A_CLAUSE = frozenset({
 _ZH_CARRIES_ON_RE = lazy(r"^\s*(?:然后|然後|并且|並且|而且|而不是|而|所以|因此|也|以及|或者|还有一个|還有一個|同时|同時)")
 
 
+# 「…，数据能随时备份，…，这类要如何弄」「…，对吗？」: the last clause asks how to do what it points back at, or whether all
+# of it holds, and the clauses before it are what it asks about
+_ZH_ENDS_ASKING_RE = lazy(
+    r"(?:(?:这|這|那)[^，,。；;]{0,4}(?:如何|怎么|怎麼|怎样|怎樣)[^，,。；;]{0,4}|是不是|对吗|對嗎|对不对|對不對|可以吗|可以嗎|行吗|行嗎)"
+    r"[\s。!！~？?]*$"
+)
+
+
 def carries_over(before: str, clause: str, sentence: str) -> bool:
     """Whether the clauses before ``clause`` reach into it: a report, a hypothetical, "never mind", a request for the
     work or an answer to the agent that the clause only bounds, or the clause carries on from them (然后, 所以); or
-    the sentence is an item of a requirement spec (「1、…」) or speaks of the product's parts (a feature asked for)."""
-    if re.match(r"\s*\d+\s*[、.．)]", sentence) or _ZH_PRODUCT_RE.search(sentence) or _ZH_CARRIES_ON_RE.match(clause):
+    the sentence is an item of a requirement spec (「1、…」「A)」), speaks of the product's parts or screen (a feature
+    asked for), names what the work hands over, is an assistant's words or a suggestion, or ends on a question."""
+    if re.match(r"\s*(?:\d+|[A-Za-z])\s*[、.．)）]", sentence) or _ZH_PRODUCT_RE.search(sentence) or _ZH_CARRIES_ON_RE.match(clause):
+        return True
+    if (_ZH_DELIVERABLE_RE.search(sentence) or _ZH_SCREEN_RE.search(sentence) or _ZH_ASSISTANT_RE.search(sentence)
+            or _ZH_HEDGE_RE.search(sentence)) and not _ZH_DURABLE_RE.search(sentence):
+        return True  # the whole run names what this work hands over, the product's screen, or is a suggestion
+    if _ZH_ENDS_ASKING_RE.search(sentence):  # a run of clauses that ends on asking about all of it
         return True
     return bool(_ZH_NEGATED_RE.search(before) or _ZH_REPORTED_RE.search(before) or _ZH_HYPOTHETICAL_RE.search(before)
                 or _ZH_WORK_OPENS_RE.search(before) or _ZH_CLARIFIED_RE.search(before) or _ZH_REASONING_RE.search(before)
                 or _ZH_TASK_RE.search(before)
-                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]", before))
+                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]|是不是|是否|可以理解|意思是|如何|怎么|怎麼|怎样|怎樣",
+                             before))
 
 
 
 CONNECTOR = r"(?:但是|但|不过|不過|另外|还有|還有|以后|以後|今后|今後|平时|平時|一般|通常)"
 
 
+# What a stable fact names (a correction must hold one): a name in Latin letters or code, a path, a version, a word of
+# the setup; and what feedback on the output names instead: the screen and the figures of the task
+_ZH_FACT_ANCHOR_RE = lazy(
+    r"[A-Za-z]{2,}|\d+\.\d+|/[\w.-]+|端口|分支|版本|数据库|數據庫|资料库|資料庫|系统|系統|环境|環境|配置|目录|目錄|文件夹|文件夾|路径|路徑|"
+    r"类型|類型|接口|服务器|伺服器|服务|服務|区域|區域|主机|主機|域名|测试|測試|构建|構建|部署|生产|生產|本地|依赖|依賴|模块|模組|仓库|倉庫|"
+    r"框架|语言|語言|编码|編碼|时区|時區|默认|默認|命令|平台|云|雲|故意|特意"
+)
+_ZH_SCREEN_OR_FIGURE_RE = lazy(r"按钮|按鈕|页面|頁面|界面|弹窗|彈窗|颜色|顏色|字体|字體|图标|圖標|布局|显示|顯示|合计|合計|总额|總額|金额|金額")
+
+
+def stable_fact(claim: str) -> bool:
+    """Whether a correction's claim names a stable fact of the project or the setup rather than the output at hand."""
+    return _ZH_FACT_ANCHOR_RE.search(claim) is not None and _ZH_SCREEN_OR_FIGURE_RE.search(claim) is None
+
+
 def has_claim(core: str) -> bool:
-    """Whether Chinese words after a correction cue restate a fact (是, 应该)."""
-    return len(core) >= 4 and bool(_ZH_CLAIM_RE.search(core))
+    """Whether Chinese words after a correction cue restate a fact (是, 应该) of the project or the setup."""
+    return len(core) >= 4 and bool(_ZH_CLAIM_RE.search(core)) and stable_fact(core)
 
 
 STATED = r"记住|記住|以后|以後|今后|(?:从|從)(?:现在|現在|今)"

@@ -62,6 +62,15 @@ def _plain_unpasted(text: str) -> str:
     return text
 
 
+def _pasted_from(text: str) -> int | None:
+    """pasted.pasted_from without its cue-word prefilter: where a shell session, a titled section or a quoted web
+    page starts."""
+    shell = pasted._SHELL_PROMPT_RE.search(text)
+    starts = [s for s in (shell.start() if shell else None, pasted._titled_section(text), pasted._pointed_page(text))
+              if s is not None]
+    return min(starts) if starts else None
+
+
 def _every_rule(text: str) -> list[Marker]:
     """find_markers without its shortcuts."""
     if not isinstance(text, str) or not _worth(text):
@@ -150,6 +159,9 @@ def _every_rule(text: str) -> list[Marker]:
             continue
         seen.add(marker.text)
         found.append((i, i + 1 if end != span.end else i, marker))
+    cut = _pasted_from(text)
+    if cut is not None:
+        found = [(first, last, m) for first, last, m in found if spans[first].start < cut]
     return [
         replace(m, stated=True) if not m.stated and (first - 1 in keep_asks or last + 1 in keep_asks) else m
         for first, last, m in found

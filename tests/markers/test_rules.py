@@ -18,6 +18,8 @@ INS, C, P, L, F = "instruction", "correction", "preference", "lesson", "failure"
 RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     # ------------------------------------------------- shapes real sessions use without a marker word
     "en.instruction.ensure_every": [
+        ("ensure all milestones are completed", None),
+        ("make sure all review comments are addressed", None),
         ("Ensure that every migration has a down step.", INS),
         ("make sure each module starts with a short docstring", INS),
         ("Please make sure all shell scripts use set -euo pipefail.", INS),
@@ -152,6 +154,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("do you keep forgetting to run it?", None),
     ],
     "en.instruction.we_dont_want": [
+        ("we dont want to upload the file, it is already in the bucket", None),
         ("we don't want any new dependencies without discussion", INS),
         ("we don't want to use ORMs", INS),
         ("we dont want any feature flags left in after a release", INS),
@@ -281,6 +284,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("それがなくても動くよ", None),
     ],
     "en.instruction.into_instruction_file": [
+        ("in AGENTS.md, note that you shall always use `pixi run` to run python scripts", INS),
+        ("in CLAUDE.md, note that this file is broken", None),
         ("can you update CLAUDE.md that we should always run `mise run fmt` together with `mise run lint`", INS),
         ("Please add a note to AGENTS.md that integration tests need the docker daemon running.", INS),
         ("Could you update CLAUDE.md that PR titles follow conventional commits", INS),
@@ -345,6 +350,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en correction
     "en.correction.wrong": [
+        ("That is totally wrong. The balance should be around 4.6MM.", None),
         ("No, that's wrong — the API base path is /v2.", C),
         ("That's not right. The cron job runs at 02:00 UTC.", C),
         ("You got it backwards: the primary is in us-east-1 and the replica in eu-west-1.", C),
@@ -358,6 +364,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("That's incorrect. We use Postgres, not MySQL.", C),
     ],
     "en.correction.no": [
+        ("no. the divider needs to line up across all the cards.", None),
+        ("no, we dropped the export command on purpose", C),
+        ("No, the second approach handles it better.", None),
+        ("No, the regex approach is no good.", None),
+        ("No, in rows 12 and 13 you will see the totals.", None),
         ("No. All we want is a tiny CLI that does ONE job.", None),
         ("Nope, I just need a script that renames the files.", None),
         ("No, I meant, why don't we cache the token after login.", None),
@@ -391,6 +402,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("No, we use Vitest in this project.", C),
     ],
     "en.correction.actually": [
+        ("Actually the new layout is what they asked for.", None),
         ("Actually, the default branch is trunk.", C),
         ("actually it should be snake_case for the JSON keys", C),
         ("Actually the worker runs on Python 3.12.", C),
@@ -403,6 +415,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("actually the real problem is the cache key", None),
     ],
     "en.correction.x_not_y": [
+        ("the badge goes on the left card, not the right one", None),
+        ("when I open the modal it's still the old form instead of the new one", None),
+        ("remove the lookup table, we don't need it, it is spread across three modules, not in one place", None),
+        ("ok, and note that we use uv instead of pip", C),
         ("The docstring is misleading: the timeout is read from the env, not from the config file.", None),
         ('Actually the bug is in the serializer, not in the view.', None),
         ('The real issue is the stale cache, not the network.', None),
@@ -426,6 +442,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en failure
     "en.failure.always_fails": [
+        ("same error again, the worker always crashes on start", None),
         ("`pnpm build` always crashes with an OOM when sourcemaps are on.", F),
         ("test_upload consistently fails when the tmp dir is on another filesystem.", F),
         ("It never fails locally but always fails in CI.", F),
@@ -434,6 +451,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("For now, always return an empty list from that endpoint.", None),
     ],
     "en.failure.every_time": [
+        ("It still fails every time.", None),
+        ("I keep getting this error every time I deploy.", None),
         ("The e2e suite fails every time on the macOS runner.", F),
         ("Every time I run the migrations locally, alembic hangs on the lock.", F),
         ("Hot reload breaks whenever I edit a file under shared/.", F),
@@ -524,6 +543,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en instruction
     "en.instruction.always": [
+        ("When you lose the connection to the server always re-check the state of the app.", INS),
+        ("when you are done always tell me", None),
+        ("for the report command let's ALWAYS sort by size, biggest first", None),
+        ("Always sort imports alphabetically.", INS),
         ("I'd like you to always ask before deleting files.", INS),
         ('I need you to always run it again.', None),
         ('I want you to always show the banner on the home page.', None),
@@ -575,6 +598,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Why is !important not allowed?", None),
     ],
     "en.instruction.never": [
+        ("never force-push to other people's branches", INS),
+        ("Fix the parser, update the docs, and never store blobs in the db.", INS),
         ('Never commit generated files again.', INS),
         ('I want you to never touch the production database.', INS),
         ('could you rerun the job; also never skip the smoke tests before a release.', INS),
@@ -609,6 +634,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("What changes from now on?", None),
     ],
     "en.instruction.going_forward": [
+        ("OK, going forward.", None),
+        ("in the future we need to develop new importers for the bank feeds", None),
+        ("Summarize what you found and make a plan going forward.", None),
         ("Going forward, use conventional commit messages.", INS),
         ("In the future, ask me before deleting any files.", INS),
         ("Next time, check the CI logs before guessing.", INS),
@@ -650,6 +678,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ ja
     "ja.correction.chigau": [
+        ('違います。合計は3000円です。', None),
+        ("違います。そのボタンじゃなくて、下のボタンです。", None),
         ("違います。ポートは5432です。", C),
         ("いや、違う。デフォルトブランチはdevelopです。", C),
         ("ちがうよ、本番はeu-west-1だよ。", C),
@@ -658,6 +688,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("違う、そっちじゃない。", None),
     ],
     "ja.correction.soujanakute": [
+        ("そうじゃなくて、一覧を日付順に並べてほしいです。", None),
         ("そうじゃなくて、設定ファイルはconfig/settings.tomlにあります。", C),
         ("そうではなくて、認証はミドルウェアで行っています。", C),
         ("そういう意味じゃなくて、テストはCIでしか動かないんです。", C),
@@ -672,6 +703,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("正しいですか？", None),
     ],
     "ja.correction.dewanaku": [
+        ('見出しは太字ではなく通常の太さです。', None),
+        ("これは左ではなく右に置くのが正しいです。", None),
+        ("いや、そのファイルはJSONではなくYAMLです。", C),
         ("デフォルトブランチはmasterではなくmainです。", C),
         ("このエラーの原因はDBではなくキャッシュです。", C),
         ("うちはJestじゃなくてVitestを使っています。", C),
@@ -714,6 +748,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("落とし穴がありそうですか？", None),
     ],
     "ja.preference.hou_ga": [
+        ('日本語の方がいいです', None),
+        ('こっちの書き方の方が好きです', None),
+        ('ログは英語の方がいいです', P),
+        ("Bの方がいいです。", None),
+        ("案2の方が好みです。", None),
+        ("後者の方が読みやすいです。", None),
         ("npmよりpnpmの方が好きです。", P),
         ("私はタブよりスペースの方が好みです。", P),
         ("PRは小さい方が助かります。", P),
@@ -722,6 +762,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("このままの方がいいです。", None),
     ],
     "ja.preference.suki": [
+        ('このデザインが好きです', None),
+        ("Aの方が好きです。", None),
         ("私はReactが好きです。", P),
         ("私はVimよりVS Code派です。", P),
         ("私はダークテーマが大好きです。", P),
@@ -729,6 +771,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("好きなライブラリを使ってください。", None),
     ],
     "ja.instruction.kanarazu": [
+        ('必ず日付を入れたいので、日付も追加できるように修正してください', None),
+        ("この関数は必ずリストを返すようにしてください。", None),
+        ("それぞれのモジュールに必ずテストを付けてください。", INS),
+        ("このリポジトリでは必ずpnpmを使ってください。", INS),
         ("ユーザーは必ずメール認証を済ませてから使える仕様です。", None),
         ("ボタンは必ず二回押せないようにしてください。", None),
         ("PRを出す前に必ず`pnpm lint`を通してください。", INS),
@@ -739,6 +785,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("とりあえず必ず動くようにしておいて。", None),
     ],
     "ja.instruction.tsuneni": [
+        ("そのAPIは常に空配列を返すようにして。", None),
         ("フッターは常に下に固定されるようにして。", None),
         ("常に型ヒントを付けてください。", INS),
         ("常にブランチを切ってから作業すること。", INS),
@@ -749,6 +796,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("非常に遅いので確認してください", None),
     ],
     "ja.instruction.zettai": [
+        ("絶対に動くようにしてください。", None),
+        ("これは絶対に消さないで。", None),
         ("絶対にmainブランチへ直接pushしないでください。", INS),
         (".envファイルは絶対にコミットしないで。", INS),
         ("本番環境では絶対にデバッグログを出さないこと。", INS),
@@ -765,6 +814,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("いつも使っているコマンドを教えてください。", None),
     ],
     "ja.instruction.maikai": [
+        ("その一覧は毎回読み込み直すようにしてください。", None),
+        ("その都度毎回テストを流すこと。", INS),
         ("毎回コミット前にテストを実行してください。", INS),
         ("毎回作業が終わったら変更点を要約すること。", INS),
         ("毎回ブランチ名にチケット番号を入れるようにしてください。", INS),
@@ -772,6 +823,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("毎回ありがとうございます。", None),
     ],
     "ja.instruction.kongo": [
+        ('はい、今後はモックを使わないでください', INS),
+        ("これからはこの画面を作っていきます。", None),
         ("今後はpnpmを使ってください。", INS),
         ("以後はyarnではなくpnpmを使います。", INS),
         ("以降は英語で返答してください。", INS),
@@ -820,6 +873,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ zh
     "zh.correction.budui": [
+        ('不对，应该是点击之后再加载', None),
+        ('不对，总额是三千', None),
         ("不对，端口是5432。", C),
         ("错了，测试框架应该是pytest。", C),
         ("不对。默认分支是main。", C),
@@ -827,6 +882,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("不对吗？", None),
     ],
     "zh.correction.bushi_ershi": [
+        ('不是深色，而是浅色的背景', None),
+        ('不是B，是C', None),
+        ('不是上面那个，是下面的', None),
+        ('不是 width，是 height', None),
+        ('默认分支不是 master，是 main', C),
         ('不是样式的问题，是数据没加载', None),
         ('报错的原因不是缓存，是权限', None),
         ('我不是让你重写，是让你检查一下', None),
@@ -862,6 +922,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个喜欢按钮要放在右上角。", None),
     ],
     "zh.instruction.yihou": [
+        ('有没有办法从现在开始都用 pnpm', None),
+        ('以后这个页面要加上搜索', None),
+        ('这个脚本用 nohup 跑吧（以后都这样）', INS),
         ('数据不全，以后抓取数据，先问我要不要全量', None),
         ("以后都用pnpm。", INS),
         ("以後請一律使用繁體中文回覆。", INS),
@@ -926,6 +989,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother running the tests, it works now.", None),
     ],
     "en.instruction.dont": [
+        ("do not introduce other env variables", None),
+        ("Don't add other dependencies.", None),
+        ("Do not change anything that would break current saved settings.", None),
+        ("Do not make changes for me, just explain.", None),
+        ("dont allow requests to the paid API unless a flag is passed", None),
+        ("make sqlite the default, dont store blobs in the db, bump the version", None),
         ("Don't hit the network in unit tests.", INS),
         ("Don't change the assertion in tests/test_api.py.", None),
         ("Rewrite the module as we agreed. Don't mess things up", None),
@@ -1010,6 +1079,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('no need to go anywhere', None),
     ],
     "en.instruction.reversal_anymore": [
+        ("Don't add any more endpoints, this is enough.", None),
+        ("Please don't rebase shared branches any more.", INS),
         ("I don't need the old fixtures anymore, delete them.", None),
         ("don't run the linter before every commit anymore, CI does it now", INS),
         ("You don't need to ask before running tests anymore.", INS),
@@ -1546,6 +1617,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这次优先用缓存吧", None),
     ],
     "zh.instruction.yuyan": [
+        ('以上三份文档全部用中文输出', None),
+        ('标签以英文逗号分隔', None),
         ("请用中文回答。", INS),
         ("代码注释用英文写。", INS),
         ("回答请用简体中文。", INS),
@@ -1604,6 +1677,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ ja standing requests, conventions, reversals
     "ja.instruction.toki": [
+        ('データが空の時はメッセージを出さないでください', None),
+        ('回答する際は結論から書いてください', INS),
+        ('受信時にメンションがなくても返信するようにしてください。', None),
+        ('エンターを押した際に検索が走るようにして', None),
+        ('調べる際はこちらを参照すること', None),
+        ("保存するときは入力値をチェックするようにしてください。", None),
+        ("ログインした時はダッシュボードを表示してください", None),
         ("はい、他にも間違っているとこがありそうなので随時修正してください。", None),
         ("ダウンロードと同時に再生してください", None),
         ("テストを書くときはモックを使わないでください。", INS),
@@ -1694,6 +1774,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ zh standing prohibitions, requirements, reversals
     "ja.instruction.topic_use": [
+        ("色は青でお願いします。", None),
+        ("背景は白でお願いします", None),
         ("Python は 3.12 を使ってください。", INS),
         ("Python は 3.12 を使ってください、3.10 ではありません。", INS),
         ("テストは pytest でお願いします。", INS),
@@ -1717,6 +1799,19 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        ('不要改变现有的接口设计', None),
+        ('继续完成剩下的部分，不要太频繁地请求接口', None),
+        ('先分析原因，不要改代码', None),
+        ('只调整缩进，不要改任何内容', None),
+        ('提示信息不要做成弹窗，直接显示在表单下面', None),
+        ('最好不要动数据库的配置', None),
+        ('建议不要用全局变量', None),
+        ('不要修改notes.md文件。', None),
+        ('不要提交 .env 文件', INS),
+        ('要求打开页面不要有任何延迟', None),
+        ('若 8080 端口不通，再试 8081（不要用 80 端口）', None),
+        ('在本项目中新增一个接口，不要访问外部网络', None),
+        ('数据能随时导出，不要用任何付费服务，这类要怎么做', None),
         # a clause ended on 「；」 is prose, not a line of code ending on ";"
         ("禁止使用轮询方式同步数据，统一使用 WebSocket；", INS),
         ("不要写'坑'/'注意'这类段落。", INS),
@@ -1753,6 +1848,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        ('把结果都要写进/home/dev/app/docs/result.md', None),
+        ('你首先要把配置理顺，都要走配置文件', None),
+        ('把每个接口都测一下，每个都要给出修改建议', None),
+        ('每个测试都要把结果输出到 /home/dev/app/docs/report.md', None),
+        ('A) 列表滚动必须流畅', None),
+        ('你说每个模块都要有单元测试', None),
+        ('必须支持繁体中文', None),
+        ('必须先注册才能下单', None),
         ("我想开发一个记账小程序，数据必须加密，界面要简洁。", None),
         ("我们准备搭建一套监控系统，告警都要发到群里。", None),
         ("用户必须先绑定手机号才能下单。", None),
@@ -1788,6 +1891,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("我之前要你做的改好了吗？", None),
     ],
     "zh.instruction.fengge": [
+        ('日志已经放在 logs 目录下了', None),
         ("关于代码风格：缩进用两个空格。", INS),
         ("测试统一放在 tests 目录下。", INS),
         ("变量名统一用 snake_case。", INS),
@@ -1816,6 +1920,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个回答请简短一点。", None),
     ],
     "zh.instruction.shi": [
+        ('列表为空时要显示提示文字', None),
+        ('调用外部命令时要先告诉我', INS),
+        ('用户登出时要清空缓存', None),
         ("写代码时请加上类型注解。", INS),
         ("提交代码的时候要写清楚提交信息。", INS),
         ("新增接口时记得更新文档。", INS),
@@ -1832,6 +1939,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个文件改了记得提交", None),
     ],
     "zh.instruction.reversal_buzai": [
+        ('移除了以下不再需要的配置项：', None),
+        ('删除不再使用的类型定义', None),
         ("以后不再用 Docker Compose 了，改用 Podman。", INS),
         ("别再加 console.log 了。", INS),
         ("以后都用pnpm，不要再用npm了。", INS),
@@ -1847,6 +1956,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("别再改这个文件了，这个项目不需要。", None),
     ],
     "ja.instruction.naide_practice": [
+        ('OK、モックは使わないでください', None),
         ("yarn は使わないで。", INS),
         ("デバッグ用の print をコミットに残さないでください。", INS),
         ("Python で型ヒントを省略しないでください。", INS),
@@ -1894,6 +2004,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("元に戻してください。", None),
     ],
     "ja.instruction.kyoka": [
+        ('はい、上書きしても大丈夫です', None),
         ("テストでは any を使っても大丈夫です。", INS),
         ("コメントは英語で構いません。", INS),
         ("ログは残して大丈夫です。", INS),
@@ -1921,6 +2032,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个函数换回 lodash 了吗？", None),
     ],
     "zh.instruction.jiuxing": [
+        ('你也可以换个思路', None),
+        ('也可以参考以下配置', None),
+        ('spec没问题', None),
+        ('本地用 npm 没问题', INS),
         ("密码直接从环境变量读就行。", INS),
         ("lint 警告也可以 merge。", INS),
         ("CHANGELOG 统一写英文就行。", INS),
@@ -1935,6 +2050,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("如果项目部署在阿里云上会更便宜", None),
     ],
     "zh.instruction.gaicheng": [
+        ('标题改成加粗吧', None),
+        ('改成灰色吧', None),
+        ('改成只在夜间模式下显示吧', None),
+        ('包管理改用 pnpm 吧', INS),
+        ('截图还是放回 docs 目录吧', INS),
         ('效果不好，把配置改回去吧', None),
         ("日志格式改成 JSON 吧。", INS),
         ("测试框架改用 vitest 吧，jest 太慢了。", INS),
@@ -1943,6 +2063,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个函数改成 async 吧。", None),
     ],
     "zh.instruction.jizhu": [
+        ('请记住，这些只是基于您的情况的一般建议。', None),
         ("记住：我们的测试框架是pytest。", INS),
         ("請記住，部署只在週二進行。", INS),
         ("记住默认分支是develop。", INS),

@@ -49,6 +49,13 @@ def test_pasted_text_is_named_in_the_reason() -> None:
          "pasted checklist"),
         ("We deliberately keep the config in yaml.\n<reminder>Always call tools in parallel.</reminder>",
          "We deliberately keep the config in yaml.", "injected tag block"),
+        # a document's section pasted without markdown: a title line over its lines
+        ("Never force-push to main.\nCan you build the signup flow from this?\n\nSecurity Considerations\n"
+         "Always hash passwords with argon2\nNever log tokens", "Never force-push to main.", "pasted document section"),
+        # a web page pointed at by its address, then quoted
+        ("We use uv for everything.\nthis is what the docs say https://example.org/guide/limits\nRate limits\n"
+         "You can send 60 requests a minute. Always use the batch endpoint when you send more than 10 items at once.",
+         "We use uv for everything.", "pasted web page"),
     ],
 )
 def test_what_was_pasted_is_left_out_and_named(turn: str, claim: str, left_out: str) -> None:
@@ -59,3 +66,44 @@ def test_what_was_pasted_is_left_out_and_named(turn: str, claim: str, left_out: 
 
 def test_a_template_turn_yields_nothing() -> None:
     assert find_markers("Always run {{command}} before you commit.") == []
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Implement the endpoint below.\n\nRequirements\n- Always validate input\n- Never store plaintext passwords",
+        "Code Review Checklist\n- Tests pass\n- Always handle errors\n- Never leave debug prints",
+        "チャットアプリを作って。\n要件\n- 送信前に必ず確認ダイアログを出すこと\n- 既読は常に表示すること",
+        "做一个记账应用。\n需求：\n1. 所有金额都要保留两位小数\n2. 不要使用第三方库",
+        # a terminal session pasted with its prompts: what the tools print is theirs
+        "PS C:\\work> adb start-server\n* daemon not running; starting now at tcp:5037\n* daemon started successfully",
+        "dev@box:~/app$ make deploy\nAlways run make check before deploying.\nDone.",
+        # a command's steps injected in a tag with attributes
+        "Follow these steps:\n<steps CRITICAL=\"TRUE\">\n1. Always LOAD the whole config first\n2. Save outputs after EACH section "
+        "when generating any documents\n</steps>",
+        "did you see this? https://example.org/docs/upload\nUploading files\n"
+        "You can upload a file with the Files API. Always use the Files API when a request is over 20 MB.",
+    ],
+)
+def test_a_pasted_section_or_page_yields_nothing(turn: str) -> None:
+    assert find_markers(turn) == []
+
+
+@pytest.mark.parametrize(
+    ("turn", "claims"),
+    [
+        # a short line of thanks is no title: the person's own lines under it stay theirs
+        ("Thanks\nnever push to main\nalways run the tests first", ["never push to main", "always run the tests first"]),
+        # a list the person asks to be written into a rule file is theirs, titled or not
+        ("Update my cursor rules with these:\nTesting\n- always write tests first\n- never mock the db",
+         ["always write tests first", "never mock the db"]),
+        # a line in capitals is the person shouting, no title
+        ("YOUR JOB IS:\nkeep every module under 400 lines\nnever skip the linter",
+         ["keep every module under 400 lines", "never skip the linter"]),
+        # an address pointed at with one line after it quotes nothing
+        ("see https://github.com/org/repo/issues/12\nfix it, and never use mocks in the integration tests",
+         ["fix it, and never use mocks in the integration tests"]),
+    ],
+)
+def test_lines_the_person_typed_under_a_short_line_stay_theirs(turn: str, claims: list[str]) -> None:
+    assert [m.text for m in find_markers(turn)] == claims
