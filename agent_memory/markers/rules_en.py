@@ -2093,7 +2093,8 @@ _EN_PRODUCT_ACT_RE = lazy(
 # "set ollama as default, dont allow calls to openai, turn off rate limits, use X as the default model": a list of
 # changes to make in this piece of work, each clause a plain imperative; a rule among them says always / never / every
 _EN_TODO_CLAUSE_RE = lazy(
-    r"(?:^|[,;]\s*(?:and\s+|then\s+)?)(?:please\s+)?(?!(?:don'?t|dont|do\s+not|never|always|no|please|make\s+sure)\b)"
+    # ("stop pulling in X, write Y by hand": a habit ended is a rule, not a step of the work)
+    r"(?:^|[,;]\s*(?:and\s+|then\s+)?)(?:please\s+)?(?!(?:don'?t|dont|do\s+not|never|always|no|please|make\s+sure|stop|quit)\b)"
     + _IMPERATIVE + r"\s",
     _I,
 )

@@ -797,7 +797,8 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         vetoed |= EVERYTHING - {"preference"}
     if _JA_PAST_RE.search(core):
         vetoed |= {"instruction", "preference"}
-    if (_JA_PRODUCT_SUBJECT_RE.search(sentence) or _JA_PRODUCT_ACT_RE.search(sentence)) \
+    asked = _JA_REASON_TAIL_RE.sub("", sentence)  # (a reason given for it is not what is asked)
+    if (_JA_PRODUCT_SUBJECT_RE.search(asked) or _JA_PRODUCT_ACT_RE.search(asked)) \
             and not _JA_KEEP_LEAD_RE.match(sentence):
         # how the product behaves: a feature asked for, unless the person asks for it to be remembered
         # (「覚えておいて：UI 上の日時は全部日本時間で表示すること」 is a standing rule of the project)
@@ -831,6 +832,8 @@ _JA_PRODUCT_SUBJECT_RE = lazy(
 )
 
 
+# a reason after the request: 「…もう要りません、エディタが保存時にかけるので。」
+_JA_REASON_TAIL_RE = lazy(r"[、,][^、,。]*(?:ので|から|ため)[。！!\s]*$")
 # 「常に最新のデータを表示するように」「ボタンを押したときに保存するように」「エラーメッセージを日本語にして」: what the
 # product shows, or does on a user's click or load, is a feature asked for
 _JA_PRODUCT_ACT_RE = lazy(

@@ -17,8 +17,8 @@ _ZH_QUESTION_RE = lazy(
 _ZH_HEDGE_RE = lazy(
     r"也许|也許|可能|或许|或許|大概|"
     r"我觉得|我覺得|好像|应该吧|應該吧"
-    # 「建议统一使用…」「最好不要改变…的配置」: a suggestion or a wish for the work at hand, no rule laid down
-    r"|建议|建議|最好"
+    # 「建议统一使用…」: a suggestion for the work at hand, no rule laid down (「最好…」 often lays one down: 「最好用 pnpm」)
+    r"|建议|建議"
 )
 ONE_OFF_RE = lazy(
     r"这次|這次|暂时|暫時|先这样|先這樣|"
@@ -319,6 +319,8 @@ _cjk(
 # how the product looks: its parts on screen and their style
 _ZH_LOOK_RE = lazy(r"按钮|按鈕|标题|標題|字体|字體|颜色|顏色|[红紅蓝藍绿綠黄黃黑白灰紫橙]色|图标|圖標|背景|布局|样式|樣式|圆角|圓角|"
                    r"加粗|字号|字號|边框|邊框|间距|間距|界面|页面|頁面|模式")
+# where a convention changed without a name in Latin letters says it is one: a place, or how data is kept or written
+_ZH_CONVENTION_RE = lazy(r"放回|放在|放到|写在|寫在|目录|目錄|文件夹|文件夾|存|儲|格式|编码|編碼|时区|時區|命名|数据库|數據庫|日志|日誌")
 # a convention changed: 「时间改成存北京时间吧」「配置文件还是放回根目录吧」
 _cjk(
     "zh.instruction.gaicheng", "instruction",
@@ -329,7 +331,7 @@ _cjk(
     # the product looks or behaves: a convention changes to a tool or a format named in Latin letters, or to a place
     guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"(?:改|换|換|放|用)回(?:去|来|來)", s)
     and not _ZH_LOOK_RE.search(s)
-    and (bool(re.search(r"[A-Za-z]", m.group(0))) or bool(re.search(r"放回|放在|放到|写在|寫在|目录|目錄|文件夹|文件夾", m.group(0)))),
+    and (bool(re.search(r"[A-Za-z]", m.group(0))) or bool(_ZH_CONVENTION_RE.search(m.group(0)))),
     description="「数据库里的时间改成存UTC吧」「配置文件还是放回根目录吧」",
 )
 
@@ -556,7 +558,7 @@ _ZH_LEAD_IN_RE = lazy(r"[:：]\s*$|以下|下列")
 # the product's screen: a sentence about its parts asks for a feature (「补充资讯不要设计成 button」「流式输出不能有任何闪烁」)
 _ZH_SCREEN_RE = lazy(
     r"按钮|按鈕|button|页面|頁面|畫面|画面|界面|介面|弹窗|彈窗|对话框|對話框|首屏|sticky|滚动|滾動|闪烁|閃爍|图标|圖標|icon|"
-    r"dashboard|预设|預設|菜单|菜單|输入框|輸入框|标签页|標籤頁|动画|動畫|样式|樣式|网页|網頁",
+    r"dashboard|预设|預設|菜单|菜單|输入框|輸入框|标签页|標籤頁|动画|動畫|网页|網頁",
     re.IGNORECASE,
 )
 # an assistant's words to its user, pasted: 「您也可以联系专业的命理师」「我可以为你生成具体的星盘」「我会记下来」

@@ -915,6 +915,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("帮我写一个备忘录应用。", None),
     ],
     "zh.preference.xihuan": [
+        ("我更喜欢用 pnpm，最好别用 npm。", P),
         ("我更喜欢用函数式组件。", P),
         ("我们比较偏好小的PR。", P),
         ("我宁愿多写几个测试也不要用mock。", P),
@@ -1094,6 +1095,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother checking it anymore.", None),
     ],
     "en.instruction.reversal_stop": [
+        ("Stop adding new crates, write the helpers by hand, we want a small build.", INS),
+        ("stop the server, rebuild it, run the tests again", None),
         ("Stop messing with the file modes of ~/.ssh/config, just leave them", None),
         ("stop fucking around with the retry logic", None),
         ('Stop summarizing after each file, just keep going.', None),
@@ -1734,6 +1737,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("もう動作しない。", None),
         ("もう終わりましたか？", None),
         ("もう一度実行してください。", None),
+        ("コミット前の prettier はもう要りません、エディタが保存時にかけるので。", INS),
+        ("保存するときのバリデーションはもう要りません。", None),
     ],
     "ja.instruction.kihon": [
         ("基本的にTypeScriptで書いています。", INS),
@@ -1799,6 +1804,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        ("组件样式统一用 CSS Modules，不要写内联样式。", INS),
+        ("这个页面的样式改一下，不要用蓝色。", None),
         ('不要改变现有的接口设计', None),
         ('继续完成剩下的部分，不要太频繁地请求接口', None),
         ('先分析原因，不要改代码', None),
@@ -2061,6 +2068,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("依赖换回 pip 吧。", INS),
         ("把这个按钮改成蓝色吧。", None),
         ("这个函数改成 async 吧。", None),
+        ("数据库里的时间改成存北京时间吧，报表那边要求的。", INS),
+        ("接口返回的时间格式改成年月日吧。", INS),
+        ("左边的卡片改成两列吧。", None),
     ],
     "zh.instruction.jizhu": [
         ('请记住，这些只是基于您的情况的一般建议。', None),
