@@ -2222,7 +2222,7 @@ _EN_FACT_ANCHOR_RE = lazy(
     # a choice made on purpose is a fact that stands ("no, we removed the session commands on purpose")
     r"|\b(?:on\s+purpose|deliberately|intentionally|by\s+design)\b"
     r"|\b(?:ports?|branch(?:es)?|versions?|database|db|schema|shell|os|runtime|framework|librar(?:y|ies)|packages?|"
-    r"dependenc(?:y|ies)|modules?|repo|repository|monorepo|director(?:y|ies)|folders?|paths?|env|environment|config|"
+    r"dependenc(?:y|ies)|modules?|repo|repository|monorepo|director(?:y|ies)|dirs?|folders?|paths?|env|environment|config|"
     r"configuration|settings|ids?|uuids?|ulids?|integers?|strings?|types?|keys?|endpoints?|api|cli|commands?|server|services?|"
     r"cluster|region|host|domain|cron|jobs?|workers?|pipeline|ci|deploy(?:s|ment)?|runner|tests?|linter|formatter|compiler|"
     r"builds?|timezone|encoding|format|license|default|production|prod|staging|local(?:ly)?|machine|laptop|"

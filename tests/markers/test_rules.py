@@ -350,6 +350,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en correction
     "en.correction.wrong": [
+        ("wrong dir, the seed data lives in fixtures so the loader finds it", C),
+        ("wrong dir, put it in the other one", None),
         ("That is totally wrong. The balance should be around 4.6MM.", None),
         ("No, that's wrong — the API base path is /v2.", C),
         ("That's not right. The cron job runs at 02:00 UTC.", C),
