@@ -457,3 +457,14 @@ def test_a_whole_read_takes_the_records_parsed_from_the_very_bytes_it_finds_and_
     with Index(tmp_path / "parsed.db", [Source("chunks", path, _l1_row, append_only=True, parsed=(other, told))]) as ix:
         ix.sync()
         assert _texts(ix) == [f"we ship release {i} on friday" for i in range(3)]
+
+
+def test_a_new_index_s_full_text_tables_gather_more_than_fts5_s_default_before_writing_a_segment(tmp_path: Path) -> None:
+    from agent_memory.index.schema import FTS_PENDING_BYTES
+
+    path = _store(tmp_path, _records(2))
+    with _chunks_index(tmp_path, path) as ix:
+        ix.sync()
+        for table in ("docs_words", "docs_tri", "keys_words", "keys_tri"):
+            assert ix.con.execute(f"SELECT v FROM {table}_config WHERE k = 'hashsize'").fetchone() == (FTS_PENDING_BYTES,)
+        assert [h.ref for h in ix.search("release 1 friday", limit=1)] == ["c1"]
