@@ -53,10 +53,10 @@ def make_keys(atoms: list[tuple[int, dict[str, Any]]], terms: bool = False) -> N
     parts = _in_workers(_keys_slice, (wordings, terms), len(wordings), workers) if workers > 1 else None
     if parts is None:
         return  # too few, or no workers after all: ``atom_key`` makes each key when it is asked for
-    made = [made for part in parts for made in part]
-    learn_keys({wording: Key(negated, tokens) for wording, (negated, tokens, _terms) in zip(wordings, made)})
+    results = [result for part in parts for result in part]
+    learn_keys({wording: Key(negated, tokens) for wording, (negated, tokens, _terms) in zip(wordings, results)})
     if terms:
-        learn_prompt_terms({text: said for (text, _reverses), (_negated, _tokens, said) in zip(wordings, made)})
+        learn_prompt_terms({text: said for (text, _reverses), (_negated, _tokens, said) in zip(wordings, results)})
 
 
 # how long the workers may take, beyond a minute (``_TIMEOUT_FLOOR``), per item: hundreds of times what an item takes (keys ~100 µs,

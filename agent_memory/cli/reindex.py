@@ -12,6 +12,7 @@ from .output import emit_json, EXIT_OK
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ..claims.cache import ReadL1
     from ..store import Paths
 
 HELP = "bring the FTS5 shadow index and the claim tables up to date with their sources (only what changed)"
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     # a store counted again from its first line takes a while: past a few seconds, the step it is in
     shown = ProgressBar(sys.stderr.isatty() and not args.json, description="claim tables", steps=True)
     filling: Any = None  # the index filled in a child process beside the claim tables, where L1 is large
-    read: Any = None  # L1 read and parsed once for both steps, when they run at once
+    read: "ReadL1 | None" = None  # L1 read and parsed once for both steps, when they run at once
     try:
         if where.l1_dir.is_dir():
             with StoreLock(where.store):
@@ -104,7 +105,7 @@ def _counted_anew(where: "Paths", full: bool) -> bool:
     return full or not (db_path(where).exists() or where.index.exists())
 
 
-def _fill_index(where: "Paths", full: bool, read: Any = None) -> tuple[dict[str, int], int]:
+def _fill_index(where: "Paths", full: bool, read: "ReadL1 | None" = None) -> tuple[dict[str, int], int]:
     """Bring the index up to date with its sources (``full``: every source read again); its counts and rows.
     ``read``: L1 as ``make_all_keys`` read it."""
     from ..promote.tiers import open_index
@@ -114,7 +115,7 @@ def _fill_index(where: "Paths", full: bool, read: Any = None) -> tuple[dict[str,
         return counts, index.count()
 
 
-def _claim_tables(where: "Paths", full: bool, read: Any = None) -> None:
+def _claim_tables(where: "Paths", full: bool, read: "ReadL1 | None" = None) -> None:
     """Bring promote's claim tables up to date with L1 (``full``: counted again from its first line), as the next
     writer would. They are derived: a config or file that stops them is logged, never the command's failure.
     ``read``: L1 as ``make_all_keys`` read it."""

@@ -14,6 +14,7 @@ from ..shapes import CLAIM, CLAIM_REQUIRED, DECISION, DECISION_REQUIRED, atom_ok
 from ..store import Paths, StoreLock, read_json, read_jsonl, refuse_foreign_store, write_json
 
 if TYPE_CHECKING:  # the index loads only for the commands that read or write it
+    from ..claims.cache import ReadL1
     from ..index import Index, Row, Source
 
 
@@ -122,7 +123,7 @@ def _claim_row(tier: str) -> Any:
     return make
 
 
-def index_sources(paths: Paths, atoms_read: "tuple[bytes, list[tuple[int, dict[str, Any]]]] | None" = None) -> list[Source]:
+def index_sources(paths: Paths, atoms_read: "ReadL1 | None" = None) -> list[Source]:
     """The files that feed the project's index; ``atoms_read``: L1's atoms as just read and parsed, with where each
     line starts (``claims.cache.make_all_keys``), for a read of the whole file to take rather than parse again."""
     from ..index import Source
@@ -137,7 +138,7 @@ def index_sources(paths: Paths, atoms_read: "tuple[bytes, list[tuple[int, dict[s
 
 
 def open_index(paths: Paths, sync: bool = True, rederive: bool = True,
-               atoms_read: "tuple[bytes, list[tuple[int, dict[str, Any]]]] | None" = None) -> Index:
+               atoms_read: "ReadL1 | None" = None) -> Index:
     """The project's index, brought up to date first unless ``sync`` is False. With ``rederive`` (the
     writers), an index whose claim keys older claim code made is made again; the prompt hook passes False and
     reads what it finds, so an upgrade never rebuilds a whole index inside a hook. ``atoms_read``: as
