@@ -227,7 +227,7 @@ def _blank(text: str, start: int, end: int) -> str:
 
 def pasted_reason(text: str) -> str:
     """Why (part of) a turn reads as pasted rather than said, or "" when it does not."""
-    if _shell_cue(text) and _SHELL_PROMPT_RE.search(text):
+    if _shell_start(text) is not None:
         return "pasted terminal or agent screen"
     eager = _eager_reason(text)
     if eager:
