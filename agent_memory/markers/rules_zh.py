@@ -404,7 +404,8 @@ _cjk(
 _ZH_POINT_RE = lazy(r"这|這|那|它|上面|下面|刚才|剛才|帮我|幫我|先不|先别|先別|还没|還沒|忘")
 
 
-def _zh_every_time_standing(sentence: str, m: re.Match[str]) -> bool:
+def _zh_unpointed(sentence: str, m: re.Match[str]) -> bool:
+    """Whether the matched words point at nothing of the task at hand."""
     return not _ZH_POINT_RE.search(m.group(0))
 
 
@@ -417,7 +418,7 @@ _cjk(
     # 「你每次部署之前自己查一次」: a step tied to a moment that recurs, said as a bare request
     r"|(?:你)?(?:每次|每回|每一次)[^，。,？?！!]{1,12}?(?:之前|以前|前|之后|之後|以后|以後|后|後)[，,]?\s*(?:你)?(?:自己|先|都)?"
     r"(?:查|检查|檢查|跑|运行|運行|执行|執行|测|測|确认|確認|更新|看|读|讀|备份|備份)[^，。,？?！!]{0,15})",
-    guard=_zh_every_time_standing,
+    guard=_zh_unpointed,
     description="「每次改完都要跑一下lint」「每次提交前记得更新changelog」",
 )
 # 不用每次都 …: a standing arrangement that stops a habit ("不用每次都问我，直接改")
@@ -428,10 +429,6 @@ _cjk(
     guard=lambda s, m: not _ZH_POINT_RE.search(s),
     description="「不用每次都问我」「别每次都生成总结文档」",
 )
-
-
-def _zh_unpointed(sentence: str, m: re.Match[str]) -> bool:
-    return not _ZH_POINT_RE.search(m.group(0))
 
 
 # 尽量避免 …: a manner asked for as a habit (「尽量避免使用全局变量」)
