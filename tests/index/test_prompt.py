@@ -88,13 +88,16 @@ def _ranked(con: "sqlite3.Connection", table: str, terms: list[str], depth: int,
 
 
 def _index_of(atoms: "list[dict[str, object]]") -> "sqlite3.Connection":
-    """The index the store's own sync builds from an L1 of these atoms."""
+    """The index the store's own sync builds from an L1 of these atoms (its folder removed when the tests end)."""
+    import atexit
+    import shutil
     import tempfile
 
     from agent_memory.promote.tiers import open_index
     from agent_memory.store import Paths
 
     root = Path(tempfile.mkdtemp(prefix="prompt-index-"))
+    atexit.register(shutil.rmtree, root, True)
     paths = Paths(store=root / ".memory", user=root / "user", project_root=root)
     paths.l1_dir.mkdir(parents=True)
     with open(paths.atoms, "w", encoding="utf-8") as handle:
