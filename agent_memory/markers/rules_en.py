@@ -1194,6 +1194,37 @@ _en(
     guard=_standing,
     description="'Tabs, not spaces.'",
 )
+# one named thing refused for another, and nothing more said: "I don't want setup.py, just pyproject.toml!" (a file,
+# a package or a versioned name on one side at least: "I don't want a summary, just the code" is this answer's shape)
+_en(
+    "en.instruction.not_x_just_y", "instruction",
+    "don't want|dont want|do not want",
+    r"^\W*(?:(?:also|and|but|so|no|again)\s*[,!.]?\s+)*(?P<claim>(?:i|we)\s+(?:don'?t|do\s+not)\s+want\s+"
+    r"(?P<x>(?!(?:a|an|the|any|it|this|that|these|those|them|you|to)\b)[\w`.@/+-]+(?:\s+[\w`.@/+-]+)?)\s*[,;—–]+\s*"
+    r"(?:just|only)\s+(?P<y>(?!(?:a|an|the|it|this|that|these|those|them)\b)[\w`.@/+-]+(?:\s+[\w`.@/+-]+)?))\s*[.!]*$",
+    guard=lambda s, m: any(re.search(r"[\w-][./@+][\w-]|\w\d|`", m.group(side)) for side in ("x", "y")),
+    description="'I don't want setup.py, just pyproject.toml!'",
+)
+# a record kept current as the work goes on: "Keep the changelog up to date as you go", "Keep this spec updated as
+# decisions are made" (a document of the project and a span that recurs; "keep me updated", "keep the PR updated
+# with main" are the task's)
+_KEPT_RECORDS = (
+    r"(?:readme|changelog|change\s+log|docs|documentation|spec|specification|todo(?:\.md)?|todo\s+list|roadmap|"
+    r"log(?:\.md)?|notes|plan|architecture\s+(?:doc|notes)|adrs?|api\s+docs|openapi\s+spec|schema\s+docs|"
+    r"[\w-]+\.md)"
+)
+_en(
+    "en.instruction.keep_record_current", "instruction",
+    "up to date|updated|current|in sync",
+    _LEAD + r"(?P<claim>keep\s+(?:the\s+|our\s+|my\s+|this\s+|that\s+|@)?(?:[\w-]+\s+)?" + _KEPT_RECORDS
+    + r"\s+(?:file\s+)?(?:(?:always\s+)?(?:up[\s-]to[\s-]date|updated|current|in\s+sync)\s+"
+    r"(?:as\s+(?:you\s+go|we\s+go|decisions\s+are\s+made|(?:you|we)\s+(?:work|develop|change|build|make)\b)|"
+    r"with\s+every\s+\w+|after\s+(?:every|each)\s+\w+|throughout\b|at\s+all\s+times|whenever\s+[^?]+|"
+    r"when(?:ever)?\s+(?:you|we)\s+\w+)|(?:always\s+)?(?:up[\s-]to[\s-]date|updated|current|in\s+sync)\s*[.!]*$)[^?]*)",
+    guard=lambda s, m: not re.search(r"\b(?:now|today|for\s+now|this\s+time|before\s+the\s+(?:demo|release|meeting))\b",
+                                     m.group("claim"), _I),
+    description="'Keep the changelog up to date as you go', 'Keep this spec updated as decisions are made'",
+)
 
 # conditions that recur: "before you start any task", "before committing", "when you add a route"
 _RECURRING = (
@@ -2028,6 +2059,19 @@ _en(
     guard=_standing,
     description="'I want to avoid using mocks/stubs as much as possible', "
     "'I'd like our local testing to replicate production as closely as possible'",
+)
+# a manner asked for wherever it can hold: "use table driven tests where possible", "prefer composition over
+# inheritance wherever practical" (a standing way of working, said as a bare imperative; "fix these where possible"
+# points at the task)
+_en(
+    "en.instruction.where_possible", "instruction",
+    "where possible|wherever possible|when possible|whenever possible|where practical|wherever practical|"
+    "where feasible|wherever feasible",
+    _LEAD + r"(?P<claim>(?:use|prefer|favou?r|reuse|write|avoid|pick|choose|stick\s+to|rely\s+on|go\s+with)\s+"
+    r"(?!(?:it|this|that|these|those|them|the\s+(?:same|other|new|last|next|previous))\b)[^?,;:]{3,60}?\s+"
+    r"(?:where(?:ver)?|when(?:ever)?)\s+(?:possible|practical|feasible)\b[^?]*)",
+    guard=lambda s, m: _standing(s, m) and not _POINTED_RE.search(m.group("claim")),
+    description="'use table driven tests where possible', 'prefer composition over inheritance wherever practical'",
 )
 # a lasting taste in languages and tools: "I'm most comfortable in TypeScript"
 _en(
