@@ -791,7 +791,7 @@ _EN_NO_WORK_RE = lazy(_NO_WORK, _I)
 _en(
     "en.instruction.dont", "instruction",
     "don't|dont|do not|don’t",
-    r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?P<claim>(?:(?:please|pls|and|also|but|so|ok|okay|seriously|again)\s*,?\s+)*"
+    r"(?:^|[,;:—–]\s*|\s[-–—]\s+)(?P<claim>(?:(?:please|pls|and|also|but|so|ok|okay|yes|yeah|yep|seriously|again)\s*,?\s+)*"
     r"(?:don'?t|do\s+not)\s+(?!ever\b)(?:(?!(?:really|actually|only|early|apply|reply|rely|supply)\b)[a-z]+ly\s+)?"
     # ("leave" is a practice here, "don't leave debug prints in", unless nothing of a kind follows)
     r"(?!" + _NOT_RULE_VERBS.replace("|leave|", "|") + r")[a-z][\w-]*\s+" + _PARTICLES

@@ -76,6 +76,9 @@ _FENCE_RE = lazy(
     r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(?:[^\n]*\n)*?(?:[ \t]*\1[ \t]*$|[^\n]*\Z)", re.M
 )
 _QUOTE_LINE_RE = lazy(r"^[ \t]*>.*$", re.M)
+# files and folders attached at the head of a line ("@TODO.md Periodically run …", "@rules/ @.cursor/ add …"): what
+# the client reads in beside the words, not the sentence's first word ("@types/node must be pinned" names a package)
+_ATTACHED_RE = lazy(r"^[ \t]*(?:@(?:[\w./-]*\.[A-Za-z]\w{0,5}|[\w.-]+(?:/[\w.-]+)*/)(?![\w/])[ \t]*)+(?=\S)", re.M)
 _INLINE_CODE_RE = lazy(r"`[^`\n]+`")
 # a URL, without the sentence punctuation that may follow it
 _URL_RE = lazy(
@@ -223,6 +226,8 @@ def mask(text: str) -> tuple[str, int, int]:
             kept = end
         out.append(masked[kept:])
         masked = "".join(out)
+    if "@" in masked:  # (after the lines are judged: the blank it leaves is no code's indent)
+        masked = _ATTACHED_RE.sub(_blank, masked)
     return masked, len(code), len(code) + prose_lines
 
 

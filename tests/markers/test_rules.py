@@ -59,6 +59,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Just a reminder, the standup is at 10.", None),
     ],
     "en.instruction.periodically": [
+        ("@TODO.md Periodically run `python ./cleanup.py status` to see results of lints and tests.", INS),
         ("Periodically run the whole suite and act on what fails.", INS),
         ("regularly rebase feature branches on main", INS),
         ("Every so often, prune stale branches.", INS),
@@ -1022,6 +1023,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother running the tests, it works now.", None),
     ],
     "en.instruction.dont": [
+        ("yes and do not wrap long lines in the markdown as that ruins the rendering on GitHub", INS),
+        ("yes do not do that", None),
         ("do not introduce other env variables", None),
         ("Don't add other dependencies.", None),
         ("Do not change anything that would break current saved settings.", None),

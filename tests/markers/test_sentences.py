@@ -25,6 +25,16 @@ def test_a_fenced_block_is_masked_at_its_length() -> None:
     assert "never" not in masked and masked.count("\n") == text.count("\n")
 
 
+def test_files_attached_at_a_lines_head_are_blanked_after_the_lines_are_judged() -> None:
+    text = "@TODO.md Periodically run the linter.\n@rules/ @.cursor/ Always write tests first.\n@types/node is pinned."
+    masked, code, _lines = sentences.mask(text)
+    assert code == 0  # the blank a mention leaves is no indented code
+    assert masked.split("\n")[0].lstrip() == "Periodically run the linter."
+    assert masked.split("\n")[1].lstrip() == "Always write tests first."
+    assert masked.split("\n")[2] == "@types/node is pinned."  # a scoped package, no file: the sentence's own word
+    assert sentences.mask("see @README.md first")[0] == "see @README.md first"  # inside a sentence it is a word of it
+
+
 def _mask_every_pattern(text: str) -> str:
     """``mask``'s substitutions, each run whatever the text holds."""
     masked = sentences._WRAPPER_RE.sub(sentences._blank, text)
@@ -70,7 +80,7 @@ def _plain_mask(text: str) -> tuple[str, int, int]:
         else:
             prose += 1
             out.append(line)
-    return "".join(out), code, code + prose
+    return sentences._ATTACHED_RE.sub(sentences._blank, "".join(out)), code, code + prose
 
 
 def _plain_spans(text: str) -> list[tuple[int, int, bool, int, bool, bool]]:
@@ -112,7 +122,8 @@ _LINES = st.lists(
     st.sampled_from(["```", "````", "~~~", " ```py", "`", "\n", "\r", "\u2028", " ", "\t", "    ", "\u3000", "a", "x y",
                      ".", ". ", "e.g.", "(e.g.", "etc.", " Etc", "v1.2", "main.py", "!", "?", "!?", "。", "！", "？", "」",
                      ")", "\"", "- ", "* [x] ", "1. ", "a) ", "# ", "> ", "def f(x):", "x = {", "}", "ERROR: x",
-                     "$ ls", "    f(x);", "never", "Always use pnpm", "https://a.b/c.", "İ", "é"]),
+                     "$ ls", "    f(x);", "never", "Always use pnpm", "https://a.b/c.", "İ", "é", "@a.md ", "@src/",
+                     "@types/x"]),
     max_size=40,
 ).map("".join)
 
