@@ -809,7 +809,10 @@ _en(
     # a command-line flag names a step that recurs: "don't pass --force to the deploy script"
     + r"|[^?,;]{0,40}?(?<![\w-])--[a-z][\w-]+"
     + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
-    r"(?:ask|say|confirm|approve)))[^?]*)",
+    r"(?:ask|say|confirm|approve)))[^?]*"
+    # an act banned by its verb alone, no object to point at: "DO NOT force push.", "don't speculate"
+    r"|(?:don'?t|do\s+not)\s+(?:ever\s+)?(?:force[\s-]?push|speculate|guess|hallucinate|make\s+(?:things|stuff)\s+up)"
+    r"(?:\s+(?:about|on)\s+[^?]{1,40})?\s*[.!]*$)",
     # "don't commit anything, another agent is working": a bare "anything" is a hold on the task at hand
     guard=lambda s, m: _standing(s, m) and not re.search(
         r"\b(?:don'?t|do\s+not)\s+[a-z]+\s+(?:anything|everything)\s*(?:[,;.!—–]|$)"
@@ -1078,8 +1081,12 @@ _en(
     "english|japanese|chinese|german|french|spanish|korean|portuguese",
     r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:(?:respond|reply|answer|talk|speak|"
     r"communicate|chat)\s+(?:to\s+me\s+|with\s+me\s+)?|(?:write|keep)\s+(?:all\s+)?(?:your\s+|the\s+)?(?:answers|responses|"
-    r"replies|comments|commit\s+messages|code\s+comments|docs|docstrings|identifiers|variable\s+names|logs|log\s+messages)\s+)in\s+(?:english|japanese|chinese|german|french|spanish|korean|portuguese)\b",
-    description="'Please respond in English.', 'Write commit messages in English.'",
+    r"replies|comments|commit\s+messages|code\s+comments|docs|docstrings|identifiers|variable\s+names|logs|log\s+messages)\s+)in\s+(?:english|japanese|chinese|german|french|spanish|korean|portuguese)\b"
+    # the convention said as a note, the kind of text and its language alone: "Comments in English only"
+    r"|^\W*(?:all\s+)?(?:code\s+)?(?:comments|commit\s+messages|docstrings|docs|documentation|identifiers|variable\s+names|"
+    r"log\s+messages|error\s+messages|pr\s+(?:titles|descriptions))\s+(?:are\s+)?(?:written\s+)?"
+    r"(?:only\s+)?in\s+(?:english|japanese|chinese|german|french|spanish|korean|portuguese)(?:\s+only)?\W*$",
+    description="'Please respond in English.', 'Write commit messages in English.', 'Comments in English only'",
 )
 _en(
     "en.correction.setup", "correction",
@@ -1224,6 +1231,29 @@ _en(
     guard=lambda s, m: not re.search(r"\b(?:now|today|for\s+now|this\s+time|before\s+the\s+(?:demo|release|meeting))\b",
                                      m.group("claim"), _I),
     description="'Keep the changelog up to date as you go', 'Keep this spec updated as decisions are made'",
+)
+# how work is cut: "One change per commit.", "one assertion per test", "one component per file" (a unit of the work
+# in a unit of the project; "one per line" or "one at a time" names neither)
+_en(
+    "en.instruction.one_per", "instruction",
+    "one ",
+    r"^\W*(?:(?:also|and|please|pls|btw|generally|strictly)\s*,?\s+)*(?:(?:keep|use|make|stick\s+to)\s+(?:it\s+to\s+)?)?"
+    r"(?P<claim>(?:only\s+)?one\s+(?!(?:more|of|or|thing|time|at|by|day|line|more|last|second|sec|moment|minute)\b)[a-z][\w-]*"
+    r"(?:\s+[a-z][\w-]*)?\s+per\s+(?:commit|pr|pull\s+request|file|module|test|function|class|component|branch|migration|"
+    r"change|feature|package|story|ticket|issue|endpoint|route|page|screen|folder|directory|service)\b[^?]*)",
+    guard=_standing,
+    description="'One change per commit.', 'one assertion per test', 'one component per file'",
+)
+# a step that waits for the person: "Wait for explicit confirmation before editing any file" ("wait for my ok before
+# merging this" is the task's)
+_en(
+    "en.instruction.wait_for_approval", "instruction",
+    "wait for",
+    _LEAD + r"(?P<claim>(?:always\s+)?wait\s+for\s+(?:my\s+|an?\s+|the\s+user'?s?\s+|user\s+)?(?:explicit\s+|written\s+|clear\s+)?"
+    r"(?:confirmation|approval|go[\s-]ahead|sign[\s-]off|ok|okay|permission)\s+(?:from\s+(?:me|the\s+user)\s+)?"
+    r"before\s+(?!(?:it|this|that|doing\s+(?:it|this|that))\b)[a-z]+ing\b[^?]*)",
+    guard=lambda s, m: _standing(s, m) and not _POINTED_RE.search(m.group("claim")),
+    description="'Wait for explicit confirmation before editing any file'",
 )
 
 # conditions that recur: "before you start any task", "before committing", "when you add a route"

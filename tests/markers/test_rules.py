@@ -237,6 +237,20 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("can we reduce this as much as possible?", None),
         ("I want to reduce the bundle as much as possible for this release", None),
     ],
+    "en.instruction.one_per": [
+        ("One change per commit.", INS),
+        ("One module per commit --never combine unrelated changes", INS),
+        ("keep it to one component per file", INS),
+        ("one per line", None),
+        ("one more per page", None),
+    ],
+    "en.instruction.wait_for_approval": [
+        ("Wait for explicit confirmation before editing any file", INS),
+        ("wait for my ok before deploying", INS),
+        ("Please wait for approval from the user before pushing to the remote.", INS),
+        ("wait for my approval before merging this", None),
+        ("wait for approval before doing that", None),
+    ],
     "en.instruction.where_possible": [
         ("add the two gaps as well, use table driven tests where possible", INS),
         ("Reuse existing components wherever possible.", INS),
@@ -1023,6 +1037,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother running the tests, it works now.", None),
     ],
     "en.instruction.dont": [
+        ("DO NOT force push.", INS),
+        ("don't speculate", INS),
+        ("do not commit", None),
+        ("don't force push this branch yet", None),
         ("yes and do not wrap long lines in the markdown as that ruins the rendering on GitHub", INS),
         ("yes do not do that", None),
         ("do not introduce other env variables", None),
@@ -1435,6 +1453,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("How do I avoid the race?", None),
     ],
     "en.instruction.reply_language": [
+        ("Comments in English only", INS),
+        ("all code comments written in English", INS),
+        ("comments in English are missing", None),
         ("Please respond in English.", INS),
         ("Answer in Chinese.", INS),
         ("Write commit messages in English.", INS),
