@@ -195,6 +195,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("我用的是这个版本吗？", None),
     ],
     "zh.instruction.tongyi": [
+        # the new name carried through a rename, an item of a plan for one file, an option laid out for a choice
+        ("删掉旧表，把 orders_v2 改名为 orders，并在代码里统一用 orders", None),
+        ("3. api/client.py - 去掉写死的地址，统一使用 Settings", None),
+        ("- 方案 B：缺了，应该统一使用中间件", None),
         ("我们项目统一用tab缩进", INS),
         ("接口返回统一采用驼峰命名", INS),
         ("错误码統一使用大写", INS),
@@ -1839,6 +1843,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        # a check offered for the code at hand, and how often a job of the product runs
+        ("可以在 Exporter 中添加校验逻辑，当数据太少时打印提示，不要写入库", None),
+        ("同步脚本每天凌晨执行，不要每个小时跑", None),
+        ("不要在代码里硬编码密钥", INS),
         ("组件样式统一用 CSS Modules，不要写内联样式。", INS),
         ("这个页面的样式改一下，不要用蓝色。", None),
         ('不要改变现有的接口设计', None),
@@ -1890,6 +1898,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        # after 「全部执行」 or 「现修复…」 the rest bounds the run at hand
+        ("全部执行，注意每个用例都要打印耗时", None),
+        ("现修复登录模块，再重新跑测试，必须严格按照文档来", None),
+        ("所有接口都要有类型注解", INS),
         ('把结果都要写进/home/dev/app/docs/result.md', None),
         ('你首先要把配置理顺，都要走配置文件', None),
         ('把每个接口都测一下，每个都要给出修改建议', None),
@@ -1925,6 +1937,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('1、对于配音拼音和声调一致，只是文字显示与原文本不一致的，判定不是差异、不做标红；对于标点符号与原文本不一致的，只要断句不错，不判定为差异，所有的提示都要写在报告里并且必须在同一个表格中，表格的每一行对应原文本的一句话，差异的地方用红色标出来，其余保持原样', None),
     ],
     "zh.instruction.zhiqian": [
+        # 前 inside 当前 "current" is no "before"; a step asked for while the work at hand goes on is that work's
+        ("后台运行把当前需要检查的代码发给审查工具", None),
+        ("模块A，继续完成剩下的部分，每一步之前先告诉我思路", None),
+        ("部署之前要先备份数据库。", INS),
         ("使用大量工具之前需要先经过我同意。", INS),
         ("发布前要更新 CHANGELOG。", INS),
         ("修改数据库结构之前请先告诉我。", INS),
@@ -1933,6 +1949,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("我之前要你做的改好了吗？", None),
     ],
     "zh.instruction.fengge": [
+        # 用户 "user" and 用例 "test case" are no 用 "use"
+        ("登录后直接进入测试用户的主页。", None),
+        ("测试用例统一放在 tests 目录下。", INS),
         ('日志已经放在 logs 目录下了', None),
         ("关于代码风格：缩进用两个空格。", INS),
         ("测试统一放在 tests 目录下。", INS),
@@ -2074,6 +2093,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个函数换回 lodash 了吗？", None),
     ],
     "zh.instruction.jiuxing": [
+        # what a user of the thing built may do is a feature
+        ("插件自动读取最近的提交，用户也可以手动选文件就行", None),
         ('你也可以换个思路', None),
         ('也可以参考以下配置', None),
         ('spec没问题', None),
@@ -2108,6 +2129,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("左边的卡片改成两列吧。", None),
     ],
     "zh.instruction.jizhu": [
+        # 会记住 / 能记住 say what something will do, nobody is asked to keep anything
+        ("助手会记住用户上次选的主题", None),
+        ("客服机器人能记住这个请求，之后再处理", None),
+        ("你要记住：依赖用 uv 管理。", INS),
         ('请记住，这些只是基于您的情况的一般建议。', None),
         ("记住：我们的测试框架是pytest。", INS),
         ("請記住，部署只在週二進行。", INS),
