@@ -360,8 +360,9 @@ _cjk(
     r"次回(?:から|以降)|次から(?!次)|今度から",
     # 「以降は省略します」 says "the rest": 以降 opens a rule only with a request ending
     # 「これからはこの機能を実装していきます」 is the plan for one thing of the work at hand
+    # 「今後も参照できるようにドキュメントを作って」「今後のためにメモを残して」: 今後 in what a piece of work is for
     guard=lambda s, m: _ja_directive(s) and (not m.group(0).lstrip(" 、").startswith("以降") or _ja_strict(s))
-    and not _JA_POINTED_RE.search(s),
+    and not _JA_POINTED_RE.search(s) and not re.search(r"今後[^。、]{0,20}?(?:ため|ように(?!して|する|お願い))", s),
     description="「今後はpnpmを使ってください」",
 )
 # このプロジェクトでは / このリポジトリでは / うちのチームでは
@@ -593,7 +594,9 @@ _cjk(
     "じゃなく|ではなく|でなく",
     r"[^。、]{1,30}?(?:じゃなく|ではなく|でなく)(?:て)?[、,\s]*[^。]{1,30}?"
     r"(?:を使って|を使う|で書いて|に置いて|に置く|に入れて|にして|でお願いします)(?:ください|下さい|ね)?[。!！\s]*$",
-    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"こっち|そっち|あっち|こちら|そちら", s),
+    # 「『させていただきます』じゃなくて「します」にして」: a wording of the text at hand, quoted, edited
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"こっち|そっち|あっち|こちら|そちら", s)
+    and not re.search(r"[「『\"“][^」』\"”]{1,20}[」』\"”]\s*に(?:して|する)", s),
     description="「pip じゃなくて uv を使って」「テストは src/ ではなく tests/ に置いて」",
 )
 # 「テストは tests/ ディレクトリに置いてください」: where a class of files lives (a topic with は)
@@ -803,6 +806,13 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         # how the product behaves: a feature asked for, unless the person asks for it to be remembered
         # (「覚えておいて：UI 上の日時は全部日本時間で表示すること」 is a standing rule of the project)
         vetoed |= {"instruction", "preference"}
+    if _JA_CLARIFIED_RE.search(sentence):
+        # 「私が言っているのは…ではなく…ということです」: what the person asked for made clear, not a fact or a rule
+        vetoed |= {"instruction", "correction", "preference"}
+    if _JA_SCREEN_RE.search(sentence) and not _JA_KEPT_RE.search(sentence):
+        # the product's screen, its layout and motion: a feature asked for even with 必ず / 常に (「必ず崩れないように」
+        # 「常に一定スピードで」 say how it must look), unless the person asks for it to be kept from now on
+        vetoed |= {"instruction", "preference"}
     if _JA_ANSWER_RE.match(sentence) and not _JA_DURABLE_RE.search(sentence):
         # 「はい、削除してもいいです」「OK、テストは書かないで」: a yes to what the agent asked about the work at hand
         vetoed |= {"instruction", "preference"}
@@ -820,6 +830,15 @@ _JA_DURABLE_RE = lazy(r"今後|これから(?:は|も)|次回から|次から|�
 
 
 _JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚えて|" + _REMEMBER + r")[\s、,:：。!！]")
+# 「私が言っているドラッグとは…」「言いたいのは…」: the person makes clear what they asked for
+_JA_CLARIFIED_RE = lazy(r"(?:私|僕|俺|自分)が言って(?:い)?る|(?:私|僕|俺)の言(?:う|って(?:い)?る)|言いたい(?:の|こと)は|という意味で(?:す|は)")
+# the product's screen: its layout, its motion and what breaks in it (with 必ず / 常に these still say how it must look)
+_JA_SCREEN_RE = lazy(
+    r"崩れ|レイアウト|スクロール|スライド|アニメーション|スピード|改行|余白|下線|ボタン|画面|ページ|ヘッダー|フッター|モーダル|"
+    r"ホバー|クリック|タップ|スマホ|レスポンシブ|placeholder|プレースホルダー|divider|padding|margin|gap"
+)
+# what asks for it to stay past this turn whatever it names
+_JA_KEPT_RE = lazy(r"今後|これから(?:は|も)|次回から|次から|以後|覚えて|" + _REMEMBER)
 
 # 「ヘッダーは常に表示されるように」「ユーザーは必ずログインしてから使う仕様です」: a part of the product as the subject, or
 # the product's spec (仕様), is a feature asked for, not a way of working

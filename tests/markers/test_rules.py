@@ -740,6 +740,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("正しいですか？", None),
     ],
     "ja.correction.dewanaku": [
+        # what the person asked for made clear, not a fact of the project
+        ("私が言っているスワイプとは画面全体ではなく、下のバーのことです", None),
+        ("デフォルトブランチはmasterではなくmainです", C),
         ('見出しは太字ではなく通常の太さです。', None),
         ("これは左ではなく右に置くのが正しいです。", None),
         ("いや、そのファイルはJSONではなくYAMLです。", C),
@@ -808,6 +811,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("好きなライブラリを使ってください。", None),
     ],
     "ja.instruction.kanarazu": [
+        # how the screen must come out, even with 必ず; kept from now on, it stands
+        ("必ずカードの枠をはみ出すような崩れは起こさないこと", None),
+        ("今後、ボタンの文言は必ず敬語にしてください", INS),
         ('必ず日付を入れたいので、日付も追加できるように修正してください', None),
         ("この関数は必ずリストを返すようにしてください。", None),
         ("それぞれのモジュールに必ずテストを付けてください。", INS),
@@ -822,6 +828,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("とりあえず必ず動くようにしておいて。", None),
     ],
     "ja.instruction.tsuneni": [
+        ("常に一定のスピードでスライドするようにすべき", None),
+        ("常に型ヒントを付けて", INS),
         ("そのAPIは常に空配列を返すようにして。", None),
         ("フッターは常に下に固定されるようにして。", None),
         ("常に型ヒントを付けてください。", INS),
@@ -860,6 +868,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("毎回ありがとうございます。", None),
     ],
     "ja.instruction.kongo": [
+        # 今後 in what a piece of work is for
+        ("今後も参照できるように設計メモを作成してほしいです", None),
+        ("今後のためにメモを残しておいてください", None),
         ('はい、今後はモックを使わないでください', INS),
         ("これからはこの画面を作っていきます。", None),
         ("今後はpnpmを使ってください。", INS),
@@ -1769,6 +1780,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("上記のルールに従って進めますか？", None),
     ],
     "ja.instruction.reversal_mou": [
+        # a part of the screen no longer needed is a change to the product
+        ("ヘッダーのプレースホルダーはもう写真が入ったので不要です", None),
+        ("worktreeはもう使いません", INS),
         ("worktree はもう使いません。", INS),
         ("もうモックは使わないでください。", INS),
         ("changelogはもう手で書かなくていいです。", INS),
@@ -1818,6 +1832,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ zh standing prohibitions, requirements, reversals
     "ja.instruction.topic_use": [
+        ("見出しの下線には assets/line.svg を使って", None),
         ("色は青でお願いします。", None),
         ("背景は白でお願いします", None),
         ("Python は 3.12 を使ってください。", INS),
@@ -2036,6 +2051,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("それを delete しないで", None),
     ],
     "ja.instruction.janakute": [
+        # a quoted wording of the text at hand, edited
+        ("「いたします」じゃなくて「します」にして", None),
+        ("npm じゃなくて pnpm を使って", INS),
         ("npm じゃなくて pnpm を使って", INS),
         ("設定は JSON ではなく YAML で書いてください。", INS),
         ("モックは tests/ じゃなくて tests/mocks/ に置いて", INS),
