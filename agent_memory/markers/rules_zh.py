@@ -182,6 +182,10 @@ _ZH_WRITTEN_BAN_RE = lazy(r"禁止|不得|不准|不许|不許")
 _ZH_DONT_ANCHOR_RE = lazy(r"[A-Za-z][\w.-]*|生产|生產|线上|線上|正式环境|正式環境|主分支")
 # 「不要修改chu.md文件」: one named file kept out of the change at hand (a name in Latin letters is no practice here)
 _ZH_HOLD_FILE_RE = lazy(r"(?:不要|别|別)(?:去)?(?:修改|改动|改動|改|动|動|删除|刪除|删|覆盖|覆蓋|重写|重寫)\s*[\w./-]+\.[A-Za-z]{1,5}(?![A-Za-z])")
+# 「具体名字不要写到skill.md中」: what goes into the one file being written now (a secret kept out of a file is a habit's,
+# 「不要把密钥写进 config.py」)
+_ZH_INTO_FILE_RE = lazy(r"(?:不要|别|別)(?:把[^，,。]{0,12})?(?:写到|寫到|写进|寫進|写入|寫入|放到|放进|放進|加到|加进|加進)\s*"
+                        r"[\w./-]+\.[A-Za-z]{1,5}(?![A-Za-z])")
 
 
 def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
@@ -205,6 +209,7 @@ _cjk(
     # 不要 inside a request for a piece of work bounds that work (「重构爬虫，不要出现低级错误」「不要添加其他组件」), unless
     # a habit or a whole class of things makes it a rule
     guard=lambda s, m: _zh_standing(s, m) and len(s) <= _ZH_TYPED_RULE_CHARS and not _ZH_HOLD_FILE_RE.search(s)
+    and not (_ZH_INTO_FILE_RE.search(s) and not _ZH_HABIT_RE.search(s))
     and not _ZH_REASONING_RE.search(s)
     and (not _ZH_TASK_RE.search(s) or bool(_ZH_HABIT_RE.search(s)))
     and (bool(_ZH_WRITTEN_BAN_RE.search(m.group(0))) or bool(_ZH_HABIT_RE.search(s)) or bool(_ZH_DONT_ANCHOR_RE.search(s))),
@@ -338,7 +343,8 @@ _cjk(
     # the product looks or behaves: a convention changes to a tool or a format named in Latin letters, or to a place
     guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"(?:改|换|換|放|用)回(?:去|来|來)", s)
     and not _ZH_LOOK_RE.search(s)
-    and (bool(re.search(r"[A-Za-z]", m.group(0))) or bool(_ZH_CONVENTION_RE.search(m.group(0)))),
+    # (the unit of a figure, 「200k」「10MB」, names no tool or format: 「改成默认上限200k字符吧」 sets a value of the product)
+    and (bool(re.search(r"(?<![0-9A-Za-z.])[A-Za-z]", m.group(0))) or bool(_ZH_CONVENTION_RE.search(m.group(0)))),
     description="「数据库里的时间改成存UTC吧」「配置文件还是放回根目录吧」",
 )
 
@@ -607,6 +613,8 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return frozenset({"instruction", "preference"})  # how often a job of the product runs
     if _ZH_OPTION_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # one of the options under discussion
+    if _ZH_THINK_HOW_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # what the agent is asked to think about, no rule yet
     return frozenset()
 
 
@@ -627,6 +635,8 @@ _ZH_PRODUCT_ACT_RE = lazy(
 )
 # 「proactive agent每天更新，不要每个小时」: how often a job of the product runs (not 每次, a habit of the work)
 _ZH_SCHEDULE_RE = lazy(r"每(?:一)?(?:天|日|周|週|月|(?:个|個)?(?:小时|小時|钟头|鐘頭)|分钟|分鐘|秒)")
+# 「思考如何加入限制，让它每次都要…」「研究一下怎么…」: the agent asked to think out how, the rule still to be made
+_ZH_THINK_HOW_RE = lazy(r"(?:思考|考虑|考慮|想想|想一想|研究|评估|評估)(?:一下)?(?:如何|怎么|怎麼|怎样|怎樣|能否|是否)")
 # 「- 选项 B: 遗漏，应该统一使用装饰器」「方案A：…」: an option laid out for a choice (often the agent's, pasted back)
 _ZH_OPTION_RE = lazy(r"^[\s\-*•>]*(?:选项|選項|方案|option|Option)\s*[A-Za-z0-9一二三四]\s*[:：)）.．]")
 

@@ -1858,6 +1858,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        # what goes into the one file being written now; a secret kept out of a file stays a rule
+        ("示例里的公司名不要写进 README.md", None),
+        ("不要把密钥写进 config.py", INS),
         # a check offered for the code at hand, and how often a job of the product runs
         ("可以在 Exporter 中添加校验逻辑，当数据太少时打印提示，不要写入库", None),
         ("同步脚本每天凌晨执行，不要每个小时跑", None),
@@ -1913,6 +1916,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        # the agent asked to think out how: no rule made yet
+        ("读一下规范文档，思考如何加入限制，让助手每次都要先跑测试", None),
+        ("研究一下怎么让每次提交都要跑 lint", None),
+        ("提交前都要跑 lint", INS),
         # after 「全部执行」 or 「现修复…」 the rest bounds the run at hand
         ("全部执行，注意每个用例都要打印耗时", None),
         ("现修复登录模块，再重新跑测试，必须严格按照文档来", None),
@@ -2131,6 +2138,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("如果项目部署在阿里云上会更便宜", None),
     ],
     "zh.instruction.gaicheng": [
+        # the unit of a figure names no tool or format: a value of the product set
+        ("改成默认上限200k字符吧", None),
+        ("数据库里的时间改成存UTC吧", INS),
         ('标题改成加粗吧', None),
         ('改成灰色吧', None),
         ('改成只在夜间模式下显示吧', None),
