@@ -101,6 +101,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("環境構築をお願いします", None),
     ],
     "ja.instruction.stop_doing": [
+        ("formatPriceLabelなんて関数を呼ぶのやめて", None),
         ("これpythonのインタプリタモードが起動しているから一度そこから抜け出してやり直した方がいいよ　あと最終段にcatつけるのやめて、無意味だから", INS),
         ("コマンドの最後にlessを付けるのやめてください", INS),
         ("出力をファイルに書くのはもうやめよう", INS),
@@ -1730,6 +1731,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ ja standing requests, conventions, reversals
     "ja.instruction.toki": [
+        # a moment before の / まで names a thing or a span; 際 in 実際 is "actually"
+        ("初回表示時のテーマは、保存された値を自動で読むようにしてください", None),
+        ("処理を（実際に書き込む直前まで）作ってあるので、残りを書いてください", None),
+        ("コミットする前にlintを実行してください", INS),
         ('データが空の時はメッセージを出さないでください', None),
         ('回答する際は結論から書いてください', INS),
         ('受信時にメンションがなくても返信するようにしてください。', None),
@@ -2058,6 +2063,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("それを delete しないで", None),
     ],
     "ja.instruction.janakute": [
+        ("load_configじゃなくてread_settingsを使って", None),
         # a quoted wording of the text at hand, edited
         ("「いたします」じゃなくて「します」にして", None),
         ("npm じゃなくて pnpm を使って", INS),
@@ -2075,6 +2081,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("それは docs に置いてください。", None),
     ],
     "ja.instruction.reversal_yamete": [
+        # a name from the code (camelCase / snake_case) dropped is a change to the code at hand; a tool, or what stays out of a commit, is not
+        ("parseUserInputを使うのはやめて、validateInputにして", None),
+        ("node_modules をコミットするのはやめて", INS),
+        ("moment.jsを使うのはやめてください", INS),
         ("Jest はやめて、Vitest に移ってください。", INS),
         ("コミットメッセージに絵文字を付けるのはやめてください。", INS),
         ("pnpm はやめて", INS),
