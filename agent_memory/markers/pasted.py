@@ -37,8 +37,11 @@ def header_rule(sentence: str) -> str | None:
 # drawing), a review bot's finding ("Medium Severity", "Suggested fix:"), a hook's message, or diff lines. What
 # follows a screen is blanked to the end of the turn, a review leaves only the lead-in line, diff lines go alone.
 _SCREEN_LINE_RE = lazy(r"(?m)^[ \t]*[❯●⎿✻⏺▐╭╰│▝▘]")
-# a shell's prompt opening a line: "PS C:\Users\me> adb devices", "user@host:~/app$ make" (a pasted terminal session)
-_SHELL_PROMPT_RE = lazy(r"(?m)^[ \t]*(?:PS [A-Za-z]:\\[^\n>]*>[ \t]+|[\w.-]+@[\w.-]+:[~/][^\n$#]*[$#] [ \t]*)\S")
+# a shell's prompt opening a line: "PS C:\Users\me> adb devices", "user@host:~/app$ make" (a pasted terminal session),
+# with the environment it runs in ("(venv) user@host:~$ …"), or pasted straight after the person's own words in the same
+# line (「你能让它下载吗，(ai) me@box:~/work$ gemini --help」)
+_SHELL_PROMPT_RE = lazy(r"(?m)(?:^|(?<=[，。：；！？、]))[ \t]*(?:\([\w.-]+\)[ \t]*)?"
+                        r"(?:PS [A-Za-z]:\\[^\n>]*>[ \t]+|[\w.-]+@[\w.-]+:[~/][^\n$#]*[$#] [ \t]*)\S")
 
 
 def _shell_cue(text: str) -> bool:
@@ -51,6 +54,8 @@ _REVIEW_RE = lazy(
     r"Reviewer:|\(Should\s+Fix\)|Operation\s+stopped\s+by\s+hook)"
 )
 _DIFF_LINE_RE = lazy(r"(?m)^[+-][ \t]{3,}\S.*$")  # (a bullet has one space: "- item")
+# a diff line as an agent's screen shows it, indented under its line number: "      24 +# imports are declared"
+_NUMBERED_DIFF_LINE_RE = lazy(r"(?m)^[ \t]{3,}\d{1,5} [+-].*$")
 # A checklist ("- [ ] Always run lint" and more items) comes from a PR or prompt template, not from the person's own
 # rules; one box alone may be the person's own to-do line.
 _CHECKLIST_ITEMS = 2
@@ -236,6 +241,8 @@ def pasted_reason(text: str) -> str:
         return "pasted document section"
     if _pointed_page(text) is not None:
         return "pasted web page"
+    if _reply_to_user_start(text) is not None:
+        return "pasted assistant replies"
     return ""
 
 
@@ -248,6 +255,8 @@ def _eager_reason(text: str) -> str:
             return "pasted review finding"
         if _DIFF_LINE_RE.search(text):
             return "pasted diff"
+    if ("+" in text or "-" in text) and _NUMBERED_DIFF_LINE_RE.search(text):
+        return "pasted diff"
     if _TEMPLATE_CUE_RE.search(text) and _TEMPLATE_RE.search(text):
         return "pasted template"
     if "---" in text and _FRONT_MATTER_RE.search(text):
@@ -285,7 +294,7 @@ def unpasted(text: str) -> str:
             lead_end = first_line if 0 <= first_line < review.start() else 0
             text = _blank(text, lead_end, len(text))
     if "+" in text or "-" in text:
-        for diff in list(_DIFF_LINE_RE.finditer(text)):
+        for diff in [*_DIFF_LINE_RE.finditer(text), *_NUMBERED_DIFF_LINE_RE.finditer(text)]:
             text = _blank(text, diff.start(), diff.end())
     if (_TEMPLATE_CUE_RE.search(text) and _TEMPLATE_RE.search(text)) or ("---" in text and _FRONT_MATTER_RE.search(text)):
         return _blank(text, 0, len(text))
@@ -314,8 +323,15 @@ def pasted_from(text: str) -> int | None:
     """Where the rest of a turn is pasted, by the checks no single cue word can skip (a shell's prompt, a titled
     section, a web page quoted under its address): the earliest of them, or None. Dearer than ``unpasted``'s checks,
     it is asked only of a turn that yielded a marker, whose markers from there on are dropped."""
-    starts = [start for start in (_shell_start(text), _titled_section(text), _pointed_page(text)) if start is not None]
+    starts = [start for start in (_shell_start(text), _titled_section(text), _pointed_page(text), _reply_to_user_start(text))
+              if start is not None]
     return min(starts) if starts else None
+
+
+def _reply_to_user_start(text: str) -> int | None:
+    """Where an assistant's replies to its own user start, pasted into the turn (a chatbot's answers under test,
+    addressed with the polite 您 line after line), or None."""
+    return rules_zh.reply_to_user_start(text)
 
 
 def _shell_start(text: str) -> int | None:

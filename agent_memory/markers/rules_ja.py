@@ -360,8 +360,9 @@ _cjk(
     r"次回(?:から|以降)|次から(?!次)|今度から",
     # 「以降は省略します」 says "the rest": 以降 opens a rule only with a request ending
     # 「これからはこの機能を実装していきます」 is the plan for one thing of the work at hand
+    # 「今後も参照できるようにドキュメントを作って」「今後のためにメモを残して」: 今後 in what a piece of work is for
     guard=lambda s, m: _ja_directive(s) and (not m.group(0).lstrip(" 、").startswith("以降") or _ja_strict(s))
-    and not _JA_POINTED_RE.search(s),
+    and not _JA_POINTED_RE.search(s) and not re.search(r"今後[^。、]{0,20}?(?:ため|ように(?!して|する|お願い))", s),
     description="「今後はpnpmを使ってください」",
 )
 # このプロジェクトでは / このリポジトリでは / うちのチームでは
@@ -414,6 +415,16 @@ def _ja_standing(sentence: str, m: re.Match[str]) -> bool:
     return not _JA_HERE_RE.search(sentence)
 
 
+# a name from the code itself, camelCase or snake_case (「getFontDisplayName」「get_session_fonts」), not a tool's
+# (pnpm, moment.js): what is changed or dropped is the code at hand, unless it is kept out of a commit or a push
+# (「node_modules をコミットするのはやめて」)
+_JA_CODE_SYMBOL_RE = lazy(r"(?<![A-Za-z0-9_.\-/])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![A-Za-z0-9_.\-/])")
+
+
+def _ja_code_at_hand(sentence: str) -> bool:
+    return _JA_CODE_SYMBOL_RE.search(sentence) is not None and not re.search(r"コミット|commit|push|プッシュ", sentence, _I)
+
+
 # 〜には〜が必須: what every PR, commit, merge or release must carry (「バグ修正の PR には回帰テスト必須で」); a field or
 # an argument that is required is the product's or the code's spec, not a way of working
 _cjk(
@@ -440,10 +451,12 @@ _JA_MOMENT_END_RE = lazy(r"(?:とき|時|際|場合|前|あと|後|たびに|度
 _cjk(
     "ja.instruction.toki", "instruction",
     "とき|時|際|場合|前に|後は|あとは|たびに|度に|てから",
-    r"^[^。]{2,40}?(?<![たっ随臨同当一即定常瞬])(?:とき|時|際|場合|前|あと|後|たびに|度に)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
+    # (a moment before の or まで names a thing or a span, no condition: 「起動時のsessionIDは…」「記録する直前まで用意した」;
+    # 際 inside 実際 "actually", 国際, 交際, 間際 is no moment)
+    r"^[^。]{2,40}?(?<![たっ随臨同当一即定常瞬実交国間])(?:とき|時|際|場合|前|あと|後|たびに|度に)(?!の|まで)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
     + _JA_REQUEST_TAIL +
     # a recurring moment makes a plain te-form request a rule too: 「コミット前には pytest を回して」
-    r"|^[^。]{2,40}?(?<![たっ随臨同当一即定常瞬])(?:とき|時|前に|前には|たびに|度に)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
+    r"|^[^。]{2,40}?(?<![たっ随臨同当一即定常瞬実交国間])(?:とき|時|前に|前には|たびに|度に)(?!の|まで)(?:は|に|には|も)?[、,\s]*[^。]{2,60}?"
     r"(?<=[\u3040-\u309f])て(?:ね|よ)?[。!！\s]*$"
     # a step before a commit, a push or a merge: 「prettier かけてから commit して」
     r"|^[^。]{2,40}?てから\s*(?:commit|コミット|push|プッシュ|PR|プルリク|merge|マージ|deploy|デプロイ)\s*(?:を)?\s*"
@@ -593,7 +606,9 @@ _cjk(
     "じゃなく|ではなく|でなく",
     r"[^。、]{1,30}?(?:じゃなく|ではなく|でなく)(?:て)?[、,\s]*[^。]{1,30}?"
     r"(?:を使って|を使う|で書いて|に置いて|に置く|に入れて|にして|でお願いします)(?:ください|下さい|ね)?[。!！\s]*$",
-    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"こっち|そっち|あっち|こちら|そちら", s),
+    # 「『させていただきます』じゃなくて「します」にして」: a wording of the text at hand, quoted, edited
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"こっち|そっち|あっち|こちら|そちら", s) and not _ja_code_at_hand(s)
+    and not re.search(r"[「『\"“][^」』\"”]{1,20}[」』\"”]\s*に(?:して|する)", s),
     description="「pip じゃなくて uv を使って」「テストは src/ ではなく tests/ に置いて」",
 )
 # 「テストは tests/ ディレクトリに置いてください」: where a class of files lives (a topic with は)
@@ -618,7 +633,8 @@ _cjk(
     "やめて|止めて",
     r"(?:^|[、,]\s*)(?P<what>[^。、]{1,30}?)\s*(?:のは|は|を)\s*(?:今後は?|これからは|もう)?\s*(?:やめて|止めて)(?:ください|下さい|ね)?"
     r"(?=[、,。!！\s]|$)",
-    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"^(?:それ|これ|あれ|そこ|もう)", m.group("what")),
+    guard=lambda s, m: _ja_standing(s, m) and not re.search(r"^(?:それ|これ|あれ|そこ|もう)", m.group("what"))
+    and not _ja_code_at_hand(s),
     reverses=_ja_yamete_reversed,
     description="「uv はやめて」— reverses 「uv を使う」",
 )
@@ -766,7 +782,7 @@ _cjk(
     "やめて|止めて|やめよう|やめましょう",
     r"(?P<claim>[^。、\s]{2,30}?(?:する|つける|付ける|使う|入れる|書く|作る|足す|追加する|出す|走らせる|[うくぐすつぬぶむる])"
     r"(?:の|こと)(?:は|を)?(?:もう)?(?:やめて|止めて|やめてください|止めてください|やめよう|やめましょう))",
-    guard=lambda s, m: not _JA_HERE_RE.search(m.group(0)),
+    guard=lambda s, m: not _JA_HERE_RE.search(m.group(0)) and not _ja_code_at_hand(s),
     description="「最終段にcatつけるのやめて」「毎回READMEを書き直すのはやめてください」",
 )
 # 極力 / できるだけ … 控えて: a manner asked for as a habit, not for one step (「質問を極力控えて自走してください」)
@@ -803,6 +819,13 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         # how the product behaves: a feature asked for, unless the person asks for it to be remembered
         # (「覚えておいて：UI 上の日時は全部日本時間で表示すること」 is a standing rule of the project)
         vetoed |= {"instruction", "preference"}
+    if _JA_CLARIFIED_RE.search(sentence):
+        # 「私が言っているのは…ではなく…ということです」: what the person asked for made clear, not a fact or a rule
+        vetoed |= {"instruction", "correction", "preference"}
+    if _JA_SCREEN_RE.search(sentence) and not _JA_KEPT_RE.search(sentence):
+        # the product's screen, its layout and motion: a feature asked for even with 必ず / 常に (「必ず崩れないように」
+        # 「常に一定スピードで」 say how it must look), unless the person asks for it to be kept from now on
+        vetoed |= {"instruction", "preference"}
     if _JA_ANSWER_RE.match(sentence) and not _JA_DURABLE_RE.search(sentence):
         # 「はい、削除してもいいです」「OK、テストは書かないで」: a yes to what the agent asked about the work at hand
         vetoed |= {"instruction", "preference"}
@@ -820,6 +843,15 @@ _JA_DURABLE_RE = lazy(r"今後|これから(?:は|も)|次回から|次から|�
 
 
 _JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚えて|" + _REMEMBER + r")[\s、,:：。!！]")
+# 「私が言っているドラッグとは…」「言いたいのは…」: the person makes clear what they asked for
+_JA_CLARIFIED_RE = lazy(r"(?:私|僕|俺|自分)が言って(?:い)?る|(?:私|僕|俺)の言(?:う|って(?:い)?る)|言いたい(?:の|こと)は|という意味で(?:す|は)")
+# the product's screen: its layout, its motion and what breaks in it (with 必ず / 常に these still say how it must look)
+_JA_SCREEN_RE = lazy(
+    r"崩れ|レイアウト|スクロール|スライド|アニメーション|スピード|改行|余白|下線|ボタン|画面|ページ|ヘッダー|フッター|モーダル|"
+    r"ホバー|クリック|タップ|スマホ|レスポンシブ|placeholder|プレースホルダー|divider|padding|margin|gap"
+)
+# what asks for it to stay past this turn whatever it names
+_JA_KEPT_RE = lazy(r"今後|これから(?:は|も)|次回から|次から|以後|覚えて|" + _REMEMBER)
 
 # 「ヘッダーは常に表示されるように」「ユーザーは必ずログインしてから使う仕様です」: a part of the product as the subject, or
 # the product's spec (仕様), is a feature asked for, not a way of working

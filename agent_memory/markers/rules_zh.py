@@ -6,7 +6,7 @@ import re
 
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser, lazy, tool_named
 
-__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "reply_to_user_start", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
@@ -25,6 +25,8 @@ ONE_OFF_RE = lazy(
     r"今天|临时|臨時|目前|现在(?!开始|開始|起)|現在(?!开始|開始|起)|"
     # 「你先plan」: what comes first in this piece of work
     r"(?:你|您|咱们|咱們|我们|我們)先|首先"
+    # 「现修正…，再…」: 现 opening a request is "now", the step the work at hand takes next
+    r"|^[\s，,]*现(?=修|改|做|把|删|刪|加|跑|重|处理|處理|检查|檢查)"
 )
 _ZH_NEGATED_RE = lazy(r"算了|不用了|没事|沒事")
 _ZH_REPORTED_RE = lazy(
@@ -137,7 +139,8 @@ _cjk(
 )
 _cjk(
     "zh.instruction.jizhu", "instruction", "记住|記住",
-    r"(?:请|請)?(?:记住|記住)[:：，,]?",
+    # (「AI 会记住」「它能记住」 say what something will or can do, no one is asked to keep anything)
+    r"(?<![会會能没沒])(?:请|請)?(?:记住|記住)[:：，,]?",
     guard=lambda s, m: len(re.sub(r"(?:请|請)?(?:记住|記住)|[:：，,。\s]", "", s)) >= 5,
     description="「记住：测试用pytest」",
 )
@@ -153,7 +156,9 @@ _ZH_LEAD = r"(?:^|[，,；;]\s*)(?:请|請|另外|还有|還有|注意|记得|�
 # a request for a piece of work: it opens on what to build or fix, or bounds it against "the other" parts
 _ZH_TASK_RE = lazy(
     # (after where it happens: 「在本项目中新建route获取…，不要访问外部网络」)
-    r"^[\s，,]*(?:并|並|然后|然後|再|接着|接著|接下来|接下來)?[，,\s]*(?:在[^，,。]{1,12}?(?:中|里|裡|内|內|下))?[，,\s]*"
+    # (or offered as a way to do it: 「可以在 X 中添加检测逻辑，…，不要入库」)
+    r"^[\s，,]*(?:并|並|然后|然後|再|接着|接著|接下来|接下來)?[，,\s]*(?:(?:你|您)?(?:也)?可以)?[，,\s]*"
+    r"(?:在[^，,。]{1,24}?(?:中|里|裡|内|內|下))?[，,\s]*"
     r"(?:重构|重構|实现|實現|修复|修復|添加|新增|创建|創建|新建|"
     r"写一个|寫一個|做一个|做一個|改一下|优化|優化|完成|开发|開發|加一个|加一個)|其他|其它|低级错误|低級錯誤"
 )
@@ -177,6 +182,10 @@ _ZH_WRITTEN_BAN_RE = lazy(r"禁止|不得|不准|不许|不許")
 _ZH_DONT_ANCHOR_RE = lazy(r"[A-Za-z][\w.-]*|生产|生產|线上|線上|正式环境|正式環境|主分支")
 # 「不要修改chu.md文件」: one named file kept out of the change at hand (a name in Latin letters is no practice here)
 _ZH_HOLD_FILE_RE = lazy(r"(?:不要|别|別)(?:去)?(?:修改|改动|改動|改|动|動|删除|刪除|删|覆盖|覆蓋|重写|重寫)\s*[\w./-]+\.[A-Za-z]{1,5}(?![A-Za-z])")
+# 「具体名字不要写到skill.md中」: what goes into the one file being written now (a secret kept out of a file is a habit's,
+# 「不要把密钥写进 config.py」)
+_ZH_INTO_FILE_RE = lazy(r"(?:不要|别|別)(?:把[^，,。]{0,12})?(?:写到|寫到|写进|寫進|写入|寫入|放到|放进|放進|加到|加进|加進)\s*"
+                        r"[\w./-]+\.[A-Za-z]{1,5}(?![A-Za-z])")
 
 
 def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
@@ -200,6 +209,7 @@ _cjk(
     # 不要 inside a request for a piece of work bounds that work (「重构爬虫，不要出现低级错误」「不要添加其他组件」), unless
     # a habit or a whole class of things makes it a rule
     guard=lambda s, m: _zh_standing(s, m) and len(s) <= _ZH_TYPED_RULE_CHARS and not _ZH_HOLD_FILE_RE.search(s)
+    and not (_ZH_INTO_FILE_RE.search(s) and not _ZH_HABIT_RE.search(s))
     and not _ZH_REASONING_RE.search(s)
     and (not _ZH_TASK_RE.search(s) or bool(_ZH_HABIT_RE.search(s)))
     and (bool(_ZH_WRITTEN_BAN_RE.search(m.group(0))) or bool(_ZH_HABIT_RE.search(s)) or bool(_ZH_DONT_ANCHOR_RE.search(s))),
@@ -219,7 +229,8 @@ _cjk(
 _cjk(
     "zh.instruction.zhiqian", "instruction",
     "之前|以前|前",
-    r"^[^，,。？?]{0,4}(?<!我)(?<!你)(?<!他)(?<!她)[^，,。？?之以]{1,20}?(?:之前|以前|前)[，,\s]*(?:都)?"
+    # (前 inside 当前 / 目前 "current", 提前 "ahead", 眼前 / 面前 "in front" is no "before")
+    r"^[^，,。？?]{0,4}(?<!我)(?<!你)(?<!他)(?<!她)[^，,。？?之以]{1,20}?(?:之前|以前|(?<![当當目提眼面])前)[，,\s]*(?:都)?"
     r"(?:需要|要|必须|必須|请|請|先|得|一定要)[^。？?！!]{2,40}",
     guard=lambda s, m: _zh_standing(s, m) and not re.match(r"\s*(?:之前|以前|我之前|你之前)", s),
     description="「使用大量工具之前需要先经过我同意」「提交前先跑测试」",
@@ -257,7 +268,8 @@ _cjk(
     "zh.instruction.fengge", "instruction",
     "缩进|縮排|縮進|命名|变量|變數|函数|函數|类名|類名|注释|註解|註釋|提交|分支|文件|檔名|引号|引號|换行|換行|日志|日誌|测试|測試|配置|文档|依赖|依賴",
     r"^[\s，,]*(?:关于[^：:]{1,8}[：:]\s*)?(?:[\w.`-]{1,20}\s*)?" + _ZH_STYLE_SUBJECT + r"[^，,。？?]{0,6}?(?:统一|統一|一律|都|要)?"
-    r"(?:用|使用|采用|採用|放在|放到|写在|寫在|遵循|遵守)[^。？?！!]{1,30}",
+    # (用户 "user", 用例 "test case": 「测试用户」「测试用例」 name a thing, no tool chosen)
+    r"(?:用(?![户戶例])|使用(?![户戶])|采用|採用|放在|放到|写在|寫在|遵循|遵守)[^。？?！!]{1,30}",
     guard=lambda s, m: _zh_standing(s, m) and not _ZH_TASK_RE.search(s) and not re.search(
         r"了[。！!]?$|失败|失敗|报错|報錯|没有|沒有|查|看一下|看看|找|搜|打开|打開|已经|已經", s),
     description="「缩进用两个空格」「测试统一放在 tests 目录下」",
@@ -331,7 +343,8 @@ _cjk(
     # the product looks or behaves: a convention changes to a tool or a format named in Latin letters, or to a place
     guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"(?:改|换|換|放|用)回(?:去|来|來)", s)
     and not _ZH_LOOK_RE.search(s)
-    and (bool(re.search(r"[A-Za-z]", m.group(0))) or bool(_ZH_CONVENTION_RE.search(m.group(0)))),
+    # (the unit of a figure, 「200k」「10MB」, names no tool or format: 「改成默认上限200k字符吧」 sets a value of the product)
+    and (bool(re.search(r"(?<![0-9A-Za-z.])[A-Za-z]", m.group(0))) or bool(_ZH_CONVENTION_RE.search(m.group(0)))),
     description="「数据库里的时间改成存UTC吧」「配置文件还是放回根目录吧」",
 )
 
@@ -461,12 +474,16 @@ _cjk(
     guard=lambda s, m: not re.search(r"吗|嗎|是不是|是否|如果|要是|应该|應該", s),
     description="「这个平台是基于腾讯云服务器的」「我们的项目部署在阿里云上」",
 )
+_ZH_RENAME_RE = lazy(r"改名|重命名|更名|(?:改|换|換)(?:成|为|為)新(?:的)?名")
+_ZH_FILE_ITEM_RE = lazy(r"^[\s\-*•]*(?:\d+[.)．、]\s*)?[\w./-]+\.[A-Za-z]{1,5}\s*[-–—:：]")
 # 统一用 …: one way for the whole project (「我们项目统一用tab缩进」)
 _cjk(
     "zh.instruction.tongyi", "instruction",
     "统一用|統一用|统一使用|統一使用|统一采用|統一採用",
     r"(?P<claim>[^，。,？?！!]{0,12}(?:统一|統一)(?:用|使用|采用|採用)[^，。,？?！!]{1,20})",
-    guard=_zh_clause_standing,
+    # 「删除 X，把 X_v2 改名为 X，并在代码中统一用 X」: the new name carried through is part of the rename asked for;
+    # 「1. services/llm/client.py - 移除硬编码，统一使用 ModelConfig」: an item of a plan for one file
+    guard=lambda s, m: _zh_clause_standing(s, m) and not _ZH_RENAME_RE.search(s) and not _ZH_FILE_ITEM_RE.search(s),
     description="「我们项目统一用tab缩进」「日志统一使用structlog」",
 )
 # the project's tools, named (「我们用 pnpm，不用 npm」「这个项目用 Vue 3」「后端用 Django 来写」); not a piece of work
@@ -547,8 +564,10 @@ _ZH_STOP_NOW_RE = lazy(
     r"\s*(?:[A-Za-z]+\s*)?(?:代码|代碼|内容|內容|东西|東西|源码|源碼)"
     # 「不要改变现有系统设计」「不要破坏已实现的核心功能」: what the change at hand must leave as it is
     r"|(?:不要|别|別|不准|不许|不許)(?:去)?(?:改变|改變|破坏|破壞|影响|影響)\s*[^，,。；;]{0,12}?(?:现有|現有|已有|原有|已实现|已實現|已经实现|已經實現)"
-    # 「继续完成…」「全部执行，…」: get on with the work at hand
+    # 「继续完成…」「全部执行，…」: get on with the work at hand, in the first clause or a later one
+    # (「…，继续完成剩余工作，每一步…」)
     r"|^[\s，,]*(?:继续|繼續|全部执行|全部執行)"
+    r"|[，,]\s*(?:继续|繼續)(?:完成|做|修复|修復|修改|实现|實現|处理|處理|开发|開發|推进|推進|剩|下一)"
 )
 # 「移除了以下不再需要的配置项：」「以下组件标记为 legacy：」: a sentence that opens a list or a paste, not a rule of its own
 _ZH_LEAD_IN_RE = lazy(r"[:：]\s*$|以下|下列")
@@ -590,6 +609,12 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
         return frozenset({"instruction", "preference"})  # the product's screen: a feature asked for
     if _ZH_PRODUCT_SUBJECT_RE.search(sentence) or _ZH_PRODUCT_ACT_RE.search(sentence):
         return frozenset({"instruction", "preference"})  # how the product behaves: a feature asked for
+    if _ZH_SCHEDULE_RE.search(sentence) and not _ZH_DURABLE_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # how often a job of the product runs
+    if _ZH_OPTION_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # one of the options under discussion
+    if _ZH_THINK_HOW_RE.search(sentence):
+        return frozenset({"instruction", "preference"})  # what the agent is asked to think about, no rule yet
     return frozenset()
 
 
@@ -605,7 +630,15 @@ _ZH_PRODUCT_ACT_RE = lazy(
     r"|(?:要|都|需要|必须|必須|应该|應該)(?:先)?(?:显示|顯示|展示|弹出|彈出|跳转|跳轉|刷新|支持|支援)"
     # 「用户登录时要验证 token」「必须先登录才能使用」: what happens when a user acts, what a user may do only after
     r"|^[\s，,]*(?:用户|用戶)[^，,。]{1,10}?(?:时|時|后|後)|才能(?:使用|用|访问|訪問|下单|下單|登录|登錄)"
+    # 「用户也可以指定文件」: what a user of the thing built may do
+    r"|(?:用户|用戶)(?:也|还|還|都)?(?:可以|能够|能夠|能)"
 )
+# 「proactive agent每天更新，不要每个小时」: how often a job of the product runs (not 每次, a habit of the work)
+_ZH_SCHEDULE_RE = lazy(r"每(?:一)?(?:天|日|周|週|月|(?:个|個)?(?:小时|小時|钟头|鐘頭)|分钟|分鐘|秒)")
+# 「思考如何加入限制，让它每次都要…」「研究一下怎么…」: the agent asked to think out how, the rule still to be made
+_ZH_THINK_HOW_RE = lazy(r"(?:思考|考虑|考慮|想想|想一想|研究|评估|評估)(?:一下)?(?:如何|怎么|怎麼|怎样|怎樣|能否|是否)")
+# 「- 选项 B: 遗漏，应该统一使用装饰器」「方案A：…」: an option laid out for a choice (often the agent's, pasted back)
+_ZH_OPTION_RE = lazy(r"^[\s\-*•>]*(?:选项|選項|方案|option|Option)\s*[A-Za-z0-9一二三四]\s*[:：)）.．]")
 
 
 # Rules never tried on one clause of a run-on sentence: 以后 opening a clause is often only the condition of the
@@ -638,15 +671,31 @@ def carries_over(before: str, clause: str, sentence: str) -> bool:
         return True  # the whole run names what this work hands over, the product's screen, or is a suggestion
     if _ZH_ENDS_ASKING_RE.search(sentence):  # a run of clauses that ends on asking about all of it
         return True
+    if _ZH_RENAME_RE.search(sentence) or _ZH_FILE_ITEM_RE.search(sentence) or _ZH_OPTION_RE.search(sentence):
+        return True  # a rename asked for, an item of a plan for one file, or an option laid out for a choice
     return bool(_ZH_NEGATED_RE.search(before) or _ZH_REPORTED_RE.search(before) or _ZH_HYPOTHETICAL_RE.search(before)
                 or _ZH_WORK_OPENS_RE.search(before) or _ZH_CLARIFIED_RE.search(before) or _ZH_REASONING_RE.search(before)
-                or _ZH_TASK_RE.search(before)
+                or _ZH_TASK_RE.search(before) or _ZH_STOP_NOW_RE.search(before)
                 or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]|是不是|是否|可以理解|意思是|如何|怎么|怎麼|怎样|怎樣",
                              before))
 
 
 
 CONNECTOR = r"(?:但是|但|不过|不過|另外|还有|還有|以后|以後|今后|今後|平时|平時|一般|通常)"
+
+
+# 您, the polite "you", on line after line: an assistant's answers to its own user pasted in (a person typing to a
+# coding agent says 你, or 您 once in a request, not in every line)
+_ZH_POLITE_YOU_LINES = 2
+_ZH_POLITE_YOU_USES = 3
+
+
+def reply_to_user_start(text: str) -> int | None:
+    """Where the first line that says 您 starts, when 您 is said often enough over lines to be a pasted reply."""
+    if text.count("您") < _ZH_POLITE_YOU_USES:
+        return None
+    lines = [m.start() for m in re.finditer(r"(?m)^[^\n]*您", text)]
+    return lines[0] if len(lines) >= _ZH_POLITE_YOU_LINES else None
 
 
 # What a stable fact names (a correction must hold one): a name in Latin letters or code, a path, a version, a word of

@@ -49,7 +49,7 @@ def _plain_unpasted(text: str) -> str:
     if review is not None:
         first_line = text.find("\n")
         text = pasted._blank(text, first_line if 0 <= first_line < review.start() else 0, len(text))
-    for diff in list(pasted._DIFF_LINE_RE.finditer(text)):
+    for diff in [*pasted._DIFF_LINE_RE.finditer(text), *pasted._NUMBERED_DIFF_LINE_RE.finditer(text)]:
         text = pasted._blank(text, diff.start(), diff.end())
     sections = pasted._prompt_sections(text)
     if sections is not None:
@@ -63,11 +63,11 @@ def _plain_unpasted(text: str) -> str:
 
 
 def _pasted_from(text: str) -> int | None:
-    """pasted.pasted_from without its cue-word prefilter: where a shell session, a titled section or a quoted web
-    page starts."""
+    """pasted.pasted_from without its cue-word prefilter: where a shell session, a titled section, a quoted web
+    page or an assistant's replies to its user start."""
     shell = pasted._SHELL_PROMPT_RE.search(text)
-    starts = [s for s in (shell.start() if shell else None, pasted._titled_section(text), pasted._pointed_page(text))
-              if s is not None]
+    starts = [s for s in (shell.start() if shell else None, pasted._titled_section(text), pasted._pointed_page(text),
+                          pasted._reply_to_user_start(text)) if s is not None]
     return min(starts) if starts else None
 
 

@@ -101,6 +101,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("環境構築をお願いします", None),
     ],
     "ja.instruction.stop_doing": [
+        ("formatPriceLabelなんて関数を呼ぶのやめて", None),
         ("これpythonのインタプリタモードが起動しているから一度そこから抜け出してやり直した方がいいよ　あと最終段にcatつけるのやめて、無意味だから", INS),
         ("コマンドの最後にlessを付けるのやめてください", INS),
         ("出力をファイルに書くのはもうやめよう", INS),
@@ -195,6 +196,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("我用的是这个版本吗？", None),
     ],
     "zh.instruction.tongyi": [
+        # the new name carried through a rename, an item of a plan for one file, an option laid out for a choice
+        ("删掉旧表，把 orders_v2 改名为 orders，并在代码里统一用 orders", None),
+        ("3. api/client.py - 去掉写死的地址，统一使用 Settings", None),
+        ("- 方案 B：缺了，应该统一使用中间件", None),
         ("我们项目统一用tab缩进", INS),
         ("接口返回统一采用驼峰命名", INS),
         ("错误码統一使用大写", INS),
@@ -750,6 +755,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("正しいですか？", None),
     ],
     "ja.correction.dewanaku": [
+        # what the person asked for made clear, not a fact of the project
+        ("私が言っているスワイプとは画面全体ではなく、下のバーのことです", None),
+        ("デフォルトブランチはmasterではなくmainです", C),
         ('見出しは太字ではなく通常の太さです。', None),
         ("これは左ではなく右に置くのが正しいです。", None),
         ("いや、そのファイルはJSONではなくYAMLです。", C),
@@ -818,6 +826,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("好きなライブラリを使ってください。", None),
     ],
     "ja.instruction.kanarazu": [
+        # how the screen must come out, even with 必ず; kept from now on, it stands
+        ("必ずカードの枠をはみ出すような崩れは起こさないこと", None),
+        ("今後、ボタンの文言は必ず敬語にしてください", INS),
         ('必ず日付を入れたいので、日付も追加できるように修正してください', None),
         ("この関数は必ずリストを返すようにしてください。", None),
         ("それぞれのモジュールに必ずテストを付けてください。", INS),
@@ -832,6 +843,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("とりあえず必ず動くようにしておいて。", None),
     ],
     "ja.instruction.tsuneni": [
+        ("常に一定のスピードでスライドするようにすべき", None),
+        ("常に型ヒントを付けて", INS),
         ("そのAPIは常に空配列を返すようにして。", None),
         ("フッターは常に下に固定されるようにして。", None),
         ("常に型ヒントを付けてください。", INS),
@@ -870,6 +883,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("毎回ありがとうございます。", None),
     ],
     "ja.instruction.kongo": [
+        # 今後 in what a piece of work is for
+        ("今後も参照できるように設計メモを作成してほしいです", None),
+        ("今後のためにメモを残しておいてください", None),
         ('はい、今後はモックを使わないでください', INS),
         ("これからはこの画面を作っていきます。", None),
         ("今後はpnpmを使ってください。", INS),
@@ -1736,6 +1752,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ ja standing requests, conventions, reversals
     "ja.instruction.toki": [
+        # a moment before の / まで names a thing or a span; 際 in 実際 is "actually"
+        ("初回表示時のテーマは、保存された値を自動で読むようにしてください", None),
+        ("処理を（実際に書き込む直前まで）作ってあるので、残りを書いてください", None),
+        ("コミットする前にlintを実行してください", INS),
         ('データが空の時はメッセージを出さないでください', None),
         ('回答する際は結論から書いてください', INS),
         ('受信時にメンションがなくても返信するようにしてください。', None),
@@ -1786,6 +1806,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("上記のルールに従って進めますか？", None),
     ],
     "ja.instruction.reversal_mou": [
+        # a part of the screen no longer needed is a change to the product
+        ("ヘッダーのプレースホルダーはもう写真が入ったので不要です", None),
+        ("worktreeはもう使いません", INS),
         ("worktree はもう使いません。", INS),
         ("もうモックは使わないでください。", INS),
         ("changelogはもう手で書かなくていいです。", INS),
@@ -1835,6 +1858,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------ zh standing prohibitions, requirements, reversals
     "ja.instruction.topic_use": [
+        ("見出しの下線には assets/line.svg を使って", None),
         ("色は青でお願いします。", None),
         ("背景は白でお願いします", None),
         ("Python は 3.12 を使ってください。", INS),
@@ -1860,6 +1884,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        # what goes into the one file being written now; a secret kept out of a file stays a rule
+        ("示例里的公司名不要写进 README.md", None),
+        ("不要把密钥写进 config.py", INS),
+        # a check offered for the code at hand, and how often a job of the product runs
+        ("可以在 Exporter 中添加校验逻辑，当数据太少时打印提示，不要写入库", None),
+        ("同步脚本每天凌晨执行，不要每个小时跑", None),
+        ("不要在代码里硬编码密钥", INS),
         ("组件样式统一用 CSS Modules，不要写内联样式。", INS),
         ("这个页面的样式改一下，不要用蓝色。", None),
         ('不要改变现有的接口设计', None),
@@ -1911,6 +1942,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        # the agent asked to think out how: no rule made yet
+        ("读一下规范文档，思考如何加入限制，让助手每次都要先跑测试", None),
+        ("研究一下怎么让每次提交都要跑 lint", None),
+        ("提交前都要跑 lint", INS),
+        # after 「全部执行」 or 「现修复…」 the rest bounds the run at hand
+        ("全部执行，注意每个用例都要打印耗时", None),
+        ("现修复登录模块，再重新跑测试，必须严格按照文档来", None),
+        ("所有接口都要有类型注解", INS),
         ('把结果都要写进/home/dev/app/docs/result.md', None),
         ('你首先要把配置理顺，都要走配置文件', None),
         ('把每个接口都测一下，每个都要给出修改建议', None),
@@ -1946,6 +1985,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('1、对于配音拼音和声调一致，只是文字显示与原文本不一致的，判定不是差异、不做标红；对于标点符号与原文本不一致的，只要断句不错，不判定为差异，所有的提示都要写在报告里并且必须在同一个表格中，表格的每一行对应原文本的一句话，差异的地方用红色标出来，其余保持原样', None),
     ],
     "zh.instruction.zhiqian": [
+        # 前 inside 当前 "current" is no "before"; a step asked for while the work at hand goes on is that work's
+        ("后台运行把当前需要检查的代码发给审查工具", None),
+        ("模块A，继续完成剩下的部分，每一步之前先告诉我思路", None),
+        ("部署之前要先备份数据库。", INS),
         ("使用大量工具之前需要先经过我同意。", INS),
         ("发布前要更新 CHANGELOG。", INS),
         ("修改数据库结构之前请先告诉我。", INS),
@@ -1954,6 +1997,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("我之前要你做的改好了吗？", None),
     ],
     "zh.instruction.fengge": [
+        # 用户 "user" and 用例 "test case" are no 用 "use"
+        ("登录后直接进入测试用户的主页。", None),
+        ("测试用例统一放在 tests 目录下。", INS),
         ('日志已经放在 logs 目录下了', None),
         ("关于代码风格：缩进用两个空格。", INS),
         ("测试统一放在 tests 目录下。", INS),
@@ -2038,6 +2084,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("それを delete しないで", None),
     ],
     "ja.instruction.janakute": [
+        ("load_configじゃなくてread_settingsを使って", None),
+        # a quoted wording of the text at hand, edited
+        ("「いたします」じゃなくて「します」にして", None),
+        ("npm じゃなくて pnpm を使って", INS),
         ("npm じゃなくて pnpm を使って", INS),
         ("設定は JSON ではなく YAML で書いてください。", INS),
         ("モックは tests/ じゃなくて tests/mocks/ に置いて", INS),
@@ -2052,6 +2102,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("それは docs に置いてください。", None),
     ],
     "ja.instruction.reversal_yamete": [
+        # a name from the code (camelCase / snake_case) dropped is a change to the code at hand; a tool, or what stays out of a commit, is not
+        ("parseUserInputを使うのはやめて、validateInputにして", None),
+        ("node_modules をコミットするのはやめて", INS),
+        ("moment.jsを使うのはやめてください", INS),
         ("Jest はやめて、Vitest に移ってください。", INS),
         ("コミットメッセージに絵文字を付けるのはやめてください。", INS),
         ("pnpm はやめて", INS),
@@ -2095,6 +2149,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个函数换回 lodash 了吗？", None),
     ],
     "zh.instruction.jiuxing": [
+        # what a user of the thing built may do is a feature
+        ("插件自动读取最近的提交，用户也可以手动选文件就行", None),
         ('你也可以换个思路', None),
         ('也可以参考以下配置', None),
         ('spec没问题', None),
@@ -2113,6 +2169,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("如果项目部署在阿里云上会更便宜", None),
     ],
     "zh.instruction.gaicheng": [
+        # the unit of a figure names no tool or format: a value of the product set
+        ("改成默认上限200k字符吧", None),
+        ("数据库里的时间改成存UTC吧", INS),
         ('标题改成加粗吧', None),
         ('改成灰色吧', None),
         ('改成只在夜间模式下显示吧', None),
@@ -2129,6 +2188,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("左边的卡片改成两列吧。", None),
     ],
     "zh.instruction.jizhu": [
+        # 会记住 / 能记住 say what something will do, nobody is asked to keep anything
+        ("助手会记住用户上次选的主题", None),
+        ("客服机器人能记住这个请求，之后再处理", None),
+        ("你要记住：依赖用 uv 管理。", INS),
         ('请记住，这些只是基于您的情况的一般建议。', None),
         ("记住：我们的测试框架是pytest。", INS),
         ("請記住，部署只在週二進行。", INS),

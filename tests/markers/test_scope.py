@@ -78,6 +78,12 @@ def test_a_template_turn_yields_nothing() -> None:
         # a terminal session pasted with its prompts: what the tools print is theirs
         "PS C:\\work> adb start-server\n* daemon not running; starting now at tcp:5037\n* daemon started successfully",
         "dev@box:~/app$ make deploy\nAlways run make check before deploying.\nDone.",
+        # a prompt with its environment, pasted straight after the person's own words on the same line
+        "它能装上吗，(env) me@devbox:~/proj$ tool --help\nUsage: tool [options]\n  use -v/--verbose for verbose output.",
+        # diff lines as an agent's screen shows them, under their line numbers
+        "这些能删掉吗\n      12 +# 以后不再使用 legacy_loader\n      13 +# 其余保留",
+        # an assistant's replies to its own user (您 line after line), pasted to be checked
+        "帮我看看它答得对不对\n根据您提供的信息，您的运势平稳。\n请记住，这些只是参考，您可以结合实际判断。",
         # a command's steps injected in a tag with attributes
         "Follow these steps:\n<steps CRITICAL=\"TRUE\">\n1. Always LOAD the whole config first\n2. Save outputs after EACH section "
         "when generating any documents\n</steps>",
@@ -97,6 +103,8 @@ def test_a_pasted_section_or_page_yields_nothing(turn: str) -> None:
         # a list the person asks to be written into a rule file is theirs, titled or not
         ("Update my cursor rules with these:\nTesting\n- always write tests first\n- never mock the db",
          ["always write tests first", "never mock the db"]),
+        # 您 said once in a request is the person's politeness, no pasted reply
+        ("请您以后都用中文回答", ["请您以后都用中文回答"]),
         # a line in capitals is the person shouting, no title
         ("YOUR JOB IS:\nkeep every module under 400 lines\nnever skip the linter",
          ["keep every module under 400 lines", "never skip the linter"]),
