@@ -243,7 +243,9 @@ _cjk(
     "zh.instruction.yuyan", "instruction",
     "中文|英文|英语|英語|日文|日语|日語",
     r"^[\s，,]*(?:请|請)?(?:[^，,。？?]{0,10}?)(?:都|一律|统一|統一)?(?:用|使用|以)(?:中文|英文|英语|英語|繁體中文|繁体中文|"
-    r"简体中文|簡體中文|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|写|寫|交流|沟通|溝通|注释|註釋|命名|描述)?",
+    r"简体中文|簡體中文|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|写|寫|交流|沟通|溝通|注释|註釋|命名|描述)?"
+    # a longer list of what is written in the language, and nothing after it: 「面向用户的输出、代码注释和文档使用简体中文。」
+    r"|^[\s，,]*[^，,。？?把]{11,40}?(?:都|一律|统一|統一)?(?:使用|用)(?:中文|英文|简体中文|簡體中文|繁體中文|繁体中文)(?=[。！!]?$)",
     # 「用英文写一封邮件」「用中文列出修改点」: one piece of work asked for in a language, not the language of all work
     # 「以英文逗号分隔」「用英文字母」: English punctuation or letters in a format, not the language of the work
     guard=lambda s, m: _zh_standing(s, m) and not _ZH_ONE_PIECE_RE.search(s[m.end():])
@@ -444,6 +446,15 @@ _cjk(
 )
 
 
+# 保持 … 小: a way the work is kept, said as a standing manner (「保持 diff 小」「保持函数简短」; 「保持这个函数简洁」 points)
+_cjk(
+    "zh.instruction.keep_small", "instruction",
+    "保持",
+    r"^[\s，,]*(?:请|請|尽量|盡量|始终|始終|一直)?(?P<claim>保持\s*[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff ]{0,10}?\s*"
+    r"(?:小|短|简短|簡短|简洁|簡潔|精简|精簡|干净|乾淨|聚焦|单一|單一))[。！!]?$",
+    guard=lambda s, m: _zh_standing(s, m) and _zh_unpointed(s, m),
+    description="「保持 diff 小」「保持函数简短」",
+)
 # 尽量避免 …: a manner asked for as a habit (「尽量避免使用全局变量」)
 _cjk(
     "zh.instruction.as_far_as_possible", "instruction",

@@ -166,6 +166,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("we don't want print statements anywhere in the library", INS),
         ("I don't want it anywhere near the parser", None),
     ],
+    "zh.instruction.keep_small": [
+        ("保持 diff 小。", INS),
+        ("保持函数简短", INS),
+        ("保持 PR 小而聚焦", INS),
+        ("保持这个函数简洁", None),
+        ("保持联系", None),
+    ],
     "zh.instruction.as_far_as_possible": [
         ("尽量避免使用全局变量", INS),
         ("尽量少用第三方库", INS),
@@ -379,6 +386,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I use uv for python packages for now", None),
     ],
     "ja.instruction.written_in": [
+        ("コメントは日本語", INS),
+        ("変数名・関数名は英語(camelCase)", INS),
+        ("技術的な議論も日本語で行う", INS),
+        ("コードレビューでは日本語でコメントを記載する", INS),
+        ("このコメントは日本語", None),
+        ("コメントは日本語？", None),
+        ("このファイルは日本語で書く", None),
         ("pr名英語に", INS),
         ("コミットメッセージは日本語で", INS),
         ("PRタイトルは英語でお願いします", INS),
@@ -826,6 +840,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("好きなライブラリを使ってください。", None),
     ],
     "ja.instruction.kanarazu": [
+        ("コード変更後は必ず `npm run typecheck` を実行", INS),
+        ("さっきのコマンドを必ず実行", None),
         # how the screen must come out, even with 必ず; kept from now on, it stands
         ("必ずカードの枠をはみ出すような崩れは起こさないこと", None),
         ("今後、ボタンの文言は必ず敬語にしてください", INS),
@@ -1692,6 +1708,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这次优先用缓存吧", None),
     ],
     "zh.instruction.yuyan": [
+        ("面向用户的输出、代码注释和交付文档统一使用简体中文。", INS),
+        ("这个页面上的按钮和标题文字使用中文", None),
         ('以上三份文档全部用中文输出', None),
         ('标签以英文逗号分隔', None),
         ("请用中文回答。", INS),
@@ -1827,6 +1845,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("基本的にはこの方法でいいです。", None),
     ],
     "ja.instruction.youni": [
+        ("日本語で返すようにしてください。", INS),
         ("関数にはdocstringを書くようにしてください。", INS),
         ("型はanyを使わないようにしてください。", INS),
         ("大きな変更の前は相談するようにしてね。", INS),
