@@ -1078,8 +1078,13 @@ _en(
 )
 _en(
     "en.instruction.reply_language", "instruction",
-    "english|japanese|chinese|german|french|spanish|korean|portuguese",
-    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:(?:respond|reply|answer|talk|speak|"
+    "english|japanese|chinese|german|french|spanish|korean|portuguese|language",
+    # the person's own language, whichever it is: "reply in the same language as the user", "respond in the user's language"
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:you\s+(?:should|must)\s+)?"
+    r"(?:respond|reply|answer|talk|speak|communicate|write)\s+(?:to\s+(?:me|the\s+user)\s+)?in\s+(?:the\s+)?"
+    r"(?:same\s+language\s+as\s+(?:me|the\s+user|my\s+(?:messages?|questions?|prompts?))|(?:the\s+)?user'?s\s+language|"
+    r"my\s+language|language\s+(?:i|the\s+user)\s+(?:write|writes|use|uses|ask|asks)\b)"
+    r"|^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:(?:respond|reply|answer|talk|speak|"
     r"communicate|chat)\s+(?:to\s+me\s+|with\s+me\s+)?|(?:write|keep)\s+(?:all\s+)?(?:your\s+|the\s+)?(?:answers|responses|"
     r"replies|comments|commit\s+messages|code\s+comments|docs|docstrings|identifiers|variable\s+names|logs|log\s+messages)\s+)in\s+(?:english|japanese|chinese|german|french|spanish|korean|portuguese)\b"
     # the convention said as a note, the kind of text and its language alone: "Comments in English only"
@@ -1260,7 +1265,9 @@ _en(
 _RECURRING = (
     r"(?:(?:you|we|anyone|someone)\s+(?:\w+\s+)?(?:start|begin|write|add|create|commit|push|open|make|change|"
     r"modify|touch|edit|run|deploy|merge|release|rename|delete|remove|install|upgrade|refactor|finish|"
-    r"introduce|implement|submit|ship|generate|update|fix)\s+(?:any|every|each|a|an|new|" + _GENERIC + r")\b|"
+    r"introduce|implement|submit|ship|generate|update|fix)\s+(?:any|every|each|a|an|new|" + _GENERIC + r"|"
+    # a kind of things named by a bare plural: "when you write test commands", "before you add routes"
+    r"(?!(?:the|this|that|these|those|it|them|my|your|our|their|its|some|all)\b)(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*[^s\W]s)\b|"
     r"(?:any|every|each|a\s+new|new)\s+\w+|[a-z]+ing\b(?<!thing)(?<!during)(?<!morning)(?<!evening)|"
     # an event that recurs: "when a bug appears", "when CI fails", "if a migration is added"
     r"(?:(?:an?|one|any)\s+(?:\w+\s+)?\w+|ci|the\s+(?:build|ci|pipeline)|tests?)\s+(?:appears|shows\s+up|fails|breaks|goes\s+red|"
@@ -1277,7 +1284,7 @@ _LETS_PLAN_RE = lazy(r"\s*(?:let'?s|let\s+us)\s+(?!(?:always|never|make\s+it\s+a
 
 def _then_clause(sentence: str, m: re.Match[str]) -> str:
     """The request after a leading condition ("Before X, <this>"), up to where its own clause ends."""
-    parts = re.split(r"[,;]", sentence[m.start():], maxsplit=2)
+    parts = re.split(r"[,;:]", sentence[m.start():], maxsplit=2)
     return _CLAUSE_END_RE.split(_OPENING_CONNECTOR_RE.sub("", parts[1]), 1)[0] if len(parts) > 1 else ""
 
 
@@ -1286,7 +1293,8 @@ _en(
     "before|after|when|once|only|twice|every |daily|weekly|monthly|nightly",
     r"^\W*(?:(?:also|and|please|ok|okay|btw|oh)\s*,?\s+)*(?:"
     # (a polite "can you" after a recurring condition still asks for a habit: "When you run tests, can you avoid …")
-    r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,?]{0,80},\s*(?:please\s+)?(?:can\s+you\s+(?:please\s+)?)?"
+    # (the condition may be a label: "After any correction from the user: update the lessons file")
+    r"(?:before|after|when|once|any\s+time)\s+" + _RECURRING + r"[^,:?]{0,80}[,:]\s*(?:please\s+)?(?:can\s+you\s+(?:please\s+)?)?"
     r"(?:always\s+)?" + _IMPERATIVE + r"[^?]*"
     # ("Must confirm with the user before any action": a rule file's line, its subject left out)
     r"|(?:please\s+)?(?:(?:make\s+sure|be\s+sure|ensure)\s+(?:to|you|that\s+you)\s+|(?:you\s+)?must\s+(?:always\s+)?)?"

@@ -1213,6 +1213,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The page no longer loads.", None),
     ],
     "en.instruction.conditional": [
+        ("when you write test commands, use python3 instead of python", INS),
+        ("After any correction from the user: update tasks/lessons.md with the pattern", INS),
+        ("when you add routes, document them in the README", INS),
+        ("when you fix the tests, run them again", None),
+        ("when you finish these tasks, summarize", None),
         ("Before coding, let's sketch the plan in PLAN.md.", None),
         ("Before starting any task, present the plan and wait for my approval.", INS),
         ("When a migration fails, try its down step first.", INS),
@@ -1485,6 +1490,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("How do I avoid the race?", None),
     ],
     "en.instruction.reply_language": [
+        ("reply in the same language as the user", INS),
+        ("You should respond to the user in user's language.", INS),
+        ("write it in the same language as the README", None),
         ("Comments in English only", INS),
         ("all code comments written in English", INS),
         ("comments in English are missing", None),
