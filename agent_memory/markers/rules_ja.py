@@ -731,6 +731,24 @@ _JA_WRITTEN_KINDS = (
     r"PR|pr|Pr|プルリク(?:エスト)?|コミット(?:メッセージ)?|ブランチ(?:名)?|ドキュメント|コメント|README|readme|返答|回答|返事|説明|"
     r"ログ|変数名|関数名|クラス名|ファイル名|issue|Issue|イシュー"
 )
+# a named tool or format taken, said as a rule file's note ends on the act's noun: 「TypeScriptを使用(JavaScriptは使わない)」,
+# 「ESModules形式(import/export)を使用」 (「このライブラリを使用」 points at the task)
+_cjk(
+    "ja.instruction.shiyou", "instruction",
+    "を使用",
+    r"^[\s、]*(?P<claim>[A-Za-z][\w.+#-]*(?:\s*[A-Za-z][\w.+#-]*)?\s*(?:[^\s。、をはがの]{1,4})?(?:[(（][^()（）]{1,30}[)）])?"
+    r"\s*を使用(?:する)?\s*(?:[(（][^()（）]{1,30}[)）])?)[。！!]?$",
+    guard=lambda s, m: _ja_not_pointed(s) and tool_named(m.group("claim").split("を")[0].strip()),
+    description="「TypeScriptを使用(JavaScriptは使わない)」「ESModules形式(import/export)を使用」",
+)
+# what never goes into the history, said plainly: 「`.env` ファイルはコミットしない」
+_cjk(
+    "ja.instruction.never_committed", "instruction",
+    "コミットしない|プッシュしない|pushしない|commitしない",
+    r"^[\s、]*(?P<claim>[^。、？?]{1,30}?は\s*(?:git\s*に\s*)?(?:コミット|プッシュ|push|commit)しない)[。！!]?$",
+    guard=lambda s, m: _ja_not_pointed(s) and not re.search(r"今回|まだ|とりあえず|一旦|いったん", s),
+    description="「`.env` ファイルはコミットしない」",
+)
 # 「pr名英語に」「コミットメッセージは日本語で」: the language a kind of artifact is written in, said tersely
 _cjk(
     "ja.instruction.written_in", "instruction",
@@ -800,9 +818,11 @@ _cjk(
     "ja.instruction.as_far_as_possible", "instruction",
     "極力|できるだけ|出来るだけ|なるべく|可能な限り",
     r"(?P<claim>[^。]{0,20}?(?:極力|できるだけ|出来るだけ|なるべく|可能な限り)[^。]{0,20}?"
-    r"(?:控えて|避けて|しないで|使わないで|減らして|抑えて|少なくして|省いて|聞かないで|求めないで)[^。]{0,20}?)(?:[。！!]|$)",
+    r"(?:控えて|避けて|しないで|使わないで|減らして|抑えて|少なくして|省いて|聞かないで|求めないで)[^。]{0,20}?"
+    # a way of writing kept where it can be, in a rule file's plain form: 「関数は極力アロー関数で書く」
+    r"|^[^。、]{1,15}?は\s*(?:極力|できるだけ|出来るだけ|なるべく|可能な限り)[^。、]{1,20}?で(?:書く|実装する|作る|統一する))(?:[。！!]|$)",
     guard=lambda s, m: _ja_directive(s) and not _JA_HERE_RE.search(m.group(0)),
-    description="「質問を極力控えて自走してください」「外部ライブラリはできるだけ使わないで」",
+    description="「質問を極力控えて自走してください」「外部ライブラリはできるだけ使わないで」「関数は極力アロー関数で書く」",
 )
 
 # Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core

@@ -109,6 +109,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("やっぱりやめて", None),
     ],
     "ja.instruction.as_far_as_possible": [
+        ("関数は極力アロー関数で書く", INS),
         ("次のステップがあれば実行し続けてください。質問を極力控えて自走してください。", INS),
         ("確認は極力控えてください", INS),
         ("実装中の質問はできるだけ控えてください", INS),
@@ -384,6 +385,20 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I used uv to manage the packages", None),
         ("Do I use uv for python packages?", None),
         ("I use uv for python packages for now", None),
+    ],
+    "ja.instruction.shiyou": [
+        ("TypeScriptを使用(JavaScriptは使わない)", INS),
+        ("ESModules形式(import/export)を使用", INS),
+        ("Vitestを使用する", INS),
+        ("このライブラリを使用", None),
+        ("main ブランチを使用", None),
+    ],
+    "ja.instruction.never_committed": [
+        ("`.env` ファイルはコミットしない", INS),
+        ("node_modules は git にコミットしない", INS),
+        ("秘密鍵はプッシュしない", INS),
+        ("今回は変更をコミットしない", None),
+        ("このファイルはコミットしない", None),
     ],
     "ja.instruction.written_in": [
         ("コメントは日本語", INS),
