@@ -134,7 +134,9 @@ _cjk(
     r"(?:永远|永遠|绝对|絕對|千万|千萬)(?:不要|别|別|不能|不准|不可以|要)"
     r"|(?:永远|永遠)(?:都)?(?:用|使用|以|写|寫|回覆|回复|回答|保持|先|把|在|跑|执行|執行)"
     r"|(?:务必|務必|始终|始終|总是|總是|每次都要|一律)(?:要|用|使用|先|把|在|写|寫|跑|执行|執行)",
-    guard=lambda s, m: not _ZH_REASONING_RE.search(s) and len(s) <= _ZH_TYPED_RULE_CHARS,
+    # 「我总是在重复消耗额度」「它总是在改配置」: what someone keeps doing, told, not asked for (总是在 is its progressive)
+    guard=lambda s, m: not _ZH_REASONING_RE.search(s) and len(s) <= _ZH_TYPED_RULE_CHARS
+    and not re.search(r"(?:我|我们|我們|它|他|她|你)(?:也|还|還)?(?:总是|總是|始终|始終)在", s),
     description="「永远不要直接推到main」",
 )
 _cjk(
@@ -248,7 +250,9 @@ _cjk(
     r"|^[\s，,]*[^，,。？?把]{11,40}?(?:都|一律|统一|統一)?(?:使用|用)(?:中文|英文|简体中文|簡體中文|繁體中文|繁体中文)(?=[。！!]?$)",
     # 「用英文写一封邮件」「用中文列出修改点」: one piece of work asked for in a language, not the language of all work
     # 「以英文逗号分隔」「用英文字母」: English punctuation or letters in a format, not the language of the work
+    # (「结果用英语回」「却用英文回复」: what the agent did, reported, not the language asked for)
     guard=lambda s, m: _zh_standing(s, m) and not _ZH_ONE_PIECE_RE.search(s[m.end():])
+    and not re.match(r"[\s，,]*(?:结果|結果|却|卻|竟然|居然)", m.group(0))
     and not re.search(r"一[封份篇段]|这段|這段", m.group(0)) and not re.search(r"把|改成|改为|改為", s)
     and not re.match(r"\s*(?:的)?(?:逗号|逗號|句号|句號|冒号|冒號|分号|分號|引号|引號|括号|括號|标点|標點|字母|字符|单词|單詞|空格|半角|状态|狀態|输入法|輸入法)",
                      s[m.end():]),

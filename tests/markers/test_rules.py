@@ -1033,6 +1033,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('以后遇到转录较久的视频，界面实时显示剩余时间', None),
     ],
     "zh.instruction.yongyuan": [
+        ("在那之前，我总是在重复消耗额度。", None),
+        ("你总是要先跑测试", INS),
         ("永远不要直接推送到main分支。", INS),
         ("千万不要提交.env文件。", INS),
         ("务必先跑测试再提交。", INS),
@@ -1731,6 +1733,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这次优先用缓存吧", None),
     ],
     "zh.instruction.yuyan": [
+        ("里面的聊天发的是汉语，结果用英语回", None),
         ("面向用户的输出、代码注释和交付文档统一使用简体中文。", INS),
         ("这个页面上的按钮和标题文字使用中文", None),
         ('以上三份文档全部用中文输出', None),
