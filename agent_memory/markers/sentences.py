@@ -147,7 +147,7 @@ _CODE_LINE_RE = lazy(
     | (?:pub\s+)?fn\s+\w+\s*[<(]
     | func\s+(?:\(\w+\s+\*?\w+\)\s*)?\w+\s*\(
     | [}\])]+[;,)]*\s*$
-    | (?P<ends>.*[;{]\s*$)
+    | (?P<ends>.*;\s*$|.*\{\s*$)  # (not .*[;{]: after .* a literal lets the regex engine skip back to it in C)
     | @\w+(?:\(.*\))?\s*$
     | </?[a-zA-Z][\w-]*(?:\s[^>]*)?/?>\s*$
     | [\w.\[\]"']+\s*(?:=|:)\s*[\[{]\s*$
