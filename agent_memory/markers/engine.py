@@ -255,24 +255,30 @@ def _claim_end(
 
 # A sentence that introduces material to work on ("Summarize the following rules from our wiki:",
 # 「次の仕様で実装してください」, 要求：): what follows it in the turn is that material, not the person's rules.
-_MATERIAL_RE = lazy(
-    r"\b(?:the\s+following|as\s+follows|below|summari[sz]e|translate|rewrite|proofread|paraphrase|"
+# Every English branch opens on a word boundary, written once before them all: the regex engine then tries the
+# branches only where a word starts, not at every character.
+_MATERIAL = (
+    r"\b(?:(?:the\s+following|as\s+follows|below|summari[sz]e|translate|rewrite|proofread|paraphrase|"
     r"(?:user\s+)?stor(?:y|ies)|acceptance\s+criteria|requirements?|spec(?:ification)?s?|from\s+(?:our|the|their)\s+"
     r"(?:wiki|docs?|readme|handbook|guide|confluence|notion|style\s*guide))\b[^.!?\n]*[:：]"
     # "can you help me categorize and structure the feedback?": the notes that follow are material to sort
-    r"|\b(?:categori[sz]e|organi[sz]e|structure|sort|group|triage|cluster)\s+(?:and\s+[a-z]+\s+)?(?:the|this|my|these|our)\s+"
+    r"|(?:categori[sz]e|organi[sz]e|structure|sort|group|triage|cluster)\s+(?:and\s+[a-z]+\s+)?(?:the|this|my|these|our)\s+"
     r"(?:[\w-]+\s+)?(?:feedback|notes|ideas|thoughts|comments|requests)\b"
-    r"|\b(?:try|use|go\s+with|implement|apply|do)\s+(?:this|that|the\s+following)(?:\s+(?:approach|option|plan|fix|"
+    r"|(?:try|use|go\s+with|implement|apply|do)\s+(?:this|that|the\s+following)(?:\s+(?:approach|option|plan|fix|"
     r"suggestion|idea|one|instead))?\s*[:：]"
     # "Here's the plan:", "Here is what the other agent wrote:": pasted material follows
-    r"|\bhere(?:'?s|\s+is|\s+are)\s+(?:the\s+|my\s+|our\s+|an?\s+|what\s+|some\s+)?[\w' -]{2,40}[:：]\s*$"
+    r"|here(?:'?s|\s+is|\s+are)\s+(?:the\s+|my\s+|our\s+|an?\s+|what\s+|some\s+)?[\w' -]{2,40}[:：]\s*$"
     # (not a path's "::": "std::error::Error")
-    r"|(?<!:)\b(?:(?:here'?s|this\s+is|i\s+got|got)\s+(?:the\s+|this\s+|an?\s+)?)?(?:error|output|log|logs|stack\s*trace|traceback)"
-    r"(?:\s+(?:message|output))?\s*[:：](?!:)|\b(?:i\s+)?got\s+this\s*[:：]"
+    r"|(?<!:)(?:(?:here'?s|this\s+is|i\s+got|got)\s+(?:the\s+|this\s+|an?\s+)?)?(?:error|output|log|logs|stack\s*trace|"
+    r"traceback)(?:\s+(?:message|output))?\s*[:：](?!:)|(?:i\s+)?got\s+this\s*[:：])"
     r"|(?:次の|以下の|下記の)(?:仕様|要件|要求|内容|ルール|文章|テキスト|条件)|(?:仕様|要件|要求|条件)\s*[:：]"
-    r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]",
-    I,
+    r"|(?:以下|下面|如下)(?:的)?(?:需求|要求|规则|規則|内容|內容|文字|规范|規範)|(?:需求|要求|规格|規格)\s*[:：]"
 )
+_MATERIAL_RE = lazy(_MATERIAL, I)
+# the same read case-sensitively, for an ASCII sentence's lower case (its words are all written in lower case): in
+# ASCII text, where case folds only within ASCII, it matches where _MATERIAL_RE does, and the regex engine can skip
+# a branch on its first letter, which it cannot do when it ignores case
+_MATERIAL_LOWER_RE = lazy(_MATERIAL)
 # every branch of _MATERIAL_RE needs a colon, 下 or 次, or a verb of sorting and the notes it sorts: a sentence
 # without them is not material. A colon is common ("src/app.py:12", "https://"), so a branch that needs one is tried
 # only where one of its words occurs too (each branch holds one of _MATERIAL_WORDS).
@@ -288,9 +294,18 @@ _SORTING = ("categori", "organi", "structur", "sort", "group", "triage", "cluste
 
 def _material_cue(sentence: str, lowered: str) -> bool:
     """Whether ``sentence`` (``lowered``: its lower case) holds what some branch of ``_MATERIAL_RE`` needs."""
-    if _MATERIAL_CUE_RE.search(sentence) and _holds_one(lowered, _MATERIAL_WORDS):
+    # (":" by a substring test; the other cues lie past ASCII)
+    if (":" in sentence or (not sentence.isascii() and _MATERIAL_CUE_RE.search(sentence) is not None)) \
+            and _holds_one(lowered, _MATERIAL_WORDS):
         return True
     return _holds_one(lowered, _SORTING) and _holds_one(lowered, _NOTES)
+
+
+def _material(sentence: str, lowered: str) -> bool:
+    """Whether ``sentence`` (``lowered``: its lower case) introduces material to work on (``_MATERIAL_RE``)."""
+    if sentence.isascii():
+        return _MATERIAL_LOWER_RE.search(lowered) is not None
+    return _MATERIAL_RE.search(sentence) is not None
 
 
 def _holds_one(lowered: str, words: tuple[str, ...]) -> bool:
@@ -343,7 +358,7 @@ def find_markers(text: str) -> list[Marker]:
             continue
         sentence = masked[span.start : span.end]
         lowered = sentence.lower()
-        if _material_cue(sentence, lowered) and _MATERIAL_RE.search(sentence) and not is_stated(sentence):
+        if _material_cue(sentence, lowered) and _material(sentence, lowered) and not is_stated(sentence):
             break  # the rest of the turn is material to work on ("今後は以下のルールで:" lists the person's own)
         if header is not None and span.line_start and not span.bullet:
             header = None
