@@ -213,7 +213,9 @@ def mask(text: str) -> tuple[str, int, int]:
         if not line or line.isspace():
             continue
         # ("NoneType" is Python's own word for None, in its error output only: "…PathLike object, not NoneType")
-        if _LOG_LINE_RE.match(line) or _code_line(line) or _INDENTED_CODE_RE.match(line) or "NoneType" in line:
+        # (an indented line opens on a space or a tab: the regex is asked only then)
+        if _LOG_LINE_RE.match(line) or _code_line(line) or (line[0] in " \t" and _INDENTED_CODE_RE.match(line)) \
+                or "NoneType" in line:
             code.append((start, at - 1))
         else:
             prose_lines += 1
@@ -237,12 +239,16 @@ _BULLET_RE = lazy(
     r"^[ \t]*(?:[-*+\u2022・●■◆→>](?:[ \t]*\[[ xX]\])?[ \t]*"
     r"|\d{1,3}[.)）][ \t]+|[a-zA-Z][.)][ \t]+|[(（]\d{1,3}[)）][ \t]*|#{1,6}[ \t]+)"
 )
-_ENDER_RE = lazy(
+_ENDER = (
     r"[。！？]+[」』）)\]\"'\u201d]*"
     r"|[.!?]+[)\]\"'\u201d」』]*(?=\s|$)"
     r"|[!?]+(?=[^\x00-\x7f])"
 )
-_ENDER_START_RE = lazy("[.!?。！？]")  # every branch of _ENDER_RE opens with one of these
+_ENDER_RE = lazy(_ENDER)
+# Where an ender starts, group 1 the ender. Every branch of _ENDER_RE opens with one of these characters: the regex
+# opens on their set and consumes only that one, the ender read by a lookahead inside a one-character lookbehind, so
+# the regex engine skips in C to the places an ender may start and on past those where none does (a dot in "main.py").
+_ENDER_AT_RE = lazy("[.!?。！？](?<=(?=(" + _ENDER + ")).)")
 _ABBREV = frozenset(
     "e.g eg i.e ie etc vs v cf approx fig no nr incl esp ex resp al mr mrs ms dr prof st jr sr ca "
     "viz min max sec aka w.r.t wrt".split()
@@ -276,25 +282,20 @@ def sentence_spans(text: str) -> list[Span]:
         bounds = [offset]
         at = offset
         while True:
-            # an ender opens on one of these characters: the regex is tried only there
-            first = _ENDER_START_RE.search(line, at)
-            if first is None:
-                break
-            m = _ENDER_RE.match(line, first.start())
+            m = _ENDER_AT_RE.search(line, at)
             if m is None:
-                at = first.start() + 1
-                continue
-            at = m.end()
-            ender = m.group()
+                break
+            at = m.end(1)
+            ender = m.group(1)
             if ender[0] == "." and ender.rstrip(")]\"'\u201d」』") == ".":
                 dot = m.start()
                 # the word before the dot: at most 12 characters back, not before the bullet
                 before = line[max(offset, dot - 12) : dot]
                 token = before.split()[-1] if before and not before[-1].isspace() else ""
                 token = token.lower().lstrip("([")
-                if token in _ABBREV and not (token == "etc" and _next_is_upper(line, m.end())):
+                if token in _ABBREV and not (token == "etc" and _next_is_upper(line, at)):
                     continue
-            bounds.append(m.end())
+            bounds.append(at)
         bounds.append(len(line))
         kept: list[tuple[int, int]] = []
         for k in range(len(bounds) - 1):
