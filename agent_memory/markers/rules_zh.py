@@ -597,8 +597,11 @@ _ZH_ASSISTANT_RE = lazy(r"您(?:也)?可以|我(?:也)?可以(?:为|為|帮|幫)
                         r"希望[^，,。]{0,8}(?:对|對)(?:你|您)有(?:帮助|幫助|所帮助)")
 # what this turn is to hand over: 「…每个都要详细分析结果，生成一个md文档」「都要报告给我」「输出到 /home/…」
 # (「…之前请先告诉我」 is a standing arrangement: telling is no deliverable)
+# (a path of three parts not inside a word, "/home/me/out"; a Windows path, "C:\\out": each branch opens on a
+# character of its own, the one before read behind it, so the regex engine skips in C to the few places one may start)
 _ZH_DELIVERABLE_RE = lazy(
-    r"给出|給出|生成一|输出到|輸出到|(?:报告|報告)给我|(?:报告|報告)給我|列出|(?<![A-Za-z0-9_.])(?:/[\w.-]+){3,}|[A-Za-z]:\\[\w.\\-]+"
+    r"给出|給出|生成一|输出到|輸出到|报告给我|報告给我|报告給我|報告給我|列出|/(?<![A-Za-z0-9_.]/)[\w.-]+(?:/[\w.-]+){2,}"
+    r"|:(?<=[A-Za-z]:)\\[\w.\\-]+"
 )
 # 「我不是让你回忆X，是…」「根本不是软，是电机坏了」: what the person asked for, or what went wrong, made clear
 _ZH_CLARIFIED_RE = lazy(r"我(?:不是|没有|沒有)(?:让|讓|叫|要|说|說)你|根本不是|我的意思")
