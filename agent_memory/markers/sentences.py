@@ -53,7 +53,7 @@ def _lines(text: str) -> list[str]:
 
 def fold_text(text: str) -> str:
     """Same-length normalisation used for matching only."""
-    if _NEEDS_FOLD.search(text):
+    if not text.isascii() and _NEEDS_FOLD.search(text):  # (every character folded lies past ASCII)
         return text.translate(_FOLD)
     return text
 
@@ -193,7 +193,7 @@ def _hidden(text: str) -> str:
         masked = _URL_RE.sub(lambda m: "x" * len(m.group(0)), masked)
     if "`" in masked:
         masked = _INLINE_CODE_RE.sub(_hide_inner, masked)
-    if _QUOTE_MARKS_RE.search(masked):
+    if '"' in masked or (not masked.isascii() and _QUOTE_MARKS_RE.search(masked)):  # (the other marks lie past ASCII)
         masked = _QUOTES_RE.sub(_hide_inner, masked)
     if "*" in masked or "__" in masked:
         masked = _EMPHASIS_RE.sub(_unemphasise, masked)
