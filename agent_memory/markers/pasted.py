@@ -136,6 +136,8 @@ _SECTION_RE = lazy(
     r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+\S"
 )
 _SECTIONS = 2
+# the list item opening the line after a section's label: a section's match ends on one, each on a line of its own
+_ITEM_LINE_RE = lazy(r"\n[ \t]*(?:[-*•]|\d+[.)])[ \t]+\S")
 
 
 @lru_cache(maxsize=4)  # asked of a turn by ``pasted_reason``, then again by ``_unpasted``
@@ -143,6 +145,10 @@ def _prompt_sections(text: str) -> re.Match[str] | None:
     """The first section of a prompt written as two or more labelled lists, or None."""
     # a label ends in a colon or stands over a blank line: a turn without two of these has no two sections
     if text.count(":\n") + text.count("\n\n") < _SECTIONS:
+        return None
+    # nor without two list items on lines of their own (one regex that skips in C from line break to line break,
+    # where finding the sections tries every line's start, and reading a line of prose as a title backtracks)
+    if len(_ITEM_LINE_RE.findall(text)) < _SECTIONS:
         return None
     first: re.Match[str] | None = None
     count = 0
