@@ -447,9 +447,13 @@ def _choose(
         m = rule.pattern.search(sentence)
         if m is None:
             continue
+        # the rule's own guard before the sentence's vetoes: a guard reads one match, the vetoes the whole sentence
+        # against every refusal, and most matches a guard turns down need no vetoes at all
+        if rule.guard is not None and not rule.guard(sentence, m):
+            continue
         if hard is None:
             hard = _hard_vetoed(sentence, lang)
-        if rule.kind in hard or (rule.guard is not None and not rule.guard(sentence, m)):
+        if rule.kind in hard:
             continue
         clause_at = 0
         if rule.kind in ONE_OFF_KINDS:
