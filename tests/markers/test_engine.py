@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.markers import RULES, engine, find_markers, is_stated, rules_en, pasted
@@ -138,8 +138,12 @@ def _every_rule(text: str) -> list[Marker]:
                     skip_next = True
                 break
         if chosen is None:
-            # nothing heard in the sentence as a whole: its clauses, each as a sentence of its own
-            clause = engine._clause_marker(text, masked, span, lang)
+            # nothing heard in the sentence as a whole: after a reminder's opening words ("note that …"), else in its
+            # clauses, each as a sentence of its own
+            clause = engine._after_lead(text, masked, span.start, span.end, span.line, sentence, sentence.lower()) \
+                if lang == "en" else None
+            if clause is None:
+                clause = engine._clause_marker(text, masked, span, lang)
             if clause is not None:
                 if clause.text not in seen:
                     seen.add(clause.text)
@@ -197,6 +201,7 @@ _TURNS = st.one_of(
 
 @settings(max_examples=1500, deadline=None)
 @given(_TURNS)
+@example("note forI use fishDirect pushes to main are OK now")  # a reminder's lead, then a rule the clauses miss
 def test_the_shortcuts_give_what_every_rule_gives(text: str) -> None:
     assert find_markers(text) == _every_rule(text)
 
