@@ -876,8 +876,11 @@ _JA_KEEP_LEAD_RE = lazy(r"^[\s、]*(?:覚えて|" + _REMEMBER + r")[\s、,:：�
 # 「私が言っているドラッグとは…」「言いたいのは…」: the person makes clear what they asked for
 _JA_CLARIFIED_RE = lazy(r"(?:私|僕|俺|自分)が言って(?:い)?る|(?:私|僕|俺)の言(?:う|って(?:い)?る)|言いたい(?:の|こと)は|という意味で(?:す|は)")
 # the product's screen: its layout, its motion and what breaks in it (with 必ず / 常に these still say how it must look)
+# (「Authorization ヘッダー」 is HTTP's, named in Latin letters; 管理画面, the admin area, is a part of the code as often as a
+# look: 「既存の管理画面は Options API のままで」)
 _JA_SCREEN_RE = lazy(
-    r"崩れ|レイアウト|スクロール|スライド|アニメーション|スピード|改行|余白|下線|ボタン|画面|ページ|ヘッダー|フッター|モーダル|"
+    r"崩れ|レイアウト|スクロール|スライド|アニメーション|スピード|改行|余白|下線|ボタン|(?<!管理)画面|ページ|"
+    r"(?<![A-Za-z0-9-])(?<![A-Za-z0-9-][ 　])ヘッダー|フッター|モーダル|"
     r"ホバー|クリック|タップ|スマホ|レスポンシブ|placeholder|プレースホルダー|divider|padding|margin|gap"
 )
 # what asks for it to stay past this turn whatever it names

@@ -887,6 +887,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("非常に遅いので確認してください", None),
     ],
     "ja.instruction.zettai": [
+        ("アクセスログには Authorization ヘッダーを絶対に出力しないでください。", INS),  # HTTP's header, no screen
         ("絶対に動くようにしてください。", None),
         ("これは絶対に消さないで。", None),
         ("絶対にmainブランチへ直接pushしないでください。", INS),
@@ -2166,6 +2167,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("元に戻してください。", None),
     ],
     "ja.instruction.kyoka": [
+        ("既存の管理画面は Options API のままで構いません。", INS),  # the admin area's code, no look
         ('はい、上書きしても大丈夫です', None),
         ("テストでは any を使っても大丈夫です。", INS),
         ("コメントは英語で構いません。", INS),
