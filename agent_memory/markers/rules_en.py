@@ -748,6 +748,11 @@ _POINTED_RE = lazy(
 )
 
 
+def _standing_unpointed(sentence: str, m: re.Match[str]) -> bool:
+    """``_standing``, and the claim points at no one thing of the task ("the new API", "these", "the same font")."""
+    return _standing(sentence, m) and not _POINTED_RE.search(m.group("claim"))
+
+
 # "the same" the sentence itself defines points at nothing of the task: "X and Y in the same migration", "in the
 # same release that stops reading it", "in the same PR as the change", "in the same PR when you add a key"
 _SAME_DEFINED_RE = lazy(
@@ -1257,7 +1262,7 @@ _en(
     _LEAD + r"(?P<claim>(?:always\s+)?wait\s+for\s+(?:my\s+|an?\s+|the\s+user'?s?\s+|user\s+)?(?:explicit\s+|written\s+|clear\s+)?"
     r"(?:confirmation|approval|go[\s-]ahead|sign[\s-]off|ok|okay|permission)\s+(?:from\s+(?:me|the\s+user)\s+)?"
     r"before\s+(?!(?:it|this|that|doing\s+(?:it|this|that))\b)[a-z]+ing\b[^?]*)",
-    guard=lambda s, m: _standing(s, m) and not _POINTED_RE.search(m.group("claim")),
+    guard=_standing_unpointed,
     description="'Wait for explicit confirmation before editing any file'",
 )
 
@@ -2108,7 +2113,7 @@ _en(
     _LEAD + r"(?P<claim>(?:use|prefer|favou?r|reuse|write|avoid|pick|choose|stick\s+to|rely\s+on|go\s+with)\s+"
     r"(?!(?:it|this|that|these|those|them|the\s+(?:same|other|new|last|next|previous))\b)[^?,;:]{3,60}?\s+"
     r"(?:where(?:ver)?|when(?:ever)?)\s+(?:possible|practical|feasible)\b[^?]*)",
-    guard=lambda s, m: _standing(s, m) and not _POINTED_RE.search(m.group("claim")),
+    guard=_standing_unpointed,
     description="'use table driven tests where possible', 'prefer composition over inheritance wherever practical'",
 )
 # a lasting taste in languages and tools: "I'm most comfortable in TypeScript"
