@@ -253,6 +253,10 @@ _ENDER = (
     r"[。！？]+[」』）)\]\"'\u201d]*"
     r"|[.!?]+[)\]\"'\u201d」』]*(?=\s|$)"
     r"|[!?]+(?=[^\x00-\x7f])"
+    # typed in haste, no space after the ender: "as closely as possible.I want to avoid stubs" (a word of two lower-case
+    # letters before it, a word that opens a sentence after it; "main.py", "Node.js", "React.Component" hold together)
+    r"|(?<=[a-z][a-z])[.!?]+(?=(?:I|I'm|I'd|I'll|We|We're|Please|Also|Always|Never|Don't|Do|Use|Now|Then|And|But|So|"
+    r"Let's|You|Make|Keep|Remember)\b)"
 )
 _ENDER_RE = lazy(_ENDER)
 # Where an ender starts, group 1 the ender. Every branch of _ENDER_RE opens with one of these characters: the regex

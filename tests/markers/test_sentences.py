@@ -35,6 +35,14 @@ def test_files_attached_at_a_lines_head_are_blanked_after_the_lines_are_judged()
     assert sentences.mask("see @README.md first")[0] == "see @README.md first"  # inside a sentence it is a word of it
 
 
+def test_a_sentence_typed_without_a_space_after_its_end_is_split_before_a_word_that_opens_one() -> None:
+    spans = sentences.sentence_spans
+    text = "as closely as possible.I want to avoid stubs"
+    assert [text[s.start:s.end] for s in spans(text)] == ["as closely as possible.", "I want to avoid stubs"]
+    for whole in ("use React.Component here", "see main.py and Node.js", "e.g.I think so", "v1.2.Then"):
+        assert len(spans(whole)) == 1, whole
+
+
 def _mask_every_pattern(text: str) -> str:
     """``mask``'s substitutions, each run whatever the text holds."""
     masked = sentences._WRAPPER_RE.sub(sentences._blank, text)
