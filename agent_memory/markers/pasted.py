@@ -252,7 +252,7 @@ def pasted_reason(text: str) -> str:
         return "pasted document section"
     if _pointed_page(text) is not None:
         return "pasted web page"
-    if _reply_to_user_start(text) is not None:
+    if rules_zh.reply_to_user_start(text) is not None:
         return "pasted assistant replies"
     return ""
 
@@ -332,17 +332,12 @@ def unpasted(text: str) -> str:
 
 def pasted_from(text: str) -> int | None:
     """Where the rest of a turn is pasted, by the checks no single cue word can skip (a shell's prompt, a titled
-    section, a web page quoted under its address): the earliest of them, or None. Dearer than ``unpasted``'s checks,
-    it is asked only of a turn that yielded a marker, whose markers from there on are dropped."""
-    starts = [start for start in (_shell_start(text), _titled_section(text), _pointed_page(text), _reply_to_user_start(text))
-              if start is not None]
+    section, a web page quoted under its address, an assistant's replies to its own user): the earliest of them, or
+    None. Dearer than ``unpasted``'s checks, it is asked only of a turn that yielded a marker, whose markers from
+    there on are dropped."""
+    starts = [start for start in (_shell_start(text), _titled_section(text), _pointed_page(text),
+                                  rules_zh.reply_to_user_start(text)) if start is not None]
     return min(starts) if starts else None
-
-
-def _reply_to_user_start(text: str) -> int | None:
-    """Where an assistant's replies to its own user start, pasted into the turn (a chatbot's answers under test,
-    addressed with the polite 您 line after line), or None."""
-    return rules_zh.reply_to_user_start(text)
 
 
 def _shell_start(text: str) -> int | None:

@@ -706,13 +706,14 @@ CONNECTOR = r"(?:但是|但|不过|不過|另外|还有|還有|以后|以後|今
 # coding agent says 你, or 您 once in a request, not in every line)
 _ZH_POLITE_YOU_LINES = 2
 _ZH_POLITE_YOU_USES = 3
+_ZH_POLITE_YOU_LINE_RE = lazy(r"(?m)^[^\n]*您")
 
 
 def reply_to_user_start(text: str) -> int | None:
     """Where the first line that says 您 starts, when 您 is said often enough over lines to be a pasted reply."""
     if text.count("您") < _ZH_POLITE_YOU_USES:
         return None
-    lines = [m.start() for m in re.finditer(r"(?m)^[^\n]*您", text)]
+    lines = [m.start() for m in _ZH_POLITE_YOU_LINE_RE.finditer(text)]
     return lines[0] if len(lines) >= _ZH_POLITE_YOU_LINES else None
 
 

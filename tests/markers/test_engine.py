@@ -14,7 +14,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.markers import RULES, engine, find_markers, is_stated, rules_en, pasted
+from agent_memory.markers import RULES, engine, find_markers, is_stated, rules_en, rules_zh, pasted
 from agent_memory.markers.rule import KIND_PRIORITY, MarkerRule, lang_of
 from agent_memory.markers.sentences import HEADING_RE, fold_text, mask, sentence_spans
 from agent_memory.model import Marker
@@ -67,7 +67,7 @@ def _pasted_from(text: str) -> int | None:
     page or an assistant's replies to its user start."""
     shell = pasted._SHELL_PROMPT_RE.search(text)
     starts = [s for s in (shell.start() if shell else None, pasted._titled_section(text), pasted._pointed_page(text),
-                          pasted._reply_to_user_start(text)) if s is not None]
+                          rules_zh.reply_to_user_start(text)) if s is not None]
     return min(starts) if starts else None
 
 
