@@ -347,6 +347,8 @@ def dropper(sessions: set[str], kept: list[Kept | None] | None = None,
         if found.group("side") == true:
             return seen(string_of(session))
         content = message_match(raw, found.end())
+        if content.group("block") == tool_result and raw.startswith(b'"type":', content.end()):
+            return False  # the block names its type again in its last field, which the match does not read: parsed
         if content.group("blocks") is None or not (
             (kind == user and content.group("block") == tool_result)
             or not (find(b'"text"') >= 0 if texts is None else texts)

@@ -378,6 +378,24 @@ def test_claude_drops_no_line_a_full_parse_keeps_whatever_its_keys(
     _same(fast, full, malformed=False)
 
 
+@pytest.mark.parametrize("block", [
+    # the block's type written again as its last field: the parse keeps the later one
+    b'{"type":"tool_result","text":"Always run the linter first.","type":"text"}',
+    b'{"type":"tool_result","type":"text","text":"Always run the linter first."}',
+])
+@pytest.mark.parametrize("role", ["user", "assistant"])
+def test_claude_a_block_typed_twice_reads_as_the_parse_reads_it(block: bytes, role: str) -> None:
+    """A user record whose first block says ``tool_result`` and then another type: kept as the parse keeps it."""
+    line = (b'{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/app","sessionId":"s1",'
+            b'"type":"user","message":{"role":"' + role.encode() + b'","content":[' + block + b']},"uuid":"u1",'
+            b'"timestamp":"2026-01-05T08:00:00.000Z"}\n')
+    fast = _read(claude, [line])
+    with mock.patch.object(claude, "dropper", lambda *_: None):
+        full = _read(claude, [line])
+    assert [t.text for t in full.turns] == ["Always run the linter first."]
+    _same(fast, full, malformed=False)
+
+
 FORMS = st.sampled_from(["compact", "compact", "ascii", "spaced", "cut", "not utf-8"])
 
 
