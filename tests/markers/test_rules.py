@@ -174,6 +174,17 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("保持这个函数简洁", None),
         ("保持联系", None),
     ],
+    "zh.instruction.yuanze": [
+        ("我的原则是能用现成的库就不自己写。", INS),
+        ("原则是少引入依赖，能用标准库就用标准库。", INS),
+        ("原则：先写测试再写实现。", INS),
+        ("按这个原则重新review一下。", None),
+        ("原则上可以直接合并。", None),
+        ("这个项目的设计原则是什么？", None),
+        ("这些的原则是要跟着新框架走", None),
+        ("原则是1，按需加载；2，少用依赖", None),
+        ("根据原则，这些应该改为：", None),
+    ],
     "zh.instruction.as_far_as_possible": [
         ("尽量避免使用全局变量", INS),
         ("尽量少用第三方库", INS),
@@ -1734,6 +1745,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这次优先用缓存吧", None),
     ],
     "zh.instruction.yuyan": [
+        # the language alone before the act, said as the whole sentence
+        ("中文回答", INS),
+        ("英文交流。", INS),
+        ("中文回答这个问题", None),
+        ("中文回答吗", None),
+        ("中文输出到 docs 目录", None),
         ("里面的聊天发的是汉语，结果用英语回", None),
         ("面向用户的输出、代码注释和交付文档统一使用简体中文。", INS),
         ("这个页面上的按钮和标题文字使用中文", None),
