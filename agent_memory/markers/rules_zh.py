@@ -472,11 +472,12 @@ _cjk(
     description="「尽量避免使用全局变量」「尽可能少用第三方库」",
 )
 # 「原则是…」「我的原则是…」: the principle the person works by, said at the head of a clause (not 「这个原则」「设计原则」, a
-# principle named or pasted, nor 「原则上」 "in principle", nor a numbered list of points for the review at hand)
+# principle named or pasted, nor 「原则上」 "in principle" or 「原则问题」 "a matter of principle", nor a numbered list of
+# points for the review at hand)
 _cjk(
     "zh.instruction.yuanze", "instruction",
     "原则|原則",
-    r"(?:^|[，,；;]\s*)(?:我的|我们的|我們的)?(?P<claim>(?:原则|原則)(?!上)(?:是|就是|[:：])?\s*"
+    r"(?:^|[，,；;]\s*)(?:我的|我们的|我們的)?(?P<claim>(?:原则|原則)(?!上|问题|問題|性)(?:是|就是|[:：])?\s*"
     r"(?!是|什么|什麼|[0-9０-９一二三四五][\s、.．，,)）])[^。？?！!；;]{4,80})",
     guard=lambda s, m: not _ZH_POINT_RE.search(m.group("claim")) and not _ZH_REASONING_RE.search(m.group("claim")),
     description="「我的原则是前端尽量交给托管平台，后端自己写」「原则是能用现成工具就不自己造轮子」",
