@@ -844,7 +844,7 @@ _cjk(
     "統一したい",
     r"(?P<claim>[^。、]{1,20}?(?:は|を)\s*[^。、はを]{1,20}?で統一したい)(?:です|んです)?(?:ね|よ)?[。!！\s]*$",
     guard=lambda s, m: not _JA_HERE_RE.search(_JA_WHOLE_PROJECT_RE.sub("", s)) and not _ja_code_at_hand(s),
-    description="「このプロジェクト全体を通して、UI の文言は敬語で統一したいです」「変数名は camelCase で統一したい」",
+    description="「このプロジェクト全体を通して、UI の文言は敬語で統一したいです」「日付の書式は ISO 8601 で統一したい」",
 )
 
 # Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core
