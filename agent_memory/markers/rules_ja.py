@@ -825,6 +825,28 @@ _cjk(
     description="「質問を極力控えて自走してください」「外部ライブラリはできるだけ使わないで」「関数は極力アロー関数で書く」",
 )
 
+# 「PR の説明を更新するのは push した時だけにして」: a step of the work kept to a moment that recurs in it (a commit, a push,
+# a merge, a release); 「ログを出すのはエラーの時だけにして」 says how the product behaves
+_JA_HISTORY_MOMENT_RE = lazy(r"コミット|commit|プッシュ|push|マージ|merge|リリース|release|デプロイ|deploy|PR|プルリク", _I)
+_cjk(
+    "ja.instruction.only_when", "instruction",
+    "のみ|だけ",
+    r"^[\s、]*(?P<claim>[^。、]{2,30}?[うくぐすつぬぶむる]の(?:は|を)\s*(?P<moment>[^。、]{1,20}?(?:時|とき|際|前|後|あと))(?:の|に)?"
+    r"(?:のみ|だけ)(?:に(?:して(?:ください|下さい|ね)?|すること|します)|で(?:いい|良い|お願いします)))(?:よ|ね)?[。!！\s]*$",
+    guard=lambda s, m: _ja_standing(s, m) and _JA_HISTORY_MOMENT_RE.search(m.group("moment")) is not None,
+    description="「PR の説明を更新するのは push した時だけにして」「CHANGELOG を書くのはリリース前のみにしてください」",
+)
+# 「日本語の文言は全部敬語で統一したい」: one way kept for a whole kind of thing, wished for (the project as a whole, 「この
+# プロジェクト全体を通して」, points at nothing of the task)
+_JA_WHOLE_PROJECT_RE = lazy(r"この(?:プロジェクト|リポジトリ|リポ|サイト|アプリ|コードベース)全体(?:を通して|を通じて|で)?")
+_cjk(
+    "ja.instruction.touitsu_wish", "instruction",
+    "統一したい",
+    r"(?P<claim>[^。、]{1,20}?(?:は|を)\s*[^。、はを]{1,20}?で統一したい)(?:です|んです)?(?:ね|よ)?[。!！\s]*$",
+    guard=lambda s, m: not _JA_HERE_RE.search(_JA_WHOLE_PROJECT_RE.sub("", s)) and not _ja_code_at_hand(s),
+    description="「このプロジェクト全体を通して、UI の文言は敬語で統一したいです」「日付の書式は ISO 8601 で統一したい」",
+)
+
 # Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core
 # (the sentence without its trailing punctuation) rather than the whole sentence.
 _JA_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (

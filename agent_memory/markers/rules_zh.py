@@ -247,7 +247,9 @@ _cjk(
     r"^[\s，,]*(?:请|請)?(?:[^，,。？?]{0,10}?)(?:都|一律|统一|統一)?(?:用|使用|以)(?:中文|英文|英语|英語|繁體中文|繁体中文|"
     r"简体中文|簡體中文|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|写|寫|交流|沟通|溝通|注释|註釋|命名|描述)?"
     # a longer list of what is written in the language, and nothing after it: 「面向用户的输出、代码注释和文档使用简体中文。」
-    r"|^[\s，,]*[^，,。？?把]{11,40}?(?:都|一律|统一|統一)?(?:使用|用)(?:中文|英文|简体中文|簡體中文|繁體中文|繁体中文)(?=[。！!]?$)",
+    r"|^[\s，,]*[^，,。？?把]{11,40}?(?:都|一律|统一|統一)?(?:使用|用)(?:中文|英文|简体中文|簡體中文|繁體中文|繁体中文)(?=[。！!]?$)"
+    # the language alone before the act, the whole sentence: 「中文对话」「中文回答」
+    r"|^[\s，,]*(?:请|請)?(?:中文|简体中文|簡體中文|繁體中文|繁体中文|英文)(?:对话|對話|回答|回复|回覆|交流|沟通|溝通)(?:我)?(?=[。！!]?$)",
     # 「用英文写一封邮件」「用中文列出修改点」: one piece of work asked for in a language, not the language of all work
     # 「以英文逗号分隔」「用英文字母」: English punctuation or letters in a format, not the language of the work
     # (「结果用英语回」「却用英文回复」: what the agent did, reported, not the language asked for)
@@ -468,6 +470,17 @@ _cjk(
     r"|^[\s，,]*[A-Za-z\u4e00-\u9fff][^，,。？?！!]{0,14}?\s*(?:尽量|盡量)(?:小|短|少|简洁|簡潔)(?![一点點些])(?=[，,。！!\s]|$))",
     guard=_zh_unpointed,
     description="「尽量避免使用全局变量」「尽可能少用第三方库」",
+)
+# 「原则是…」「我的原则是…」: the principle the person works by, said at the head of a clause (not 「这个原则」「设计原则」, a
+# principle named or pasted, nor 「原则上」 "in principle" or 「原则问题」 "a matter of principle", nor a numbered list of
+# points for the review at hand)
+_cjk(
+    "zh.instruction.yuanze", "instruction",
+    "原则|原則",
+    r"(?:^|[，,；;]\s*)(?:我的|我们的|我們的)?(?P<claim>(?:原则|原則)(?!上|问题|問題|性)(?:是|就是|[:：])?\s*"
+    r"(?!是|什么|什麼|[0-9０-９一二三四五][\s、.．，,)）])[^。？?！!；;]{4,80})",
+    guard=lambda s, m: not _ZH_POINT_RE.search(m.group("claim")) and not _ZH_REASONING_RE.search(m.group("claim")),
+    description="「我的原则是前端尽量交给托管平台，后端自己写」「原则是能用现成工具就不自己造轮子」",
 )
 # the person's machine (「我用的是fish」「我这边是Windows环境」)
 _cjk(
