@@ -311,8 +311,9 @@ _cjk(
     r"(?:好き|好み|好む|いい|良い|よい|優先)",
     guard=lambda s, m: not _JA_OPTION_RE.search(s) and not _JA_PICKED_HERE_RE.search(s)
     # 「英語の方がいいです」 answers which one for the work at hand; a kind of thing as the topic makes it a taste that
-    # stays (「コミットは小さい方がいい」)
-    and (not re.search(r"(?:いい|良い|よい)$", m.group(0)) or re.match(r"^[^。、]{1,20}?(?<!に)は", s) is not None),
+    # stays (「コミットは小さい方がいい」), and so does one kind set against another (「継承より合成の方がいい」)
+    and (not re.search(r"(?:いい|良い|よい)$", m.group(0)) or re.match(r"^[^。、]{1,20}?(?<!に)は", s) is not None
+         or "より" in s[: m.start() + 2]),
     description="「npmよりpnpmの方が好き」",
 )
 # 〜が好きです / 〜派です / 〜を好む
