@@ -380,19 +380,25 @@ _cjk(
     description="「提交前跑测试这条规则取消了」— reverses 「提交前跑测试」",
 )
 
+# what a stopped habit does (「不再用 …」「不用再拆 …」「不用手动升 …」)
+_ZH_STOPPED_ACTS = (r"(?:用|使用|写|寫|加|跑|执行|執行|提交|生成|创建|建立|部署|依赖|依賴|需要|支持|支援|维护|維護|做|改|问|問|"
+                    r"确认|確認|添加|引入|装|裝|安装|安裝|换|換|关联|關聯|放|填|运行|運行|拆|升|更新)")
+
+
 def _zh_reversed(sentence: str, m: re.Match[str]) -> str:
     clause = re.split(r"[，,。；;！!]", m.group("clause"))[0]
-    clause = re.sub(r"^(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)", "", clause)
+    clause = re.sub(r"^(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不|不用(?=手动|手動))", "", clause)
     clause = re.sub(r"^(?:全部|都|每次|总是|總是)", "", clause)
     return re.sub(r"\s*了\s*$", "", clause).strip()
 
 
 _cjk(
     "zh.instruction.reversal_buzai", "instruction",
-    "不再|别再|別再|不用再|不要再|再也不",
-    r"(?P<clause>(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:不再|别再|別再|不用再|不要再|再也不)\s*"
-    r"(?:全部|都|每次|总是|總是)?(?:手动|手動|自己|单独|單獨)?(?:用|使用|写|寫|加|跑|执行|執行|提交|生成|创建|建立|部署|依赖|依賴|需要|支持|支援|维护|維護|做|改|问|問|"
-    r"确认|確認|添加|引入|装|裝|安装|安裝|换|換|关联|關聯|放|填|运行|運行)[^。？?！!]{1,40})",
+    "不再|别再|別再|不用再|不要再|再也不|不用手动|不用手動",
+    r"(?P<clause>(?:以后|以後|今后|今後|我们|我們|我)?\s*(?:(?:不再|别再|別再|不用再|不要再|再也不)\s*"
+    r"(?:全部|都|每次|总是|總是)?(?:手动|手動|自己|单独|單獨)?" + _ZH_STOPPED_ACTS + r"[^。？?！!]{1,40}"
+    # 「不用手动升 chart version 了」: a manual step no longer needed, said as a change (了 ends its clause)
+    r"|不用(?:手动|手動)" + _ZH_STOPPED_ACTS + r"[^。？?！!，,]{0,40}?了(?=[，,。！!\s]|$)[^。？?！!]{0,40}))",
     # 「底层架构不要再改了」: the verb alone, its object named before it, asks to stop the change under way
     # (「不用再改了」 lifts a rule: it stays)
     # 「移除不再使用的类型定义」: 不再… before 的 names things no longer used, a task on them; 「移除了…」 reports the work

@@ -2150,6 +2150,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("不用再手动跑 lint 了，pre-commit 会处理。", INS),
         ("别再用 moment 了，这个仓库统一用 dayjs。", INS),
         ("别再改这个文件了，这个项目不需要。", None),
+        # a step no longer asked for: split further, bumped by hand
+        ("合并请求大一些也行，不用再拆了。", INS),
+        ("不用手动更新 CHANGELOG 了，发布脚本会生成。", INS),
+        ("不用手动改，我自己来。", None),
+        ("这次不用手动升版本号，我来。", None),
     ],
     "ja.instruction.naide_practice": [
         ('OK、モックは使わないでください', None),
