@@ -2223,6 +2223,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("生成コードの lint 警告は無視して構いません。", INS),
         ("これは無視して構いませんか？", None),
         ("mainへの直接pushは解禁します。", INS),
+        ("型エラーの出る古いテストは skip しちゃっていいです。", INS),
+        ("これ消しちゃっていいです", None),
+        ("今回は force push しちゃっていいですか？", None),
     ],
     "zh.instruction.reversal_rule": [
         ("提交前跑测试这条规则取消了。", INS),
