@@ -624,6 +624,7 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # ------------------------------------------------------------------ en instruction
     "en.instruction.always": [
+        ("Always use the deploy key for pushes. It failed like this:\n\n› git push\n  └ denied", INS),
         ("When you lose the connection to the server always re-check the state of the app.", INS),
         ("when you are done always tell me", None),
         ("for the report command let's ALWAYS sort by size, biggest first", None),
@@ -2434,6 +2435,9 @@ TASK_TURNS = [
     "don't commit anything, another agent is working on something else",
     "Don't push anything on this branch, the other session is rebasing it.",
     "ok, I tested it and this happened:\n\n❯ gemini --list-sessions\n  1. Always run the linter first. (5 hours ago)",
+    # a Codex screen pasted back: its prompt line (›) and its tool lines (• Ran …, └ output) are not typed here
+    "the push failed, look:\n\n› always use the deploy key for pushes\n\n• Ran git push\n  └ permission denied",
+    "see what it printed\n  └ Never run migrations on the replica (warning from the linter)",
     "### Important (Should Fix)\n\n- Modified file detection (always counts as overlap)\n\nSuggested fix: add unit tests.",
     "+       // Always written as \"steps_count\" in new metadata.\n\ncan you reword that comment?",
     "still reads for the quick reader as if we start a new branch always",
