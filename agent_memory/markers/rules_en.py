@@ -1345,7 +1345,15 @@ def _caps_imperative(sentence: str, m: re.Match[str]) -> bool:
         # "EXPLAIN WHY", "TELL ME WHAT HAPPENED": a shouted demand for an answer about what just happened
         r"|^\W*(?:PLEASE\s+)?(?:EXPLAIN|SHOW|TELL)\s+(?:ME\s+|US\s+)?(?:WHY|WHAT|HOW|WHERE|WHO|WHICH)\b"
         # "READ THE SERVER JSON from @https://…": a step on one file or address the person points at
-        r"|(?<![\w.])@[\w./:-]", sentence)
+        r"|(?<![\w.])@[\w./:-]", sentence) and not (
+        # "CHECK DISK USAGE", "RUN THE EVAL": a step shouted bare is the next thing to do; a way of working says
+        # when ("RUN THE LINTER FIRST", "… BEFORE YOU PICK A LIBRARY"), a tool or a manner needs no moment ("USE PNPM")
+        _CAPS_STEP_RE.match(sentence) and not _CAPS_WHEN_RE.search(sentence))
+
+
+_CAPS_STEP_RE = lazy(r"(?-i:^\W*(?:PLEASE\s+)?(?:CHECK|RUN|TEST|VERIFY|CONFIRM|SEARCH|LOOK\s+UP|BUILD|UPDATE|ADD|COMMIT|"
+                     r"PUSH|SHOW|READ|WRITE|DOCUMENT|LINT|FORMAT|EXPLAIN|PLAN|THINK)\b)")
+_CAPS_WHEN_RE = lazy(r"(?-i:\b(?:FIRST|ALWAYS|NEVER|BEFORE|AFTER|EVERY|EACH|WHEN|WHENEVER|UNTIL|UNLESS|INSTEAD|ONLY)\b)")
 
 
 _CAPS_VERBS = (

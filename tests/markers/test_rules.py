@@ -1298,6 +1298,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("ASK ME FIRST!!", INS),
         ("FIX IT", None),
         ("CHECK THIS AGAIN", None),
+        ("VERIFY THE CACHE HIT RATE", None),
+        ("RUN ALL THE BENCHMARKS", None),
+        ("PLEASE SHOW THE FULL TRACE", None),
+        ("CHECK THE LOGS BEFORE YOU GUESS A CAUSE.", INS),
+        ("TEST EVERY ENDPOINT YOU ADD", INS),
+        ("STICK TO THE STANDARD LIBRARY.", INS),
         ("The CI job uses AWS S3 for caching.", None),
     ],
     "en.instruction.must": [
