@@ -1066,10 +1066,12 @@ _en(
 )
 _en(
     "en.instruction.everywhere", "instruction",
-    "everywhere|throughout|in all|in every|across the",
-    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?(?:always\s+)?(?:use|prefer|avoid|follow|stick\s+to|keep|write)\s+"
-    r"[^?]{1,60}?\b(?:everywhere|throughout\s+the\s+(?:code(?:base)?|project|repo)|in\s+all\s+(?:files|modules|new\s+code|code)|"
-    r"across\s+the\s+(?:code(?:base)?|repo|project)|in\s+every\s+(?:file|module|function|package))\b",
+    "everywhere|throughout|in all|in every|across the|across our",
+    r"^\W*(?:(?:also|and|please|pls|ok|okay|btw)\s*,?\s+)*(?:please\s+)?"
+    # ("we should use one logger by default across our codebase": the team's way, said as a need)
+    r"(?:(?:we|you)\s+(?:need\s+to|should|must|have\s+to)\s+)?(?:always\s+)?(?:use|prefer|avoid|follow|stick\s+to|keep|write)\s+"
+    r"[^?]{1,60}?\b(?:everywhere|throughout\s+(?:the|our)\s+(?:code(?:base)?|project|repo)|in\s+all\s+(?:files|modules|new\s+code|code)|"
+    r"across\s+(?:the|our)\s+(?:code(?:base)?|repo|project)|in\s+every\s+(?:file|module|function|package))\b",
     guard=_standing,
     description="'Use type hints everywhere.'",
 )
@@ -2086,17 +2088,22 @@ _en(
 # what the team does not want, ever: "we don't want any new dependencies without discussion"
 _en(
     "en.instruction.we_dont_want", "instruction",
-    "don't want|dont want|do not want|never want",
+    "don't want|dont want|do not want|never want|don't need|dont need|do not need",
     r"^\W*(?:(?:also|and|btw|fyi|note|so|but|no)\s*[,:]?\s+)*(?P<claim>we\s+(?:don'?t|do\s+not)\s+want\s+(?:any|to\s+(?:ever\s+)?"
     r"(?!(?:do|change|touch|break|lose|merge|ship|release)\s+(?:it|this|that|these|those|the)\b)"
     # ("we dont want to download the file, it is already there": one thing of the task)
     r"(?![a-z]+\s+the\s+[a-z]+(?<!s)\b(?!\s+of\b)))[^?]{3,}"
     # "I don't want toMatchSnapshot anywhere in the tests": a thing banned from everywhere
     r"|(?:i|we)\s+(?:don'?t|do\s+not|never)\s+want\s+(?!(?:it|this|that|them|you)\b)[^?]{1,50}?\s+anywhere\b"
-    r"(?!\s+(?:near|close|else)\b)[^?]*)",
+    r"(?!\s+(?:near|close|else)\b)[^?]*"
+    # a kind of things kept out of the person's code or history: "we don't need print statements in code", "we don't want
+    # emojis in commit messages" (not the task's trouble: "I don't want errors in the code", nor "more files")
+    r"|(?:i|we)\s+(?:really\s+)?(?:don'?t|do\s+not)\s+(?:want|need)\s+(?:any\s+)?"
+    r"(?!(?:changes?|errors?|bugs?|issues?|problems?|warnings?|regressions?|breaking|more|new)\b)(?:[\w-]+\s+)?" + _GENERIC
+    + r"\s+in\s+(?:(?:my|our|the)\s+)?(?:code(?:base)?|commits?|commit\s+messages?|prs?|pull\s+requests?|repo(?:sitory)?)\b[^?]*)",
     guard=_standing,
     description="'we don't want any new dependencies without discussion', 'we don't want to use ORMs', "
-    "'I don't want toMatchSnapshot anywhere in the tests'",
+    "'I don't want toMatchSnapshot anywhere in the tests', 'we don't need print statements in code'",
 )
 
 # a habit asked for "as much as possible": "I want to avoid using mocks as much as possible"

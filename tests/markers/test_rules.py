@@ -157,6 +157,13 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("do you keep forgetting to run it?", None),
     ],
     "en.instruction.we_dont_want": [
+        ("we don't want debug prints in code", INS),
+        ("we don't want emojis in commit messages", INS),
+        ("I REALLY DON'T NEED TODO MARKERS IN THE CODEBASE", INS),
+        ("I don't want errors in my code", None),
+        ("we don't need more files in the repo", None),
+        ("I don't need console logs in the code right now", None),
+        ("I don't want comments in this file", None),
         ("we dont want to upload the file, it is already in the bucket", None),
         ("we don't want any new dependencies without discussion", INS),
         ("we don't want to use ORMs", INS),
@@ -1499,6 +1506,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("use a dataclass instead of passing dicts around", INS),
     ],
     "en.instruction.everywhere": [
+        ("you must use named exports by default across our repo", INS),
+        ("you should use type hints throughout our codebase", INS),
+        ("we need to use the new client everywhere in this file", None),
         ('I think the date parser is wrong, but please use ISO dates everywhere.', INS),
         ("Use type hints everywhere.", INS),
         ("Please use named exports throughout the codebase.", INS),
