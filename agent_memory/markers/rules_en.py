@@ -1338,6 +1338,18 @@ _en(
     "'Only touch the client through the wrapper'",
 )
 
+# a step after every unit of work, typed without a comma or inside a longer request: "… and then after every fix
+# rerun the linter" (the conditional rule above reads a condition that opens its sentence and ends on a comma)
+_en(
+    "en.instruction.after_every_change", "instruction",
+    "after every|after each",
+    r"\b(?P<claim>after\s+(?:every|each)\s+(?:single\s+)?(?:code\s+)?(?:change|edit|fix|commit|task|feature|modification|"
+    r"iteration|story|milestone)s?\s*,?\s+(?:(?:please|always)\s+)?(?:commit|push|run|rerun|re-run|lint|format|test|"
+    r"rebuild|typecheck|type-check)\b[^?]*)",
+    guard=_standing,
+    description="'… and then after every fix rerun the linter'",
+)
+
 
 def _caps_imperative(sentence: str, m: re.Match[str]) -> bool:
     words = re.findall(r"[A-Za-z']+", sentence)

@@ -1238,6 +1238,16 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("It's no longer crashing.", None),
         ("The page no longer loads.", None),
     ],
+    "en.instruction.after_every_change": [
+        ("after every fix rerun the linter", INS),
+        ("the suite is slow so after every fix rerun only the linter", INS),
+        ("After each fix, run the failing test again.", INS),
+        ("after every click update the counter", None),
+        ("after each step run the tests", None),
+        ("the server restarts after every change", None),
+        ("after every fix rerun the linter this time", None),
+        ("after every edit do you run the tests?", None),
+    ],
     "en.instruction.conditional": [
         ("when you write test commands, use python3 instead of python", INS),
         ("After any correction from the user: update tasks/lessons.md with the pattern", INS),
