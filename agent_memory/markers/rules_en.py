@@ -2118,6 +2118,19 @@ _en(
     "'I don't want toMatchSnapshot anywhere in the tests', 'we don't need print statements in code'",
 )
 
+# the agent's credit kept out of the history: "don't add claude as co-author", "never include the Co-Authored-By line",
+# "no co-author trailers" (a co-author line is written on every commit, so a ban on it is a standing one)
+_en(
+    "en.instruction.no_coauthor", "instruction",
+    "co-author|coauthor|co-authored|generated with",
+    r"^\W*(?:(?:also|and|btw|please|pls|so|but|oh|ok|okay)\s*,?\s+)*(?P<claim>(?:please\s+)?(?:(?:don'?t|do\s+not|never)\s+(?:ever\s+)?|stop\s+)"
+    r"(?:add(?:ing)?|includ(?:e|ing)|put(?:ting)?|list(?:ing)?|mention(?:ing)?|sign(?:ing)?|credit(?:ing)?|us(?:e|ing)|"
+    r"writ(?:e|ing)|append(?:ing)?)\b[^?]{0,60}?(?:\bco-?authou?r(?:ed)?|\bgenerated\s+with)\b[^?]*"
+    r"|no\s+(?:more\s+)?(?:[\w-]+\s+){0,2}?co-?authou?r(?:ed)?\b[^?]*)",
+    guard=_standing,
+    description="'don't add claude as co-author', 'never include the Co-Authored-By line in commits'",
+)
+
 # a habit asked for "as much as possible": "I want to avoid using mocks as much as possible"
 _en(
     "en.preference.as_much_as_possible", "preference",

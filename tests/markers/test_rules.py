@@ -1248,6 +1248,16 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("after every fix rerun the linter this time", None),
         ("after every edit do you run the tests?", None),
     ],
+    "en.instruction.no_coauthor": [
+        ("don't add claude as co-author", INS),
+        ("please do not include the Generated with Claude Code footer in commits", INS),
+        ("do not list Claude as a co-author on any commit", INS),
+        ("never put yourself as a co-author, ok?", None),
+        ("strip the co-author trailer off", None),
+        ("don't add a co-author to this commit", None),
+        ("who is the co-author of this file?", None),
+        ("the co-author line is wrong", None),
+    ],
     "en.instruction.conditional": [
         ("when you write test commands, use python3 instead of python", INS),
         ("After any correction from the user: update tasks/lessons.md with the pattern", INS),
