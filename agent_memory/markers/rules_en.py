@@ -824,7 +824,9 @@ _en(
         # "don't mess things up", "don't screw stuff up", "don't break things": a caution about the work at hand, no
         # practice named
         r"|\b(?:don'?t|do\s+not)\s+(?:[a-z]+\s+(?:things|stuff)\s+up|break\s+(?:things|stuff))\b"
-        r"|\bany\s+of\s+(?:the|these|those|this|that|my|your|our)\b", s, _I)
+        r"|\bany\s+of\s+(?:the|these|those|this|that|my|your|our)\b"
+        # "don't add a new models.py": one file named, the one that is already there; a kind stays ("new .md files")
+        r"|\b(?:don'?t|do\s+not)\s+(?:create|make|add|write)\s+(?:an?\s+)?new\s+[\w-]+\.[a-z]{1,5}\b", s, _I)
     and not _EN_HOLD_RE.search(s),
     description="'Don't add comments that restate the code', 'Do NOT modify anything outside packages/'",
 )

@@ -1095,6 +1095,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother running the tests, it works now.", None),
     ],
     "en.instruction.dont": [
+        ("dont create new .md files", INS),
+        ("dont create new helpers.py .", None),
+        ("don't create a new config.ts, use the existing one", None),
+        ("don't refactor anything yet", None),
         ("DO NOT force push.", INS),
         ("don't speculate", INS),
         ("do not commit", None),
