@@ -787,7 +787,9 @@ _EN_HOLD_RE = lazy(
     r"\b(?:don'?t|do\s+not)\s+(?:write|run|create|make|implement|change|touch|edit|modify|start|code|build|add|execute)"
     # ("do not write or edit any files")
     r"(?:\s*(?:,|or|and)\s+(?:write|run|create|make|change|touch|edit|modify|delete|remove|add|execute))?"
-    r"(?:\s+out)?\s+(?:any(?:thing)?|new|more|actual)\b(?:\s+[\w-]+){0,3}?\s*(?:[.!,;](?!\w)|$|\s+(?:or|and|yet|now)\b)"
+    # (the words after it hold no condition: "don't implement anything without my approval" recurs)
+    r"(?:\s+out)?\s+(?:any(?:thing)?|new|more|actual)\b(?:\s+(?!(?:without|until|unless|before|after|when(?:ever)?|if)\b)[\w-]+){0,3}?"
+    r"\s*(?:[.!,;](?!\w)|$|\s+(?:or|and|yet|now)\b)"
     r"(?![^.!?]*\b(?:without|until|unless|before|after|when(?:ever)?|if)\b)"
     r"|" + _NO_WORK,
     _I,

@@ -1095,6 +1095,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother running the tests, it works now.", None),
     ],
     "en.instruction.dont": [
+        ("don't change anything without my sign-off.", INS),
+        ("Do NOT implement anything without my go-ahead", INS),
         ("dont create new .md files", INS),
         ("dont create new helpers.py .", None),
         ("don't create a new config.ts, use the existing one", None),
