@@ -687,6 +687,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Why is !important not allowed?", None),
     ],
     "en.instruction.never": [
+        ("The error rate climbed after the deploy, and never stabilized.", None),
+        ("We never shipped on Fridays.", None),
+        ("never embed API keys in the image", INS),
+        ("Never exceed 80 columns in Python files.", INS),
         ("never force-push to other people's branches", INS),
         ("Fix the parser, update the docs, and never store blobs in the db.", INS),
         ('Never commit generated files again.', INS),
