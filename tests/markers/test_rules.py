@@ -503,6 +503,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("actually the real problem is the cache key", None),
     ],
     "en.correction.x_not_y": [
+        ("The 0.41 vs 0.27 spread comes from sampling, not a bug.", None),
+        ("the p95 is 120ms vs 80ms because of the cold cache, not the ORM", None),
         ("the badge goes on the left card, not the right one", None),
         ("when I open the modal it's still the old form instead of the new one", None),
         ("remove the lookup table, we don't need it, it is spread across three modules, not in one place", None),
