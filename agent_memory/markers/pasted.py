@@ -33,10 +33,10 @@ def header_rule(sentence: str) -> str | None:
     return None
 
 
-# Text the person pasted rather than said: an agent's or a terminal's screen (❯ prompt, ● and ⎿ tool lines, box
-# drawing), a review bot's finding ("Medium Severity", "Suggested fix:"), a hook's message, or diff lines. What
+# Text the person pasted rather than said: an agent's or a terminal's screen (❯ or › prompt, ● and ⎿ tool lines, └
+# under a command, box drawing), a review bot's finding ("Medium Severity", "Suggested fix:"), a hook's message, or diff lines. What
 # follows a screen is blanked to the end of the turn, a review leaves only the lead-in line, diff lines go alone.
-_SCREEN_LINE_RE = lazy(r"(?m)^[ \t]*[❯●⎿✻⏺▐╭╰│▝▘]")
+_SCREEN_LINE_RE = lazy(r"(?m)^[ \t]*[❯›●⎿└✻⏺▐╭╰│▝▘]")
 # a shell's prompt opening a line: "PS C:\Users\me> adb devices", "user@host:~/app$ make" (a pasted terminal session),
 # with the environment it runs in ("(venv) user@host:~$ …"), or pasted straight after the person's own words in the same
 # line (「你能让它下载吗，(ai) me@box:~/work$ gemini --help」)
@@ -110,7 +110,7 @@ def _doc_cue(text: str) -> bool:
     """Whether a character a markdown document line needs occurs at all (substring tests; the emoji only past ASCII)."""
     return "#" in text or "**" in text or "|" in text or (not text.isascii() and _DOC_EMOJI_RE.search(text) is not None)
 _ASKS_INTO_RULES_RE = rules_en.LIST_INTO_RULES_RE
-_PASTE_CUES = ("❯", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
+_PASTE_CUES = ("❯", "›", "└", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
                "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
 # one pass over the turn says whether any check can fire; each check then has its own cue, so a turn with a brace
 # or a bracket runs one regex, not all of them

@@ -185,7 +185,7 @@ _PIECES = st.one_of(
             "https://x.io/a", "e.g. ", "Remember that.", "です", "してください", "不要", "A" * 310, "İ", "ſ", "Σ",
             "maybe ", "he said ", "what if ", "Should we ", "yet", "I'll ", "lesson learned: ", "TIL ", "fails every time",
             "always crashes on CI", "かもしれない", "と思う", "吗", "也许",
-            "\n❯ ", "\n● ", "\n  ⎿ ", "Medium Severity\n", "\n+   // ", "\n-   ", "Suggested fix: ",
+            "\n❯ ", "\n› ", "\n  └ ", "\n● ", "\n  ⎿ ", "Medium Severity\n", "\n+   // ", "\n-   ", "Suggested fix: ",
             "; ", " also ", ", and we ", "can you look at it, ", "keep going", "the second option",
         ]
     ),
