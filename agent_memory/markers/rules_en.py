@@ -2359,7 +2359,8 @@ _EN_FACT_ANCHOR_RE = lazy(
     r"dependenc(?:y|ies)|modules?|repo|repository|monorepo|director(?:y|ies)|dirs?|folders?|paths?|env|environment|config|"
     r"configuration|settings|ids?|uuids?|ulids?|integers?|strings?|types?|keys?|endpoints?|api|cli|commands?|server|services?|"
     r"cluster|region|host|domain|cron|jobs?|workers?|pipeline|ci|deploy(?:s|ment)?|runner|tests?|linter|formatter|compiler|"
-    r"builds?|timezone|encoding|format|license|default|production|prod|staging|local(?:ly)?|machine|laptop|"
+    r"builds?|timezone|encoding|format|license|default|production|prod|staging|local(?:ly)?|machine|laptop|tools?|"
+    r"middleware|migrations?|orm|auth|"
     r"npm|pnpm|yarn|bun|pip|uv|poetry|conda|pixi|bash|zsh|fish|git|make|cargo|node|deno|python|docker|helm|terraform)\b",
 )
 _EN_SCREEN_OR_FIGURE_RE = lazy(

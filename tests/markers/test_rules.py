@@ -462,6 +462,10 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("That's wrong, the function should return None.", None),
         ("that's not right. The total should include tax", None),
         ("That's incorrect. We use Postgres, not MySQL.", C),
+        # a tool or a layer of the setup is a fact that stands
+        ("Wrong, the lint tool here is ruff, not flake8.", C),
+        ("That's not how it works. Sessions are checked by the auth middleware.", C),
+        ("That's wrong, the migration should be on the left card.", None),
     ],
     "en.correction.no": [
         ("no. the divider needs to line up across all the cards.", None),
