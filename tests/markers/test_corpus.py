@@ -55,3 +55,16 @@ def test_precision_and_recall_on_the_corpus() -> None:
         print("  miss/false:", error)
     assert report["precision"] >= 0.95
     assert report["recall"] >= 0.60
+
+
+def test_the_errors_listed_are_those_of_the_rows_tuned_on(tmp_path: Path) -> None:
+    """A held-out row is scored but never shown: reading the errors must not show the rules a held-out row."""
+    corpus = tmp_path / "turns.jsonl"
+    rows = [
+        {"text": "Thanks, looks fine.", "expected": "instruction", "lang": "en"},
+        {"text": "Okay, next one please.", "expected": "instruction", "lang": "en", "note": "holdout"},
+    ]
+    corpus.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    report = corpus_report(corpus)
+    assert report["holdout"]["fn"] == 1 and report["tuned"]["fn"] == 1
+    assert [error["text"] for error in report["errors"]] == ["Thanks, looks fine."]
