@@ -117,15 +117,18 @@ _cjk(
 _ZH_PRODUCT_RE = lazy(r"界面|页面|頁面|按钮|按鈕|弹窗|彈窗|用户|用戶")
 _cjk(
     "zh.instruction.yihou", "instruction",
-    "以后|以後|今后|今後|现在开始|現在開始|今以后|今以後|往后|往後",
+    "以后|以後|今后|今後|现在开始|現在開始|今以后|今以後|往后|往後|之后|之後",
     r"(?:以后|以後|今后|今後|往后|往後)[，,\s]*(?:都|请|請|一律|统一|統一|要|不要|别|別|必须|必須|记得|記得|务必|務必|一定|禁止|不准)"
     r"|(?:从|從)(?:现在|現在|今天)开始|(?:从|從)(?:现在|現在|今天)開始|(?:从|從)今(?:以后|以後)"
     # 以后 opening the sentence: 「以后回答简短一点」 (not 以后再说 "later", 以后会 "will", 以后的 "later ...")
     r"|^[\s，,]*(?:那|好|好的|ok|OK)?[，,\s]*(?:以后|以後|今后|今後|往后|往後)[，,\s]*"
-    r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S",
+    r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S"
+    # 之后 opening the sentence, before a moment that recurs or a standing word: 「之后分析日志的时候从…看」「之后都用…」
+    # (not 「之后把结果发给我」, the next step of the work at hand)
+    r"|^[\s，,]*(?:之后|之後)[，,\s]*(?=[^，,。？?！!]{0,20}(?:的时候|的時候)|都|一律|统一|統一|不要|别|別|不用|不需要)\S",
     # 「以后遇到长视频，界面实时显示剩余时间」 asks the product for a feature
     # 「以后这个功能要加上登录」 plans one thing of the work at hand
-    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實|(?:以后|以後|今后|今後|往后|往後)[，,\s]*(?:这个|這個|那个|那個)", s)
+    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實|(?:以后|以後|今后|今後|往后|往後|之后|之後)[，,\s]*(?:这个|這個|那个|那個)", s)
     and not _ZH_PRODUCT_RE.search(s),
     description="「以后都用pnpm」「以后回答简短一点」",
 )
@@ -195,8 +198,14 @@ _ZH_THING_STAYS_RE = lazy(r"(?:不要|不得|不能|别|別)(?:随意|隨意|随
                           r"变形|變形|消失|偏移|错位|錯位|闪烁|閃爍)")
 
 
+_ZH_KIND_BY_EXAMPLE_RE = lazy(r"(?<=[A-Za-z0-9_])\s*(?:这种|這種)")
+
+
 def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
-    # (「这类段落」 "paragraphs of this kind" is a class of things, nothing at hand)
+    # (「这类段落」 "paragraphs of this kind" is a class of things, nothing at hand; so is 「wait这种命令」, a kind named by
+    # an example in Latin letters)
+    if "这种" in sentence or "這種" in sentence:
+        sentence = _ZH_KIND_BY_EXAMPLE_RE.sub("", sentence)
     return not _ZH_HERE_RE.search(sentence.replace("这类", "").replace("這類", ""))
 
 
@@ -207,11 +216,13 @@ def _zh_clause_standing(sentence: str, m: re.Match[str]) -> bool:
 
 _cjk(
     "zh.instruction.buyao", "instruction",
-    "不要|别|別|不准|不許|不许|禁止|不得",
+    "不要|别|別|不准|不許|不许|禁止|不得|擅自|私自",
     r"(?:" + _ZH_LEAD + r"|^[\s，,]*[^，,。？?！!不别別禁]{1,15}?)"
     # (别 inside a word is no "don't": 区别, 识别, 分別, 级别, 类别, 特别, 个别; nor 别人 / 别的 "other")
     r"(?:不要|(?<![区區识識分级級类類特个個告差性辨鉴鑑派离離])(?:别|別)(?![人的处處])|不准(?![确確])|不許|不许|禁止"
-    r"|不得(?![不了已]))"  # 不得 "must not"; 不得不 "have to", 不得了 "terribly", 不得已 "no choice"
+    r"|不得(?![不了已])"  # 不得 "must not"; 不得不 "have to", 不得了 "terribly", 不得已 "no choice"
+    # 「不可以擅自重装」: may not, of acting on one's own, is a rule on the agent's habit
+    r"|(?:不可以|不能|不可)(?=擅自|私自))"
     r"(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
     # 不要 inside a request for a piece of work bounds that work (「重构爬虫，不要出现低级错误」「不要添加其他组件」), unless
     # a habit or a whole class of things makes it a rule
@@ -455,6 +466,8 @@ _cjk(
     "每次|每回|每一次",
     r"(?P<claim>(?:每次|每回|每一次)[^，。,？?！!]{1,20}?(?:都|也)?(?:要|得|需要|必须|必須|记得|記得|请|請)"
     r"(?!我)[^，。,？?！!]{1,20}"
+    # 「记得每次改完都重启服务」: 记得 before the moment that recurs
+    r"|(?:记得|記得)(?:每次|每回|每一次)[^，。,？?！!]{1,12}?都[^，。,？?！!]{1,20}"
     # 「你每次部署之前自己查一次」: a step tied to a moment that recurs, said as a bare request
     r"|(?:你)?(?:每次|每回|每一次)[^，。,？?！!]{1,12}?(?:之前|以前|前|之后|之後|以后|以後|后|後)[，,]?\s*(?:你)?(?:自己|先|都)?"
     r"(?:查|检查|檢查|跑|运行|運行|执行|執行|测|測|确认|確認|更新|看|读|讀|备份|備份)[^，。,？?！!]{0,15})",
@@ -607,7 +620,8 @@ _ZH_WORK_OPENS_RE = lazy(
 )
 # 「别看了」「底层架构不要再改了」: stop doing that, said of the work going on
 _ZH_STOP_NOW_RE = lazy(
-    r"(?:别|別|不要)(?!再)[^，,。！!？?]{1,15}(?:了[啊呀吧]?|[啊呀])[！!。.…\s]*(?:[，,]|$)"
+    # (「不要用sshpass了」 drops a tool named in Latin letters: a reversal, no stop to the work going on)
+    r"(?:别|別|不要)(?!再)(?!(?:用|使用)\s*[A-Za-z])[^，,。！!？?]{1,15}(?:了[啊呀吧]?|[啊呀])[！!。.…\s]*(?:[，,]|$)"
     # 「不要改任何入口层修正」: nothing of the work at hand to be changed, as "don't make any changes to X"
     r"|(?:不要|别|別)(?:去)?(?:改|修改|改动|改動|动|動)任何"
     # 「不要改代码。」「先别写代码」: a hold on this turn's work, as "don't write any code"

@@ -328,6 +328,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I'll fix it myself", None),
     ],
     "zh.instruction.every_time": [
+        # 记得 before the moment that recurs
+        ("记得每次修改都重启服务和代理", INS),
+        ("记得每次都把这个文件备份一下", None),
         ('你每次上线之前自己检查一遍日志', INS),
         ('每次改完配置以后先跑一下测试', INS),
         ('这次上线之前你检查一下日志', None),
@@ -1053,6 +1056,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个喜欢按钮要放在右上角。", None),
     ],
     "zh.instruction.yihou": [
+        # 之后 opening the sentence: a moment that recurs or a standing word; not the next step of the work
+        ("之后分析报错的时候从启动完成那行往后看", INS),
+        ("之后都用 pnpm 装依赖", INS),
+        ("之后把结果发给我", None),
+        ("之后再说", None),
+        ("之后就用这个方案吧", None),
         ('有没有办法从现在开始都用 pnpm', None),
         ('以后这个页面要加上搜索', None),
         ('这个脚本用 nohup 跑吧（以后都这样）', INS),
@@ -2026,12 +2035,22 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        # a tool dropped, named in Latin letters, is a rule; stopping the work going on is not
+        ("不要用 yarn 了，改用 pnpm", INS),
+        ("你这个不对，不要用sshpass了，用新写的ssh脚本", INS),
+        ("别看了", None),
+        # may not, of acting on one's own
+        ("并且除去用户同意，不可以擅自重装", INS),
+        ("这个文件不能擅自删除", None),
         # a thing of the product that must not move or change; the agent not changing a thing is a rule
         ("拖动时其余的节点不得随意移动", None),
         ("窗口位置不要自动偏移", None),
         ("不得随意修改公共接口", INS),
         # "don't change any …" holds the work at hand
         ("不要改任何入口层的修正", None),
+        # a kind named by an example in Latin letters is no pointing word
+        ("不要用 sleep 这种命令去等待，要轮询状态", INS),
+        ("不要这种写法", None),
         # what goes into the one file being written now; a secret kept out of a file stays a rule
         ("示例里的公司名不要写进 README.md", None),
         ("不要把密钥写进 config.py", INS),
