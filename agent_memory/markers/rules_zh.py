@@ -11,7 +11,8 @@ __all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim"
 # ---------------------------------------------------------------------------- vetoes
 
 _ZH_QUESTION_RE = lazy(
-    r"[?？]|[吗嗎呢]$|是不是|要不要|能不能|"
+    # (么 ends a question as 吗 does, 「一定要输入参数么」; not 什么 / 那么 / 这么 / 怎么 / 多么 / 要么)
+    r"[?？]|[吗嗎呢]$|(?<![什那这這怎多要])[么麼]$|是不是|要不要|能不能|"
     r"可不可以|为什么|為什麼|怎么|怎麼|哪个|哪個|有没有|有沒有|是如何|是怎样|是怎樣"
 )
 _ZH_HEDGE_RE = lazy(
@@ -116,15 +117,18 @@ _cjk(
 _ZH_PRODUCT_RE = lazy(r"界面|页面|頁面|按钮|按鈕|弹窗|彈窗|用户|用戶")
 _cjk(
     "zh.instruction.yihou", "instruction",
-    "以后|以後|今后|今後|现在开始|現在開始|今以后|今以後|往后|往後",
+    "以后|以後|今后|今後|现在开始|現在開始|今以后|今以後|往后|往後|之后|之後",
     r"(?:以后|以後|今后|今後|往后|往後)[，,\s]*(?:都|请|請|一律|统一|統一|要|不要|别|別|必须|必須|记得|記得|务必|務必|一定|禁止|不准)"
     r"|(?:从|從)(?:现在|現在|今天)开始|(?:从|從)(?:现在|現在|今天)開始|(?:从|從)今(?:以后|以後)"
     # 以后 opening the sentence: 「以后回答简短一点」 (not 以后再说 "later", 以后会 "will", 以后的 "later ...")
     r"|^[\s，,]*(?:那|好|好的|ok|OK)?[，,\s]*(?:以后|以後|今后|今後|往后|往後)[，,\s]*"
-    r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S",
+    r"(?!再|会|會|可能|的|如果|要是|就|才|还|還|也许|也許|有|[，,。！!？?]|$)\S"
+    # 之后 opening the sentence, before a moment that recurs or a standing word: 「之后分析日志的时候从…看」「之后都用…」
+    # (not 「之后把结果发给我」, the next step of the work at hand)
+    r"|^[\s，,]*(?:之后|之後)[，,\s]*(?=[^，,。？?！!]{0,20}(?:的时候|的時候)|都|一律|统一|統一|不要|别|別|不用|不需要)\S",
     # 「以后遇到长视频，界面实时显示剩余时间」 asks the product for a feature
     # 「以后这个功能要加上登录」 plans one thing of the work at hand
-    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實|(?:以后|以後|今后|今後|往后|往後)[，,\s]*(?:这个|這個|那个|那個)", s)
+    guard=lambda s, m: not re.search(r"就像|像是|好像|看起来|看起來|其实|其實|(?:以后|以後|今后|今後|往后|往後|之后|之後)[，,\s]*(?:这个|這個|那个|那個)", s)
     and not _ZH_PRODUCT_RE.search(s),
     description="「以后都用pnpm」「以后回答简短一点」",
 )
@@ -189,9 +193,19 @@ _ZH_HOLD_FILE_RE = lazy(r"(?:不要|别|別)(?:去)?(?:修改|改动|改動|改|
 _ZH_INTO_FILE_RE = lazy(r"(?:不要|别|別)(?:把[^，,。]{0,12})?(?:写到|寫到|写进|寫進|写入|寫入|放到|放进|放進|加到|加进|加進)\s*"
                         r"[\w./-]+\.[A-Za-z]{1,5}(?![A-Za-z])")
 
+# 「不得随意变动」「不要自动偏移」: the subject is a thing that moves or changes by itself, not the agent at work
+_ZH_THING_STAYS_RE = lazy(r"(?:不要|不得|不能|别|別)(?:随意|隨意|随便|隨便|自动|自動|再)?(?:变动|變動|变化|變化|移动|移動|跳动|跳動|抖动|抖動|"
+                          r"变形|變形|消失|偏移|错位|錯位|闪烁|閃爍)")
+
+
+_ZH_KIND_BY_EXAMPLE_RE = lazy(r"(?<=[A-Za-z0-9_])\s*(?:这种|這種)")
+
 
 def _zh_standing(sentence: str, m: re.Match[str]) -> bool:
-    # (「这类段落」 "paragraphs of this kind" is a class of things, nothing at hand)
+    # (「这类段落」 "paragraphs of this kind" is a class of things, nothing at hand; so is 「wait这种命令」, a kind named by
+    # an example in Latin letters)
+    if "这种" in sentence or "這種" in sentence:
+        sentence = _ZH_KIND_BY_EXAMPLE_RE.sub("", sentence)
     return not _ZH_HERE_RE.search(sentence.replace("这类", "").replace("這類", ""))
 
 
@@ -202,15 +216,19 @@ def _zh_clause_standing(sentence: str, m: re.Match[str]) -> bool:
 
 _cjk(
     "zh.instruction.buyao", "instruction",
-    "不要|别|別|不准|不許|不许|禁止|不得",
+    "不要|别|別|不准|不許|不许|禁止|不得|擅自|私自",
     r"(?:" + _ZH_LEAD + r"|^[\s，,]*[^，,。？?！!不别別禁]{1,15}?)"
     # (别 inside a word is no "don't": 区别, 识别, 分別, 级别, 类别, 特别, 个别; nor 别人 / 别的 "other")
     r"(?:不要|(?<![区區识識分级級类類特个個告差性辨鉴鑑派离離])(?:别|別)(?![人的处處])|不准(?![确確])|不許|不许|禁止"
-    r"|不得(?![不了已]))"  # 不得 "must not"; 不得不 "have to", 不得了 "terribly", 不得已 "no choice"
+    r"|不得(?![不了已])"  # 不得 "must not"; 不得不 "have to", 不得了 "terribly", 不得已 "no choice"
+    # 「不可以擅自重装」: may not, of acting on one's own, is a rule on the agent's habit
+    r"|(?:不可以|不能|不可)(?=擅自|私自))"
     r"(?!了|管|担心|擔心|急|客气|客氣|紧张|緊張|再)[^。？?！!]{2,40}",
     # 不要 inside a request for a piece of work bounds that work (「重构爬虫，不要出现低级错误」「不要添加其他组件」), unless
     # a habit or a whole class of things makes it a rule
+    # 「其他图元应当保持稳定，不得随意变动」: what must not move or change is a thing of the product, a behaviour asked for
     guard=lambda s, m: _zh_standing(s, m) and len(s) <= _ZH_TYPED_RULE_CHARS and not _ZH_HOLD_FILE_RE.search(s)
+    and not _ZH_THING_STAYS_RE.search(s)
     and not (_ZH_INTO_FILE_RE.search(s) and not _ZH_HABIT_RE.search(s))
     and not _ZH_REASONING_RE.search(s)
     and (not _ZH_TASK_RE.search(s) or bool(_ZH_HABIT_RE.search(s)))
@@ -224,7 +242,9 @@ _cjk(
     r"|(?:每个|每個|每条|每條|每次)[^，,。？?]{1,12}?至少(?:要|得|需要))(?!是|在)[^。？?！!]{2,40}",
     # 「你必须告诉我原因」 asks for something now
     # 「我一定要给你确定规则」「所以我必须保证…」: what the speaker has to do, not a rule for the agent
-    guard=lambda s, m: _zh_standing(s, m) and not re.search(r"你(?:们|們)?(?:必须|必須|一定要)|[：:]$|我(?!们|們)[^，,。]{0,4}(?:必须|必須|一定要|都要|都得)", s)
+    # 「每个都是独立的、必须下载的」: 是…的、 lists what the things at hand are, 必须…的 among them
+    guard=lambda s, m: _zh_standing(s, m) and not re.search(r"你(?:们|們)?(?:必须|必須|一定要)|[：:]$|我(?!们|們)[^，,。]{0,4}(?:必须|必須|一定要|都要|都得)"
+                                                        r"|是[^，,。]{1,20}的、", s)
     and not _ZH_REASONING_RE.search(s) and len(s) <= _ZH_TYPED_RULE_CHARS,
     description="「提交前必须跑测试」「所有接口都要有类型注解」",
 )
@@ -333,7 +353,9 @@ _cjk(
     r"(?:用|使用|跑|装|裝|提交|推)\s*[A-Za-z`][\w.`-]*\s*(?:没问题|沒問題))",
     # 「你也可以有更好的思路」「也可以参考以下信息」: an option offered for the work at hand, no permission that stands
     guard=lambda s, m: _zh_clause_standing(s, m) and not re.search(r"吗|嗎|么|麼|一下|改就行|就行了吧", s)
-    and not re.search(r"(?:你|您)(?:们|們)?也可以|也可以(?:参考|參考|告诉|告訴|联系|聯系|聯繫)", s),
+    and not re.search(r"(?:你|您)(?:们|們)?也可以|也可以(?:参考|參考|告诉|告訴|联系|聯系|聯繫)", s)
+    # 「或者先在宿主机搜进程，再杀掉也可以的」: 或者 offers another way for the work at hand
+    and not re.match(r"[\s，,]*或者", s),
     description="「密钥直接写在 config.py 里就行」「CI 红了也可以 merge」",
 )
 # how the product looks: its parts on screen and their style
@@ -405,7 +427,9 @@ _cjk(
     guard=lambda s, m: not re.search(r"(?:这|這)(?!(?:个|個)\s*(?:项目|項目|仓库|倉庫|repo))|那个|那個|它|[他她]不再", s)
     and not re.search(r"(?:别再|別再|不要再)\s*[\u4e00-\u9fff]{1,2}?(?:了|啦)[啊呀吧！!。\s]*$", m.group("clause"))
     and not re.search(r"(?:不再|不用再)(?:需要|使用|用|支持|支援|维护|維護)?的", s)
-    and not re.search(r"(?:移除|删除|刪除|清理|去掉|标记|標記)了?[^，,。]{0,20}不再", s),
+    and not re.search(r"(?:移除|删除|刪除|清理|去掉|标记|標記)了?[^，,。]{0,20}不再", s)
+    # 「base不要再跑一遍了」: not once more, a step of the work at hand (「不用再每次都跑一遍」 stops a habit)
+    and not (re.search(r"(?:不要再|别再|別再|不用再)[^，,。]{0,12}?(?:一遍|一次|一下|一轮|一輪)", s) and "每次" not in s),
     reverses=_zh_reversed,
     description="「以后不再用 Docker Compose 了」— reverses 「用 Docker Compose」",
 )
@@ -442,6 +466,8 @@ _cjk(
     "每次|每回|每一次",
     r"(?P<claim>(?:每次|每回|每一次)[^，。,？?！!]{1,20}?(?:都|也)?(?:要|得|需要|必须|必須|记得|記得|请|請)"
     r"(?!我)[^，。,？?！!]{1,20}"
+    # 「记得每次改完都重启服务」: 记得 before the moment that recurs
+    r"|(?:记得|記得)(?:每次|每回|每一次)[^，。,？?！!]{1,12}?都[^，。,？?！!]{1,20}"
     # 「你每次部署之前自己查一次」: a step tied to a moment that recurs, said as a bare request
     r"|(?:你)?(?:每次|每回|每一次)[^，。,？?！!]{1,12}?(?:之前|以前|前|之后|之後|以后|以後|后|後)[，,]?\s*(?:你)?(?:自己|先|都)?"
     r"(?:查|检查|檢查|跑|运行|運行|执行|執行|测|測|确认|確認|更新|看|读|讀|备份|備份)[^，。,？?！!]{0,15})",
@@ -587,10 +613,17 @@ _ZH_WORK_OPENS_RE = lazy(
     # the thing the person sets out to build, and what it must do after: 「我想架构一个下载库，必须稳定」
     r"|^[\s，,]*(?:我|我们|我們)(?:想|要|需要|打算|准备|準備)(?:[^，,。！!？?]{0,4}?)(?:做|写|寫|开发|開發|架构|架構|实现|實現|"
     r"搭建|设计|設計|构建|構建|封装|封裝)(?:一个|一個|一套|个|個)"
+    # 「你要确认所有模块都要有…」: a check asked for on the work at hand
+    r"|^[\s，,]*(?:你|您)(?:们|們)?(?:要|需要|得)(?:确认|確認|检查|檢查|核对|核對)"
+    # 「开始开发…，一定要非常详细」: the work is started, and what follows bounds it
+    r"|^[\s，,]*(?:开始|開始)(?:开发|開發|做|写|寫|实现|實現|编写|編寫)"
 )
 # 「别看了」「底层架构不要再改了」: stop doing that, said of the work going on
 _ZH_STOP_NOW_RE = lazy(
-    r"(?:别|別|不要)(?!再)[^，,。！!？?]{1,15}(?:了[啊呀吧]?|[啊呀])[！!。.…\s]*(?:[，,]|$)"
+    # (「不要用sshpass了」 drops a tool named in Latin letters: a reversal, no stop to the work going on)
+    r"(?:别|別|不要)(?!再)(?!(?:用|使用)\s*[A-Za-z])[^，,。！!？?]{1,15}(?:了[啊呀吧]?|[啊呀])[！!。.…\s]*(?:[，,]|$)"
+    # 「不要改任何入口层修正」: nothing of the work at hand to be changed, as "don't make any changes to X"
+    r"|(?:不要|别|別)(?:去)?(?:改|修改|改动|改動|动|動)任何"
     # 「不要改代码。」「先别写代码」: a hold on this turn's work, as "don't write any code"
     r"|^[\s]*(?:请|請)?(?:先)?(?:不要|别|別)(?:改|写|寫|修改)(?:任何)?(?:代码|代碼)[。！!.\s]*$"
     # 「深度分析，不要改代码」「只修复格式，不要改任何内容」「不要review test代码」: what this turn's work leaves alone
@@ -619,7 +652,8 @@ _ZH_ASSISTANT_RE = lazy(r"您(?:也)?可以|我(?:也)?可以(?:为|為|帮|幫)
 # (a path of three parts not inside a word, "/home/me/out"; a Windows path, "C:\\out": each branch opens on a
 # character of its own, the one before read behind it, so the regex engine skips in C to the few places one may start)
 _ZH_DELIVERABLE_RE = lazy(
-    r"给出|給出|生成一|输出到|輸出到|报告给我|報告给我|报告給我|報告給我|列出|/(?<![A-Za-z0-9_.]/)[\w.-]+(?:/[\w.-]+){2,}"
+    # 「生成word和pdf格式文档各一份」: one piece of each, produced now
+    r"给出|給出|生成一|各一[份篇个個]|生成[^，,。]{1,16}?一[份篇封张張]|输出到|輸出到|报告给我|報告给我|报告給我|報告給我|列出|/(?<![A-Za-z0-9_.]/)[\w.-]+(?:/[\w.-]+){2,}"
     r"|:(?<=[A-Za-z]:)\\[\w.\\-]+"
 )
 # 「我不是让你回忆X，是…」「根本不是软，是电机坏了」: what the person asked for, or what went wrong, made clear
@@ -713,7 +747,7 @@ def carries_over(before: str, clause: str, sentence: str) -> bool:
     return bool(_ZH_NEGATED_RE.search(before) or _ZH_REPORTED_RE.search(before) or _ZH_HYPOTHETICAL_RE.search(before)
                 or _ZH_WORK_OPENS_RE.search(before) or _ZH_CLARIFIED_RE.search(before) or _ZH_REASONING_RE.search(before)
                 or _ZH_TASK_RE.search(before) or _ZH_STOP_NOW_RE.search(before)
-                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]|是不是|是否|可以理解|意思是|如何|怎么|怎麼|怎样|怎樣",
+                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]|(?<![什那这這怎多要])[么麼](?=[\s，,。]|$)|是不是|是否|可以理解|意思是|如何|怎么|怎麼|怎样|怎樣",
                              before))
 
 

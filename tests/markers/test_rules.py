@@ -328,6 +328,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("I'll fix it myself", None),
     ],
     "zh.instruction.every_time": [
+        # 记得 before the moment that recurs
+        ("记得每次修改都重启服务和代理", INS),
+        ("记得每次都把这个文件备份一下", None),
         ('你每次上线之前自己检查一遍日志', INS),
         ('每次改完配置以后先跑一下测试', INS),
         ('这次上线之前你检查一下日志', None),
@@ -1053,6 +1056,12 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个喜欢按钮要放在右上角。", None),
     ],
     "zh.instruction.yihou": [
+        # 之后 opening the sentence: a moment that recurs or a standing word; not the next step of the work
+        ("之后分析报错的时候从启动完成那行往后看", INS),
+        ("之后都用 pnpm 装依赖", INS),
+        ("之后把结果发给我", None),
+        ("之后再说", None),
+        ("之后就用这个方案吧", None),
         ('有没有办法从现在开始都用 pnpm', None),
         ('以后这个页面要加上搜索', None),
         ('这个脚本用 nohup 跑吧（以后都这样）', INS),
@@ -1804,6 +1813,8 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这次优先用缓存吧", None),
     ],
     "zh.instruction.yuyan": [
+        # an answer in a language asked after a question: this reply only
+        ("已经改好了么，中文回答", None),
         # the language alone before the act, said as the whole sentence
         ("中文回答", INS),
         ("英文交流。", INS),
@@ -2024,6 +2035,22 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("今回はその修正を避けてください。", None),
     ],
     "zh.instruction.buyao": [
+        # a tool dropped, named in Latin letters, is a rule; stopping the work going on is not
+        ("不要用 yarn 了，改用 pnpm", INS),
+        ("你这个不对，不要用sshpass了，用新写的ssh脚本", INS),
+        ("别看了", None),
+        # may not, of acting on one's own
+        ("并且除去用户同意，不可以擅自重装", INS),
+        ("这个文件不能擅自删除", None),
+        # a thing of the product that must not move or change; the agent not changing a thing is a rule
+        ("拖动时其余的节点不得随意移动", None),
+        ("窗口位置不要自动偏移", None),
+        ("不得随意修改公共接口", INS),
+        # "don't change any …" holds the work at hand
+        ("不要改任何入口层的修正", None),
+        # a kind named by an example in Latin letters is no pointing word
+        ("不要用 sleep 这种命令去等待，要轮询状态", INS),
+        ("不要这种写法", None),
         # what goes into the one file being written now; a secret kept out of a file stays a rule
         ("示例里的公司名不要写进 README.md", None),
         ("不要把密钥写进 config.py", INS),
@@ -2082,6 +2109,15 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ('7d 消息统计不准确：', None),
     ],
     "zh.instruction.bixu": [
+        # 么 ends a question; the work just started is what 一定要 bounds
+        ("变长一定要输入参数么", None),
+        ("开始开发组件，一定要非常详细哦", None),
+        # 是…的、 lists what the things at hand are; a check asked for now
+        ("这些脚本都是临时的、必须手动跑的", None),
+        ("所有脚本都必须能手动跑", INS),
+        ("你要确认每个页面都要有标题", None),
+        ("你要检查所有接口都要有鉴权", None),
+        ("每个模块都要有单元测试", INS),
         # the agent asked to think out how: no rule made yet
         ("读一下规范文档，思考如何加入限制，让助手每次都要先跑测试", None),
         ("研究一下怎么让每次提交都要跑 lint", None),
@@ -2137,6 +2173,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("我之前要你做的改好了吗？", None),
     ],
     "zh.instruction.fengge": [
+        # one piece of each format, produced now; where such files go stays a rule
+        ("把接口说明生成markdown和html格式文档各一份", None),
+        ("生成的文档统一放在 docs 目录下", INS),
         # 用户 "user" and 用例 "test case" are no 用 "use"
         ("登录后直接进入测试用户的主页。", None),
         ("测试用例统一放在 tests 目录下。", INS),
@@ -2188,6 +2227,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个文件改了记得提交", None),
     ],
     "zh.instruction.reversal_buzai": [
+        # not once more: a step of the work at hand
+        ("前端不要再构建一遍了，直接部署", None),
+        ("不要再用 moment 了，改用 dayjs", INS),
         ('移除了以下不再需要的配置项：', None),
         ('删除不再使用的类型定义', None),
         ("以后不再用 Docker Compose 了，改用 Podman。", INS),
@@ -2298,6 +2340,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("这个函数换回 lodash 了吗？", None),
     ],
     "zh.instruction.jiuxing": [
+        # 或者 offers another way for the work at hand
+        ("或者先在本地搜一下进程名，拿到id再杀掉也可以的", None),
+        ("直接用 npm 装也可以", INS),
         # what a user of the thing built may do is a feature
         ("插件自动读取最近的提交，用户也可以手动选文件就行", None),
         ('你也可以换个思路', None),
