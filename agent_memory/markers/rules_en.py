@@ -2297,6 +2297,28 @@ _EN_DIAGNOSIS_RE = lazy(
 _EN_YOU_NEED_NOT_RE = lazy(r"\bno\s+need\s+(?:for\s+you\s+)?to\b|\byourself\b|\byou\s+don'?t\s+(?:need|have)\s+to\b", _I)
 
 
+# A sentence in another language written in Latin letters (French, Spanish, Portuguese, Italian, German, Turkish):
+# an English cue inside it (a setting's value "always" in a French sentence, a Spanish answer opening on "No,") is a
+# word borrowed or quoted, not an English rule. Two of these function words, or of words with a dotless ı, tell it;
+# English has none of them.
+_EN_FOREIGN_WORD_RE = lazy(
+    r"\b(?:le|la|el|il|les|des|est|une|dans|pour|avec|nous|vous|sont|mais|cette|aux|très|être|peut|los|las|con|para|una|del|por|"
+    r"que|esto|está|pero|muy|não|uma|com|você|isso|também|agora|della|sono|questo|anche|perché|und|nicht|mit|ist|das|"
+    r"ein|eine|auf|für|ich|wir|bitte|oder|auch|wenn|için|bir|ile|olarak|gibi|daha|çok)\b|\w*ı\w*"
+)
+_EN_FOREIGN_WORDS = 2
+
+
+def _foreign(sentence: str) -> bool:
+    """Whether a sentence is written in another language in Latin letters (see ``_EN_FOREIGN_WORD_RE``)."""
+    found = 0
+    for _ in _EN_FOREIGN_WORD_RE.finditer(sentence):
+        found += 1
+        if found >= _EN_FOREIGN_WORDS:
+            return True
+    return False
+
+
 # Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core
 # (the sentence without its trailing punctuation) rather than the whole sentence.
 _EN_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (
@@ -2320,7 +2342,7 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
             sentence, core = sentence.rstrip(" ?"), core.rstrip(" ?")
     if into is not None:  # "can you update CLAUDE.md that …": the rule after "that" is what is judged
         sentence, core = sentence[into.end():], core[into.end():]
-    if any(pattern.search(core if on_core else sentence) for pattern, on_core in _EN_REFUSALS):
+    if any(pattern.search(core if on_core else sentence) for pattern, on_core in _EN_REFUSALS) or _foreign(sentence):
         return EVERYTHING
     if _EN_I_WILL_RE.search(sentence) and not _EN_YOU_NEED_NOT_RE.search(sentence):
         return frozenset({"instruction"})  # a promise of the speaker's, not a rule for the agent

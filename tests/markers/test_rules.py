@@ -2494,6 +2494,16 @@ def test_a_prompt_written_as_labelled_sections_is_left_out(text: str) -> None:
     assert find_markers(text) == []
 
 
+@pytest.mark.parametrize("text", [
+    # another language in Latin letters: an English word inside it is borrowed, not an English rule
+    "Je pense que le cache est en cause : on a mis strict: always dans la config, mais les tests ne passent pas avec ça.",
+    "Always seçeneği için ayarları kontrol et, sonra bunu konuşalım.",
+    "Never ändern wir das Lockfile, bitte nicht und auch nicht mit npm.",
+])
+def test_a_sentence_in_another_latin_language_is_no_english_rule(text: str) -> None:
+    assert find_markers(text) == []
+
+
 def test_a_durable_header_is_no_prompt_section() -> None:
     text = "From now on:\n- never merge without two approvals\n\nAnd for docs:\n- keep sentences short"
     assert [m.text for m in find_markers(text)][:1] == ["never merge without two approvals"]
