@@ -11,7 +11,7 @@ import re
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser, lazy
 from .rule import I as _I
 
-__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "agent_reply_start", "has_claim", "one_off", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
@@ -2317,6 +2317,27 @@ def _foreign(sentence: str) -> bool:
         if found >= _EN_FOREIGN_WORDS:
             return True
     return False
+
+
+# An agent's reply pasted into the turn, in English: it opens on what it looked at and what it saw ("Looking at the
+# stack trace you sent, I can see …", after the person's own lead-in and a colon too) and goes on to say what
+# it will do ("Let me …", "Here's the fix", "Let's fix that"). Its rules ("Use X instead of Y") are the agent's
+# proposal, not the person's.
+_EN_AGENT_REPLY_RE = lazy(
+    r"(?m)(?:^|(?<=:\s))[ \t]*Looking\s+at\s+[^\n]{1,160}?[,.]\s+(?:I\s+(?:can\s+|also\s+)?(?:see|notice|spot)|"
+    r"the\s+(?:first|issue|problem|error|root)\b)"
+)
+_EN_AGENT_GOES_ON_RE = lazy(r"\bLet\s+me\b|\bHere(?:'s|\s+is)\s+(?:the|how|what)\b|\bLet's\s+(?:fix|update|modify|change|add)\b")
+
+
+def agent_reply_start(text: str) -> int | None:
+    """Where an agent's reply pasted into the turn starts (see ``_EN_AGENT_REPLY_RE``), or None."""
+    if "Looking at" not in text:
+        return None
+    reply = _EN_AGENT_REPLY_RE.search(text)
+    if reply is None or _EN_AGENT_GOES_ON_RE.search(text, reply.end()) is None:
+        return None
+    return reply.start()
 
 
 # Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core

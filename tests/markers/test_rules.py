@@ -2495,6 +2495,31 @@ def test_a_prompt_written_as_labelled_sections_is_left_out(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
+    # an agent's reply pasted back: what it looked at and saw, then what it will do; its fixes are its proposal
+    "Looking at the stack trace you sent, I can see the cache key drops the tenant. Let me fix the lookup:\n"
+    "1. Use `tenant_key` instead of `user_key` in the cache helper",
+    "the upload still fails: Looking at the handler and your client code, I can spot the problem. Let's fix this:\n"
+    "1. Don't set the content type by hand in the client fetch call",
+    "Looking at ROADMAP.md, the first open item is the CSV exporter. Let me check it.\n"
+    "Use `DictWriter` for exported files",
+])
+def test_an_agent_s_reply_pasted_back_is_no_rule(text: str) -> None:
+    assert find_markers(text) == []
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    # the person's own look at the output, then their rule: no reply of the agent's goes on after it
+    ("Looking at the diff, I can see you bumped the lockfile again. Never touch the lockfile.",
+     "Never touch the lockfile."),
+    ("Never touch the lockfile. Looking at the logs, the job timed out.", "Never touch the lockfile."),
+    ("Always answer in English.", "Always answer in English."),
+    ("We always deploy on Fridays, not on Mondays.", "We always deploy on Fridays, not on Mondays."),
+])
+def test_a_person_s_own_look_and_english_rules_still_fire(text: str, claim: str) -> None:
+    assert [m.text for m in find_markers(text)] == [claim]
+
+
+@pytest.mark.parametrize("text", [
     # another language in Latin letters: an English word inside it is borrowed, not an English rule
     "Je pense que le cache est en cause : on a mis strict: always dans la config, mais les tests ne passent pas avec ça.",
     "Always seçeneği için ayarları kontrol et, sonra bunu konuşalım.",
