@@ -1515,7 +1515,10 @@ _en(
     "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin|"
     "we don't|we dont|we do not|we only|uses|relies on|built with|built on",
     r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?(?:we\s+(?:always\s+|only\s+|don'?t\s+|do\s+not\s+)?"
-    r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do(?!\s+not\b|n'?t\b)|allow|merge|commit)"
+    # ("we keep hitting rate limits", "we keep getting 404s": what goes wrong again and again, no convention)
+    r"(?:use|'re\s+using|are\s+using|deploy|run|keep(?!\s+(?:on\s+)?(?:running|getting|hitting|seeing|having|breaking|"
+    r"failing|losing|going|coming|ending|finding|making|doing|adding|forgetting|fixing|reverting)\b)|follow|write|manage|"
+    r"host|ship|pin|do(?!\s+not\b|n'?t\b)|allow|merge|commit)"
     # "this repo uses Turborepo", "our codebase relies on zod for every schema": the same said of the whole
     r"|(?:this|our|the)\s+(?:project|repo|repository|codebase|monorepo|team)\s+(?:uses|relies\s+on|is\s+built\s+(?:with|on)))\s+"
     # ("the project uses the wrong node", "uses 4GB of RAM", "uses way too many dependencies": how it fares now)

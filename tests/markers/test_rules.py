@@ -1428,6 +1428,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("We use a lot of memory on startup.", None),
         ("we use it in two places", None),
         ("We use the staging key to test this.", None),
+        ("We keep secrets in Vault, not in env files.", INS),
+        ("We keep hitting rate limits on the staging API.", None),
+        ("we keep getting a 404 from the preview deploy", None),
     ],
     "en.correction.called": [
         ("the main branch here is called trunk", C),
