@@ -1136,6 +1136,19 @@ _en(
     guard=_standing_fact,
     description="'we're on node 20', 'Our CI runs on GitHub Actions.'",
 )
+# a choice of the setup the person made and reports: "we picked pnpm as the package manager", "we went with Postgres
+# as our database" (after the person's own words and a comma too); what was chosen must be a part of the setup
+_en(
+    "en.correction.chose_as", "correction",
+    "chose|chosen|picked|went with|settled on|opted for",
+    r"(?:^\W*|[,;]\s+(?:and\s+|so\s+)?)(?:(?:btw|fyi|also|note)\s*[,:]?\s+)?(?P<claim>(?:i|we)\s+(?:have\s+|'ve\s+)?"
+    r"(?:chose|chosen|picked|went\s+with|settled\s+on|opted\s+for)\s+[`'\"]?[\w.+#@/-]+(?:\s+v?\d[\w.]*)?[`'\"]?\s+"
+    r"as\s+(?:the|our|my)\s+(?:default\s+|main\s+|primary\s+)?(?:package\s+manager|pkg\s+manager|language|stack|runtime|"
+    r"test\s+runner|framework|database|db|orm|linter|formatter|bundler|build\s+tool|auth\s+provider|host|hosting|ci|"
+    r"shell|editor|cloud|deploy\s+target|message\s+broker|queue|cache|ui\s+library|component\s+library|css\s+framework)"
+    r"(?:\s+(?:here|for\s+(?:this|the)\s+(?:project|repo|app)))?\W*$)",
+    description="'we picked pnpm as the package manager', 'we went with Postgres as our database'",
+)
 
 _STYLE_QUALITY = (
     r"(?:small|smaller|short|shorter|atomic|focused|pure|descriptive|meaningful|readable|explicit|simple|minimal|"

@@ -1761,6 +1761,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("The status of every job is failing.", None),
         ("The output of all tests is the same.", None),
     ],
+    "en.correction.chose_as": [
+        ("all installed, and we picked pnpm as the package manager", C),
+        ("We went with Postgres as our database.", C),
+        ("FYI I picked Vitest as the test runner for this repo.", C),
+        ("I chose red as the accent colour.", None),
+        ("Which one did you pick as the database?", None),
+        ("I picked option 2 as the approach.", None),
+    ],
     "en.correction.setup": [
         ("we're on node 20", C),
         ("I'm on Windows.", C),
