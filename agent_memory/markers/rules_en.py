@@ -584,6 +584,17 @@ _en(
                                   flags=_I).split()) >= 2,
     description="'Going forward, ...', 'In the future, ...', 'Next time, ...'",
 )
+# the lesson put after the work it corrects: "run the linter yourself next time", "ask me first next time". What it
+# asks must say how the work is done (before doing something, first, instead, by oneself, with care); a task put off
+# ("add the charts next time", "fix it next time", "save it for next time") says only what is done.
+_en(
+    "en.instruction.next_time_lesson", "instruction",
+    "next time",
+    r"^\W*(?:(?:ok(?:ay)?|no|nope|and|also|so|but|please|pls)\s*[,.!]?\s+)*(?!let'?s\b|let\s+(?:us|me)\b|maybe\b)"
+    + _IMPERATIVE + r"[^?\n]{0,80}?\b(?:before\s+(?:you\s+)?\w+ing|first|instead|yourself|properly|(?:more\s+)?carefully)\b"
+    r"[^?\n]{0,40}?(?<!\bfor)(?<!\buntil)(?<!\btill)(?<!\bthe)\s+next\s+time\s*(?:,?\s*(?:please|pls|ok|okay))?\W*$",
+    description="'run the linter yourself next time', 'ask me first next time'",
+)
 
 
 # "whenever I click on share, …", "every time the user taps the card, …": a person using the product, whose

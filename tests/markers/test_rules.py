@@ -758,6 +758,15 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Moving forward, we'll start with the parser and then the CLI.", None),
         ("Going forward, let's keep PRs under 300 lines.", INS),
     ],
+    "en.instruction.next_time_lesson": [
+        ("Run the linter yourself next time.", INS),
+        ("Ask me first next time.", INS),
+        ("check the schema before writing a migration next time", INS),
+        ("Add the export button next time.", None),
+        ("Let's do the charts first next time.", None),
+        ("fix it properly next time?", None),
+        ("Save the cleanup for next time.", None),
+    ],
     "en.instruction.whenever": [
         ("Whenever you change the GraphQL schema, regenerate the types.", INS),
         ("Run `make test` every time you touch anything under src/core.", INS),
