@@ -252,7 +252,7 @@ def pasted_reason(text: str) -> str:
         return "pasted document section"
     if _pointed_page(text) is not None:
         return "pasted web page"
-    if rules_zh.reply_to_user_start(text) is not None:
+    if rules_zh.reply_to_user_start(text) is not None or rules_en.agent_reply_start(text) is not None:
         return "pasted assistant replies"
     return ""
 
@@ -332,11 +332,12 @@ def unpasted(text: str) -> str:
 
 def pasted_from(text: str) -> int | None:
     """Where the rest of a turn is pasted, by the checks no single cue word can skip (a shell's prompt, a titled
-    section, a web page quoted under its address, an assistant's replies to its own user): the earliest of them, or
-    None. Dearer than ``unpasted``'s checks, it is asked only of a turn that yielded a marker, whose markers from
-    there on are dropped."""
+    section, a web page quoted under its address, an assistant's replies to its own user or an agent's reply in
+    English): the earliest of them, or None. Dearer than ``unpasted``'s checks, it is asked only of a turn that
+    yielded a marker, whose markers from there on are dropped."""
     starts = [start for start in (_shell_start(text), _titled_section(text), _pointed_page(text),
-                                  rules_zh.reply_to_user_start(text)) if start is not None]
+                                  rules_zh.reply_to_user_start(text), rules_en.agent_reply_start(text))
+              if start is not None]
     return min(starts) if starts else None
 
 

@@ -11,7 +11,7 @@ import re
 from .rule import EVERYTHING, Guard, MarkerRule, Reverser, lazy
 from .rule import I as _I
 
-__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim", "one_off", "vetoes"]
+__all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "agent_reply_start", "has_claim", "one_off", "vetoes"]
 
 # ---------------------------------------------------------------------------- vetoes
 
@@ -584,6 +584,17 @@ _en(
                                   flags=_I).split()) >= 2,
     description="'Going forward, ...', 'In the future, ...', 'Next time, ...'",
 )
+# the lesson put after the work it corrects: "run the linter yourself next time", "ask me first next time". What it
+# asks must say how the work is done (before doing something, first, instead, by oneself, with care); a task put off
+# ("add the charts next time", "fix it next time", "save it for next time") says only what is done.
+_en(
+    "en.instruction.next_time_lesson", "instruction",
+    "next time",
+    r"^\W*(?:(?:ok(?:ay)?|no|nope|and|also|so|but|please|pls)\s*[,.!]?\s+)*(?!let'?s\b|let\s+(?:us|me)\b|maybe\b)"
+    + _IMPERATIVE + r"[^?\n]{0,80}?\b(?:before\s+(?:you\s+)?\w+ing|first|instead|yourself|properly|(?:more\s+)?carefully)\b"
+    r"[^?\n]{0,40}?(?<!\bfor)(?<!\buntil)(?<!\btill)(?<!\bthe)\s+next\s+time\s*(?:,?\s*(?:please|pls|ok|okay))?\W*$",
+    description="'run the linter yourself next time', 'ask me first next time'",
+)
 
 
 # "whenever I click on share, …", "every time the user taps the card, …": a person using the product, whose
@@ -1136,6 +1147,19 @@ _en(
     guard=_standing_fact,
     description="'we're on node 20', 'Our CI runs on GitHub Actions.'",
 )
+# a choice of the setup the person made and reports: "we picked pnpm as the package manager", "we went with Postgres
+# as our database" (after the person's own words and a comma too); what was chosen must be a part of the setup
+_en(
+    "en.correction.chose_as", "correction",
+    "chose|chosen|picked|went with|settled on|opted for",
+    r"(?:^\W*|[,;]\s+(?:and\s+|so\s+)?)(?:(?:btw|fyi|also|note)\s*[,:]?\s+)?(?P<claim>(?:i|we)\s+(?:have\s+|'ve\s+)?"
+    r"(?:chose|chosen|picked|went\s+with|settled\s+on|opted\s+for)\s+[`'\"]?[\w.+#@/-]+(?:\s+v?\d[\w.]*)?[`'\"]?\s+"
+    r"as\s+(?:the|our|my)\s+(?:default\s+|main\s+|primary\s+)?(?:package\s+manager|pkg\s+manager|language|stack|runtime|"
+    r"test\s+runner|framework|database|db|orm|linter|formatter|bundler|build\s+tool|auth\s+provider|host|hosting|ci|"
+    r"shell|editor|cloud|deploy\s+target|message\s+broker|queue|cache|ui\s+library|component\s+library|css\s+framework)"
+    r"(?:\s+(?:here|for\s+(?:this|the)\s+(?:project|repo|app)))?\W*$)",
+    description="'we picked pnpm as the package manager', 'we went with Postgres as our database'",
+)
 
 _STYLE_QUALITY = (
     r"(?:small|smaller|short|shorter|atomic|focused|pure|descriptive|meaningful|readable|explicit|simple|minimal|"
@@ -1515,7 +1539,10 @@ _en(
     "we use|we're using|we are using|we deploy|we run|we keep|we follow|we write|we manage|we host|we ship|we pin|"
     "we don't|we dont|we do not|we only|uses|relies on|built with|built on",
     r"^\W*(?:(?:also|and|btw|fyi|note|ok|okay|so|but)\s*[,:]?\s+)*(?:here\s+)?(?:we\s+(?:always\s+|only\s+|don'?t\s+|do\s+not\s+)?"
-    r"(?:use|'re\s+using|are\s+using|deploy|run|keep|follow|write|manage|host|ship|pin|do(?!\s+not\b|n'?t\b)|allow|merge|commit)"
+    # ("we keep hitting rate limits", "we keep getting 404s": what goes wrong again and again, no convention)
+    r"(?:use|'re\s+using|are\s+using|deploy|run|keep(?!\s+(?:on\s+)?(?:running|getting|hitting|seeing|having|breaking|"
+    r"failing|losing|going|coming|ending|finding|making|doing|adding|forgetting|fixing|reverting)\b)|follow|write|manage|"
+    r"host|ship|pin|do(?!\s+not\b|n'?t\b)|allow|merge|commit)"
     # "this repo uses Turborepo", "our codebase relies on zod for every schema": the same said of the whole
     r"|(?:this|our|the)\s+(?:project|repo|repository|codebase|monorepo|team)\s+(?:uses|relies\s+on|is\s+built\s+(?:with|on)))\s+"
     # ("the project uses the wrong node", "uses 4GB of RAM", "uses way too many dependencies": how it fares now)
@@ -2297,6 +2324,49 @@ _EN_DIAGNOSIS_RE = lazy(
 _EN_YOU_NEED_NOT_RE = lazy(r"\bno\s+need\s+(?:for\s+you\s+)?to\b|\byourself\b|\byou\s+don'?t\s+(?:need|have)\s+to\b", _I)
 
 
+# A sentence in another language written in Latin letters (French, Spanish, Portuguese, Italian, German, Turkish):
+# an English cue inside it (a setting's value "always" in a French sentence, a Spanish answer opening on "No,") is a
+# word borrowed or quoted, not an English rule. Two of these function words, or of words with a dotless ı, tell it;
+# English has none of them.
+_EN_FOREIGN_WORD_RE = lazy(
+    r"\b(?:le|la|el|il|les|des|est|une|dans|pour|avec|nous|vous|sont|mais|cette|aux|très|être|peut|los|las|con|para|una|del|por|"
+    r"que|esto|está|pero|muy|não|uma|com|você|isso|também|agora|della|sono|questo|anche|perché|und|nicht|mit|ist|das|"
+    r"ein|eine|auf|für|ich|wir|bitte|oder|auch|wenn|için|bir|ile|olarak|gibi|daha|çok)\b|\w*ı\w*"
+)
+_EN_FOREIGN_WORDS = 2
+
+
+def _foreign(sentence: str) -> bool:
+    """Whether a sentence is written in another language in Latin letters (see ``_EN_FOREIGN_WORD_RE``)."""
+    found = 0
+    for _ in _EN_FOREIGN_WORD_RE.finditer(sentence):
+        found += 1
+        if found >= _EN_FOREIGN_WORDS:
+            return True
+    return False
+
+
+# An agent's reply pasted into the turn, in English: it opens on what it looked at and what it saw ("Looking at the
+# stack trace you sent, I can see …", after the person's own lead-in and a colon too) and goes on to say what
+# it will do ("Let me …", "Here's the fix", "Let's fix that"). Its rules ("Use X instead of Y") are the agent's
+# proposal, not the person's.
+_EN_AGENT_REPLY_RE = lazy(
+    r"(?m)(?:^|(?<=:\s))[ \t]*Looking\s+at\s+[^\n]{1,160}?[,.]\s+(?:I\s+(?:can\s+|also\s+)?(?:see|notice|spot)|"
+    r"the\s+(?:first|issue|problem|error|root)\b)"
+)
+_EN_AGENT_GOES_ON_RE = lazy(r"\bLet\s+me\b|\bHere(?:'s|\s+is)\s+(?:the|how|what)\b|\bLet's\s+(?:fix|update|modify|change|add)\b")
+
+
+def agent_reply_start(text: str) -> int | None:
+    """Where an agent's reply pasted into the turn starts (see ``_EN_AGENT_REPLY_RE``), or None."""
+    if "Looking at" not in text:
+        return None
+    reply = _EN_AGENT_REPLY_RE.search(text)
+    if reply is None or _EN_AGENT_GOES_ON_RE.search(text, reply.end()) is None:
+        return None
+    return reply.start()
+
+
 # Signs that a sentence states no rule at all, in the order they are tried, each with whether it reads the core
 # (the sentence without its trailing punctuation) rather than the whole sentence.
 _EN_REFUSALS: tuple[tuple[re.Pattern[str], bool], ...] = (
@@ -2320,7 +2390,7 @@ def vetoes(sentence: str, core: str) -> frozenset[str]:
             sentence, core = sentence.rstrip(" ?"), core.rstrip(" ?")
     if into is not None:  # "can you update CLAUDE.md that …": the rule after "that" is what is judged
         sentence, core = sentence[into.end():], core[into.end():]
-    if any(pattern.search(core if on_core else sentence) for pattern, on_core in _EN_REFUSALS):
+    if any(pattern.search(core if on_core else sentence) for pattern, on_core in _EN_REFUSALS) or _foreign(sentence):
         return EVERYTHING
     if _EN_I_WILL_RE.search(sentence) and not _EN_YOU_NEED_NOT_RE.search(sentence):
         return frozenset({"instruction"})  # a promise of the speaker's, not a rule for the agent

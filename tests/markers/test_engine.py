@@ -64,10 +64,10 @@ def _plain_unpasted(text: str) -> str:
 
 def _pasted_from(text: str) -> int | None:
     """pasted.pasted_from without its cue-word prefilter: where a shell session, a titled section, a quoted web
-    page or an assistant's replies to its user start."""
+    page, an assistant's replies to its user or an agent's reply in English start."""
     shell = pasted._SHELL_PROMPT_RE.search(text)
     starts = [s for s in (shell.start() if shell else None, pasted._titled_section(text), pasted._pointed_page(text),
-                          rules_zh.reply_to_user_start(text)) if s is not None]
+                          rules_zh.reply_to_user_start(text), rules_en.agent_reply_start(text)) if s is not None]
     return min(starts) if starts else None
 
 

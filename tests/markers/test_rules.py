@@ -761,6 +761,15 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Moving forward, we'll start with the parser and then the CLI.", None),
         ("Going forward, let's keep PRs under 300 lines.", INS),
     ],
+    "en.instruction.next_time_lesson": [
+        ("Run the linter yourself next time.", INS),
+        ("Ask me first next time.", INS),
+        ("check the schema before writing a migration next time", INS),
+        ("Add the export button next time.", None),
+        ("Let's do the charts first next time.", None),
+        ("fix it properly next time?", None),
+        ("Save the cleanup for next time.", None),
+    ],
     "en.instruction.whenever": [
         ("Whenever you change the GraphQL schema, regenerate the types.", INS),
         ("Run `make test` every time you touch anything under src/core.", INS),
@@ -1437,6 +1446,9 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("We use a lot of memory on startup.", None),
         ("we use it in two places", None),
         ("We use the staging key to test this.", None),
+        ("We keep secrets in Vault, not in env files.", INS),
+        ("We keep hitting rate limits on the staging API.", None),
+        ("we keep getting a 404 from the preview deploy", None),
     ],
     "en.correction.called": [
         ("the main branch here is called trunk", C),
@@ -1766,6 +1778,14 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Target branch for each release is main.", INS),
         ("The status of every job is failing.", None),
         ("The output of all tests is the same.", None),
+    ],
+    "en.correction.chose_as": [
+        ("all installed, and we picked pnpm as the package manager", C),
+        ("We went with Postgres as our database.", C),
+        ("FYI I picked Vitest as the test runner for this repo.", C),
+        ("I chose red as the accent colour.", None),
+        ("Which one did you pick as the database?", None),
+        ("I picked option 2 as the approach.", None),
     ],
     "en.correction.setup": [
         ("we're on node 20", C),
@@ -2536,6 +2556,41 @@ def test_a_list_not_asked_into_a_rule_file_is_no_rule(text: str) -> None:
     "Review Process, Approvals and Merging\n\n- Never merge without two approvals.",
 ])
 def test_a_prompt_written_as_labelled_sections_is_left_out(text: str) -> None:
+    assert find_markers(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    # an agent's reply pasted back: what it looked at and saw, then what it will do; its fixes are its proposal
+    "Looking at the stack trace you sent, I can see the cache key drops the tenant. Let me fix the lookup:\n"
+    "1. Use `tenant_key` instead of `user_key` in the cache helper",
+    "the upload still fails: Looking at the handler and your client code, I can spot the problem. Let's fix this:\n"
+    "1. Don't set the content type by hand in the client fetch call",
+    "Looking at ROADMAP.md, the first open item is the CSV exporter. Let me check it.\n"
+    "Use `DictWriter` for exported files",
+])
+def test_an_agent_s_reply_pasted_back_is_no_rule(text: str) -> None:
+    assert find_markers(text) == []
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    # the person's own look at the output, then their rule: no reply of the agent's goes on after it
+    ("Looking at the diff, I can see you bumped the lockfile again. Never touch the lockfile.",
+     "Never touch the lockfile."),
+    ("Never touch the lockfile. Looking at the logs, the job timed out.", "Never touch the lockfile."),
+    ("Always answer in English.", "Always answer in English."),
+    ("We always deploy on Fridays, not on Mondays.", "We always deploy on Fridays, not on Mondays."),
+])
+def test_a_person_s_own_look_and_english_rules_still_fire(text: str, claim: str) -> None:
+    assert [m.text for m in find_markers(text)] == [claim]
+
+
+@pytest.mark.parametrize("text", [
+    # another language in Latin letters: an English word inside it is borrowed, not an English rule
+    "Je pense que le cache est en cause : on a mis strict: always dans la config, mais les tests ne passent pas avec ça.",
+    "Always seçeneği için ayarları kontrol et, sonra bunu konuşalım.",
+    "Never ändern wir das Lockfile, bitte nicht und auch nicht mit npm.",
+])
+def test_a_sentence_in_another_latin_language_is_no_english_rule(text: str) -> None:
     assert find_markers(text) == []
 
 
