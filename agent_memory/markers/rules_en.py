@@ -2331,7 +2331,8 @@ _EN_YOU_NEED_NOT_RE = lazy(r"\bno\s+need\s+(?:for\s+you\s+)?to\b|\byourself\b|\b
 _EN_FOREIGN_WORD_RE = lazy(
     r"\b(?:le|la|el|il|les|des|est|une|dans|pour|avec|nous|vous|sont|mais|cette|aux|très|être|peut|los|las|con|para|una|del|por|"
     r"que|esto|está|pero|muy|não|uma|com|você|isso|também|agora|della|sono|questo|anche|perché|und|nicht|mit|ist|das|"
-    r"ein|eine|auf|für|ich|wir|bitte|oder|auch|wenn|için|bir|ile|olarak|gibi|daha|çok)\b|\w*ı\w*"
+    # (a word with a dotless ı is found from that letter on: "\w*ı" would try every start of a long word again)
+    r"ein|eine|auf|für|ich|wir|bitte|oder|auch|wenn|için|bir|ile|olarak|gibi|daha|çok)\b|ı\w*"
 )
 _EN_FOREIGN_WORDS = 2
 
