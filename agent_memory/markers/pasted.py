@@ -110,11 +110,19 @@ def _doc_cue(text: str) -> bool:
     """Whether a character a markdown document line needs occurs at all (substring tests; the emoji only past ASCII)."""
     return "#" in text or "**" in text or "|" in text or (not text.isascii() and _DOC_EMOJI_RE.search(text) is not None)
 _ASKS_INTO_RULES_RE = rules_en.LIST_INTO_RULES_RE
-_PASTE_CUES = ("❯", "›", "└", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
+_PASTE_CUES = ("❯", "\n›", "└", "●", "⎿", "✻", "⏺", "▐", "╭", "╰", "│", "▝", "▘", "Severity", "Suggested", "React with",
                "Verdict", "Reviewer", "Should Fix", "stopped by hook", "\n+  ", "\n-  ", "\n+\t", "\n-\t")
 # one pass over the turn says whether any check can fire; each check then has its own cue, so a turn with a brace
 # or a bracket runs one regex, not all of them
 _PASTE_CUE_RE = lazy("|".join(re.escape(cue) for cue in _PASTE_CUES))
+# what a line opening the turn shows of a screen or a diff (the cues above find those lines after a newline; Codex's
+# prompt › opens a line, where a test runner's "✓ suite › case" has it inside one)
+_PASTED_OPENINGS = ("+  ", "-  ", "+\t", "-\t", "›")
+
+
+def _paste_cue(text: str) -> bool:
+    """Whether a screen's, a review's or a diff's cue occurs in the turn (each check has its own regex after it)."""
+    return _PASTE_CUE_RE.search(text) is not None or text.startswith(_PASTED_OPENINGS)
 
 
 def _template_cue(text: str) -> bool:
@@ -259,7 +267,7 @@ def pasted_reason(text: str) -> str:
 
 def _eager_reason(text: str) -> str:
     """``pasted_reason`` of the material ``unpasted`` blanks before a turn is split: what a cue in the turn points at."""
-    if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
+    if _paste_cue(text):
         if _SCREEN_LINE_RE.search(text):
             return "pasted terminal or agent screen"
         if _REVIEW_RE.search(text):
@@ -295,7 +303,7 @@ def unpasted(text: str) -> str:
     """
     if not _eager_reason(text):
         return text
-    if _PASTE_CUE_RE.search(text) or text.startswith(("+  ", "-  ", "+\t", "-\t")):
+    if _paste_cue(text):
         screen = _SCREEN_LINE_RE.search(text)
         if screen is not None:
             text = _blank(text, screen.start(), len(text))
