@@ -274,7 +274,7 @@ def _eager_reason(text: str) -> str:
             return "pasted review finding"
         if _DIFF_LINE_RE.search(text):
             return "pasted diff"
-    if ("+" in text or "-" in text) and _NUMBERED_DIFF_LINE_RE.search(text):
+    if (" +" in text or " -" in text) and _NUMBERED_DIFF_LINE_RE.search(text):
         return "pasted diff"
     if _template_cue(text) and _TEMPLATE_RE.search(text):
         return "pasted template"
@@ -284,7 +284,7 @@ def _eager_reason(text: str) -> str:
         return "pasted prompt"
     if _CHECKBOX_CUE_RE.search(text) and len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
         return "pasted checklist"
-    if _prompt_sections(text) is not None:
+    if "\n" in text and _prompt_sections(text) is not None:
         return "pasted prompt"
     if "</" in text and _TAG_BLOCK_RE.search(text):
         return "injected tag block"

@@ -2328,23 +2328,23 @@ _EN_YOU_NEED_NOT_RE = lazy(r"\bno\s+need\s+(?:for\s+you\s+)?to\b|\byourself\b|\b
 # an English cue inside it (a setting's value "always" in a French sentence, a Spanish answer opening on "No,") is a
 # word borrowed or quoted, not an English rule. Two of these function words, or of words with a dotless ı, tell it;
 # English has none of them.
-_EN_FOREIGN_WORD_RE = lazy(
-    r"\b(?:le|la|el|il|les|des|est|une|dans|pour|avec|nous|vous|sont|mais|cette|aux|très|être|peut|los|las|con|para|una|del|por|"
-    r"que|esto|está|pero|muy|não|uma|com|você|isso|também|agora|della|sono|questo|anche|perché|und|nicht|mit|ist|das|"
-    # (a word with a dotless ı is found from that letter on: "\w*ı" would try every start of a long word again)
-    r"ein|eine|auf|für|ich|wir|bitte|oder|auch|wenn|için|bir|ile|olarak|gibi|daha|çok)\b|ı\w*"
+_EN_FOREIGN_WORDS = frozenset(
+    "le la el il les des est une dans pour avec nous vous sont mais cette aux très être peut los las con para una del por "
+    "que esto está pero muy não uma com você isso também agora della sono questo anche perché und nicht mit ist das "
+    "ein eine auf für ich wir bitte oder auch wenn için bir ile olarak gibi daha çok".split()
 )
-_EN_FOREIGN_WORDS = 2
+_EN_FOREIGN_SIGNS = 2
+_EN_WORD_RE = lazy(r"\w+")
 
 
 def _foreign(sentence: str) -> bool:
-    """Whether a sentence is written in another language in Latin letters (see ``_EN_FOREIGN_WORD_RE``)."""
-    found = 0
-    for _ in _EN_FOREIGN_WORD_RE.finditer(sentence):
-        found += 1
-        if found >= _EN_FOREIGN_WORDS:
-            return True
-    return False
+    """Whether a sentence is written in another language in Latin letters (see ``_EN_FOREIGN_WORDS``): two of its
+    words are those function words or hold a dotless ı (each counted where it stands)."""
+    words = _EN_WORD_RE.findall(sentence)
+    found = sum(map(_EN_FOREIGN_WORDS.__contains__, words))
+    if "ı" in sentence:
+        found += sum("ı" in word for word in words)
+    return found >= _EN_FOREIGN_SIGNS
 
 
 # An agent's reply pasted into the turn, in English: it opens on what it looked at and what it saw ("Looking at the

@@ -65,9 +65,16 @@ def collapse(text: str) -> str:
 _NOT_NEWLINE_RE = lazy("[^" + _NEWLINES + "]+")
 
 
+_OTHER_BREAK_RE = lazy("[" + _NEWLINES[1:] + "]")  # the line breaks but "\n"
+
+
 def _blank(match: re.Match[str]) -> str:
     """Replace a span by spaces, keeping its line breaks (so line numbering holds)."""
-    return _NOT_NEWLINE_RE.sub(lambda line: " " * (line.end() - line.start()), match.group(0))
+    span = match.group(0)
+    if _OTHER_BREAK_RE.search(span) is None:
+        # broken by "\n" alone (a fenced block as typed): its lines at their lengths, with no call back per line
+        return "\n".join(" " * len(line) for line in span.split("\n"))
+    return _NOT_NEWLINE_RE.sub(lambda line: " " * (line.end() - line.start()), span)
 
 
 def _hide_inner(match: re.Match[str]) -> str:

@@ -17,6 +17,13 @@ def test_a_blanked_span_keeps_every_line_break_and_nothing_else() -> None:
     assert blanked == "".join(c if c in sentences._NEWLINES else " " for c in every)
 
 
+@given(st.text(max_size=120) | st.lists(st.sampled_from(["\n", "\r", "\u2028", "\x85", "a", "✓", " "])).map("".join))
+def test_a_span_broken_by_newlines_alone_is_blanked_as_every_other_span(text: str) -> None:
+    """A span broken by "\\n" alone takes a path of its own: the same spaces and breaks as the general one."""
+    blanked = sentences._blank(re.match("(?s).*", text))  # type: ignore[arg-type]
+    assert blanked == "".join(c if c in sentences._NEWLINES else " " for c in text)
+
+
 def test_a_fenced_block_is_masked_at_its_length() -> None:
     text = "Always run make.\n```\nrm -rf build\r\nnever mind\n```\nDone."
     masked, _code, _lines = sentences.mask(text)
