@@ -56,6 +56,10 @@ _REVIEW_RE = lazy(
 _DIFF_LINE_RE = lazy(r"(?m)^[+-][ \t]{3,}\S.*$")  # (a bullet has one space: "- item")
 # a diff line as an agent's screen shows it, indented under its line number: "      24 +# imports are declared"
 _NUMBERED_DIFF_LINE_RE = lazy(r"(?m)^[ \t]{3,}\d{1,5} [+-].*$")
+# whether there is one: the turn's first line, then each line break (a literal first, which the regex engine finds in
+# C, where "^" in multi-line mode is tried at every character)
+_NUMBERED_DIFF_FIRST_RE = lazy(r"[ \t]{3,}\d{1,5} [+-]")
+_NUMBERED_DIFF_NEXT_RE = lazy(r"\n[ \t]{3,}\d{1,5} [+-]")
 # A checklist ("- [ ] Always run lint" and more items) comes from a PR or prompt template, not from the person's own
 # rules; one box alone may be the person's own to-do line.
 _CHECKLIST_ITEMS = 2
@@ -130,8 +134,12 @@ def _template_cue(text: str) -> bool:
     return "{" in text or "[" in text or "$" in text
 
 
-_CHECKBOX_CUE_RE = lazy(r"\[[ xX]\]")
-_PROMPT_CUE_RE = lazy(r"You are|ROLE|YOUR TASK|OBJECTIVE|PERSONA|SYSTEM PROMPT|Return|Respond|Reply|Output")
+_CHECKBOX_CUE = r"\[[ xX]\]"
+_CHECKBOX_CUE_RE = lazy(_CHECKBOX_CUE)
+_PROMPT_CUE = r"You are|ROLE|YOUR TASK|OBJECTIVE|PERSONA|SYSTEM PROMPT|Return|Respond|Reply|Output"
+_PROMPT_CUE_RE = lazy(_PROMPT_CUE)
+# the three cues above in one pass: most turns hold none of them, and one search over the turn says so
+_SCREEN_PROMPT_OR_BOX_CUE_RE = lazy("|".join((*(re.escape(cue) for cue in _PASTE_CUES), _PROMPT_CUE, _CHECKBOX_CUE)))
 
 
 # A prompt written for a model as sections, each a label line over its list ("Core constraint:\n- …", "Usage
@@ -267,22 +275,23 @@ def pasted_reason(text: str) -> str:
 
 def _eager_reason(text: str) -> str:
     """``pasted_reason`` of the material ``unpasted`` blanks before a turn is split: what a cue in the turn points at."""
-    if _paste_cue(text):
+    cued = _SCREEN_PROMPT_OR_BOX_CUE_RE.search(text) is not None
+    if (cued or text.startswith(_PASTED_OPENINGS)) and _paste_cue(text):
         if _SCREEN_LINE_RE.search(text):
             return "pasted terminal or agent screen"
         if _REVIEW_RE.search(text):
             return "pasted review finding"
         if _DIFF_LINE_RE.search(text):
             return "pasted diff"
-    if (" +" in text or " -" in text) and _NUMBERED_DIFF_LINE_RE.search(text):
+    if (" +" in text or " -" in text) and (_NUMBERED_DIFF_FIRST_RE.match(text) or _NUMBERED_DIFF_NEXT_RE.search(text)):
         return "pasted diff"
     if _template_cue(text) and _TEMPLATE_RE.search(text):
         return "pasted template"
     if "---" in text and _FRONT_MATTER_RE.search(text):
         return "pasted prompt file"
-    if _PROMPT_CUE_RE.search(text) and _PROMPT_RE.search(text):
+    if cued and _PROMPT_CUE_RE.search(text) and _PROMPT_RE.search(text):
         return "pasted prompt"
-    if _CHECKBOX_CUE_RE.search(text) and len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
+    if cued and _CHECKBOX_CUE_RE.search(text) and len(_CHECKBOX_RE.findall(text)) >= _CHECKLIST_ITEMS:
         return "pasted checklist"
     if "\n" in text and _prompt_sections(text) is not None:
         return "pasted prompt"

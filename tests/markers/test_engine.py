@@ -240,3 +240,11 @@ def test_the_stated_and_material_prefilters_only_skip_texts_the_full_patterns_mi
     assert engine._stated(folded, folded.lower()) == bool(engine._STATED_RE.search(folded))
     if engine._MATERIAL_RE.search(text):
         assert engine._material_cue(text, text.lower())
+
+
+@given(st.lists(st.sampled_from([" ", "   ", "\t", "\n", "\r", "1", "42", "12345", "+", "-", "x", " +", " -"]),
+                max_size=30).map("".join))
+def test_the_numbered_diff_gate_finds_what_the_line_pattern_finds(text: str) -> None:
+    """The pasted-diff check asks two literal-led patterns whether a numbered diff line exists: as the line pattern."""
+    gate = pasted._NUMBERED_DIFF_FIRST_RE.match(text) or pasted._NUMBERED_DIFF_NEXT_RE.search(text)
+    assert (gate is not None) == (pasted._NUMBERED_DIFF_LINE_RE.search(text) is not None)
