@@ -829,6 +829,9 @@ _en(
     + r"|[^?,;]{0,40}?\bin\s+(?:(?:unit|integration|e2e|end-to-end)\s+)?(?:tests|production|prod)\b(?![/\w-]|\.\w)"
     # a command-line flag names a step that recurs: "don't pass --force to the deploy script"
     + r"|[^?,;]{0,40}?(?<![\w-])--[a-z][\w-]+"
+    # a manner of the work: "don't edit the lockfile by hand", "don't bump versions manually" (a tool does it; not
+    # "don't write the loop by hand, use that helper", a thing pointed at)
+    + r"|(?![^?,;]*\bit\b)(?![^?]*\b(?:this|that|these|those)\b)[^?,;]{0,40}?\b(?:by\s+hand|manually)\b"
     + r"|(?:a|an)\s+(?:single|new|extra)\b|(?:unless|without|before|until\s+(?:you|i)\s+"
     r"(?:ask|say|confirm|approve)))[^?]*"
     # an act banned by its verb alone, no object to point at: "DO NOT force push.", "don't speculate"

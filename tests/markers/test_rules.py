@@ -1140,6 +1140,11 @@ RULE_CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Don't bother running the tests, it works now.", None),
     ],
     "en.instruction.dont": [
+        ("Don't edit the generated API client by hand.", INS),
+        ("do not update schema.json manually, run the codegen", INS),
+        ("don't edit the generated types manually, regenerate them with make", INS),
+        ("don't fix it by hand this time, I'll do it", None),
+        ("don't do that manually", None),
         ("don't change anything without my sign-off.", INS),
         ("Do NOT implement anything without my go-ahead", INS),
         ("dont create new .md files", INS),
