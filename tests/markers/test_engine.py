@@ -140,8 +140,9 @@ def _every_rule(text: str) -> list[Marker]:
         if chosen is None:
             # nothing heard in the sentence as a whole: after a reminder's opening words ("note that …"), else in its
             # clauses, each as a sentence of its own
+            # (a sentence past the longest typed one is judged clause by clause only, as the engine judges it)
             clause = engine._after_lead(text, masked, span.start, span.end, span.line, sentence, sentence.lower()) \
-                if lang == "en" else None
+                if lang == "en" and len(sentence) <= engine.MAX_SENTENCE_CHARS else None
             if clause is None:
                 clause = engine._clause_marker(text, masked, span, lang)
             if clause is not None:
@@ -202,6 +203,9 @@ _TURNS = st.one_of(
 @settings(max_examples=1500, deadline=None)
 @given(_TURNS)
 @example("note forI use fishDirect pushes to main are OK now")  # a reminder's lead, then a rule the clauses miss
+@example("note that as a rule, we want business logic in per-domain modulesAbsolutely no actions the user did not "
+         "requestcan you update CLAUDE.md that we should always run fmt together with lint, everAbsolutely no actions "
+         "the user did not requestnote that as a rule, we want business logic in per-domain modules")  # (over 300)
 def test_the_shortcuts_give_what_every_rule_gives(text: str) -> None:
     assert find_markers(text) == _every_rule(text)
 
