@@ -276,7 +276,7 @@ def pasted_reason(text: str) -> str:
 def _eager_reason(text: str) -> str:
     """``pasted_reason`` of the material ``unpasted`` blanks before a turn is split: what a cue in the turn points at."""
     cued = _SCREEN_PROMPT_OR_BOX_CUE_RE.search(text) is not None
-    if (cued or text.startswith(_PASTED_OPENINGS)) and _paste_cue(text):
+    if (cued and _PASTE_CUE_RE.search(text)) or text.startswith(_PASTED_OPENINGS):
         if _SCREEN_LINE_RE.search(text):
             return "pasted terminal or agent screen"
         if _REVIEW_RE.search(text):
