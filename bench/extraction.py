@@ -102,6 +102,17 @@ def _ratio(num: int, den: int) -> float:
     return num / den if den else 1.0
 
 
+def spans_hit(row: LabelledTurn, found: list[str]) -> list[list[int]]:
+    """For each text found in a row's turn, the labelled claim spans (by index) it overlaps."""
+    text = _collapse(row.text)
+    spans = [_interval(text, _collapse(s)) for s in row.spans]
+    out = []
+    for piece in found:
+        where = _interval(text, _collapse(piece))
+        out.append([i for i, s in enumerate(spans) if s is not None and where is not None and _overlaps(where, s)])
+    return out
+
+
 def score_turns(rows: list[LabelledTurn]) -> dict[str, Any]:
     """Precision over markers (a marker overlapping a claim span is right) and recall over claim spans."""
     counts = {lang: Counter[str]() for lang in ("all", *LANGS)}
@@ -114,9 +125,7 @@ def score_turns(rows: list[LabelledTurn]) -> dict[str, Any]:
             if where is None:
                 errors.append({"source": row.source, "problem": "span not in text", "span": span})
         hit_spans: set[int] = set()
-        for marker in found:
-            where = _interval(text, marker.text)
-            hits = [i for i, (_, s) in enumerate(spans) if s is not None and where is not None and _overlaps(where, s)]
+        for marker, hits in zip(found, spans_hit(row, [m.text for m in found])):
             good = bool(hits) and row.label != "none"
             for c in (counts["all"], counts[row.lang]):
                 c["markers"] += 1

@@ -81,3 +81,24 @@ def test_the_index_size_report_builds_aside_and_leaves_the_store_as_it_was(tmp_p
     assert "20 rows" in done.stdout and re.search(r"\| \d+\.\d\d× \|", done.stdout)
     assert "| table or index | MB |" in done.stdout
     assert sorted(p.name for p in (project / ".memory").rglob("*")) == before
+
+
+def test_the_cue_ceiling_scores_sentences_as_the_rules_are_scored() -> None:
+    sys.path.insert(0, str(ROOT))
+    from agent_memory.markers import split_sentences
+    from bench.cue_ceiling import DETECTORS, examples_of, precision_at, score, train
+    from bench.extraction import LabelledTurn
+
+    rows = [
+        LabelledTurn("a1", "en", "Fix the header. Always run ruff before you commit.", "instruction",
+                     ("Always run ruff before you commit.",)),
+        LabelledTurn("a2", "en", "Thanks, looks good. Now add a test for the parser.", "none", ()),
+        LabelledTurn("a3", "en", "We never squash merge here.", "instruction", ("We never squash merge here.",)),
+    ]
+    for name, marked, precision in (("every sentence", 5, 0.4), ("standing", 2, 1.0)):
+        keep = DETECTORS[name]
+        assert score(rows, lambda row: [s for s in split_sentences(row.text) if keep(s)]) == (marked, precision, 1.0)
+    # a learned ranking that puts the two claims first reaches full recall at full precision
+    examples = examples_of(rows)
+    reached = precision_at(examples, train(examples * 20, epochs=5, decay=0.0), recalls=(1.0,))
+    assert reached == {1.0: (1.0, 2)}
