@@ -247,8 +247,9 @@ def make_all_keys(paths: Paths) -> ReadL1 | None:
         data = tail_lines(paths.atoms, 0)
     except StoreError:
         return None  # each step meets the file as it is, and says why
-    atoms = parse_atoms(data)
-    make_keys(atoms, terms=True)  # and the prompt terms of each new key's row in the index
+    with gc_paused():  # (collections rescanning every atom parsed so far were over a third of the parse)
+        atoms = parse_atoms(data)
+        make_keys(atoms, terms=True)  # and the prompt terms of each new key's row in the index
     return data, atoms
 
 
