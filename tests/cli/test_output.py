@@ -7,7 +7,8 @@ import io
 import pytest
 from hypothesis import assume, given, strategies as st
 from rich.console import Console
-from rich.markup import escape
+from rich.control import strip_control_codes
+from rich.markup import escape, render
 
 from agent_memory.cli.output import print_lines
 
@@ -31,8 +32,11 @@ def _console(color: bool) -> tuple[Console, io.StringIO]:
 @given(st.lists(st.lists(st.tuples(st.sampled_from(WORDS) | st.text(max_size=12), st.sampled_from(STYLES)),
                          min_size=1, max_size=4), max_size=6))
 def test_the_same_bytes_as_markup(color: bool, lines: list[list[tuple[str, str]]]) -> None:
-    # markup cannot open or close a style right after a backslash (it reads "\\[" as an escaped bracket)
-    assume(not any(text.endswith("\\") for line in lines for text, _style in line))
+    # markup cannot open or close a style right after a backslash (it reads "\\[" as an escaped bracket), and rich's
+    # escape leaves a backslash before a bracket that opens no tag ("\\[ ") as it is, which markup then reads as an
+    # escaped bracket: the markup is the reference only for the words its escape gives back as they were
+    assume(not any(text.endswith("\\") or render(escape(text + " ")[:-1]).plain != strip_control_codes(text)
+                   for line in lines for text, _style in line))
     expected, want = _console(color)
     if lines:
         expected.print("\n".join(_markup(line) for line in lines))
@@ -43,5 +47,5 @@ def test_the_same_bytes_as_markup(color: bool, lines: list[list[tuple[str, str]]
 
 def test_emoji_codes_and_brackets_stay_as_typed() -> None:
     found, got = _console(False)
-    print_lines(found, [[("  ", ""), ("abc", "green"), (" :fire: [bold]x[/]", "dim")]])
-    assert got.getvalue() == "  abc :fire: [bold]x[/]\n"
+    print_lines(found, [[("  ", ""), ("abc", "green"), (" :fire: [bold]x[/]", "dim")], [("\\[ a\\[b", "")]])
+    assert got.getvalue() == "  abc :fire: [bold]x[/]\n\\[ a\\[b\n"
