@@ -10,9 +10,10 @@ __all__ = ["CONNECTOR", "HEADERS", "RULES", "STATED", "STATED_CUES", "has_claim"
 
 # ---------------------------------------------------------------------------- vetoes
 
+# 么 as a question's last word, as 吗 is (「一定要输入参数么」); not 什么 / 那么 / 这么 / 怎么 / 多么 / 要么
+_ZH_ME_ASKS = r"(?<![什那这這怎多要])[么麼]"
 _ZH_QUESTION_RE = lazy(
-    # (么 ends a question as 吗 does, 「一定要输入参数么」; not 什么 / 那么 / 这么 / 怎么 / 多么 / 要么)
-    r"[?？]|[吗嗎呢]$|(?<![什那这這怎多要])[么麼]$|是不是|要不要|能不能|"
+    r"[?？]|[吗嗎呢]$|" + _ZH_ME_ASKS + r"$|是不是|要不要|能不能|"
     r"可不可以|为什么|為什麼|怎么|怎麼|哪个|哪個|有没有|有沒有|是如何|是怎样|是怎樣"
 )
 _ZH_HEDGE_RE = lazy(
@@ -747,7 +748,7 @@ def carries_over(before: str, clause: str, sentence: str) -> bool:
     return bool(_ZH_NEGATED_RE.search(before) or _ZH_REPORTED_RE.search(before) or _ZH_HYPOTHETICAL_RE.search(before)
                 or _ZH_WORK_OPENS_RE.search(before) or _ZH_CLARIFIED_RE.search(before) or _ZH_REASONING_RE.search(before)
                 or _ZH_TASK_RE.search(before) or _ZH_STOP_NOW_RE.search(before)
-                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]|(?<![什那这這怎多要])[么麼](?=[\s，,。]|$)|是不是|是否|可以理解|意思是|如何|怎么|怎麼|怎样|怎樣",
+                or re.search(r"吧|帮我|幫我|如果|要是|万一|萬一|能不能|可不可以|能否|[吗嗎]|" + _ZH_ME_ASKS + r"(?=[\s，,。]|$)|是不是|是否|可以理解|意思是|如何|怎么|怎麼|怎样|怎樣",
                              before))
 
 
