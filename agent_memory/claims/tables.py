@@ -288,11 +288,11 @@ def load_pairs(con: sqlite3.Connection, names: Mapping[int, str]) -> dict[tuple[
             con.execute("SELECT a, b, kind, reason, ab, ba FROM pairs")}
 
 
-def save_relations(con: sqlite3.Connection, ids: Mapping[str, int], new_buckets: dict[int, list[int]],
+def save_relations(con: sqlite3.Connection, ids: Mapping[str, int], memberships: list[tuple[int, int]],
                    dropped: Iterable[tuple[str, str]], added: Mapping[tuple[str, str], tuple[str, str, bool, bool]]) -> None:
-    # in the table's order: a b-tree filled from one end, not at hashed places all over it
-    con.executemany("INSERT OR IGNORE INTO buckets VALUES (?, ?)",
-                    sorted((b, k) for b, members in new_buckets.items() for k in members))
+    """New (bucket, key) rows, and the pairs dropped and added. A count from L1's first line gives its rows as they
+    come: it writes with the whole table in its page cache, where sorting a million rows first cost more than it saved."""
+    con.executemany("INSERT OR IGNORE INTO buckets VALUES (?, ?)", memberships)
     con.executemany("DELETE FROM pairs WHERE a = ? AND b = ?", [(ids[a], ids[b]) for a, b in dropped])
     con.executemany("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
                     [(ids[a], ids[b], kind, reason, int(ab), int(ba)) for (a, b), (kind, reason, ab, ba) in added.items()])
