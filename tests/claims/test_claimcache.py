@@ -338,6 +338,39 @@ def test_tables_built_with_workers_are_the_tables_built_without(tmp_path: Path, 
     assert found[0] == found[1] and found[0][4]  # pairs made either way
 
 
+def _held_by_text(paths: Paths) -> dict[str, list[Any]]:
+    """The claim tables' buckets, pairs and keys with every key id named by its key text (ids aside)."""
+    import sqlite3
+
+    con = sqlite3.connect(tables.db_path(paths))
+    try:
+        names = dict(con.execute("SELECT id, text FROM keys"))
+        return {
+            "keys": sorted(con.execute("SELECT text, negated, tokens, claim, shown FROM keys")),
+            "buckets": sorted((bucket, names[key]) for bucket, key in con.execute("SELECT bucket, key FROM buckets")),
+            "pairs": sorted((names[a], names[b], *rest) for a, b, *rest in con.execute("SELECT * FROM pairs")),
+        }
+    finally:
+        con.close()
+
+
+def test_tables_counted_from_the_start_hold_what_tables_grown_in_parts_hold(tmp_path: Path) -> None:
+    """A count from L1's first line writes its bucket rows as they come, a writer adding to tables in their order:
+    the same rows either way."""
+    texts = _pair_texts()
+    atoms = [atom(text, f"s{i % 4}", f"2026-03-0{1 + i % 3}") for i, text in enumerate(texts)]
+    whole = make_store(tmp_path / "whole", atoms)
+    _refresh(whole)
+    grown = make_store(tmp_path / "grown", atoms[:5])
+    _refresh(grown)
+    for start in range(5, len(atoms), 7):
+        _append(grown, atoms[start:start + 7])
+        _refresh(grown)
+    held = _held_by_text(whole)
+    assert held["buckets"] and held["pairs"]
+    assert _held_by_text(grown) == held
+
+
 def test_the_tables_version_reads_every_module_that_makes_a_claim_key(monkeypatch) -> None:
     """A change to any module that makes keys, relates them or counts them rebuilds the tables on upgrade."""
     seen: list[str] = []
